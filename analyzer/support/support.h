@@ -1,0 +1,77 @@
+/*
+ * support.h - memory seam, arenas, growable arrays and string buffers shared by every module.
+ *
+ * All library allocation goes through pc_mem_alloc/pc_mem_realloc/pc_mem_free (Lua's habit): a
+ * test build can make the Nth allocation fail (pc_mem_fail_after) and check that poolcheck
+ * reports out-of-memory cleanly.  Running out of memory is not recoverable inside the library: the
+ * seam calls the out-of-memory handler, which by default prints "poolcheck: out of memory" and
+ * exits with status 2 (the CLI's "internal error" status).  The counters are per-thread
+ * (_Thread_local), so analyses in different threads never share mutable state.
+ */
+#ifndef POOLCHECK_SUPPORT_H
+#define POOLCHECK_SUPPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "poolcheck/model.h"
+
+/* ---- memory seam ------------------------------------------------------------------------- */
+void *pc_mem_alloc(size_t n);            /* never returns NULL */
+void *pc_mem_calloc(size_t n, size_t size);
+void *pc_mem_realloc(void *p, size_t n);
+void pc_mem_free(void *p);
+char *pc_mem_strdup(const char *s);
+char *pc_mem_strndup(const char *s, size_t n);
+/* Fault injection for tests: fail the Nth allocation from now (1-based); 0 disables. */
+void pc_mem_fail_after(uint64_t n);
+uint64_t pc_mem_count(void);             /* allocations made on this thread so far */
+typedef void (*pc_oom_handler)(void);
+void pc_mem_set_oom_handler(pc_oom_handler h); /* NULL restores the default (print, exit 2) */
+
+/* ---- arena: many small allocations freed at once ------------------------------------------ */
+pc_arena *pc_arena_new(void);
+void pc_arena_free(pc_arena *a);
+void *pc_arena_alloc(pc_arena *a, size_t n);   /* zeroed, 16-byte aligned */
+char *pc_arena_strdup(pc_arena *a, const char *s);
+char *pc_arena_strndup(pc_arena *a, const char *s, size_t n);
+char *pc_arena_printf(pc_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Grow an arena-held array (old contents copied; old block left in the arena). */
+void *pc_arena_grow(pc_arena *a, void *old, size_t old_count, size_t new_count, size_t elem);
+
+/* ---- growable heap arrays ------------------------------------------------------------------ */
+/* Usage: PC_VEC(int) v = {0}; PC_VEC_PUSH(v, 3); ... pc_mem_free(v.items); */
+#define PC_VEC(T) struct { T *items; size_t count, cap; }
+#define PC_VEC_PUSH(v, x)                                                                        \
+    do {                                                                                         \
+        if ((v).count == (v).cap) {                                                              \
+            (v).cap = (v).cap ? (v).cap * 2 : 8;                                                 \
+            (v).items = pc_mem_realloc((v).items, (v).cap * sizeof(*(v).items));                 \
+        }                                                                                        \
+        (v).items[(v).count++] = (x);                                                            \
+    } while (0)
+#define PC_VEC_FREE(v) (pc_mem_free((v).items), (v).items = NULL, (v).count = (v).cap = 0)
+
+/* ---- string buffer ------------------------------------------------------------------------- */
+typedef struct pc_sb { char *data; size_t len, cap; } pc_sb;
+void pc_sb_append(pc_sb *b, const char *s);
+void pc_sb_appendn(pc_sb *b, const char *s, size_t n);
+void pc_sb_putc(pc_sb *b, char c);
+void pc_sb_printf(pc_sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pc_sb_vprintf(pc_sb *b, const char *fmt, va_list ap);
+char *pc_sb_take(pc_sb *b);          /* the NUL-terminated string (never NULL); b is reset */
+void pc_sb_free(pc_sb *b);
+
+/* ---- files --------------------------------------------------------------------------------- */
+/* Read a whole file.  Returns NULL with a malloc'd "cannot open 'x': No such file" in *err. */
+char *pc_read_file(const char *path, size_t *len, char **err);
+
+/* ---- small helpers -------------------------------------------------------------------------- */
+int64_t pc_align_up(int64_t v, int64_t a);
+int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */
+/* fnmatch-style glob with * and ? only, case-sensitive. */
+bool pc_glob_match(const char *pattern, const char *s);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * poolcheck/analysis.h - pools, instances, DeviceTasks, depths and bytes (spec model.md 3-7).
+ *
+ * Input: one kernel of a pc_model and the effective runtime configuration.  Output: a
+ * pc_result that owns everything it points to (one arena); free with pc_result_free().
+ * Analysis never sees a parser: it reads only the model.
+ */
+#ifndef POOLCHECK_ANALYSIS_H
+#define POOLCHECK_ANALYSIS_H
+
+#include "poolcheck/config.h"
+#include "poolcheck/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pool indices follow stitch_function_num_per_pool. */
+typedef enum pc_pool {
+    PC_POOL_ROOT_INNER = 0,
+    PC_POOL_ASSEMBLE = 1,
+    PC_POOL_EXCLUSIVE = 2,
+    PC_POOL_NONE = 3
+} pc_pool;
+
+const char *pc_pool_name(pc_pool p);   /* "root_inner", "assemble_outcast", "exclusive_outcast", "none" */
+
+typedef enum pc_inner_policy { PC_INNER_BOUNDARY, PC_INNER_ALL } pc_inner_policy;
+
+typedef struct pc_analysis_opts {
+    pc_inner_policy inner_policy;
+    /* Binding sets (multi-shape).  Zero sets = one empty set.  Each set is searched before the
+     * kernel's own constants.  The prediction is the element-wise maximum over the sets. */
+    const pc_bindings *sets;
+    size_t nsets;
+    int64_t assemble_headroom;   /* default 1 (model.md section 6) */
+    /* Safety valve: instances walked per binding set before the walk gives up and reports the
+     * depths as bounds (PC008-style).  0 = default (50 million). */
+    int64_t max_instances;
+} pc_analysis_opts;
+
+void pc_an_default_opts(pc_analysis_opts *o);
+
+typedef struct pc_tensor_result {
+    int tensor;              /* model tensor id */
+    pc_pool pool;
+    int64_t bytes;           /* numel * bits / 8, -1 unknown (largest over binding sets) */
+    int64_t aligned_bytes;   /* AlignUp(bytes, 512), -1 unknown */
+    const char *reason;      /* why this pool, one short clause */
+    int root;                /* the root function that writes it (-1: none / parameter) */
+} pc_tensor_result;
+
+typedef struct pc_root_result {
+    const char *name;        /* loop name, "<loop>_LoopUnroll<p>" for an unroll factor, or kernel name */
+    int loop;                /* -1 = kernel body */
+    int64_t unroll_factor;   /* 1 unless an unroll root */
+    int64_t instances;       /* over the whole launch; -1 unknown */
+    int64_t inner_bytes;     /* max over paths, -1 unknown */
+    int64_t excl_bytes;
+    pc_loc loc;
+} pc_root_result;
+
+typedef enum pc_task_close {
+    PC_CLOSE_LIMIT,          /* the task holds k instances */
+    PC_CLOSE_HARD_LIMIT,     /* 1024 instances inside a parallel loop */
+    PC_CLOSE_BARRIER,        /* a submit_before_loop loop starts */
+    PC_CLOSE_PARALLEL,       /* a parallel loop starts or ends */
+    PC_CLOSE_END             /* the kernel ends */
+} pc_task_close;
+
+const char *pc_task_close_name(pc_task_close c);  /* "k reached", "barrier", ... */
+
+typedef struct pc_task {
+    int64_t first, last;     /* instance indices, inclusive */
+    pc_task_close close;
+    int64_t need[3];         /* depth this task needs per pool */
+    bool parallel;           /* inside a parallel loop (sums are per workspace copy) */
+} pc_task;
+
+typedef struct pc_why_root { const char *name; int loop; int64_t instances; } pc_why_root;
+
+typedef struct pc_why {
+    int64_t task;            /* -1 when the pool is not needed */
+    int64_t first_instance, last_instance;
+    pc_why_root *roots; int nroots;
+    const char **tensors; int ntensors;
+} pc_why;
+
+typedef struct pc_result {
+    pc_arena *arena;
+    const pc_model *model;
+    const pc_kernel *kernel;
+    pc_tensor_result *tensors; int ntensors;   /* parallel to kernel->tensors */
+    pc_root_result *roots; int nroots;
+
+    int64_t predicted[3];    /* -1 = unknown (see bounds/formulas) */
+    int64_t bounds[3];       /* upper bounds (k when nothing better is known) */
+    const char *formulas[3]; /* depth as an expression of unbound symbols, or NULL */
+    int64_t required[3];     /* 1 where the pool is needed, else 0 */
+    int64_t suggested[3];    /* predicted (or bound), + headroom on a needed assemble pool */
+    int64_t configured[3];   /* the effective triple ({k,k,k} unless precise) */
+    bool precise;
+    int64_t k;
+    int64_t parallelism;
+
+    int64_t instances;       /* -1 when it depends on an unbound symbol */
+    int64_t device_tasks;    /* -1 likewise */
+    /* The DeviceTask partition of the binding set that sets the maximum (for reports). */
+    pc_task *tasks; int64_t ntasks;
+    int32_t *instance_roots; int64_t ninstances; /* root index of each instance, same set */
+    pc_why why[3];
+
+    /* Units (model.md 6-7); -1 unknown. */
+    int64_t unit_inner, unit_excl, slot_size;
+    int n_assemble, n_exclusive;
+    bool needed[3];
+
+    /* Tensor workspace bytes (model.md 7); -1 unknown. */
+    int64_t ws_predicted, ws_suggested, ws_required, ws_default, ws_configured;
+
+    const char **unknowns; int nunknowns;      /* unbound symbols the numbers depend on */
+    /* Assemble tensors whose allocation lives across DeviceTasks (PC011). */
+    int *cross_task_assemble; int ncross_task_assemble;
+    int64_t assemble_live_max;                 /* most assemble allocations alive at once */
+} pc_result;
+
+/* Analyse kernel index `kernel` of m.  Never NULL. */
+pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cfg,
+                      const pc_analysis_opts *opts);
+void pc_result_free(pc_result *r);
+
+/* Tensor workspace bytes for depths d with parallelism P; -1 if units are unknown. */
+int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P);
+
+/* ---- budget plan (model.md 7, scenario 2 of the seed article) ------------------------------ */
+typedef struct pc_plan {
+    bool fits;               /* false: even `required` does not fit (PC010) */
+    int64_t depths[3];
+    int64_t bytes;           /* workspace bytes at depths */
+    int64_t budget_bytes;
+    int64_t min_bytes;       /* smallest runnable workspace (required depths) */
+    int64_t lost[3];         /* predicted - planned, per pool */
+    int64_t spare_bytes;     /* budget - bytes when it fits */
+} pc_plan;
+
+/* start: the depths to start from (NULL = r->suggested). */
+void pc_an_plan(const pc_result *r, int64_t budget_bytes, const int64_t *start, pc_plan *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,92 @@
+/*
+ * poolcheck/diag.h - checks and the one diagnostics sink every check reports through.
+ *
+ * Severity promotion (--warnings-as-errors), selection (--checks), suppression (NOLINT / noqa)
+ * and caps all happen in the sink, nowhere else (sparse's habit).  The check table is the single
+ * registry: --list-checks, SARIF rules and docs are generated from it.
+ */
+#ifndef POOLCHECK_DIAG_H
+#define POOLCHECK_DIAG_H
+
+#include "poolcheck/analysis.h"
+#include "poolcheck/config.h"
+#include "poolcheck/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pc_severity { PC_SEV_NOTE = 0, PC_SEV_WARNING = 1, PC_SEV_ERROR = 2 } pc_severity;
+const char *pc_severity_name(pc_severity s);
+
+typedef struct pc_note { pc_loc loc; const char *message; } pc_note;
+typedef struct pc_fix { pc_loc range; const char *replacement; } pc_fix; /* range end exclusive */
+
+typedef struct pc_diag {
+    int check;               /* index in the check table; -1 for frontend messages */
+    const char *id;          /* "PC001" (NULL for frontend messages) */
+    const char *name;        /* "zero-depth-pool" */
+    pc_severity severity;    /* after promotion */
+    bool promoted;           /* a warning made an error by --warnings-as-errors */
+    pc_loc loc;
+    const char *kernel;      /* kernel name or NULL */
+    const char *message;     /* one line that stands alone */
+    pc_note *notes; int nnotes;
+    pc_fix *fixes; int nfixes;
+} pc_diag;
+
+typedef struct pc_check_info {
+    const char *id;          /* "PC001" */
+    const char *name;        /* "zero-depth-pool" */
+    pc_severity severity;
+    const char *summary;     /* one line */
+} pc_check_info;
+
+const pc_check_info *pc_chk_table(size_t *count);
+int pc_chk_find(const char *id_or_name);   /* index or -1; accepts "PC001", "zero-depth-pool",
+                                              "poolcheck-zero-depth-pool" */
+
+typedef struct pc_diag_sink pc_diag_sink;
+
+pc_diag_sink *pc_diag_sink_new(void);
+void pc_diag_sink_free(pc_diag_sink *s);
+/* Selection: comma-separated globs of ids or names, '-' negates, later wins
+ * ("PC*,-PC009"). Returns false with *err for a glob that matches no check. */
+bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, const char **err);
+bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, const char **err);
+void pc_diag_set_max(pc_diag_sink *s, int max_per_file);    /* 0 = no cap */
+/* Source text of a file, for NOLINT / noqa suppression (the sink keeps a copy). */
+void pc_diag_set_source(pc_diag_sink *s, const char *file, const char *text, size_t len, pc_lang lang);
+
+/* Report.  fmt is printf-style; notes and fixes are attached with the two calls below, to the
+ * diagnostic just reported (dropped silently if that one was filtered). Returns the diag or NULL
+ * when it was filtered (unselected, suppressed, capped). */
+pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kernel,
+                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void pc_diag_fix(pc_diag_sink *s, pc_diag *d, pc_loc range, const char *replacement);
+/* A frontend message as a diagnostic (no check id). */
+pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const char *text);
+
+const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count);
+size_t pc_diag_count(const pc_diag_sink *s, pc_severity sev);
+size_t pc_diag_suppressed(const pc_diag_sink *s);
+
+/* Run every selected check on one analysed file. results[i] belongs to m->kernels[i]; cfgs[i] is
+ * that kernel's effective configuration.  file_opts are options from tile_fwk_config.json /
+ * .poolcheck.json / --set (validated here too). */
+typedef struct pc_lint_input {
+    const pc_model *model;
+    pc_result *const *results;
+    const pc_runtime_config *cfgs;
+    const pc_option *ext_opts; size_t next_opts;
+    int64_t assemble_headroom;
+} pc_lint_input;
+
+void pc_lint(pc_diag_sink *s, const pc_lint_input *in);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

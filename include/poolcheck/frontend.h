@@ -1,0 +1,53 @@
+/*
+ * poolcheck/frontend.h - source -> pc_model.
+ *
+ * A pc_frontend is a parsing session: it owns a CXIndex (and, for editors, the translation units
+ * it keeps for reparsing with a precompiled preamble).  One session per thread; sessions share
+ * nothing except CPython's interpreter, which exists once per process (CPython's own rule) and is
+ * initialised on first use by the Python frontend.
+ */
+#ifndef POOLCHECK_FRONTEND_H
+#define POOLCHECK_FRONTEND_H
+
+#include "poolcheck/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pc_parse_opts {
+    pc_lang lang;                        /* PC_LANG_UNKNOWN: from the file extension */
+    /* C++ only */
+    const char *compile_db_dir;          /* -p DIR: compile_commands.json lives there */
+    const char *const *extra_args;       /* --extra-arg=... (appended) */
+    size_t nextra_args;
+    const char *const *extra_args_before;/* --extra-arg-before=... (prepended) */
+    size_t nextra_args_before;
+    const char *const *compiler_args;    /* after `--`: a compiler command line (argv[0] = compiler) */
+    size_t ncompiler_args;
+    bool keep_tu;                        /* editor mode: keep the TU for fast reparses */
+} pc_parse_opts;
+
+typedef struct pc_frontend pc_frontend;
+
+pc_frontend *pc_frontend_new(void);
+void pc_frontend_free(pc_frontend *fe);
+
+/* Language of a path by extension: .py -> Python; .cpp .cc .cxx .c .h .hpp .hh -> C++. */
+pc_lang pc_frontend_lang_of(const char *path);
+
+/* Parse path (or, when text != NULL, the unsaved buffer text[0..len) under that path).
+ * Always returns a model (never NULL); model->fatal is set when the file could not be read or
+ * parsed at all, with a located PC_MSG_FATAL message saying why. */
+pc_model *pc_frontend_parse(pc_frontend *fe, const char *path, const char *text, size_t len,
+                            const pc_parse_opts *opts);
+
+/* Language-specific entry points (the dispatcher above calls these). */
+pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, size_t len,
+                         const pc_parse_opts *opts);
+pc_model *pc_py_parse(const char *path, const char *text, size_t len, const pc_parse_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,327 @@
+/*
+ * poolcheck/model.h - the kernel model: what every frontend produces and the analysis reads.
+ *
+ * This is the seam between the frontends (libclang for C/C++, CPython's ast for Python) and the
+ * analysis.  Nothing here knows about either parser.  One pc_model holds every kernel found in one
+ * source file; all of its memory lives in one arena and goes with pc_model_free().
+ *
+ * Identity of values (spec model.md section 2): every *definition* of a tensor is its own
+ * pc_tensor (Python `t = op(...)`, C++ `Tensor t = op(...)`, a `Tensor t(...)` declaration, a
+ * parameter).  Frontends resolve each use of a name to the definition that textually precedes it
+ * (the reaching definition of straight-line, structured code).  The one case that textual order
+ * cannot see, a loop-carried value (`h = h + x` inside a loop, read before it is redefined), is
+ * found by the analysis from the statement order and the variable names.
+ */
+#ifndef POOLCHECK_MODEL_H
+#define POOLCHECK_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pc_arena pc_arena;
+
+/* A source range.  Lines and columns are 1-based; columns count bytes (as clang does).
+ * end_line/end_col point one past the last byte of the range (0 when unknown).
+ * file is owned by the model's arena (interned). */
+typedef struct pc_loc {
+    const char *file;
+    uint32_t line, col;
+    uint32_t end_line, end_col;
+} pc_loc;
+
+/* ---------------------------------------------------------------------------------------------
+ * Integer expressions: dims, loop bounds, trip counts.  Smart constructors fold constants and
+ * normalise sums, so `(i + t) - i` becomes `t`.  Symbols are plain names (`n`, `x.shape[0]`,
+ * a loop index, an unroll factor variable).
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_expr_kind {
+    PC_EXPR_INT,
+    PC_EXPR_SYM,
+    PC_EXPR_ADD,     /* a + b */
+    PC_EXPR_SUB,     /* a - b (constructors normalise most of these away) */
+    PC_EXPR_MUL,
+    PC_EXPR_DIV,     /* truncating C division */
+    PC_EXPR_FLOORDIV,/* Python // */
+    PC_EXPR_MOD,
+    PC_EXPR_MIN,
+    PC_EXPR_MAX,
+    PC_EXPR_CEILDIV,
+    PC_EXPR_NEG
+} pc_expr_kind;
+
+typedef struct pc_expr pc_expr;
+struct pc_expr {
+    pc_expr_kind kind;
+    int64_t value;        /* PC_EXPR_INT */
+    const char *name;     /* PC_EXPR_SYM */
+    const pc_expr *a, *b; /* operands */
+};
+
+pc_expr *pc_expr_int(pc_arena *a, int64_t v);
+pc_expr *pc_expr_sym(pc_arena *a, const char *name);
+pc_expr *pc_expr_bin(pc_arena *a, pc_expr_kind k, const pc_expr *l, const pc_expr *r);
+pc_expr *pc_expr_neg(pc_arena *a, const pc_expr *e);
+bool pc_expr_is_int(const pc_expr *e, int64_t *out);
+
+/* Bindings: name -> value.  Lookups are by exact name. */
+typedef struct pc_binding { const char *name; int64_t value; } pc_binding;
+typedef struct pc_bindings { const pc_binding *items; size_t count; } pc_bindings;
+
+/* Evaluate under bindings (several sets searched in order, first hit wins).  Returns true and
+ * sets *out when every symbol is bound and no division by zero occurs. */
+bool pc_expr_eval(const pc_expr *e, const pc_bindings *sets, size_t nsets, int64_t *out);
+/* Substitute bound symbols and re-fold: the result mentions only unbound symbols. */
+const pc_expr *pc_expr_subst(pc_arena *a, const pc_expr *e, const pc_bindings *sets, size_t nsets);
+/* Infix text: `min(ceil(n/16), 128)`, `x.shape[0]*2`.  Caller frees with free(). */
+char *pc_expr_to_string(const pc_expr *e);
+/* Parse the text pc_expr_to_string writes (also plain integers).  NULL and *err on error. */
+pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err);
+/* Append the distinct symbol names of e to names (array of cap entries); returns the new count. */
+size_t pc_expr_symbols(const pc_expr *e, const char **names, size_t count, size_t cap);
+
+/* ---------------------------------------------------------------------------------------------
+ * Data types: spec model.md section 7.  Names are the C++ spellings without DT_ (FP32, BF16...).
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_dtype {
+    PC_DT_UNKNOWN = 0,
+    PC_DT_INT4, PC_DT_INT8, PC_DT_INT16, PC_DT_INT32, PC_DT_INT64,
+    PC_DT_FP8, PC_DT_FP16, PC_DT_FP32, PC_DT_BF16, PC_DT_HF4, PC_DT_HF8,
+    PC_DT_UINT8, PC_DT_UINT16, PC_DT_UINT32, PC_DT_UINT64,
+    PC_DT_BOOL, PC_DT_DOUBLE,
+    PC_DT_FP8E4M3, PC_DT_FP8E5M2, PC_DT_FP8E8M0,
+    PC_DT_FP4_E2M1X2, PC_DT_FP4_E1M2X2, PC_DT_FP4_E2M1, PC_DT_FP4_E1M2,
+    PC_DT_COUNT
+} pc_dtype;
+
+int pc_dtype_bits(pc_dtype t);                 /* 0 for PC_DT_UNKNOWN */
+const char *pc_dtype_name(pc_dtype t);         /* "FP32" */
+/* Accepts "FP32", "DT_FP32", "pypto.DT_FP32", "float32"-style aliases are not accepted. */
+pc_dtype pc_dtype_from_name(const char *name);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tensors (one per definition).
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_tensor_kind {
+    PC_TENSOR_PARAM,    /* kernel input/output (FUNCTION lists, jit parameters, with-function io) */
+    PC_TENSOR_CREATED,  /* pypto.tensor(...) / pypto.full/zeros/ones / C++ Tensor t(DT_, {...}, "n") */
+    PC_TENSOR_VALUE,    /* result of an op: x = pypto.add(a, b); Tensor x = Add(a, b) */
+    PC_TENSOR_VIEW      /* view / reshape / slice read / alias of base (allocates nothing) */
+} pc_tensor_kind;
+
+typedef struct pc_tensor {
+    int id;                  /* index in pc_kernel.tensors */
+    const char *name;        /* its own name string if it has one ("tmp_assemble"), else variable */
+    const char *variable;    /* the variable name ("tmpAssemble"); "" for anonymous */
+    pc_tensor_kind kind;
+    pc_dtype dtype;
+    const pc_expr **shape;   /* ndims entries; NULL shape (ndims = -1) when unknown */
+    int ndims;
+    int base;                /* PC_TENSOR_VIEW: the tensor it aliases; else -1 */
+    int scope_loop;          /* loop whose body defines it; -1 = kernel body */
+    int def_stmt;            /* statement that defines it; -1 for parameters / pre-kernel decls */
+    pc_loc loc;              /* the defining name token (or the declaration) */
+} pc_tensor;
+
+/* ---------------------------------------------------------------------------------------------
+ * Accesses: what one statement does to tensors.
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_access_kind {
+    PC_ACC_READ,            /* operand of an op, source of a view, source of a move/assemble */
+    PC_ACC_DEFINE,          /* a new value is produced into this (new) tensor: x = op(...) */
+    PC_ACC_WRITE_WHOLE,     /* t[:] = e, t.move(e), C++ t = e on an existing Tensor, TensorMove dst */
+    PC_ACC_WRITE_ASSEMBLE,  /* t[a:b] = e, pypto.assemble(s, off, t), Assemble(s, off, t), AtomicRMW */
+    PC_ACC_WRITE_ELEMENT    /* t[i, j] = scalar, SetTensorData, IndexPut_-style in-place ops */
+} pc_access_kind;
+
+/* Which execution unit performs the access (for the root_inner "boundary" policy). */
+typedef enum pc_unit {
+    PC_UNIT_NONE = 0,  /* views, moves, assembles: data movement that fuses with its producer */
+    PC_UNIT_VECTOR,
+    PC_UNIT_CUBE       /* matmul family */
+} pc_unit;
+
+typedef struct pc_access {
+    int tensor;
+    pc_access_kind kind;
+    pc_unit unit;
+    pc_loc loc;
+} pc_access;
+
+/* ---------------------------------------------------------------------------------------------
+ * Statements and blocks: the kernel's control flow.
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_stmt_kind {
+    PC_STMT_OP,          /* straight-line work: accesses (may be empty: a tile-shape call) */
+    PC_STMT_LOOP,        /* pypto.loop / loop_unroll / C++ LOOP */
+    PC_STMT_IF,          /* IF/ELSE, pypto.cond, if on loop values: one branch block per path */
+    PC_STMT_UNROLL,      /* C++ UNROLL(p) / UNROLL_DEFAULT body variant: runs only for factor p */
+    PC_STMT_UNANALYSED   /* a part that could not be modelled (PC012); message says what */
+} pc_stmt_kind;
+
+typedef struct pc_block { int *stmts; int count; } pc_block;
+
+typedef struct pc_branch {
+    const pc_expr *cond;   /* NULL: else branch, or an undecidable condition (see decided) */
+    int decided;           /* -1 unknown, 0 never taken, 1 always taken (constants) */
+    pc_block body;
+    pc_loc loc;
+} pc_branch;
+
+typedef struct pc_stmt {
+    int id;
+    pc_stmt_kind kind;
+    pc_loc loc;
+    /* PC_STMT_OP */
+    pc_access *accesses; int naccesses;
+    bool has_op;           /* false for statements that do no tensor work (declarations only) */
+    /* PC_STMT_LOOP */
+    int loop;              /* index in pc_kernel.loops */
+    /* PC_STMT_IF */
+    pc_branch *branches; int nbranches;
+    /* PC_STMT_UNROLL */
+    int64_t unroll_factor; pc_block unroll_body;
+    /* PC_STMT_UNANALYSED */
+    const char *message;
+} pc_stmt;
+
+typedef struct pc_loop {
+    int id;
+    const char *name;          /* "l_loop_1"; frontends make one up ("loop_<line>") if absent */
+    const char *index_var;     /* "j_idx" / "j" */
+    const char *factor_var;    /* loop_unroll's second value ("t"); NULL when none */
+    const pc_expr *begin, *end, *step;
+    int64_t *unroll; int nunroll; /* the unroll list as written; empty = [1] */
+    bool submit_before_loop;
+    bool parallel;
+    int parent;                /* enclosing loop, -1 = kernel body */
+    int stmt;                  /* the PC_STMT_LOOP statement */
+    pc_block body;
+    pc_loc loc;                /* the LOOP / for token */
+    pc_loc header;             /* the whole loop header */
+} pc_loop;
+
+/* ---------------------------------------------------------------------------------------------
+ * Runtime option sites found in the source: values kept as written so invalid ones can be
+ * reported (PC002/PC003).
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_optval_kind {
+    PC_OPT_INT, PC_OPT_FLOAT, PC_OPT_BOOL, PC_OPT_STRING, PC_OPT_LIST, PC_OPT_TUPLE,
+    PC_OPT_NONE,        /* Python None: "no change" */
+    PC_OPT_UNKNOWN      /* an expression poolcheck cannot evaluate; text holds its spelling */
+} pc_optval_kind;
+
+typedef struct pc_optval pc_optval;
+struct pc_optval {
+    pc_optval_kind kind;
+    int64_t i;           /* INT, BOOL (0/1) */
+    double f;            /* FLOAT */
+    const char *text;    /* STRING contents; UNKNOWN / FLOAT spelling */
+    pc_optval *items; int nitems; /* LIST, TUPLE */
+    pc_loc loc;          /* the value's extent (what a fix replaces) */
+};
+
+typedef enum pc_optsite_kind {
+    PC_SITE_SET_RUNTIME_OPTIONS, /* pypto.experimental.set_runtime_options(k=v) */
+    PC_SITE_SET_OPTIONS,         /* pypto.set_options(runtime_options={...}) */
+    PC_SITE_OPTIONS_SCOPE,       /* pypto.options(runtime_options=...) decorator or with */
+    PC_SITE_JIT,                 /* @pypto.frontend.jit(runtime_options={...}) */
+    PC_SITE_CPP_SET_RUNTIME_OPTION, /* config::SetRuntimeOption(KEY, v) */
+    PC_SITE_CONFIG_FILE,         /* tile_fwk_config.json "runtime" */
+    PC_SITE_PROJECT_FILE,        /* .poolcheck.json */
+    PC_SITE_COMMAND_LINE         /* --set */
+} pc_optsite_kind;
+
+typedef struct pc_option {
+    const char *key;          /* "stitch_function_num_per_pool" (constants mapped to strings) */
+    pc_optval value;
+    pc_optsite_kind site;
+    int kernel;               /* kernel it applies to (jit/options/C++ in a FUNCTION), -1 = module */
+    bool in_kernel;           /* the call sits inside a kernel or loop body (PC005) */
+    pc_loc loc;               /* the call (or the key=value pair) */
+} pc_option;
+
+/* ---------------------------------------------------------------------------------------------
+ * Kernels and the model.
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pc_lang { PC_LANG_UNKNOWN = 0, PC_LANG_CPP, PC_LANG_PYTHON } pc_lang;
+
+typedef struct pc_kernel {
+    int id;
+    const char *name;
+    pc_loc loc;                /* the def line (Python) / FUNCTION line (C++) */
+    pc_loc insert_loc;         /* where an options call goes if the source has none (fixes) */
+    pc_tensor *tensors; int ntensors;
+    pc_stmt *stmts; int nstmts;
+    pc_loop *loops; int nloops;
+    pc_block body;
+    /* Integer constants the frontend could evaluate (constexpr, module ints): name -> value.
+     * Analysis uses them to resolve symbols that survived into expressions. */
+    pc_binding *constants; int nconstants;
+} pc_kernel;
+
+/* What a frontend has to say about the source itself: a syntax error (fatal), clang's own errors
+ * in stub mode (noise: shown only with --show-parse-errors), or a note. */
+typedef enum pc_msg_kind { PC_MSG_FATAL, PC_MSG_PARSE_NOISE, PC_MSG_WARNING, PC_MSG_NOTE } pc_msg_kind;
+typedef struct pc_message {
+    pc_msg_kind kind;
+    pc_loc loc;
+    const char *text;
+} pc_message;
+
+typedef struct pc_model {
+    pc_arena *arena;
+    pc_lang lang;
+    const char *file;          /* as given on the command line */
+    pc_kernel *kernels; int nkernels;
+    pc_option *options; int noptions;
+    pc_message *messages; int nmessages;
+    bool fatal;                /* the source could not be parsed at all (exit status 2) */
+} pc_model;
+
+pc_model *pc_model_new(const char *file, pc_lang lang);
+void pc_model_free(pc_model *m);
+pc_arena *pc_model_arena(pc_model *m);
+
+/* Builders used by frontends: they grow the arrays (amortised) and return the new item's index,
+ * with the item zeroed except for its id and sensible defaults (base = scope_loop = -1, ...). */
+int pc_model_add_kernel(pc_model *m, const char *name, pc_loc loc);
+int pc_kernel_add_tensor(pc_model *m, pc_kernel *k, const char *variable, pc_tensor_kind kind,
+                         pc_loc loc);
+int pc_kernel_add_stmt(pc_model *m, pc_kernel *k, pc_stmt_kind kind, pc_loc loc);
+int pc_kernel_add_loop(pc_model *m, pc_kernel *k, const char *name, pc_loc loc);
+void pc_stmt_add_access(pc_model *m, pc_stmt *s, int tensor, pc_access_kind kind, pc_unit unit,
+                        pc_loc loc);
+pc_branch *pc_stmt_add_branch(pc_model *m, pc_stmt *s, pc_loc loc);
+void pc_block_append(pc_model *m, pc_block *b, int stmt);
+void pc_kernel_add_constant(pc_model *m, pc_kernel *k, const char *name, int64_t value);
+int pc_model_add_option(pc_model *m, const char *key, pc_optsite_kind site, pc_loc loc);
+/* A frontend message; PC_MSG_FATAL also sets m->fatal. */
+void pc_model_add_message(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *text);
+/* Interned copies in the model arena. */
+const char *pc_model_strdup(pc_model *m, const char *s);
+const char *pc_model_strndup(pc_model *m, const char *s, size_t n);
+pc_loc pc_model_loc(pc_model *m, const char *file, uint32_t line, uint32_t col,
+                    uint32_t end_line, uint32_t end_col);
+
+/* JSON (de)serialisation; the text pc_model_to_json writes reads back into an equal model.
+ * to_json returns a malloc'd string (free()).  from_json returns NULL and a malloc'd message in
+ * *err ("line 3, column 7: expected ..." or "kernels[0].tensors[2]: missing \"kind\""). */
+char *pc_model_to_json(const pc_model *m);
+pc_model *pc_model_from_json(const char *text, size_t len, char **err);
+/* Deep structural equality (locations included); on difference, *where names the first one. */
+bool pc_model_equal(const pc_model *a, const pc_model *b, char *where, size_t where_size);
+
+const char *pc_access_kind_name(pc_access_kind k);
+const char *pc_tensor_kind_name(pc_tensor_kind k);
+const char *pc_unit_name(pc_unit u);
+const char *pc_optsite_kind_name(pc_optsite_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
