@@ -1,0 +1,57 @@
+/*
+ * cli.h - internal header of the poolcheck command-line tool (analyzer/cli/).
+ *
+ * main.c dispatches subcommands; each subcommand is one cmd_<name>.c with
+ * `int pc_cmd_<name>(int argc, char **argv)` (argv[0] is the subcommand name) returning the exit
+ * status: 0 no error-level finding, 1 error-level findings / under-prediction / plan that does not
+ * fit, 2 usage error, unreadable input, internal error.
+ */
+#ifndef POOLCHECK_CLI_H
+#define POOLCHECK_CLI_H
+
+#include <stdio.h>
+
+#include "poolcheck/poolcheck.h"
+#include "poolcheck/report.h"
+#include "support/support.h"
+
+enum { PC_EXIT_OK = 0, PC_EXIT_FINDINGS = 1, PC_EXIT_USAGE = 2 };
+
+/* Options shared by `check`, `logs --kernel` and `plan`: how to read and analyse a kernel. */
+typedef struct pc_cli_common {
+    pc_arena *arena;
+    PC_VEC(pc_binding) binds;          /* --bind NAME=VALUE */
+    PC_VEC(pc_bindings) sets;          /* --shapes FILE: binding sets (each merged with binds) */
+    PC_VEC(pc_option) set_opts;        /* --set KEY=VALUE */
+    PC_VEC(const char *) extra_args, extra_args_before, compiler_args;
+    const char *config_path;           /* --config tile_fwk_config.json */
+    const char *project_file;          /* --config-file .poolcheck.json */
+    bool no_config_lookup;
+    const char *checks, *werror;
+    pc_lang lang;                      /* --lang */
+    const char *compile_db_dir;        /* -p DIR */
+    pc_inner_policy inner_policy;
+    int64_t assemble_headroom;
+    bool show_parse_errors;
+} pc_cli_common;
+
+void pc_cli_common_init(pc_cli_common *c);
+void pc_cli_common_free(pc_cli_common *c);
+/* If argv[*i] is a common option, consume it (and its value; both `--opt=v` and `--opt v`) and
+ * return 1; return 0 when it is not one; return -1 after printing a usage error to stderr. */
+int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i);
+/* Analyse one file with these options (.poolcheck.json lookup, config file, bindings).  Returns
+ * NULL after printing an error (bad config file, unreadable input): exit status 2. */
+pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path);
+/* Usage text of the common options, for --help. */
+extern const char pc_cli_common_help[];
+
+/* Print "poolcheck: error: ..." to stderr (printf-style). */
+void pc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int pc_cmd_check(int argc, char **argv);
+int pc_cmd_model(int argc, char **argv);
+int pc_cmd_logs(int argc, char **argv);
+int pc_cmd_plan(int argc, char **argv);
+
+#endif
