@@ -1,0 +1,114 @@
+/*
+ * analysis_int.h - internal header of the analysis module.
+ *
+ * The pipeline (spec model.md 3-7), one file per phase:
+ *   roots.c     statement runs -> root functions (one per unroll factor), textual positions
+ *   classify.c  every tensor -> a pool (section 4), loop-carried values
+ *   walk.c      the instance interpreter: instances, DeviceTasks, per-task needs, assemble
+ *               allocations (sections 3, 5, 6)
+ *   analyze.c   units, bytes, depths over binding sets, the pc_result (sections 6, 7)
+ */
+#ifndef POOLCHECK_ANALYSIS_INT_H
+#define POOLCHECK_ANALYSIS_INT_H
+
+#include "poolcheck/analysis.h"
+#include "support/support.h"
+
+/* ---- roots.c ---------------------------------------------------------------------------------- */
+
+/* A run: a maximal sequence of non-loop statements directly inside one block.  Classification
+ * works on runs; a run inside a loop with an unroll list yields one root per factor. */
+typedef struct an_run {
+    int loop;               /* owning loop, -1 = kernel body */
+    int *stmts; int nstmts; /* top-level statements of the run (OP, IF, UNROLL, UNANALYSED) */
+    int ordinal;            /* 1-based index among the runs of the same block */
+    bool has_op;            /* does any statement do tensor work (else: no instance) */
+} an_run;
+
+typedef struct an_root {
+    int run;
+    int64_t factor;         /* unroll factor (1 when the loop has no unroll list) */
+    const char *name;
+} an_root;
+
+/* One entry of a block in execution order: a run (executed as its root for the current factor),
+ * a nested loop (index >= 0), or an IF/UNROLL statement that holds loops (index = -(stmt + 1)),
+ * walked as control flow. */
+typedef struct an_item { bool is_loop; int index; /* run index or loop index */ } an_item;
+typedef struct an_body { an_item *items; int nitems; } an_body;
+
+typedef struct an_ctx {
+    pc_arena *arena;
+    const pc_model *model;
+    const pc_kernel *k;
+    const pc_analysis_opts *opts;
+    const pc_runtime_config *cfg;
+    int64_t kcap;                   /* k = min(stitch_function_max_num, 1024) */
+    int64_t parallelism;
+
+    an_run *runs; int nruns;
+    an_root *roots; int nroots;
+    an_body kernel_body;
+    an_body *loop_bodies;           /* per loop */
+    int64_t **loop_factors;         /* per loop: factors in walk order (desc, 1 last) */
+    int *loop_nfactors;
+    int *root_of_run_factor;        /* run * 1 + ... see an_root_for() */
+
+    int *stmt_run;                  /* statement -> run (also nested IF/UNROLL statements) */
+    int *stmt_pos;                  /* statement -> textual (preorder) position */
+    int *stmt_end;                  /* statement -> last position inside it */
+    int *stmt_loop;                 /* statement -> innermost enclosing loop (-1) */
+    int *stmt_unroll;               /* statement -> factor of the innermost UNROLL block (0 none) */
+    an_body **stmt_bodies;          /* IF/UNROLL statements holding loops: one body per branch */
+
+    /* classify.c */
+    int *base;                      /* tensor -> alias root (follows view chains) */
+    pc_pool *pool;                  /* tensor -> pool */
+    const char **reason;
+    bool *loop_carried;
+    bool *kernel_scope_assemble;    /* assemble tensor created in the kernel body (whole launch) */
+    bool needed[3];
+} an_ctx;
+
+void an_build_roots(an_ctx *c);
+/* The root executing run r for unroll factor p. */
+int an_root_for(const an_ctx *c, int run, int64_t factor);
+/* Is statement s an operation (does tensor work), recursively for IF/UNROLL. */
+bool an_stmt_is_op(const an_ctx *c, int s);
+
+/* ---- classify.c ------------------------------------------------------------------------------- */
+void an_classify(an_ctx *c);
+
+/* ---- walk.c ----------------------------------------------------------------------------------- */
+
+/* Binding scope during the walk: loop index and factor variables of the loops being executed. */
+#define AN_MAX_DEPTH 64
+
+typedef struct an_set_result {
+    bool known;                     /* every trip count evaluated */
+    bool truncated;                 /* max_instances reached */
+    int64_t ninstances;
+    PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
+    PC_VEC(pc_task) tasks;
+    /* per task: sums over the largest workspace copy, bytes and counts */
+    PC_VEC(int64_t) task_sum_inner, task_sum_excl, task_cnt_inner, task_cnt_excl;
+    int64_t *root_instances;        /* per root */
+    int64_t *root_inner, *root_excl;/* per root: max bytes per instance (-1 unknown) */
+    int64_t unit_inner, unit_excl;  /* max per instance; -1 when some bytes are unknown */
+    int64_t *tensor_bytes;          /* per tensor: largest numel*bits/8 seen (-1 unknown) */
+    /* assemble allocations */
+    PC_VEC(int64_t) alloc_start, alloc_last;
+    PC_VEC(int) alloc_tensor;
+    PC_VEC(bool) alloc_whole_launch;
+    int64_t *task_assemble_live;
+    const char **unknowns; int nunknowns;
+} an_set_result;
+
+#define AN_KEEP_INSTANCES 1000000
+
+void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *out);
+void an_set_result_free(an_set_result *s);
+/* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
+int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
+
+#endif

@@ -1,0 +1,447 @@
+/* analyze.c - depths, units and bytes over binding sets; builds the pc_result
+ * (spec model.md sections 6 and 7). */
+#include "analysis_int.h"
+
+#include <string.h>
+
+const char *pc_pool_name(pc_pool p)
+{
+    static const char *n[] = {"root_inner", "assemble_outcast", "exclusive_outcast", "none"};
+    return p >= 0 && p <= PC_POOL_NONE ? n[p] : "none";
+}
+
+const char *pc_task_close_name(pc_task_close c)
+{
+    static const char *n[] = {"k reached", "1024 reached", "barrier", "parallel loop", "end"};
+    return c >= 0 && c <= PC_CLOSE_END ? n[c] : "?";
+}
+
+void pc_an_default_opts(pc_analysis_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->inner_policy = PC_INNER_BOUNDARY;
+    o->assemble_headroom = 1;
+    o->max_instances = 50000000;
+}
+
+int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P)
+{
+    if (r->unit_inner < 0 || r->unit_excl < 0 || r->slot_size < 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        if (d[i] < 0)
+            return -1;
+    int64_t E = r->n_exclusive, A = r->n_assemble;
+    int64_t raw = r->unit_inner * d[0] + r->unit_excl * d[2] + (2 * E + 2 * A + A * d[1]) * r->slot_size;
+    return pc_align_up(raw, 32768) * (P < 1 ? 1 : P);
+}
+
+void pc_result_free(pc_result *r)
+{
+    if (r)
+        pc_arena_free(r->arena);
+}
+
+/* Per-set depths: predicted[i] for one binding set (-1 when the walk could not finish). */
+typedef struct set_depths {
+    int64_t pred[3];
+    int64_t arg_task[3];
+} set_depths;
+
+static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths *d)
+{
+    for (int i = 0; i < 3; i++) {
+        d->pred[i] = 0;
+        d->arg_task[i] = -1;
+    }
+    for (size_t t = 0; t < s->tasks.count; t++) {
+        pc_task *task = &s->tasks.items[t];
+        int64_t si = s->task_sum_inner.items[t], se = s->task_sum_excl.items[t];
+        /* unknown bytes: count the instances that need the pool (model.md section 6) */
+        task->need[0] = s->unit_inner > 0 && si >= 0 ? pc_ceil_div(si, s->unit_inner)
+                                                      : s->task_cnt_inner.items[t];
+        task->need[2] = s->unit_excl > 0 && se >= 0 ? pc_ceil_div(se, s->unit_excl)
+                                                     : s->task_cnt_excl.items[t];
+        task->need[1] = A > 0 ? pc_ceil_div(s->task_assemble_live[t], A) : 0;
+        for (int i = 0; i < 3; i++)
+            if (task->need[i] > d->pred[i]) {
+                d->pred[i] = task->need[i];
+                d->arg_task[i] = (int64_t)t;
+            }
+    }
+    for (int i = 0; i < 3; i++) {
+        if (c->needed[i] && d->pred[i] == 0)
+            d->pred[i] = 1;
+        if (!c->needed[i])
+            d->pred[i] = 0;
+    }
+}
+
+static void add_name(pc_arena *a, const char ***list, int *n, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*list)[i], name) == 0)
+            return;
+    *list = pc_arena_grow(a, (void *)*list, (size_t)*n, (size_t)*n + 1, sizeof(char *));
+    (*list)[(*n)++] = pc_arena_strdup(a, name);
+}
+
+/* The loops' own variables are not symbols a user can bind. */
+static bool is_loop_var(const pc_kernel *k, const char *name)
+{
+    for (int l = 0; l < k->nloops; l++)
+        if ((k->loops[l].index_var && strcmp(k->loops[l].index_var, name) == 0) ||
+            (k->loops[l].factor_var && strcmp(k->loops[l].factor_var, name) == 0))
+            return true;
+    return false;
+}
+
+/* Instances of a run over the launch, as an expression (NULL when unroll makes it irregular). */
+static const pc_expr *run_count_expr(an_ctx *c, int run, const pc_bindings *sets, size_t nsets)
+{
+    const pc_kernel *k = c->k;
+    const pc_expr *count = pc_expr_int(c->arena, 1);
+    for (int l = c->runs[run].loop; l >= 0 && l < k->nloops; l = k->loops[l].parent) {
+        const pc_loop *lp = &k->loops[l];
+        if (c->loop_nfactors[l] > 1 || !lp->end)
+            return NULL;
+        const pc_expr *b = lp->begin ? lp->begin : pc_expr_int(c->arena, 0);
+        const pc_expr *s = lp->step ? lp->step : pc_expr_int(c->arena, 1);
+        const pc_expr *trip = pc_expr_bin(c->arena, PC_EXPR_CEILDIV,
+                                          pc_expr_bin(c->arena, PC_EXPR_SUB, lp->end, b), s);
+        count = pc_expr_bin(c->arena, PC_EXPR_MUL, count, trip);
+    }
+    return pc_expr_subst(c->arena, count, sets, nsets);
+}
+
+static bool run_uses_pool(const an_ctx *c, int run, pc_pool pool)
+{
+    const pc_kernel *k = c->k;
+    for (int s = 0; s < k->nstmts; s++) {
+        if (c->stmt_run[s] != run || k->stmts[s].kind != PC_STMT_OP)
+            continue;
+        for (int i = 0; i < k->stmts[s].naccesses; i++) {
+            const pc_access *a = &k->stmts[s].accesses[i];
+            if (a->kind != PC_ACC_READ && a->tensor >= 0 && a->tensor < k->ntensors &&
+                c->pool[c->base[a->tensor]] == pool)
+                return true;
+        }
+    }
+    return false;
+}
+
+static const char *depth_formula(an_ctx *c, pc_pool pool, const pc_bindings *sets, size_t nsets)
+{
+    if (pool == PC_POOL_ASSEMBLE)
+        return NULL;
+    const pc_expr *sum = NULL;
+    for (int r = 0; r < c->nruns; r++) {
+        if (!c->runs[r].has_op || !run_uses_pool(c, r, pool))
+            continue;
+        const pc_expr *n = run_count_expr(c, r, sets, nsets);
+        if (!n)
+            return NULL;
+        sum = sum ? pc_expr_bin(c->arena, PC_EXPR_ADD, sum, n) : n;
+    }
+    if (!sum || pc_expr_is_int(sum, NULL))
+        return NULL;
+    const pc_expr *f = pc_expr_bin(c->arena, PC_EXPR_MIN, sum, pc_expr_int(c->arena, c->kcap));
+    char *text = pc_expr_to_string(f);
+    const char *out = pc_arena_strdup(c->arena, text);
+    pc_mem_free(text);
+    return out;
+}
+
+static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, int64_t task)
+{
+    pc_why *w = &r->why[pool];
+    w->task = -1;
+    if (task < 0 || (size_t)task >= s->tasks.count || !c->needed[pool])
+        return;
+    const pc_task *t = &s->tasks.items[task];
+    w->task = task;
+    w->first_instance = t->first;
+    w->last_instance = t->last;
+    if (!s->instance_roots.count)
+        return;
+    int64_t *per_root = pc_mem_calloc((size_t)(c->nroots ? c->nroots : 1), sizeof(int64_t));
+    for (int64_t i = t->first; i <= t->last && i < (int64_t)s->instance_roots.count; i++)
+        per_root[s->instance_roots.items[i]]++;
+    for (int root = 0; root < c->nroots; root++) {
+        if (!per_root[root])
+            continue;
+        w->roots = pc_arena_grow(c->arena, w->roots, (size_t)w->nroots, (size_t)w->nroots + 1, sizeof(pc_why_root));
+        pc_why_root *wr = &w->roots[w->nroots++];
+        wr->name = c->roots[root].name;
+        wr->loop = c->runs[c->roots[root].run].loop;
+        wr->instances = per_root[root];
+        /* tensors of this pool that the root touches */
+        for (int st = 0; st < c->k->nstmts; st++) {
+            if (c->stmt_run[st] != c->roots[root].run || c->k->stmts[st].kind != PC_STMT_OP)
+                continue;
+            for (int a = 0; a < c->k->stmts[st].naccesses; a++) {
+                int tid = c->k->stmts[st].accesses[a].tensor;
+                if (tid < 0 || tid >= c->k->ntensors)
+                    continue;
+                tid = c->base[tid];
+                if ((int)c->pool[tid] == pool)
+                    add_name(c->arena, &w->tensors, &w->ntensors, c->k->tensors[tid].name);
+            }
+        }
+    }
+    pc_mem_free(per_root);
+}
+
+pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cfg, const pc_analysis_opts *in_opts)
+{
+    pc_arena *arena = pc_arena_new();
+    pc_result *r = pc_arena_alloc(arena, sizeof *r);
+    r->arena = arena;
+    r->model = m;
+    r->kernel = &m->kernels[kernel];
+    pc_analysis_opts opts;
+    if (in_opts)
+        opts = *in_opts;
+    else
+        pc_an_default_opts(&opts);
+    if (opts.max_instances <= 0)
+        opts.max_instances = 50000000;
+    pc_runtime_config defaults;
+    if (!cfg) {
+        pc_cfg_defaults(&defaults);
+        cfg = &defaults;
+    }
+
+    an_ctx c = {0};
+    c.arena = arena;
+    c.model = m;
+    c.k = r->kernel;
+    c.opts = &opts;
+    c.cfg = cfg;
+    c.kcap = pc_cfg_k(cfg);
+    if (c.kcap < 1)
+        c.kcap = 1;
+    c.parallelism = cfg->parallelism < 1 ? 1 : cfg->parallelism;
+    an_build_roots(&c);
+    an_classify(&c);
+
+    const pc_kernel *k = c.k;
+    r->k = c.kcap;
+    r->parallelism = c.parallelism;
+    r->precise = pc_cfg_precise(cfg);
+    pc_cfg_effective_pool(cfg, r->configured);
+    for (int i = 0; i < 3; i++)
+        r->needed[i] = c.needed[i];
+    for (int t = 0; t < k->ntensors; t++) {
+        if (c.pool[t] == PC_POOL_ASSEMBLE) r->n_assemble++;
+        if (c.pool[t] == PC_POOL_EXCLUSIVE) r->n_exclusive++;
+    }
+    int64_t A = r->n_assemble;
+
+    /* ---- walk every binding set ---- */
+    pc_bindings empty = {NULL, 0};
+    size_t nsets = opts.nsets ? opts.nsets : 1;
+    an_set_result *sets = pc_mem_calloc(nsets, sizeof(an_set_result));
+    set_depths *depths = pc_mem_calloc(nsets, sizeof(set_depths));
+    bool all_known = true;
+    size_t chosen = 0;
+    for (size_t i = 0; i < nsets; i++) {
+        an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
+        if (sets[i].known)
+            task_needs(&c, &sets[i], A, &depths[i]);
+        else
+            all_known = false;
+        if (sets[i].ninstances > sets[chosen].ninstances)
+            chosen = i;
+    }
+
+    /* ---- depths ---- */
+    for (int p = 0; p < 3; p++) {
+        int64_t best = 0;
+        bool unknown = false;
+        for (size_t i = 0; i < nsets; i++) {
+            if (!sets[i].known) {
+                unknown = true;
+                continue;
+            }
+            if (depths[i].pred[p] > best)
+                best = depths[i].pred[p];
+        }
+        r->required[p] = c.needed[p] ? 1 : 0;
+        if (!c.needed[p]) {
+            r->predicted[p] = r->bounds[p] = 0;
+        } else if (unknown) {
+            r->predicted[p] = -1;
+            r->bounds[p] = best > c.kcap ? best : c.kcap;
+            pc_bindings fsets[2] = {opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}};
+            r->formulas[p] = depth_formula(&c, (pc_pool)p, fsets, 2);
+        } else {
+            r->predicted[p] = r->bounds[p] = best;
+        }
+        int64_t base = r->predicted[p] >= 0 ? r->predicted[p] : r->bounds[p];
+        if (p == PC_POOL_ASSEMBLE && c.needed[p])
+            base += opts.assemble_headroom > 0 ? opts.assemble_headroom : 0;
+        if (base > 1024)
+            base = 1024;
+        if (base < r->required[p])
+            base = r->required[p];
+        r->suggested[p] = base;
+    }
+
+    /* ---- units and bytes (largest over the sets) ---- */
+    r->unit_inner = r->unit_excl = 0;
+    for (size_t i = 0; i < nsets; i++) {
+        if (!sets[i].known || sets[i].unit_inner < 0 || r->unit_inner < 0) r->unit_inner = -1;
+        else if (sets[i].unit_inner > r->unit_inner) r->unit_inner = sets[i].unit_inner;
+        if (!sets[i].known || sets[i].unit_excl < 0 || r->unit_excl < 0) r->unit_excl = -1;
+        else if (sets[i].unit_excl > r->unit_excl) r->unit_excl = sets[i].unit_excl;
+    }
+    r->ntensors = k->ntensors;
+    r->tensors = pc_arena_alloc(arena, (size_t)(k->ntensors ? k->ntensors : 1) * sizeof(pc_tensor_result));
+    /* Bindings for sizes outside the walk: loop factor variables at their largest factor. */
+    pc_binding *factor_b = pc_mem_calloc((size_t)(k->nloops ? k->nloops : 1), sizeof(pc_binding));
+    size_t nfb = 0;
+    for (int l = 0; l < k->nloops; l++)
+        if (k->loops[l].factor_var && *k->loops[l].factor_var) {
+            factor_b[nfb].name = k->loops[l].factor_var;
+            factor_b[nfb].value = c.loop_factors[l][0];
+            nfb++;
+        }
+    int64_t slot = 0;
+    bool slot_unknown = false;
+    for (int t = 0; t < k->ntensors; t++) {
+        pc_tensor_result *tr = &r->tensors[t];
+        tr->tensor = t;
+        tr->pool = c.pool[t];
+        tr->reason = c.reason[t];
+        tr->root = -1;
+        int64_t bytes = -1;
+        bool unknown = false;
+        for (size_t i = 0; i < nsets; i++) {
+            int64_t b = sets[i].tensor_bytes[t];
+            if (b < 0) {
+                pc_bindings bs[3] = {{factor_b, nfb}, opts.nsets ? opts.sets[i] : empty,
+                                     {k->constants, (size_t)k->nconstants}};
+                b = an_tensor_bytes(&c, t, bs, 3);
+            }
+            if (b < 0)
+                unknown = true;
+            else if (b > bytes)
+                bytes = b;
+        }
+        tr->bytes = unknown ? -1 : bytes;
+        tr->aligned_bytes = tr->bytes < 0 ? -1 : pc_align_up(tr->bytes, 512);
+        const pc_tensor *T = &k->tensors[t];
+        if (T->def_stmt >= 0 && T->def_stmt < k->nstmts && c.stmt_run[T->def_stmt] >= 0)
+            tr->root = c.root_of_run_factor[c.stmt_run[T->def_stmt]];
+        if (tr->pool == PC_POOL_EXCLUSIVE || tr->pool == PC_POOL_ASSEMBLE) {
+            if (tr->aligned_bytes < 0)
+                slot_unknown = true;
+            else if (tr->aligned_bytes > slot)
+                slot = tr->aligned_bytes;
+        }
+        /* symbols a user can bind to make this tensor's size known */
+        if (tr->pool != PC_POOL_NONE && unknown && T->shape)
+            for (int d = 0; d < T->ndims; d++) {
+                const char *names[16];
+                size_t n = pc_expr_symbols(T->shape[d], names, 0, 16);
+                for (size_t j = 0; j < n; j++) {
+                    int64_t v;
+                    pc_expr probe = {.kind = PC_EXPR_SYM, .name = names[j]};
+                    pc_bindings bs[2] = {opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}};
+                    if (!is_loop_var(k, names[j]) && !pc_expr_eval(&probe, bs, 2, &v))
+                        add_name(arena, &r->unknowns, &r->nunknowns, names[j]);
+                }
+            }
+    }
+    pc_mem_free(factor_b);
+    r->slot_size = slot_unknown ? -1 : slot;
+
+    /* ---- instances, tasks, why (the set with the most instances) ---- */
+    an_set_result *cs = &sets[chosen];
+    for (size_t i = 0; i < nsets; i++)
+        for (int u = 0; u < sets[i].nunknowns; u++)
+            if (!is_loop_var(k, sets[i].unknowns[u]))
+                add_name(arena, &r->unknowns, &r->nunknowns, sets[i].unknowns[u]);
+    r->instances = all_known ? cs->ninstances : -1;
+    r->device_tasks = all_known ? (int64_t)cs->tasks.count : -1;
+    if (all_known) {
+        r->ntasks = (int64_t)cs->tasks.count;
+        r->tasks = pc_arena_alloc(arena, (cs->tasks.count ? cs->tasks.count : 1) * sizeof(pc_task));
+        if (cs->tasks.count)
+            memcpy(r->tasks, cs->tasks.items, cs->tasks.count * sizeof(pc_task));
+        if (cs->instance_roots.count == (size_t)cs->ninstances && cs->ninstances > 0) {
+            r->ninstances = cs->ninstances;
+            r->instance_roots = pc_arena_alloc(arena, cs->instance_roots.count * sizeof(int32_t));
+            memcpy(r->instance_roots, cs->instance_roots.items, cs->instance_roots.count * sizeof(int32_t));
+        }
+        for (int p = 0; p < 3; p++) {
+            /* the set that sets the maximum for this pool */
+            size_t best = chosen;
+            for (size_t i = 0; i < nsets; i++)
+                if (depths[i].pred[p] > depths[best].pred[p])
+                    best = i;
+            fill_why(&c, r, &sets[best], p, depths[best].arg_task[p]);
+        }
+        /* assemble allocations that live across DeviceTasks (PC011) */
+        for (size_t a = 0; a < cs->alloc_start.count; a++) {
+            int64_t first = cs->alloc_start.items[a];
+            int64_t last = cs->alloc_whole_launch.items[a] ? cs->ninstances - 1 : cs->alloc_last.items[a];
+            bool crosses = false;
+            for (size_t t = 0; t < cs->tasks.count; t++)
+                if (cs->tasks.items[t].first > first && cs->tasks.items[t].first <= last)
+                    crosses = true;
+            int tid = cs->alloc_tensor.items[a];
+            bool dup = false;
+            for (int i = 0; i < r->ncross_task_assemble; i++)
+                dup |= r->cross_task_assemble[i] == tid;
+            if (crosses && !dup) {
+                r->cross_task_assemble = pc_arena_grow(arena, r->cross_task_assemble,
+                                                       (size_t)r->ncross_task_assemble,
+                                                       (size_t)r->ncross_task_assemble + 1, sizeof(int));
+                r->cross_task_assemble[r->ncross_task_assemble++] = tid;
+            }
+        }
+        for (size_t t = 0; t < cs->tasks.count; t++)
+            if (cs->task_assemble_live[t] > r->assemble_live_max)
+                r->assemble_live_max = cs->task_assemble_live[t];
+    } else {
+        for (int p = 0; p < 3; p++)
+            r->why[p].task = -1;
+    }
+
+    /* ---- roots ---- */
+    r->nroots = c.nroots;
+    r->roots = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(pc_root_result));
+    for (int i = 0; i < c.nroots; i++) {
+        pc_root_result *rr = &r->roots[i];
+        const an_run *run = &c.runs[c.roots[i].run];
+        rr->name = c.roots[i].name;
+        rr->loop = run->loop;
+        rr->unroll_factor = c.roots[i].factor;
+        rr->instances = all_known ? cs->root_instances[i] : -1;
+        rr->inner_bytes = rr->excl_bytes = 0;
+        for (size_t s = 0; s < nsets; s++) {
+            if (sets[s].root_inner[i] < 0 || rr->inner_bytes < 0) rr->inner_bytes = -1;
+            else if (sets[s].root_inner[i] > rr->inner_bytes) rr->inner_bytes = sets[s].root_inner[i];
+            if (sets[s].root_excl[i] < 0 || rr->excl_bytes < 0) rr->excl_bytes = -1;
+            else if (sets[s].root_excl[i] > rr->excl_bytes) rr->excl_bytes = sets[s].root_excl[i];
+        }
+        rr->loc = run->loop >= 0 ? k->loops[run->loop].loc
+                                 : (run->nstmts ? k->stmts[run->stmts[0]].loc : k->loc);
+    }
+
+    /* ---- workspace bytes ---- */
+    int64_t kd[3] = {c.kcap, c.kcap, c.kcap};
+    r->ws_predicted = pc_workspace_bytes(r, r->predicted, r->parallelism);
+    r->ws_suggested = pc_workspace_bytes(r, r->suggested, r->parallelism);
+    r->ws_required = pc_workspace_bytes(r, r->required, r->parallelism);
+    r->ws_default = pc_workspace_bytes(r, kd, r->parallelism);
+    r->ws_configured = pc_workspace_bytes(r, r->configured, r->parallelism);
+
+    for (size_t i = 0; i < nsets; i++)
+        an_set_result_free(&sets[i]);
+    pc_mem_free(sets);
+    pc_mem_free(depths);
+    return r;
+}

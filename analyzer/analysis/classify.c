@@ -1,0 +1,221 @@
+/* classify.c - which pool each tensor uses (spec model.md section 4).
+ *
+ * Mirrors upstream's encode-time classification (DevAscendFunction::InitRawTensorAndMemoryRequirement
+ * and MarkOutcastSlotsFromEncodeList): parameters and aliases take no workspace; a slot written by
+ * an assemble is an assemble slot; any other value that crosses a root boundary is an exclusive
+ * outcast; what stays inside one root and goes through global memory is root_inner. */
+#include "analysis_int.h"
+
+#include <string.h>
+
+typedef struct tinfo {
+    bool written, assembled, whole, read;
+    int first_run;           /* first run that touches it */
+    bool multi_run;          /* touched by more than one run */
+    int first_writer;        /* first run that writes it */
+    bool multi_writer;
+    pc_unit def_unit;        /* unit of the op that defines / writes it whole */
+    bool read_by_cube, read_by_vector;
+    bool written_by_cube, written_by_vector;
+} tinfo;
+
+static int resolve_base(const pc_kernel *k, int t)
+{
+    for (int hops = 0; hops < 64 && t >= 0 && t < k->ntensors; hops++) {
+        const pc_tensor *x = &k->tensors[t];
+        if (x->kind != PC_TENSOR_VIEW || x->base < 0 || x->base >= k->ntensors || x->base == t)
+            return t;
+        t = x->base;
+    }
+    return t;
+}
+
+static void touch(tinfo *ti, int run)
+{
+    if (run < 0)
+        return;
+    if (ti->first_run < 0)
+        ti->first_run = run;
+    else if (ti->first_run != run)
+        ti->multi_run = true;
+}
+
+static void gather(an_ctx *c, tinfo *info)
+{
+    const pc_kernel *k = c->k;
+    for (int s = 0; s < k->nstmts; s++) {
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind != PC_STMT_OP)
+            continue;
+        int run = c->stmt_run[s];
+        for (int i = 0; i < st->naccesses; i++) {
+            const pc_access *a = &st->accesses[i];
+            if (a->tensor < 0 || a->tensor >= k->ntensors)
+                continue;
+            /* A view's own definition is not a use of its base. */
+            if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
+                continue;
+            int t = c->base[a->tensor];
+            tinfo *ti = &info[t];
+            touch(ti, run);
+            if (a->kind == PC_ACC_READ) {
+                ti->read = true;
+                if (a->unit == PC_UNIT_CUBE) ti->read_by_cube = true;
+                if (a->unit == PC_UNIT_VECTOR) ti->read_by_vector = true;
+                continue;
+            }
+            if (a->kind == PC_ACC_DEFINE && k->tensors[t].kind == PC_TENSOR_CREATED)
+                continue; /* pypto.tensor(...) / Tensor t(...): a declaration, not a write */
+            ti->written = true;
+            if (run >= 0) {
+                if (ti->first_writer < 0)
+                    ti->first_writer = run;
+                else if (ti->first_writer != run)
+                    ti->multi_writer = true;
+            }
+            if (a->kind == PC_ACC_WRITE_ASSEMBLE || a->kind == PC_ACC_WRITE_ELEMENT) {
+                ti->assembled = true;
+            } else {
+                ti->whole = true;
+                if (a->unit != PC_UNIT_NONE)
+                    ti->def_unit = a->unit;
+            }
+            if (a->unit == PC_UNIT_CUBE) ti->written_by_cube = true;
+            if (a->unit == PC_UNIT_VECTOR) ti->written_by_vector = true;
+        }
+    }
+}
+
+/* Is statement position p inside loop l's body? */
+static bool in_loop(const an_ctx *c, int l, int pos)
+{
+    const pc_loop *lp = &c->k->loops[l];
+    if (lp->stmt < 0 || lp->stmt >= c->k->nstmts)
+        return false;
+    return pos > c->stmt_pos[lp->stmt] && pos <= c->stmt_end[lp->stmt];
+}
+
+static int def_pos(const an_ctx *c, int t)
+{
+    int s = c->k->tensors[t].def_stmt;
+    return s >= 0 && s < c->k->nstmts ? c->stmt_pos[s] : 0;
+}
+
+/* A value defined in a loop body whose variable is read earlier in the same body, where that read
+ * still sees a definition from outside the loop, is read again by the next iteration: upstream
+ * keeps it in an exclusive slot with one new block per iteration (pypto-runtime-reference 2.5). */
+static bool is_loop_carried(const an_ctx *c, int t)
+{
+    const pc_kernel *k = c->k;
+    const pc_tensor *T = &k->tensors[t];
+    if (!T->variable || !*T->variable || T->def_stmt < 0 || T->def_stmt >= k->nstmts)
+        return false;
+    int tpos = def_pos(c, t);
+    for (int l = c->stmt_loop[T->def_stmt]; l >= 0 && l < k->nloops; l = k->loops[l].parent) {
+        /* T must be the last definition of the variable in this loop body */
+        bool last = true;
+        for (int u = 0; u < k->ntensors && last; u++)
+            if (u != t && strcmp(k->tensors[u].variable, T->variable) == 0 && def_pos(c, u) > tpos &&
+                in_loop(c, l, def_pos(c, u)))
+                last = false;
+        if (!last)
+            continue;
+        for (int s = 0; s < k->nstmts; s++) {
+            const pc_stmt *st = &k->stmts[s];
+            if (st->kind != PC_STMT_OP || c->stmt_pos[s] > tpos || !in_loop(c, l, c->stmt_pos[s]))
+                continue;
+            for (int i = 0; i < st->naccesses; i++) {
+                const pc_access *a = &st->accesses[i];
+                if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors || a->tensor == t)
+                    continue;
+                int x = c->base[a->tensor];
+                if (x == t || strcmp(k->tensors[x].variable, T->variable) != 0)
+                    continue;
+                int xs = k->tensors[x].def_stmt;
+                if (xs < 0 || !in_loop(c, l, c->stmt_pos[xs]))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+void an_classify(an_ctx *c)
+{
+    const pc_kernel *k = c->k;
+    size_t nt = (size_t)(k->ntensors ? k->ntensors : 1);
+    c->base = pc_arena_alloc(c->arena, nt * sizeof(int));
+    c->pool = pc_arena_alloc(c->arena, nt * sizeof(pc_pool));
+    c->reason = pc_arena_alloc(c->arena, nt * sizeof(char *));
+    c->loop_carried = pc_arena_alloc(c->arena, nt * sizeof(bool));
+    c->kernel_scope_assemble = pc_arena_alloc(c->arena, nt * sizeof(bool));
+    for (int t = 0; t < k->ntensors; t++)
+        c->base[t] = resolve_base(k, t);
+
+    tinfo *info = pc_mem_calloc(nt, sizeof(tinfo));
+    for (int t = 0; t < k->ntensors; t++) {
+        info[t].first_run = -1;
+        info[t].first_writer = -1;
+    }
+    gather(c, info);
+
+    for (int t = 0; t < k->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        const tinfo *ti = &info[t];
+        int b = c->base[t];
+        c->pool[t] = PC_POOL_NONE;
+        if (T->kind == PC_TENSOR_PARAM) {
+            c->reason[t] = "kernel parameter";
+            continue;
+        }
+        if (b != t) {
+            c->reason[t] = pc_arena_printf(c->arena, "view of '%s': uses its memory", k->tensors[b].name);
+            continue;
+        }
+        if (T->kind == PC_TENSOR_VIEW) {
+            c->reason[t] = "view: allocates nothing";
+            continue;
+        }
+        if (!ti->written && !ti->read) {
+            c->reason[t] = "never used";
+            continue;
+        }
+        int def_run = T->def_stmt >= 0 && T->def_stmt < k->nstmts ? c->stmt_run[T->def_stmt] : -1;
+        bool created_outside = ti->first_writer >= 0 &&
+                               ((def_run >= 0 && def_run != ti->first_writer) || ti->multi_writer ||
+                                (T->def_stmt < 0 && T->kind != PC_TENSOR_VALUE));
+        c->loop_carried[t] = ti->whole && is_loop_carried(c, t);
+        bool cross = ti->multi_run || created_outside || c->loop_carried[t];
+
+        if (ti->assembled && cross) {
+            c->pool[t] = PC_POOL_ASSEMBLE;
+            c->reason[t] = created_outside ? "created outside the root that assembles into it"
+                                           : "assembled by one root and read by another";
+            c->kernel_scope_assemble[t] = T->scope_loop < 0;
+        } else if (cross && ti->written) {
+            c->pool[t] = PC_POOL_EXCLUSIVE;
+            c->reason[t] = c->loop_carried[t] ? "loop-carried: each iteration writes it and the next one reads it"
+                         : created_outside ? "created outside the root that writes it whole"
+                                           : "written whole by one root and read by another";
+        } else if (!ti->written) {
+            c->reason[t] = "read but never written in the kernel";
+        } else if (!ti->read) {
+            c->reason[t] = "written but never read";
+        } else if (c->opts->inner_policy == PC_INNER_ALL) {
+            c->pool[t] = PC_POOL_ROOT_INNER;
+            c->reason[t] = "intermediate of one root (--inner-policy=all)";
+        } else if ((ti->written_by_cube && ti->read_by_vector) || (ti->written_by_vector && ti->read_by_cube)) {
+            c->pool[t] = PC_POOL_ROOT_INNER;
+            c->reason[t] = ti->written_by_cube ? "matmul result read by a vector op in the same root"
+                                               : "vector result read by a matmul in the same root";
+        } else if (T->kind == PC_TENSOR_CREATED && T->scope_loop >= 0) {
+            c->pool[t] = PC_POOL_ROOT_INNER;
+            c->reason[t] = "created in the loop body, written and read by the same root";
+        } else {
+            c->reason[t] = "stays on chip: produced and read by ops of one root on the same unit";
+        }
+        if (c->pool[t] != PC_POOL_NONE)
+            c->needed[c->pool[t]] = true;
+    }
+    pc_mem_free(info);
+}
