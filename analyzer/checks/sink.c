@@ -1,21 +1,471 @@
-/* PLACEHOLDER (owner: checks) - replaced by the real diagnostics sink and check table. */
-#include "poolcheck/diag.h"
-#include "support/support.h"
-struct pc_diag_sink { PC_VEC(pc_diag) diags; };
-const char *pc_severity_name(pc_severity s) { return s == PC_SEV_ERROR ? "error" : s == PC_SEV_WARNING ? "warning" : "note"; }
-const pc_check_info *pc_chk_table(size_t *count) { *count = 0; return NULL; }
-int pc_chk_find(const char *x) { (void)x; return -1; }
-pc_diag_sink *pc_diag_sink_new(void) { return pc_mem_calloc(1, sizeof(pc_diag_sink)); }
-void pc_diag_sink_free(pc_diag_sink *s) { if (s) { PC_VEC_FREE(s->diags); pc_mem_free(s); } }
-bool pc_diag_set_checks(pc_diag_sink *s, const char *g, const char **err) { (void)s; (void)g; (void)err; return true; }
-bool pc_diag_set_werror(pc_diag_sink *s, const char *g, const char **err) { (void)s; (void)g; (void)err; return true; }
-void pc_diag_set_max(pc_diag_sink *s, int n) { (void)s; (void)n; }
-void pc_diag_set_source(pc_diag_sink *s, const char *f, const char *t, size_t n, pc_lang l) { (void)s; (void)f; (void)t; (void)n; (void)l; }
-pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kernel, const char *fmt, ...) { (void)s; (void)check; (void)loc; (void)kernel; (void)fmt; return NULL; }
-void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...) { (void)s; (void)d; (void)loc; (void)fmt; }
-void pc_diag_fix(pc_diag_sink *s, pc_diag *d, pc_loc r, const char *t) { (void)s; (void)d; (void)r; (void)t; }
-pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const char *text) { (void)s; (void)sev; (void)loc; (void)text; return NULL; }
-const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count) { *count = s->diags.count; return s->diags.items; }
-size_t pc_diag_count(const pc_diag_sink *s, pc_severity sev) { (void)s; (void)sev; return 0; }
-size_t pc_diag_suppressed(const pc_diag_sink *s) { (void)s; return 0; }
-void pc_lint(pc_diag_sink *s, const pc_lint_input *in) { (void)s; (void)in; }
+/*
+ * sink.c - the one diagnostics sink every check reports through (sparse's habit): selection
+ * (--checks), promotion (--warnings-as-errors), suppression read from the source text
+ * (clang-tidy's NOLINT family, ruff's noqa) and the per-file cap all happen here.
+ *
+ * Everything a diagnostic points to lives in the sink's arena; the diagnostics themselves are
+ * one growable array, so a pc_diag pointer stays valid until the next report.
+ */
+#include "checks/checks_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* One suppression: lines first..last (inclusive) of a file; names = the text between the
+ * parentheses (or after `noqa:`), NULL for a bare form that suppresses every check. */
+typedef struct supp {
+    uint32_t first, last;
+    const char *names;
+} supp;
+
+typedef struct src_file {
+    const char *file;
+    const char *text;
+    size_t len;
+    pc_lang lang;
+    PC_VEC(supp) supps;
+} src_file;
+
+struct pc_diag_sink {
+    pc_arena *arena;
+    PC_VEC(pc_diag) diags;
+    PC_VEC(src_file) sources;
+    bool selected[PC_CHK_COUNT];
+    bool werror[PC_CHK_COUNT];
+    int max;                  /* cap on check diagnostics, 0 = none */
+    size_t nchecked;          /* check diagnostics kept */
+    size_t suppressed, capped;
+};
+
+pc_diag_sink *pc_diag_sink_new(void)
+{
+    pc_diag_sink *s = pc_mem_calloc(1, sizeof *s);
+    s->arena = pc_arena_new();
+    for (int i = 0; i < PC_CHK_COUNT; i++)
+        s->selected[i] = true;
+    return s;
+}
+
+void pc_diag_sink_free(pc_diag_sink *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->sources.count; i++)
+        PC_VEC_FREE(s->sources.items[i].supps);
+    PC_VEC_FREE(s->sources);
+    PC_VEC_FREE(s->diags);
+    pc_arena_free(s->arena);
+    pc_mem_free(s);
+}
+
+/* ---- selection and promotion ------------------------------------------------------------------ */
+
+/* Apply comma-separated globs to flags[]; `start_all_if_negated`: the starting set is every check
+ * when the first glob is a negation (--checks), else none. */
+static bool apply_globs(pc_diag_sink *s, bool *flags, const char *globs, bool start_all_if_negated,
+                        const char *option, const char **err)
+{
+    bool next[PC_CHK_COUNT];
+    bool first = true;
+    const char *p = globs ? globs : "";
+    while (*p) {
+        while (*p == ',' || isspace((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (*p && *p != ',')
+            p++;
+        const char *end = p;
+        while (end > start && isspace((unsigned char)end[-1]))
+            end--;
+        if (end == start)
+            continue;
+        bool negate = *start == '-';
+        if (negate)
+            start++;
+        char *glob = pc_arena_strndup(s->arena, start, (size_t)(end - start));
+        if (first) {
+            for (int i = 0; i < PC_CHK_COUNT; i++)
+                next[i] = start_all_if_negated && negate;
+            first = false;
+        }
+        bool any = false;
+        for (int i = 0; i < PC_CHK_COUNT; i++)
+            if (pc_chk_glob_matches(glob, i)) {
+                next[i] = !negate;
+                any = true;
+            }
+        if (!any) {
+            if (err)
+                *err = pc_arena_printf(s->arena, "%s: '%s' matches no check (see --list-checks)",
+                                       option, glob);
+            return false;
+        }
+    }
+    if (first) /* nothing but separators: the starting set */
+        for (int i = 0; i < PC_CHK_COUNT; i++)
+            next[i] = false;
+    memcpy(flags, next, sizeof next);
+    return true;
+}
+
+bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, const char **err)
+{
+    if (!globs)
+        return true;
+    return apply_globs(s, s->selected, globs, true, "--checks", err);
+}
+
+bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, const char **err)
+{
+    if (!globs)
+        return true;
+    return apply_globs(s, s->werror, globs, false, "--warnings-as-errors", err);
+}
+
+void pc_diag_set_max(pc_diag_sink *s, int max_per_file) { s->max = max_per_file > 0 ? max_per_file : 0; }
+
+bool pc_diag_selected(const pc_diag_sink *s, int check)
+{
+    return check >= 0 && check < PC_CHK_COUNT && s->selected[check];
+}
+
+/* ---- suppression comments --------------------------------------------------------------------- */
+
+static bool is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* Does p start with the lower-case word w, ignoring case? */
+static bool prefix_ci(const char *p, const char *w)
+{
+    for (; *w; p++, w++)
+        if (tolower((unsigned char)*p) != *w)
+            return false;
+    return true;
+}
+
+/* Does the list (commas and/or blanks between entries) name check `check`?  Entries may be
+ * globs; names of other tools' checks simply do not match. */
+static bool names_match(const char *names, int check)
+{
+    const char *p = names;
+    while (*p) {
+        while (*p == ',' || isspace((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (*p && *p != ',' && !isspace((unsigned char)*p))
+            p++;
+        if (p > start) {
+            char entry[128];
+            size_t n = (size_t)(p - start) < sizeof entry - 1 ? (size_t)(p - start) : sizeof entry - 1;
+            memcpy(entry, start, n);
+            entry[n] = 0;
+            if (pc_chk_glob_matches(entry, check))
+                return true;
+        }
+    }
+    return false;
+}
+
+typedef struct nolint_begin { uint32_t line, col; const char *names; } nolint_begin;
+
+/* The list after `noqa:` as ruff reads it: codes separated by commas or blanks, ending at the
+ * first word that is neither a code (letters then digits) nor one of our names.  Returns its
+ * length (0 = bare noqa). */
+static size_t noqa_list_len(const char *p, const char *eol)
+{
+    const char *q = p, *last_end = p;
+    while (q < eol) {
+        while (q < eol && (*q == ',' || *q == ' ' || *q == '\t'))
+            q++;
+        const char *w = q;
+        while (q < eol && (is_ident(*q) || *q == '-' || *q == '*' || *q == '?'))
+            q++;
+        if (q == w)
+            break;
+        char word[128];
+        size_t n = (size_t)(q - w) < sizeof word - 1 ? (size_t)(q - w) : sizeof word - 1;
+        memcpy(word, w, n);
+        word[n] = 0;
+        size_t i = 0;
+        while (isalpha((unsigned char)word[i]))
+            i++;
+        bool code = i > 0 && word[i] && isdigit((unsigned char)word[i]);
+        while (code && word[i])
+            code = isdigit((unsigned char)word[i++]) != 0;
+        bool ours = false;
+        for (int c = 0; c < PC_CHK_COUNT && !ours; c++)
+            ours = pc_chk_glob_matches(word, c);
+        if (!code && !ours)
+            break;
+        last_end = q;
+    }
+    return (size_t)(last_end - p);
+}
+
+static void add_supp(pc_diag_sink *s, src_file *f, uint32_t first, uint32_t last, const char *names)
+{
+    supp x = {first, last, names};
+    PC_VEC_PUSH(f->supps, x);
+}
+
+static void report_unmatched(pc_diag_sink *s, const char *file, uint32_t line, uint32_t col,
+                             const char *text)
+{
+    pc_loc l = {file, line, col, line, col + 11};
+    pc_diag_message(s, PC_SEV_WARNING, l, text);
+}
+
+/* Read the suppression comments of one file (one pass over its lines). */
+static void scan_suppressions(pc_diag_sink *s, src_file *f)
+{
+    PC_VEC(nolint_begin) open = {0};
+    const char *text = f->text, *end = f->text + f->len;
+    uint32_t line = 1;
+    for (const char *bol = text; bol < end; line++) {
+        const char *eol = memchr(bol, '\n', (size_t)(end - bol));
+        if (!eol)
+            eol = end;
+        for (const char *p = bol; p + 6 <= eol; p++) {
+            /* clang-tidy: NOLINT, NOLINTNEXTLINE, NOLINTBEGIN, NOLINTEND (case-sensitive). */
+            if (memcmp(p, "NOLINT", 6) == 0 && (p == bol || !is_ident(p[-1]))) {
+                const char *q = p + 6;
+                int form = 0; /* 0 NOLINT, 1 NEXTLINE, 2 BEGIN, 3 END */
+                if (eol - q >= 8 && memcmp(q, "NEXTLINE", 8) == 0)
+                    form = 1, q += 8;
+                else if (eol - q >= 5 && memcmp(q, "BEGIN", 5) == 0)
+                    form = 2, q += 5;
+                else if (eol - q >= 3 && memcmp(q, "END", 3) == 0)
+                    form = 3, q += 3;
+                if (q < eol && is_ident(*q))
+                    continue; /* NOLINTFOO: not ours */
+                const char *names = NULL;
+                if (q < eol && *q == '(') {
+                    const char *close = memchr(q, ')', (size_t)(eol - q));
+                    if (close) {
+                        names = pc_arena_strndup(s->arena, q + 1, (size_t)(close - q - 1));
+                        q = close + 1;
+                    }
+                }
+                uint32_t col = (uint32_t)(p - bol) + 1;
+                if (form == 0)
+                    add_supp(s, f, line, line, names);
+                else if (form == 1)
+                    add_supp(s, f, line + 1, line + 1, names);
+                else if (form == 2) {
+                    nolint_begin b = {line, col, names ? names : ""};
+                    PC_VEC_PUSH(open, b);
+                } else {
+                    /* NOLINTEND closes the latest NOLINTBEGIN with the same list. */
+                    const char *want = names ? names : "";
+                    size_t i = open.count;
+                    while (i > 0 && strcmp(open.items[i - 1].names, want) != 0)
+                        i--;
+                    if (i == 0) {
+                        report_unmatched(s, f->file, line, col,
+                                         "unmatched 'NOLINTEND' comment without a previous "
+                                         "'NOLINTBEGIN' comment");
+                    } else {
+                        nolint_begin b = open.items[i - 1];
+                        add_supp(s, f, b.line, line, *b.names ? b.names : NULL);
+                        memmove(&open.items[i - 1], &open.items[i],
+                                (open.count - i) * sizeof *open.items);
+                        open.count--;
+                    }
+                }
+                p = q - 1;
+                continue;
+            }
+            /* ruff: `# noqa` / `# noqa: PC001, PC002` (case-insensitive). */
+            if (*p == '#') {
+                const char *q = p + 1;
+                while (q < eol && (*q == ' ' || *q == '\t'))
+                    q++;
+                if (eol - q >= 4 && prefix_ci(q, "noqa") && (q + 4 == eol || !is_ident(q[4]))) {
+                    q += 4;
+                    const char *names = NULL;
+                    if (q < eol && *q == ':') {
+                        q++;
+                        while (q < eol && (*q == ' ' || *q == '\t'))
+                            q++;
+                        size_t n = noqa_list_len(q, eol);
+                        if (n)
+                            names = pc_arena_strndup(s->arena, q, n);
+                    }
+                    add_supp(s, f, line, line, names);
+                }
+            }
+        }
+        bol = eol + 1;
+    }
+    for (size_t i = 0; i < open.count; i++)
+        report_unmatched(s, f->file, open.items[i].line, open.items[i].col,
+                         "unmatched 'NOLINTBEGIN' comment without a subsequent 'NOLINTEND' comment");
+    PC_VEC_FREE(open);
+}
+
+void pc_diag_set_source(pc_diag_sink *s, const char *file, const char *text, size_t len, pc_lang lang)
+{
+    if (!file || !text)
+        return;
+    src_file f = {0};
+    f.file = pc_arena_strdup(s->arena, file);
+    f.text = pc_arena_strndup(s->arena, text, len);
+    f.len = len;
+    f.lang = lang;
+    /* A second call for the same file replaces the first. */
+    for (size_t i = 0; i < s->sources.count; i++)
+        if (strcmp(s->sources.items[i].file, file) == 0) {
+            PC_VEC_FREE(s->sources.items[i].supps);
+            s->sources.items[i] = f;
+            scan_suppressions(s, &s->sources.items[i]);
+            return;
+        }
+    PC_VEC_PUSH(s->sources, f);
+    scan_suppressions(s, &s->sources.items[s->sources.count - 1]);
+}
+
+const char *pc_diag_source(const pc_diag_sink *s, const char *file, size_t *len, pc_lang *lang)
+{
+    if (!file)
+        return NULL;
+    for (size_t i = 0; i < s->sources.count; i++)
+        if (strcmp(s->sources.items[i].file, file) == 0) {
+            if (len)
+                *len = s->sources.items[i].len;
+            if (lang)
+                *lang = s->sources.items[i].lang;
+            return s->sources.items[i].text;
+        }
+    return NULL;
+}
+
+bool pc_diag_is_suppressed(const pc_diag_sink *s, int check, pc_loc loc)
+{
+    if (!loc.file || loc.line == 0)
+        return false;
+    for (size_t i = 0; i < s->sources.count; i++) {
+        const src_file *f = &s->sources.items[i];
+        if (strcmp(f->file, loc.file) != 0)
+            continue;
+        for (size_t j = 0; j < f->supps.count; j++) {
+            const supp *x = &f->supps.items[j];
+            if (loc.line >= x->first && loc.line <= x->last &&
+                (!x->names || names_match(x->names, check)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* ---- reporting -------------------------------------------------------------------------------- */
+
+static pc_loc copy_loc(pc_diag_sink *s, pc_loc l)
+{
+    if (l.file)
+        l.file = pc_arena_strdup(s->arena, l.file);
+    return l;
+}
+
+static pc_diag *push_diag(pc_diag_sink *s, const pc_diag *d)
+{
+    PC_VEC_PUSH(s->diags, *d);
+    return &s->diags.items[s->diags.count - 1];
+}
+
+pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kernel, const char *fmt, ...)
+{
+    if (!s || check < 0 || check >= PC_CHK_COUNT || !s->selected[check])
+        return NULL;
+    if (pc_diag_is_suppressed(s, check, loc)) {
+        s->suppressed++;
+        return NULL;
+    }
+    if (s->max && s->nchecked >= (size_t)s->max) {
+        s->capped++;
+        return NULL;
+    }
+    const pc_check_info *info = &pc_chk_table(NULL)[check];
+    pc_diag d = {0};
+    d.check = check;
+    d.id = info->id;
+    d.name = info->name;
+    d.severity = info->severity;
+    if (d.severity == PC_SEV_WARNING && s->werror[check]) {
+        d.severity = PC_SEV_ERROR;
+        d.promoted = true;
+    }
+    d.loc = copy_loc(s, loc);
+    d.kernel = kernel ? pc_arena_strdup(s->arena, kernel) : NULL;
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    d.message = pc_arena_strndup(s->arena, b.data ? b.data : "", b.len);
+    pc_sb_free(&b);
+    s->nchecked++;
+    return push_diag(s, &d);
+}
+
+/* Is d one of this sink's diagnostics (notes and fixes are attached only to those)? */
+static bool owns(const pc_diag_sink *s, const pc_diag *d)
+{
+    return d && s->diags.count && d >= s->diags.items && d < s->diags.items + s->diags.count;
+}
+
+void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...)
+{
+    if (!s || !owns(s, d))
+        return;
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pc_note n = {copy_loc(s, loc), pc_arena_strndup(s->arena, b.data ? b.data : "", b.len)};
+    pc_sb_free(&b);
+    d->notes = pc_arena_grow(s->arena, d->notes, (size_t)d->nnotes, (size_t)d->nnotes + 1, sizeof n);
+    d->notes[d->nnotes++] = n;
+}
+
+void pc_diag_fix(pc_diag_sink *s, pc_diag *d, pc_loc range, const char *replacement)
+{
+    if (!s || !owns(s, d) || !range.file || range.line == 0)
+        return;
+    pc_fix f = {copy_loc(s, range), pc_arena_strdup(s->arena, replacement ? replacement : "")};
+    d->fixes = pc_arena_grow(s->arena, d->fixes, (size_t)d->nfixes, (size_t)d->nfixes + 1, sizeof f);
+    d->fixes[d->nfixes++] = f;
+}
+
+pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const char *text)
+{
+    /* Frontend messages are never selected away, suppressed or capped: a file that cannot be
+     * read must say so. */
+    if (!s)
+        return NULL;
+    pc_diag d = {0};
+    d.check = -1;
+    d.severity = sev;
+    d.loc = copy_loc(s, loc);
+    d.message = pc_arena_strdup(s->arena, text ? text : "");
+    return push_diag(s, &d);
+}
+
+const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count)
+{
+    if (count)
+        *count = s ? s->diags.count : 0;
+    return s ? s->diags.items : NULL;
+}
+
+size_t pc_diag_count(const pc_diag_sink *s, pc_severity sev)
+{
+    size_t n = 0;
+    for (size_t i = 0; s && i < s->diags.count; i++)
+        n += s->diags.items[i].severity == sev;
+    return n;
+}
+
+size_t pc_diag_suppressed(const pc_diag_sink *s) { return s ? s->suppressed : 0; }
+
+size_t pc_diag_capped(const pc_diag_sink *s) { return s ? s->capped : 0; }

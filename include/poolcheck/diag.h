@@ -8,6 +8,8 @@
 #ifndef POOLCHECK_DIAG_H
 #define POOLCHECK_DIAG_H
 
+#include <stdio.h>
+
 #include "poolcheck/analysis.h"
 #include "poolcheck/config.h"
 #include "poolcheck/model.h"
@@ -40,22 +42,42 @@ typedef struct pc_check_info {
     const char *name;        /* "zero-depth-pool" */
     pc_severity severity;
     const char *summary;     /* one line */
+    /* Added by the checks module (SARIF fullDescription / help, docs index): */
+    const char *description; /* a few sentences: what it finds and why it matters */
+    const char *remedy;      /* a few sentences: what to do about it */
 } pc_check_info;
 
 const pc_check_info *pc_chk_table(size_t *count);
 int pc_chk_find(const char *id_or_name);   /* index or -1; accepts "PC001", "zero-depth-pool",
-                                              "poolcheck-zero-depth-pool" */
+                                              "poolcheck-zero-depth-pool" (case-insensitive) */
+/* Does the glob (`*`, `?`; case-insensitive) match check `check` by id, name or
+ * "poolcheck-"name? */
+bool pc_chk_glob_matches(const char *glob, int check);
+/* The docs index (docs/checks/index.md) generated from the table; caller frees (pc_mem_free). */
+char *pc_chk_docs_index(void);
+/* `--list-checks`: one line per check, "PC001  zero-depth-pool  error  summary". */
+void pc_chk_list(FILE *out);
 
 typedef struct pc_diag_sink pc_diag_sink;
 
 pc_diag_sink *pc_diag_sink_new(void);
 void pc_diag_sink_free(pc_diag_sink *s);
 /* Selection: comma-separated globs of ids or names, '-' negates, later wins
- * ("PC*,-PC009"). Returns false with *err for a glob that matches no check. */
+ * ("PC*,-PC009").  The starting set is every check when the first glob is a negation
+ * ("-PC009" = all but PC009), else none ("PC001" = only PC001).  Returns false with *err (owned
+ * by the sink) for a glob that matches no check; the selection is then unchanged.  The same
+ * grammar for --warnings-as-errors (starting set: none), which makes warnings of matching checks
+ * errors, tagged `[PC006,-warnings-as-errors]` in text. */
 bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, const char **err);
 bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, const char **err);
 void pc_diag_set_max(pc_diag_sink *s, int max_per_file);    /* 0 = no cap */
-/* Source text of a file, for NOLINT / noqa suppression (the sink keeps a copy). */
+/* Source text of a file, for NOLINT / noqa suppression (the sink keeps a copy).  Grammar, in
+ * any language: `NOLINT`, `NOLINT(PC001, zero-depth-pool, PC00*)`, `NOLINTNEXTLINE(...)`,
+ * `NOLINTBEGIN(...)` ... `NOLINTEND(...)` (clang-tidy's), and `noqa`, `noqa: PC001 PC002`
+ * (ruff's; case-insensitive).  A bare form suppresses every check on its line(s).  Names may be
+ * ids, names or "poolcheck-"names; unknown names are ignored (they belong to other tools).
+ * A NOLINTBEGIN without its NOLINTEND (or the reverse) suppresses nothing and is reported as a
+ * warning message (check -1) at the comment.  Call before reporting. */
 void pc_diag_set_source(pc_diag_sink *s, const char *file, const char *text, size_t len, pc_lang lang);
 
 /* Report.  fmt is printf-style; notes and fixes are attached with the two calls below, to the
@@ -72,6 +94,12 @@ pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const cha
 const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count);
 size_t pc_diag_count(const pc_diag_sink *s, pc_severity sev);
 size_t pc_diag_suppressed(const pc_diag_sink *s);
+/* Diagnostics dropped because the per-file cap was reached. */
+size_t pc_diag_capped(const pc_diag_sink *s);
+/* Is check `check` selected (--checks)? */
+bool pc_diag_selected(const pc_diag_sink *s, int check);
+/* The source text given to pc_diag_set_source for `file` (NULL when none). */
+const char *pc_diag_source(const pc_diag_sink *s, const char *file, size_t *len, pc_lang *lang);
 
 /* Run every selected check on one analysed file. results[i] belongs to m->kernels[i]; cfgs[i] is
  * that kernel's effective configuration.  file_opts are options from tile_fwk_config.json /

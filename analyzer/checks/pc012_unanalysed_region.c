@@ -1,0 +1,27 @@
+/*
+ * PC012 unanalysed-region (warning): a part of a kernel (a LOOP, a statement) the frontend could
+ * not model (a PC_STMT_UNANALYSED statement, whose message says what was skipped).  Whatever it
+ * would add is missing from the analysis, so the depths may be too low.
+ */
+#include "checks/checks_int.h"
+
+void pc_chk_unanalysed_region(pc_chk_ctx *c)
+{
+    for (int k = 0; k < c->model->nkernels; k++) {
+        const pc_kernel *kern = &c->model->kernels[k];
+        for (int s = 0; s < kern->nstmts; s++) {
+            const pc_stmt *st = &kern->stmts[s];
+            if (st->kind != PC_STMT_UNANALYSED)
+                continue;
+            pc_loc at = pc_chk_loc_known(st->loc) ? st->loc : kern->loc;
+            pc_diag *d = pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, at, kern->name,
+                                        "kernel '%s': %s; this part is left out of the "
+                                        "analysis, so the predicted depths may be too low",
+                                        kern->name,
+                                        st->message && *st->message ? st->message
+                                                                    : "a statement could not be modelled");
+            if (d)
+                pc_chk_note_kernel(c, d, kern, at);
+        }
+    }
+}
