@@ -1,0 +1,326 @@
+/* cli_common.c - options shared by `check`, `logs --kernel` and `plan`, and the per-file
+ * analysis they all run. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char pc_cli_common_help[] =
+    "Analysis options:\n"
+    "  --bind NAME=VALUE         bind a symbol: a parameter dim (x.shape[0]=1000) or a named constant\n"
+    "  --shapes FILE             JSON list of binding objects; the prediction is the element-wise maximum\n"
+    "  --set KEY=VALUE           set a runtime option (last word; repeatable), e.g.\n"
+    "                            --set stitch_function_num_per_pool=64,1,1\n"
+    "  --config FILE             tile_fwk_config.json whose \"runtime\" section applies\n"
+    "  --config-file FILE        the project file to use instead of the nearest .poolcheck.json\n"
+    "  --no-config-lookup        do not look for .poolcheck.json\n"
+    "  --inner-policy=boundary|all  which intermediates count as root_inner (default boundary)\n"
+    "  --assemble-headroom N     slots added to a needed assemble pool when suggesting (default 1)\n"
+    "  --checks=GLOBS            checks to run, by id or name; '-' negates (e.g. 'PC*,-PC009')\n"
+    "  --warnings-as-errors=GLOBS  promote matching warnings to errors\n"
+    "  --lang=cpp|python         force the language (default: from the extension)\n"
+    "C++ options:\n"
+    "  -p DIR                    directory holding compile_commands.json (real headers)\n"
+    "  --extra-arg=ARG           append a compiler argument (repeatable)\n"
+    "  --extra-arg-before=ARG    prepend a compiler argument (repeatable)\n"
+    "  --show-parse-errors       show clang's own errors (hidden in stub-header mode)\n"
+    "  -- ARGS...                a compiler command line for the files\n";
+
+void pc_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("poolcheck: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void pc_cli_common_init(pc_cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+    c->arena = pc_arena_new();
+    c->inner_policy = PC_INNER_BOUNDARY;
+    c->assemble_headroom = 1;
+}
+
+void pc_cli_common_free(pc_cli_common *c)
+{
+    PC_VEC_FREE(c->binds);
+    PC_VEC_FREE(c->sets);
+    PC_VEC_FREE(c->set_opts);
+    PC_VEC_FREE(c->extra_args);
+    PC_VEC_FREE(c->extra_args_before);
+    PC_VEC_FREE(c->compiler_args);
+    pc_arena_free(c->arena);
+}
+
+/* `--opt=value` or `--opt value`.  Returns the value or NULL when argv[*i] is not this option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != 0)
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool parse_int(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (errno || end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
+{
+    const char *eq = strrchr(arg, '=');
+    if (!eq || eq == arg) {
+        pc_cli_error("--bind expects NAME=VALUE, got '%s'", arg);
+        return false;
+    }
+    int64_t v;
+    if (!parse_int(eq + 1, &v)) {
+        pc_cli_error("--bind %s: '%s' is not an integer", arg, eq + 1);
+        return false;
+    }
+    b->name = pc_arena_strndup(c->arena, arg, (size_t)(eq - arg));
+    b->value = v;
+    return true;
+}
+
+static bool load_shapes(pc_cli_common *c, const char *path)
+{
+    char *err = NULL;
+    size_t len;
+    char *text = pc_read_file(path, &len, &err);
+    if (!text) {
+        pc_cli_error("--shapes: %s", err);
+        pc_mem_free(err);
+        return false;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    bool ok = true;
+    if (!root) {
+        int line = 1, col = 1;
+        for (const char *p = text; end && p < end && *p; p++) {
+            if (*p == '\n') { line++; col = 1; } else col++;
+        }
+        pc_cli_error("%s:%d:%d: invalid JSON in shapes file", path, line, col);
+        ok = false;
+    } else if (!cJSON_IsArray(root)) {
+        pc_cli_error("%s: a shapes file is a JSON list of objects, e.g. [{\"x.shape[0]\": 1000}]", path);
+        ok = false;
+    } else {
+        int idx = 0;
+        for (cJSON *set = root->child; set && ok; set = set->next, idx++) {
+            if (!cJSON_IsObject(set)) {
+                pc_cli_error("%s: entry %d is not an object", path, idx);
+                ok = false;
+                break;
+            }
+            int n = cJSON_GetArraySize(set);
+            pc_binding *items = pc_arena_alloc(c->arena, (size_t)(n ? n : 1) * sizeof(pc_binding));
+            int m = 0;
+            for (cJSON *kv = set->child; kv; kv = kv->next) {
+                if (!cJSON_IsNumber(kv) || kv->valuedouble != (double)(int64_t)kv->valuedouble) {
+                    pc_cli_error("%s: entry %d: \"%s\" must be an integer", path, idx, kv->string);
+                    ok = false;
+                    break;
+                }
+                items[m].name = pc_arena_strdup(c->arena, kv->string);
+                items[m].value = (int64_t)kv->valuedouble;
+                m++;
+            }
+            pc_bindings bs = {items, (size_t)m};
+            PC_VEC_PUSH(c->sets, bs);
+        }
+    }
+    cJSON_Delete(root);
+    pc_mem_free(text);
+    return ok;
+}
+
+int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
+{
+    bool missing = false;
+    const char *v;
+    const char *a = argv[*i];
+#define MISSING(name)                                                                            \
+    do {                                                                                         \
+        if (missing) {                                                                           \
+            pc_cli_error("option '%s' needs a value", name);                                     \
+            return -1;                                                                           \
+        }                                                                                        \
+    } while (0)
+    if ((v = opt_value(argc, argv, i, "--bind", &missing))) {
+        pc_binding b;
+        if (!parse_binding(c, v, &b))
+            return -1;
+        PC_VEC_PUSH(c->binds, b);
+        return 1;
+    }
+    MISSING("--bind");
+    if ((v = opt_value(argc, argv, i, "--set", &missing))) {
+        pc_option o;
+        const char *err = NULL;
+        if (!pc_cfg_parse_set(c->arena, v, &o, &err)) {
+            pc_cli_error("--set %s: %s", v, err ? err : "expected KEY=VALUE");
+            return -1;
+        }
+        o.site = PC_SITE_COMMAND_LINE;
+        o.kernel = -1;
+        PC_VEC_PUSH(c->set_opts, o);
+        return 1;
+    }
+    MISSING("--set");
+    if ((v = opt_value(argc, argv, i, "--shapes", &missing)))
+        return load_shapes(c, v) ? 1 : -1;
+    MISSING("--shapes");
+    if ((v = opt_value(argc, argv, i, "--config-file", &missing))) {
+        c->project_file = v;
+        return 1;
+    }
+    MISSING("--config-file");
+    if ((v = opt_value(argc, argv, i, "--config", &missing))) {
+        c->config_path = v;
+        return 1;
+    }
+    MISSING("--config");
+    if (strcmp(a, "--no-config-lookup") == 0) {
+        c->no_config_lookup = true;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--inner-policy", &missing))) {
+        if (strcmp(v, "boundary") == 0)
+            c->inner_policy = PC_INNER_BOUNDARY;
+        else if (strcmp(v, "all") == 0)
+            c->inner_policy = PC_INNER_ALL;
+        else {
+            pc_cli_error("--inner-policy must be 'boundary' or 'all', got '%s'", v);
+            return -1;
+        }
+        return 1;
+    }
+    MISSING("--inner-policy");
+    if ((v = opt_value(argc, argv, i, "--assemble-headroom", &missing))) {
+        if (!parse_int(v, &c->assemble_headroom) || c->assemble_headroom < 0 || c->assemble_headroom > 1024) {
+            pc_cli_error("--assemble-headroom must be an integer in [0, 1024], got '%s'", v);
+            return -1;
+        }
+        return 1;
+    }
+    MISSING("--assemble-headroom");
+    if ((v = opt_value(argc, argv, i, "--checks", &missing))) {
+        c->checks = v;
+        return 1;
+    }
+    MISSING("--checks");
+    if ((v = opt_value(argc, argv, i, "--warnings-as-errors", &missing))) {
+        c->werror = v;
+        return 1;
+    }
+    MISSING("--warnings-as-errors");
+    if ((v = opt_value(argc, argv, i, "--lang", &missing))) {
+        if (strcmp(v, "cpp") == 0 || strcmp(v, "c++") == 0)
+            c->lang = PC_LANG_CPP;
+        else if (strcmp(v, "python") == 0 || strcmp(v, "py") == 0)
+            c->lang = PC_LANG_PYTHON;
+        else {
+            pc_cli_error("--lang must be 'cpp' or 'python', got '%s'", v);
+            return -1;
+        }
+        return 1;
+    }
+    MISSING("--lang");
+    if (strcmp(a, "-p") == 0 || strncmp(a, "-p=", 3) == 0) {
+        if (a[2] == '=')
+            c->compile_db_dir = a + 3;
+        else if (*i + 1 < argc)
+            c->compile_db_dir = argv[++*i];
+        else {
+            pc_cli_error("option '-p' needs a directory");
+            return -1;
+        }
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--extra-arg-before", &missing))) {
+        PC_VEC_PUSH(c->extra_args_before, v);
+        return 1;
+    }
+    MISSING("--extra-arg-before");
+    if ((v = opt_value(argc, argv, i, "--extra-arg", &missing))) {
+        PC_VEC_PUSH(c->extra_args, v);
+        return 1;
+    }
+    MISSING("--extra-arg");
+    if (strcmp(a, "--show-parse-errors") == 0) {
+        c->show_parse_errors = true;
+        return 1;
+    }
+#undef MISSING
+    return 0;
+}
+
+pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
+{
+    pc_check_opts o;
+    pc_check_opts_init(&o);
+    o.parse.lang = c->lang;
+    o.parse.compile_db_dir = c->compile_db_dir;
+    o.parse.extra_args = c->extra_args.items;
+    o.parse.nextra_args = c->extra_args.count;
+    o.parse.extra_args_before = c->extra_args_before.items;
+    o.parse.nextra_args_before = c->extra_args_before.count;
+    o.parse.compiler_args = c->compiler_args.items;
+    o.parse.ncompiler_args = c->compiler_args.count;
+    o.analysis.inner_policy = c->inner_policy;
+    o.analysis.assemble_headroom = c->assemble_headroom;
+    o.checks = c->checks;
+    o.werror = c->werror;
+    o.show_parse_errors = c->show_parse_errors;
+
+    /* Binding sets: each --shapes set, searched before the --bind values. */
+    pc_arena *tmp = pc_arena_new();
+    size_t nsets = c->sets.count ? c->sets.count : 1;
+    pc_bindings *sets = pc_arena_alloc(tmp, nsets * sizeof(pc_bindings));
+    for (size_t s = 0; s < nsets; s++) {
+        size_t n0 = c->sets.count ? c->sets.items[s].count : 0;
+        pc_binding *items = pc_arena_alloc(tmp, (n0 + c->binds.count + 1) * sizeof(pc_binding));
+        if (n0)
+            memcpy(items, c->sets.items[s].items, n0 * sizeof(pc_binding));
+        if (c->binds.count)
+            memcpy(items + n0, c->binds.items, c->binds.count * sizeof(pc_binding));
+        sets[s].items = items;
+        sets[s].count = n0 + c->binds.count;
+    }
+    o.analysis.sets = sets;
+    o.analysis.nsets = nsets;
+
+    o.ext_opts = c->set_opts.items;
+    o.next_opts = c->set_opts.count;
+
+    const char *err = NULL;
+    pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
+    if (!fr)
+        pc_cli_error("%s", err ? err : "invalid options");
+    pc_arena_free(tmp);
+    return fr;
+}

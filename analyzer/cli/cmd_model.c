@@ -1,0 +1,71 @@
+/* cmd_model.c - `poolcheck model FILE`: the kernel model as JSON (the frontends' output). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <string.h>
+
+int pc_cmd_model(int argc, char **argv)
+{
+    pc_cli_common c;
+    pc_cli_common_init(&c);
+    const char *file = NULL;
+    int status = PC_EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: poolcheck model [--lang=cpp|python] [C++ options] FILE\n\n%s", pc_cli_common_help);
+            pc_cli_common_free(&c);
+            return PC_EXIT_OK;
+        }
+        int r = pc_cli_common_option(&c, argc, argv, &i);
+        if (r < 0) {
+            pc_cli_common_free(&c);
+            return PC_EXIT_USAGE;
+        }
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1]) {
+            pc_cli_error("unknown option '%s' (see 'poolcheck model --help')", argv[i]);
+            pc_cli_common_free(&c);
+            return PC_EXIT_USAGE;
+        }
+        if (file) {
+            pc_cli_error("'poolcheck model' takes one file");
+            pc_cli_common_free(&c);
+            return PC_EXIT_USAGE;
+        }
+        file = argv[i];
+    }
+    if (!file) {
+        pc_cli_error("'poolcheck model' needs a FILE");
+        pc_cli_common_free(&c);
+        return PC_EXIT_USAGE;
+    }
+    pc_parse_opts po = {0};
+    po.lang = c.lang;
+    po.compile_db_dir = c.compile_db_dir;
+    po.extra_args = c.extra_args.items;
+    po.nextra_args = c.extra_args.count;
+    po.extra_args_before = c.extra_args_before.items;
+    po.nextra_args_before = c.extra_args_before.count;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = pc_frontend_parse(fe, file, NULL, 0, &po);
+    for (int i = 0; i < m->nmessages; i++) {
+        const pc_message *msg = &m->messages[i];
+        if (msg->kind == PC_MSG_PARSE_NOISE && !c.show_parse_errors)
+            continue;
+        fprintf(stderr, "%s:%u:%u: %s: %s\n", msg->loc.file ? msg->loc.file : file, msg->loc.line, msg->loc.col,
+                msg->kind == PC_MSG_NOTE ? "note" : msg->kind == PC_MSG_WARNING ? "warning" : "error", msg->text);
+    }
+    if (m->fatal) {
+        status = PC_EXIT_USAGE;
+    } else {
+        char *json = pc_model_to_json(m);
+        fputs(json, stdout);
+        fputc('\n', stdout);
+        pc_mem_free(json);
+    }
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    pc_cli_common_free(&c);
+    return status;
+}

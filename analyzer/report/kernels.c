@@ -1,0 +1,255 @@
+/* kernels.c - per-kernel summaries: the JSON object of `check --format=json` and the readable
+ * text block (spec model.md section 12). */
+#define _POSIX_C_SOURCE 200809L
+#include "poolcheck/report.h"
+#include "support/support.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static cJSON *num_or_null(int64_t v) { return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v); }
+
+static cJSON *triple(const int64_t v[3])
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(a, num_or_null(v[i]));
+    return a;
+}
+
+static const char *loop_name(const pc_result *r, int loop)
+{
+    return loop >= 0 && loop < r->kernel->nloops ? r->kernel->loops[loop].name : NULL;
+}
+
+void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
+{
+    const pc_kernel *k = r->kernel;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", k->name);
+    cJSON_AddStringToObject(o, "file", k->loc.file ? k->loc.file : r->model->file);
+    cJSON_AddNumberToObject(o, "line", k->loc.line);
+    cJSON_AddItemToObject(o, "predicted", triple(r->predicted));
+    cJSON_AddItemToObject(o, "required", triple(r->required));
+    cJSON_AddItemToObject(o, "suggested", triple(r->suggested));
+    cJSON_AddItemToObject(o, "configured", triple(r->configured));
+    cJSON_AddBoolToObject(o, "precise", r->precise);
+    cJSON_AddNumberToObject(o, "k", (double)r->k);
+    cJSON_AddNumberToObject(o, "parallelism", (double)r->parallelism);
+    cJSON_AddItemToObject(o, "bounds", triple(r->bounds));
+    cJSON *f = cJSON_CreateArray();
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(f, r->formulas[i] ? cJSON_CreateString(r->formulas[i]) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "formulas", f);
+    cJSON_AddItemToObject(o, "instances", num_or_null(r->instances));
+    cJSON_AddItemToObject(o, "device_tasks", num_or_null(r->device_tasks));
+
+    cJSON *tensors = cJSON_CreateArray();
+    for (int t = 0; t < r->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        const pc_tensor_result *tr = &r->tensors[t];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", T->name ? T->name : "");
+        cJSON_AddStringToObject(x, "variable", T->variable ? T->variable : "");
+        cJSON_AddStringToObject(x, "kind", pc_tensor_kind_name(T->kind));
+        cJSON_AddStringToObject(x, "pool", pc_pool_name(tr->pool));
+        cJSON_AddStringToObject(x, "file", T->loc.file ? T->loc.file : r->model->file);
+        cJSON_AddNumberToObject(x, "line", T->loc.line);
+        cJSON_AddNumberToObject(x, "column", T->loc.col);
+        cJSON_AddItemToObject(x, "bytes", num_or_null(tr->bytes));
+        cJSON_AddItemToObject(x, "aligned_bytes", num_or_null(tr->aligned_bytes));
+        cJSON_AddStringToObject(x, "reason", tr->reason ? tr->reason : "");
+        cJSON_AddItemToArray(tensors, x);
+    }
+    cJSON_AddItemToObject(o, "tensors", tensors);
+
+    cJSON *roots = cJSON_CreateArray();
+    for (int i = 0; i < r->nroots; i++) {
+        const pc_root_result *rr = &r->roots[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", rr->name);
+        const char *ln = loop_name(r, rr->loop);
+        cJSON_AddItemToObject(x, "loop", ln ? cJSON_CreateString(ln) : cJSON_CreateNull());
+        cJSON_AddNumberToObject(x, "unroll_factor", (double)rr->unroll_factor);
+        cJSON_AddItemToObject(x, "instances", num_or_null(rr->instances));
+        cJSON_AddItemToObject(x, "inner_bytes", num_or_null(rr->inner_bytes));
+        cJSON_AddItemToObject(x, "exclusive_bytes", num_or_null(rr->excl_bytes));
+        cJSON_AddNumberToObject(x, "line", rr->loc.line);
+        cJSON_AddItemToArray(roots, x);
+    }
+    cJSON_AddItemToObject(o, "roots", roots);
+
+    cJSON *why = cJSON_CreateArray();
+    for (int p = 0; p < 3; p++) {
+        const pc_why *w = &r->why[p];
+        if (w->task < 0) {
+            cJSON_AddItemToArray(why, cJSON_CreateNull());
+            continue;
+        }
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "task", (double)w->task);
+        cJSON_AddNumberToObject(x, "first_instance", (double)w->first_instance);
+        cJSON_AddNumberToObject(x, "last_instance", (double)w->last_instance);
+        cJSON *wr = cJSON_CreateArray();
+        for (int i = 0; i < w->nroots; i++) {
+            cJSON *y = cJSON_CreateObject();
+            cJSON_AddStringToObject(y, "name", w->roots[i].name);
+            const char *ln = loop_name(r, w->roots[i].loop);
+            cJSON_AddItemToObject(y, "loop", ln ? cJSON_CreateString(ln) : cJSON_CreateNull());
+            cJSON_AddNumberToObject(y, "instances", (double)w->roots[i].instances);
+            cJSON_AddItemToArray(wr, y);
+        }
+        cJSON_AddItemToObject(x, "roots", wr);
+        cJSON *wt = cJSON_CreateArray();
+        for (int i = 0; i < w->ntensors; i++)
+            cJSON_AddItemToArray(wt, cJSON_CreateString(w->tensors[i]));
+        cJSON_AddItemToObject(x, "tensors", wt);
+        cJSON_AddItemToArray(why, x);
+    }
+    cJSON_AddItemToObject(o, "why", why);
+
+    cJSON *units = cJSON_CreateObject();
+    cJSON_AddItemToObject(units, "root_inner", num_or_null(r->unit_inner));
+    cJSON_AddItemToObject(units, "exclusive", num_or_null(r->unit_excl));
+    cJSON_AddItemToObject(units, "slot", num_or_null(r->slot_size));
+    cJSON_AddNumberToObject(units, "assemble_tensors", r->n_assemble);
+    cJSON_AddNumberToObject(units, "exclusive_tensors", r->n_exclusive);
+    cJSON_AddItemToObject(o, "units", units);
+
+    cJSON *ws = cJSON_CreateObject();
+    cJSON_AddItemToObject(ws, "predicted", num_or_null(r->ws_predicted));
+    cJSON_AddItemToObject(ws, "suggested", num_or_null(r->ws_suggested));
+    cJSON_AddItemToObject(ws, "required", num_or_null(r->ws_required));
+    cJSON_AddItemToObject(ws, "default", num_or_null(r->ws_default));
+    cJSON_AddItemToObject(ws, "configured", num_or_null(r->ws_configured));
+    cJSON_AddItemToObject(o, "workspace_bytes", ws);
+
+    cJSON *unk = cJSON_CreateArray();
+    for (int i = 0; i < r->nunknowns; i++)
+        cJSON_AddItemToArray(unk, cJSON_CreateString(r->unknowns[i]));
+    cJSON_AddItemToObject(o, "unknowns", unk);
+    (void)cfg;
+    return o;
+}
+
+/* ---- text ------------------------------------------------------------------------------------ */
+
+static const char *bold(bool color) { return color ? "\033[1m" : ""; }
+static const char *reset(bool color) { return color ? "\033[0m" : ""; }
+
+static void num(FILE *out, int64_t v, int width)
+{
+    if (v < 0)
+        fprintf(out, "%-*s", width, "?");
+    else
+        fprintf(out, "%-*lld", width, (long long)v);
+}
+
+static void bytes_text(FILE *out, int64_t b)
+{
+    if (b < 0)
+        fputs("unknown", out);
+    else if (b >= 1024 * 1024)
+        fprintf(out, "%lld B (%.1f MiB)", (long long)b, (double)b / (1024.0 * 1024.0));
+    else if (b >= 1024)
+        fprintf(out, "%lld B (%.1f KiB)", (long long)b, (double)b / 1024.0);
+    else
+        fprintf(out, "%lld B", (long long)b);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *cfg, bool color)
+{
+    const pc_kernel *k = r->kernel;
+    const char *file = k->loc.file ? k->loc.file : r->model->file;
+    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), k->name, reset(color), file, k->loc.line);
+
+    fputs("  tensors:\n", out);
+    size_t wname = 4;
+    for (int t = 0; t < r->ntensors; t++)
+        if (strlen(k->tensors[t].name) > wname)
+            wname = strlen(k->tensors[t].name);
+    for (int t = 0; t < r->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        const pc_tensor_result *tr = &r->tensors[t];
+        fprintf(out, "    %-*s  %-17s  ", (int)wname, T->name, pc_pool_name(tr->pool));
+        char b[32];
+        if (tr->aligned_bytes >= 0)
+            snprintf(b, sizeof b, "%lld B", (long long)tr->aligned_bytes);
+        else
+            snprintf(b, sizeof b, "? B");
+        fprintf(out, "%10s  %s:%u  %s\n", b, base_name(T->loc.file ? T->loc.file : file), T->loc.line,
+                tr->reason ? tr->reason : "");
+    }
+
+    if (r->instances >= 0)
+        fprintf(out, "  instances: %lld in %lld DeviceTask%s (k = %lld%s)\n", (long long)r->instances,
+                (long long)r->device_tasks, r->device_tasks == 1 ? "" : "s", (long long)r->k,
+                r->parallelism > 1 ? ", per workspace copy" : "");
+    else
+        fprintf(out, "  instances: unknown (bind %s%s)\n", r->nunknowns ? r->unknowns[0] : "the dynamic dims",
+                r->nunknowns > 1 ? ", ..." : "");
+    for (int i = 0; i < r->nroots; i++) {
+        const pc_root_result *rr = &r->roots[i];
+        if (rr->instances == 0)
+            continue;
+        fprintf(out, "    root %-24s ", rr->name);
+        if (rr->instances < 0)
+            fputs("? instances", out);
+        else
+            fprintf(out, "%lld instance%s", (long long)rr->instances, rr->instances == 1 ? "" : "s");
+        fputc('\n', out);
+    }
+
+    fprintf(out, "  %-12s%-13s%-19s%s\n", "depths", "root_inner", "assemble_outcast", "exclusive_outcast");
+    const struct { const char *label; const int64_t *v; } rows[] = {
+        {"predicted", r->predicted}, {"required", r->required}, {"suggested", r->suggested},
+        {"configured", r->configured}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        fprintf(out, "    %-10s", rows[i].label);
+        num(out, rows[i].v[0], 13);
+        num(out, rows[i].v[1], 19);
+        num(out, rows[i].v[2], 0);
+        if (rows[i].v == r->configured)
+            fputs(r->precise ? "  (precise mode)" : "  (default mode: stitch_function_num_per_pool is [0, 0, 0])", out);
+        if (rows[i].v == r->predicted)
+            for (int p = 0; p < 3; p++)
+                if (r->predicted[p] < 0)
+                    fprintf(out, "  [%s <= %lld%s%s]", pc_pool_name((pc_pool)p), (long long)r->bounds[p],
+                            r->formulas[p] ? ", = " : "", r->formulas[p] ? r->formulas[p] : "");
+        fputc('\n', out);
+    }
+
+    for (int p = 0; p < 3; p++) {
+        const pc_why *w = &r->why[p];
+        if (w->task < 0)
+            continue;
+        fprintf(out, "  why %s = %lld: DeviceTask %lld (instances %lld-%lld):", pc_pool_name((pc_pool)p),
+                (long long)r->predicted[p], (long long)w->task, (long long)w->first_instance,
+                (long long)w->last_instance);
+        for (int i = 0; i < w->nroots; i++)
+            fprintf(out, "%s %s x%lld", i ? "," : "", w->roots[i].name, (long long)w->roots[i].instances);
+        if (w->ntensors) {
+            fputs("; tensors", out);
+            for (int i = 0; i < w->ntensors; i++)
+                fprintf(out, "%s %s", i ? "," : "", w->tensors[i]);
+        }
+        fputc('\n', out);
+    }
+
+    fputs("  workspace: predicted ", out);
+    bytes_text(out, r->ws_predicted);
+    fputs(", suggested ", out);
+    bytes_text(out, r->ws_suggested);
+    fputs(", default ", out);
+    bytes_text(out, r->ws_default);
+    fputs(", configured ", out);
+    bytes_text(out, r->ws_configured);
+    fputc('\n', out);
+    (void)cfg;
+}
