@@ -1,0 +1,566 @@
+/* check_analysis.c - the analysis on hand-built models: every rule of model.md sections 3-7 with
+ * numbers worked out by hand (independent of either frontend). */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "poolcheck/analysis.h"
+#include "poolcheck/config.h"
+#include "support/support.h"
+
+/* ---- a tiny builder ----------------------------------------------------------------------------- */
+
+typedef struct kb {
+    pc_model *m;
+    int k;
+    pc_block *cur;          /* block statements are appended to */
+    int cur_loop;
+} kb;
+
+static pc_kernel *K(kb *b) { return &b->m->kernels[b->k]; }
+static pc_loc L(kb *b, int line) { return pc_model_loc(b->m, NULL, (uint32_t)line, 1, 0, 0); }
+
+static void kb_init(kb *b, const char *name)
+{
+    b->m = pc_model_new("k.py", PC_LANG_PYTHON);
+    b->k = pc_model_add_kernel(b->m, name, L(b, 1));
+    b->cur = &K(b)->body;
+    b->cur_loop = -1;
+}
+
+static const pc_expr **shape(kb *b, int n, const int64_t *dims)
+{
+    const pc_expr **s = pc_arena_alloc(b->m->arena, (size_t)n * sizeof(pc_expr *));
+    for (int i = 0; i < n; i++)
+        s[i] = pc_expr_int(b->m->arena, dims[i]);
+    return s;
+}
+
+static int tensor(kb *b, const char *name, pc_tensor_kind kind, int n, const int64_t *dims)
+{
+    int t = pc_kernel_add_tensor(b->m, K(b), name, kind, L(b, 2));
+    pc_tensor *T = &K(b)->tensors[t];
+    T->dtype = PC_DT_FP32;
+    T->ndims = n;
+    T->shape = shape(b, n, dims);
+    T->scope_loop = b->cur_loop;
+    return t;
+}
+
+static int stmt(kb *b)
+{
+    int s = pc_kernel_add_stmt(b->m, K(b), PC_STMT_OP, L(b, 3));
+    pc_block_append(b->m, b->cur, s);
+    return s;
+}
+
+static void acc(kb *b, int s, int t, pc_access_kind kind, pc_unit u)
+{
+    pc_stmt_add_access(b->m, &K(b)->stmts[s], t, kind, u, L(b, 3));
+}
+
+/* a declaration statement: pypto.tensor(...) */
+static int created(kb *b, const char *name, int n, const int64_t *dims)
+{
+    int s = stmt(b);
+    K(b)->stmts[s].has_op = false;
+    int t = tensor(b, name, PC_TENSOR_CREATED, n, dims);
+    K(b)->tensors[t].def_stmt = s;
+    acc(b, s, t, PC_ACC_DEFINE, PC_UNIT_NONE);
+    return t;
+}
+
+/* t = op(reads...) as a new value */
+static int value(kb *b, const char *name, pc_unit u, int n, const int64_t *dims, int r1, int r2)
+{
+    int s = stmt(b);
+    if (r1 >= 0) acc(b, s, r1, PC_ACC_READ, u);
+    if (r2 >= 0) acc(b, s, r2, PC_ACC_READ, u);
+    int t = tensor(b, name, PC_TENSOR_VALUE, n, dims);
+    K(b)->tensors[t].def_stmt = s;
+    acc(b, s, t, PC_ACC_DEFINE, u);
+    return t;
+}
+
+static void write(kb *b, int dst, pc_access_kind kind, pc_unit u, int r1, int r2)
+{
+    int s = stmt(b);
+    if (r1 >= 0) acc(b, s, r1, PC_ACC_READ, u);
+    if (r2 >= 0) acc(b, s, r2, PC_ACC_READ, u);
+    acc(b, s, dst, kind, u);
+}
+
+typedef struct saved { pc_block *blk; int loop; } saved;
+
+static saved loop_begin(kb *b, const char *name, int64_t begin, int64_t end, int64_t step)
+{
+    saved sv = {b->cur, b->cur_loop};
+    int s = pc_kernel_add_stmt(b->m, K(b), PC_STMT_LOOP, L(b, 4));
+    pc_block_append(b->m, b->cur, s);
+    int l = pc_kernel_add_loop(b->m, K(b), name, L(b, 4));
+    pc_loop *lp = &K(b)->loops[l];
+    lp->begin = pc_expr_int(b->m->arena, begin);
+    lp->end = pc_expr_int(b->m->arena, end);
+    lp->step = pc_expr_int(b->m->arena, step);
+    lp->index_var = pc_model_strdup(b->m, "i");
+    lp->parent = b->cur_loop;
+    lp->stmt = s;
+    K(b)->stmts[s].loop = l;
+    b->cur = &K(b)->loops[l].body;
+    b->cur_loop = l;
+    return sv;
+}
+
+static void loop_end(kb *b, saved sv) { b->cur = sv.blk; b->cur_loop = sv.loop; }
+
+static int last_loop(kb *b) { return K(b)->nloops - 1; }
+
+static pc_result *run(kb *b, int64_t k, const int64_t *pool, pc_inner_policy pol)
+{
+    pc_runtime_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.max_num = k;
+    cfg.parallelism = 1;
+    if (pool)
+        memcpy(cfg.pool, pool, sizeof cfg.pool);
+    pc_analysis_opts o;
+    pc_an_default_opts(&o);
+    o.inner_policy = pol;
+    return pc_analyze(b->m, b->k, &cfg, &o);
+}
+
+static int find(const pc_result *r, const char *name)
+{
+    for (int t = 0; t < r->ntensors; t++)
+        if (strcmp(r->kernel->tensors[t].name, name) == 0)
+            return t;
+    ck_abort_msg("no tensor %s", name);
+    return -1;
+}
+
+#define CK_TRIPLE(v, a, b_, c)                                                                   \
+    do {                                                                                         \
+        ck_assert_int_eq((v)[0], a);                                                             \
+        ck_assert_int_eq((v)[1], b_);                                                            \
+        ck_assert_int_eq((v)[2], c);                                                             \
+    } while (0)
+
+static const int64_t D4[] = {1, 64, 1, 16};
+
+/* The seed example (model.md section 10). */
+static void build_seed(kb *b)
+{
+    kb_init(b, "k_tmp_to_d_emb");
+    int dy = tensor(b, "dy", PC_TENSOR_PARAM, 4, D4);
+    int w = tensor(b, "weight", PC_TENSOR_PARAM, 3, (int64_t[]){1, 16, 16});
+    int o1 = tensor(b, "output1", PC_TENSOR_PARAM, 3, (int64_t[]){1, 64, 16});
+    int o2 = tensor(b, "output2", PC_TENSOR_PARAM, 3, (int64_t[]){1, 64, 16});
+    int ta = created(b, "tmp_assemble", 4, D4);
+    int te = created(b, "tmp_exclusive", 4, D4);
+    saved s = loop_begin(b, "l_loop_0", 0, 1, 1);
+    write(b, te, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, dy, -1);
+    loop_end(b, s);
+    s = loop_begin(b, "l_loop_1", 0, 64, 1);
+    int st = stmt(b);
+    int dyv = tensor(b, "dy_v", PC_TENSOR_VIEW, 2, (int64_t[]){1, 16});
+    K(b)->tensors[dyv].base = dy;
+    K(b)->tensors[dyv].def_stmt = st;
+    acc(b, st, dy, PC_ACC_READ, PC_UNIT_NONE);
+    acc(b, st, dyv, PC_ACC_DEFINE, PC_UNIT_NONE);
+    int dx = value(b, "dx", PC_UNIT_CUBE, 2, (int64_t[]){1, 16}, dyv, w);
+    write(b, ta, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, dx, -1);
+    loop_end(b, s);
+    s = loop_begin(b, "l_loop_2", 0, 64, 1);
+    write(b, o1, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, ta, -1);
+    write(b, o2, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, te, -1);
+    loop_end(b, s);
+}
+
+START_TEST(seed_example)
+{
+    kb b;
+    build_seed(&b);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->tensors[find(r, "dy")].pool, PC_POOL_NONE);
+    ck_assert_int_eq(r->tensors[find(r, "dy_v")].pool, PC_POOL_NONE);
+    ck_assert_int_eq(r->tensors[find(r, "dx")].pool, PC_POOL_ROOT_INNER);
+    ck_assert_int_eq(r->tensors[find(r, "tmp_assemble")].pool, PC_POOL_ASSEMBLE);
+    ck_assert_int_eq(r->tensors[find(r, "tmp_exclusive")].pool, PC_POOL_EXCLUSIVE);
+    ck_assert_int_eq(r->instances, 129);
+    ck_assert_int_eq(r->device_tasks, 2);
+    ck_assert_int_eq(r->tasks[0].last - r->tasks[0].first + 1, 128);
+    CK_TRIPLE(r->predicted, 64, 1, 1);
+    CK_TRIPLE(r->required, 1, 1, 1);
+    CK_TRIPLE(r->suggested, 64, 2, 1);
+    CK_TRIPLE(r->configured, 128, 128, 128);
+    ck_assert_int_eq(r->unit_inner, 512);
+    ck_assert_int_eq(r->unit_excl, 4096);
+    ck_assert_int_eq(r->slot_size, 4096);
+    ck_assert_int_eq(r->ws_predicted, 65536);
+    ck_assert_int_eq(r->ws_default, 1146880);
+    ck_assert_int_eq(r->ws_suggested, 65536);
+    /* tmp_assemble's one allocation lives across both DeviceTasks (PC011's situation) */
+    ck_assert_int_eq(r->ncross_task_assemble, 1);
+    ck_assert_int_eq(r->why[0].task, 0);
+    ck_assert_int_eq(r->why[0].nroots, 3);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+START_TEST(seed_headroom_zero_and_precise)
+{
+    kb b;
+    build_seed(&b);
+    pc_runtime_config cfg;
+    pc_cfg_defaults(&cfg);
+    cfg.pool[0] = 64; cfg.pool[1] = 0; cfg.pool[2] = 1;
+    pc_analysis_opts o;
+    pc_an_default_opts(&o);
+    o.assemble_headroom = 0;
+    pc_result *r = pc_analyze(b.m, 0, &cfg, &o);
+    CK_TRIPLE(r->suggested, 64, 1, 1);
+    CK_TRIPLE(r->configured, 64, 0, 1);
+    ck_assert(r->precise);
+    /* k stays the configured stitch_function_max_num for the partition (model.md section 5) */
+    CK_TRIPLE(r->predicted, 64, 1, 1);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* Three 100-iteration loops, each writing an exclusive value read by the next loop.
+ * k = 128: tasks [0,128) holds loop a x100 + loop b x28, then b x72 + c x56, then c x44.
+ * exclusive per task = instances that write: 128, 128, 44 -> 128; k = 64: 64. */
+START_TEST(window_overflow)
+{
+    for (int kk = 0; kk < 2; kk++) {
+        kb b;
+        kb_init(&b, "win");
+        int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){100, 16});
+        int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){100, 16});
+        int a = created(&b, "a", 2, (int64_t[]){1, 16});
+        saved s = loop_begin(&b, "la", 0, 100, 1);
+        write(&b, a, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x, -1);
+        loop_end(&b, s);
+        s = loop_begin(&b, "lb", 0, 100, 1);
+        write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, a, -1);
+        loop_end(&b, s);
+        s = loop_begin(&b, "lc", 0, 100, 1);
+        write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+        loop_end(&b, s);
+        pc_result *r = run(&b, kk ? 64 : 128, NULL, PC_INNER_BOUNDARY);
+        ck_assert_int_eq(r->instances, 300);
+        ck_assert_int_eq(r->device_tasks, kk ? 5 : 3);
+        /* only la writes `a`: task 0 holds 100 la instances at k=128, 64 at k=64 */
+        CK_TRIPLE(r->predicted, 0, 0, kk ? 64 : 100);
+        pc_result_free(r);
+        pc_model_free(b.m);
+    }
+}
+END_TEST
+
+/* submit_before_loop cuts a task before the loop even when k is not reached. */
+START_TEST(barrier)
+{
+    kb b;
+    kb_init(&b, "bar");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int t = created(&b, "t", 1, (int64_t[]){16});
+    saved s = loop_begin(&b, "l1", 0, 10, 1);
+    write(&b, t, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(&b, s);
+    s = loop_begin(&b, "l2", 0, 10, 1);
+    K(&b)->loops[last_loop(&b)].submit_before_loop = true;
+    write(&b, x, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, t, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->device_tasks, 2);
+    ck_assert_int_eq(r->tasks[0].close, PC_CLOSE_BARRIER);
+    CK_TRIPLE(r->predicted, 0, 0, 10);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* loop_unroll with unroll_list [4]: 10 iterations -> factor 4 twice, factor 1 twice (4 instances).
+ * The factor-4 root's tensor is 4x the factor-1 root's: inner bytes 4*512 vs 512 (rows of 32 FP32
+ * = 128 B per row: 4 rows = 512 B, 1 row = 128 B -> 512 aligned).  Use 8 rows per unit instead:
+ * row = 16 FP32 = 64 B; p rows: 4 -> 256 B (512 aligned), 1 -> 64 B (512 aligned).  With rows of
+ * 256 FP32 = 1024 B: p=4 -> 4096, p=1 -> 1024.  U0 = 4096; one task: 2*4096 + 2*1024 = 10240 ->
+ * ceil(10240/4096) = 3, while counting instances gives 4. */
+START_TEST(unroll_weighting)
+{
+    kb b;
+    kb_init(&b, "unr");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){10, 256});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){256, 256});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){10, 256});
+    saved s = loop_begin(&b, "lu", 0, 10, 1);
+    pc_loop *lp = &K(&b)->loops[last_loop(&b)];
+    lp->factor_var = pc_model_strdup(b.m, "p");
+    lp->nunroll = 1;
+    lp->unroll = pc_arena_alloc(b.m->arena, sizeof(int64_t));
+    lp->unroll[0] = 4;
+    int mm = value(&b, "mm", PC_UNIT_CUBE, 2, (int64_t[]){1, 256}, x, w);
+    K(&b)->tensors[mm].shape[0] = pc_expr_sym(b.m->arena, "p");
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, mm, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->instances, 4);
+    ck_assert_int_eq(r->nroots, 2);
+    ck_assert_str_eq(r->roots[0].name, "lu_LoopUnroll4");
+    ck_assert_int_eq(r->roots[0].instances, 2);
+    ck_assert_int_eq(r->roots[1].instances, 2);
+    ck_assert_int_eq(r->unit_inner, 4096);
+    CK_TRIPLE(r->predicted, 3, 0, 0);
+    ck_assert_int_eq(r->tensors[mm].bytes, 4096);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* A tensor created in the outer loop body and assembled by an inner loop gets one allocation per
+ * outer iteration.  Outer 8 x (inner 4 + reader 1) = 40 instances; with k = 10 each task holds two
+ * outer iterations: allocations of both are live -> 2 per task (A = 1) -> predicted 2. */
+START_TEST(assemble_per_outer)
+{
+    kb b;
+    kb_init(&b, "apo");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){32, 16});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){8, 16});
+    saved so = loop_begin(&b, "outer", 0, 8, 1);
+    int acc_t = created(&b, "acc", 2, (int64_t[]){4, 16});
+    saved si = loop_begin(&b, "inner", 0, 4, 1);
+    write(&b, acc_t, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(&b, si);
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, acc_t, -1);
+    loop_end(&b, so);
+    pc_result *r = run(&b, 10, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->tensors[acc_t].pool, PC_POOL_ASSEMBLE);
+    ck_assert_int_eq(r->instances, 40);
+    ck_assert_int_eq(r->device_tasks, 4);
+    CK_TRIPLE(r->predicted, 0, 2, 0);
+    pc_result_free(r);
+    /* with k = 128 all 8 allocations are live in the one task */
+    r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    CK_TRIPLE(r->predicted, 0, 8, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* h = h + x in a loop: loop-carried exclusive value, one block per iteration. */
+START_TEST(loop_carried)
+{
+    kb b;
+    kb_init(&b, "lc");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int h0 = value(&b, "h", PC_UNIT_VECTOR, 1, (int64_t[]){16}, x, -1);
+    saved s = loop_begin(&b, "l", 0, 20, 1);
+    int h1 = value(&b, "h", PC_UNIT_VECTOR, 1, (int64_t[]){16}, h0, x);
+    loop_end(&b, s);
+    write(&b, o, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, h1, -1);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->tensors[h1].pool, PC_POOL_EXCLUSIVE);
+    ck_assert_int_eq(r->tensors[h0].pool, PC_POOL_EXCLUSIVE);
+    ck_assert_int_eq(r->instances, 22);
+    /* every instance writes 512 B of exclusive: kernel root + 20 loop + final root: 22 - 1 (the
+     * last root writes only the parameter) = 21 */
+    CK_TRIPLE(r->predicted, 0, 0, 21);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* A trip count that depends on an unbound symbol: null depth, bound k, named symbol, formula. */
+START_TEST(dynamic_trip)
+{
+    kb b;
+    kb_init(&b, "dyn");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int t = created(&b, "t", 1, (int64_t[]){16});
+    saved s = loop_begin(&b, "l", 0, 1, 1);
+    K(&b)->loops[last_loop(&b)].end = pc_expr_sym(b.m->arena, "n");
+    write(&b, t, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(&b, s);
+    s = loop_begin(&b, "l2", 0, 4, 1);
+    write(&b, x, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, t, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->predicted[2], -1);
+    ck_assert_int_eq(r->bounds[2], 128);
+    ck_assert_int_eq(r->instances, -1);
+    ck_assert_int_eq(r->nunknowns, 1);
+    ck_assert_str_eq(r->unknowns[0], "n");
+    ck_assert_ptr_nonnull(r->formulas[2]);
+    ck_assert_str_eq(r->formulas[2], "min(n, 128)");
+    CK_TRIPLE(r->required, 0, 0, 1);
+    pc_result_free(r);
+    /* bound: n = 50 -> 54 instances, exclusive 50 */
+    pc_binding bind = {"n", 50};
+    pc_bindings set = {&bind, 1};
+    pc_analysis_opts o;
+    pc_an_default_opts(&o);
+    o.sets = &set;
+    o.nsets = 1;
+    pc_runtime_config cfg;
+    pc_cfg_defaults(&cfg);
+    r = pc_analyze(b.m, 0, &cfg, &o);
+    ck_assert_int_eq(r->instances, 54);
+    CK_TRIPLE(r->predicted, 0, 0, 50);
+    pc_result_free(r);
+    /* two sets: the element-wise maximum */
+    pc_binding b2[2] = {{"n", 10}, {"n", 300}};
+    pc_bindings sets[2] = {{&b2[0], 1}, {&b2[1], 1}};
+    o.sets = sets;
+    o.nsets = 2;
+    r = pc_analyze(b.m, 0, &cfg, &o);
+    CK_TRIPLE(r->predicted, 0, 0, 128);
+    ck_assert_int_eq(r->instances, 304);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* --inner-policy: a vector value read by a vector op in the same root stays on chip by default,
+ * and is root_inner under `all`; a matmul result read by a vector op is root_inner either way. */
+START_TEST(inner_policy)
+{
+    kb b;
+    kb_init(&b, "ip");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){16, 16});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){16, 16});
+    saved s = loop_begin(&b, "l", 0, 4, 1);
+    int v = value(&b, "v", PC_UNIT_VECTOR, 2, (int64_t[]){16, 16}, x, -1);
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, v, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->tensors[v].pool, PC_POOL_NONE);
+    CK_TRIPLE(r->predicted, 0, 0, 0);
+    pc_result_free(r);
+    r = run(&b, 128, NULL, PC_INNER_ALL);
+    ck_assert_int_eq(r->tensors[v].pool, PC_POOL_ROOT_INNER);
+    CK_TRIPLE(r->predicted, 4, 0, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* IF/ELSE inside a loop body: one instance per iteration, requirement = the larger path. */
+START_TEST(if_paths)
+{
+    kb b;
+    kb_init(&b, "ifp");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    saved s = loop_begin(&b, "l", 0, 8, 1);
+    int st = pc_kernel_add_stmt(b.m, K(&b), PC_STMT_IF, L(&b, 5));
+    pc_block_append(b.m, b.cur, st);
+    pc_block *outer = b.cur;
+    pc_branch *br = pc_stmt_add_branch(b.m, &K(&b)->stmts[st], L(&b, 5));
+    b.cur = &br->body;
+    int big = value(&b, "big", PC_UNIT_CUBE, 2, (int64_t[]){64, 64}, x, w);   /* 16 KiB */
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, big, -1);
+    br = pc_stmt_add_branch(b.m, &K(&b)->stmts[st], L(&b, 6));
+    b.cur = &br->body;
+    int small = value(&b, "small", PC_UNIT_CUBE, 2, (int64_t[]){8, 64}, x, w); /* 2 KiB */
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, small, -1);
+    b.cur = outer;
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->instances, 8);
+    ck_assert_int_eq(r->unit_inner, 16384);
+    CK_TRIPLE(r->predicted, 8, 0, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* A root with only declarations produces no instance; a parameter written through a view takes
+ * no pool. */
+START_TEST(no_op_root_and_param_views)
+{
+    kb b;
+    kb_init(&b, "np");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){4, 16});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){4, 16});
+    created(&b, "unused", 1, (int64_t[]){16});
+    saved s = loop_begin(&b, "l", 0, 4, 1);
+    int st = stmt(&b);
+    int ov = tensor(&b, "ov", PC_TENSOR_VIEW, 1, (int64_t[]){16});
+    K(&b)->tensors[ov].base = o;
+    K(&b)->tensors[ov].def_stmt = st;
+    acc(&b, st, ov, PC_ACC_DEFINE, PC_UNIT_NONE);
+    write(&b, ov, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->instances, 4);
+    ck_assert_int_eq(r->tensors[ov].pool, PC_POOL_NONE);
+    ck_assert_int_eq(r->tensors[o].pool, PC_POOL_NONE);
+    CK_TRIPLE(r->predicted, 0, 0, 0);
+    CK_TRIPLE(r->required, 0, 0, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* parallel=True loop with device_sched_parallelism 2: k does not cut, instances spread over two
+ * workspace copies; per copy 150 of 300 writes -> exclusive 150. */
+START_TEST(parallel_loop)
+{
+    kb b;
+    kb_init(&b, "par");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){300, 16});
+    saved s = loop_begin(&b, "lp", 0, 300, 1);
+    K(&b)->loops[last_loop(&b)].parallel = true;
+    int v = value(&b, "v", PC_UNIT_VECTOR, 1, (int64_t[]){16}, x, -1);
+    (void)v;
+    loop_end(&b, s);
+    s = loop_begin(&b, "lr", 0, 300, 1);
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, v, -1);
+    loop_end(&b, s);
+    pc_runtime_config cfg;
+    pc_cfg_defaults(&cfg);
+    cfg.parallelism = 2;
+    pc_result *r = pc_analyze(b.m, 0, &cfg, NULL);
+    ck_assert_int_eq(r->tasks[0].last - r->tasks[0].first + 1, 300);
+    ck_assert_int_eq(r->tasks[0].close, PC_CLOSE_PARALLEL);
+    CK_TRIPLE(r->predicted, 0, 0, 150);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("analysis");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, seed_example);
+    tcase_add_test(tc, seed_headroom_zero_and_precise);
+    tcase_add_test(tc, window_overflow);
+    tcase_add_test(tc, barrier);
+    tcase_add_test(tc, unroll_weighting);
+    tcase_add_test(tc, assemble_per_outer);
+    tcase_add_test(tc, loop_carried);
+    tcase_add_test(tc, dynamic_trip);
+    tcase_add_test(tc, inner_policy);
+    tcase_add_test(tc, if_paths);
+    tcase_add_test(tc, no_op_root_and_param_views);
+    tcase_add_test(tc, parallel_loop);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
