@@ -22,6 +22,11 @@ typedef struct pc_report_opts {
     bool verbose;          /* text: also say "no kernel in FILE" */
     const char *base_dir;  /* SARIF/github: paths are made relative to this directory */
     int64_t assemble_headroom;
+    /* Added by the report module: */
+    FILE *stats;           /* text: "N errors, M warnings generated." and the suppressed count
+                              go here (clang-tidy prints them on stderr); NULL = nowhere */
+    const char *docs_url;  /* SARIF helpUri base, ending in '/' (PC001.md is appended); NULL = the
+                              file:// URI of docs/checks/ in the source tree this was built from */
 } pc_report_opts;
 
 /* ---- kernel summaries (report/kernels.c) ------------------------------------------------------ */
@@ -33,7 +38,42 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
 
 /* ---- whole-run output (report/output.c and friends) ------------------------------------------- */
 /* Write every file's kernels and diagnostics in the chosen format, as one document. */
+/* Formats (model.md 12, tooling-notes 2-3):
+ * - text: clang style `file:line:col: severity: message [PC001]` (`[PC006,-warnings-as-errors]`
+ *   when promoted), the source line, a caret line and a fix-it line when the fix is on that
+ *   line; notes as `file:line:col: note: ...`; then, when o->summary, each kernel's summary.
+ * - json: {"version":1, "kernels":[...], "diagnostics":[{file, line, column, end_line, end_column,
+ *   severity, check, name, message, kernel, notes, fixes}]}; check/name null for frontend messages.
+ * - sarif: 2.1.0, rules from the check table, columnKind "unicodeCodePoints" (byte columns are
+ *   converted with the source line), repo-relative URIs with uriBaseId SRCROOT (= base_dir, else
+ *   the working directory), partialFingerprints.primaryLocationLineHash, relatedLocations for
+ *   notes, fixes.  Frontend messages are toolExecutionNotifications of the run's invocation.
+ * - github: workflow commands `::error file=F,line=L,col=C,endLine=..,endColumn=..,title=PC001
+ *   zero-depth-pool::message`, notes appended to the message on their own lines.
+ * A diagnostic located outside its file (a config file shared by every input) is written once. */
 void pc_rep_write(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
+
+/* ---- emitted configuration (report/emit.c) -------------------------------------------------- */
+/* The runtime configuration for every kernel of `files`: the depths are the element-wise maximum
+ * over kernels of the suggested depths (predicted, or the bound when unknown, plus `headroom` on
+ * a needed assemble pool; never 0 for a needed pool, at most 1024).  kind:
+ *   "json"   {"runtime": {"stitch_function_num_per_pool": [64, 2, 1]}}  (no comment: the
+ *            runtime section of tile_fwk_config.json takes no extra keys)
+ *   "python" `# ...` lines with the bytes saved against the default, then
+ *            pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])
+ *   "cpp"    `// ...` lines, then
+ *            config::SetRuntimeOption("stitch_function_num_per_pool", std::vector<int64_t>{64, 2, 1});
+ * Returns a string the caller frees (pc_mem_free / free), or NULL for an unknown kind. */
+char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kind, int64_t headroom);
+
+/* ---- fixes (report/fix.c) ------------------------------------------------------------------- */
+/* Apply the fixes of fr's diagnostics.  Fixes are taken in diagnostic order; one that overlaps a
+ * fix already taken is skipped (an identical duplicate counts once).  dry_run = false: each
+ * changed file is rewritten atomically (a temporary file beside it, then rename; the mode is
+ * kept).  dry_run = true: a unified diff (`--- a/F`, `+++ b/F`, hunks with 3 lines of context)
+ * goes to out instead.  The analysed file's text is fr->source; other files are read.
+ * Returns the number of fixes applied (or that would be), -1 after an error printed on stderr. */
+int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,162 @@
+/*
+ * output.c - pc_rep_write and the text format.
+ *
+ * Text is clang's (tooling-notes 2): `file:line:col: severity: message [PC001]`, the source line,
+ * a caret line (`^~~~` under the range) and a fix-it line when the fix replaces text on that line;
+ * notes as `file:line:col: note: message`.  Every primary line stands alone, since the gcc problem
+ * matchers of VS Code and GitHub read only those.  Promoted warnings carry clang-tidy's
+ * `[PC006,-warnings-as-errors]` tag.
+ */
+#include "report/report_int.h"
+
+#include <string.h>
+
+void pc_rep_write(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+{
+    pc_report_opts defaults = {0};
+    if (!o)
+        o = &defaults;
+    switch (o->format) {
+    case PC_FMT_JSON: pc_rep_write_json(out, files, nfiles, o); break;
+    case PC_FMT_SARIF: pc_rep_write_sarif(out, files, nfiles, o); break;
+    case PC_FMT_GITHUB: pc_rep_write_github(out, files, nfiles, o); break;
+    case PC_FMT_TEXT:
+    default: pc_rep_write_text(out, files, nfiles, o); break;
+    }
+}
+
+/* clang's colours: bold location and message, red errors, magenta warnings, grey notes, green
+ * carets and fix-its. */
+typedef struct palette { const char *bold, *reset, *error, *warning, *note, *caret; } palette;
+
+static palette colours(bool on)
+{
+    if (!on)
+        return (palette){"", "", "", "", "", ""};
+    return (palette){"\033[1m", "\033[0m", "\033[1;31m", "\033[1;35m", "\033[1;30m", "\033[1;32m"};
+}
+
+static const char *sev_colour(const palette *p, pc_severity s)
+{
+    return s == PC_SEV_ERROR ? p->error : s == PC_SEV_WARNING ? p->warning : p->note;
+}
+
+static void print_location(FILE *out, const palette *p, pc_loc l)
+{
+    if (!l.file || !*l.file)
+        return;
+    if (l.line == 0)
+        fprintf(out, "%s%s:%s ", p->bold, l.file, p->reset);
+    else
+        fprintf(out, "%s%s:%u:%u:%s ", p->bold, l.file, l.line, l.col ? l.col : 1, p->reset);
+}
+
+/* The indentation that puts a mark under byte column `col` of line: tabs stay tabs, each other
+ * character (not byte) is one space. */
+static void pad_to(FILE *out, const char *line, size_t n, uint32_t col)
+{
+    for (size_t i = 0; i + 1 < col; i++) {
+        if (i < n && line[i] == '\t')
+            fputc('\t', out);
+        else if (i >= n || ((unsigned char)line[i] & 0xC0) != 0x80)
+            fputc(' ', out);
+    }
+}
+
+/* Number of characters in line[from..to) (continuation bytes do not count). */
+static size_t chars(const char *line, size_t n, size_t from, size_t to)
+{
+    size_t c = 0;
+    for (size_t i = from; i < to; i++)
+        c += i >= n || ((unsigned char)line[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* Source line, caret line, and the fix-it line when a fix rewrites part of this line. */
+static void print_snippet(FILE *out, const palette *p, const char *text, size_t len, pc_loc l,
+                          const pc_fix *fixes, int nfixes)
+{
+    const char *line;
+    size_t n;
+    if (!text || l.line == 0 || !pc_rep_line(text, len, l.line, &line, &n))
+        return;
+    uint32_t col = l.col ? l.col : 1;
+    fprintf(out, "%.*s\n", (int)n, line);
+    pad_to(out, line, n, col);
+    fprintf(out, "%s^", p->caret);
+    if (l.end_line == l.line && l.end_col > col + 1) {
+        size_t tildes = chars(line, n, col, l.end_col - 1);
+        for (size_t i = 0; i < tildes; i++)
+            fputc('~', out);
+    }
+    fprintf(out, "%s\n", p->reset);
+    for (int i = 0; i < nfixes; i++) {
+        const pc_fix *f = &fixes[i];
+        if (f->range.line != l.line || f->range.end_line != l.line || strchr(f->replacement, '\n') ||
+            !f->range.file || !l.file || strcmp(f->range.file, l.file) != 0)
+            continue;
+        pad_to(out, line, n, f->range.col);
+        fprintf(out, "%s%s%s\n", p->caret, f->replacement, p->reset);
+        break;
+    }
+}
+
+static void write_diag(FILE *out, const palette *p, pc_rep_sources *srcs, const pc_file_result *fr,
+                       const pc_diag *d)
+{
+    print_location(out, p, d->loc);
+    fprintf(out, "%s%s:%s %s%s", sev_colour(p, d->severity), pc_severity_name(d->severity), p->reset,
+            p->bold, d->message);
+    if (d->id)
+        fprintf(out, " [%s%s]", d->id, d->promoted ? ",-warnings-as-errors" : "");
+    fprintf(out, "%s\n", p->reset);
+    size_t len = 0;
+    const char *text = pc_rep_source(srcs, fr, d->loc.file, &len);
+    print_snippet(out, p, text, len, d->loc, d->fixes, d->nfixes);
+    for (int i = 0; i < d->nnotes; i++) {
+        const pc_note *nt = &d->notes[i];
+        print_location(out, p, nt->loc);
+        fprintf(out, "%snote:%s %s\n", p->note, p->reset, nt->message);
+        text = pc_rep_source(srcs, fr, nt->loc.file, &len);
+        print_snippet(out, p, text, len, nt->loc, NULL, 0);
+    }
+}
+
+void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+{
+    palette p = colours(o->color);
+    pc_rep_sources srcs = {0};
+    size_t counts[3] = {0, 0, 0}, suppressed = 0;
+    for (size_t f = 0; f < nfiles; f++) {
+        const pc_file_result *fr = files[f];
+        size_t n;
+        const pc_diag *items = pc_diag_items(fr->sink, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (pc_rep_repeated(files, f, i))
+                continue;
+            write_diag(out, &p, &srcs, fr, &items[i]);
+            counts[items[i].severity]++;
+        }
+        size_t capped = pc_diag_capped(fr->sink);
+        if (capped)
+            fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (limit reached)\n", p.bold,
+                    fr->model->file, p.reset, p.note, p.reset, capped, capped == 1 ? "" : "s");
+        suppressed += pc_diag_suppressed(fr->sink);
+        if (o->verbose && fr->model && !fr->model->fatal && fr->model->nkernels == 0)
+            fprintf(out, "no kernel in %s\n", fr->model->file);
+        if (o->summary && fr->results && fr->cfgs)
+            for (int k = 0; k < fr->model->nkernels; k++)
+                if (fr->results[k])
+                    pc_rep_kernel_text(out, fr->results[k], &fr->cfgs[k], o->color);
+    }
+    pc_rep_sources_free(&srcs);
+    if (o->stats) {
+        if (counts[PC_SEV_ERROR] || counts[PC_SEV_WARNING])
+            fprintf(o->stats, "%zu error%s, %zu warning%s generated.\n", counts[PC_SEV_ERROR],
+                    counts[PC_SEV_ERROR] == 1 ? "" : "s", counts[PC_SEV_WARNING],
+                    counts[PC_SEV_WARNING] == 1 ? "" : "s");
+        if (suppressed)
+            fprintf(o->stats, "Suppressed %zu diagnostic%s (NOLINT/noqa).\n", suppressed,
+                    suppressed == 1 ? "" : "s");
+    }
+}
