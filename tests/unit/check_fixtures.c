@@ -1,0 +1,424 @@
+/* check_fixtures.c - runs every fixture kernel under tests/fixtures/ through the real CLI
+ * (`poolcheck check --format=json`) and compares with the expectations written in the fixture's
+ * own comments (format: tests/fixtures/README.md).  One Check test per fixture. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The list of fixtures is test-harness state, filled once before the runner forks. */
+static char **fixtures;
+static int nfixtures;
+
+static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool is_fixture(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcmp(dot, ".py") || !strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".h"));
+}
+
+static void collect(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        /* logs/ holds runtime logs, not kernels */
+        if (S_ISDIR(st.st_mode) && strcmp(e->d_name, "logs") != 0)
+            collect(path);
+        else if (S_ISREG(st.st_mode) && is_fixture(e->d_name)) {
+            fixtures = realloc(fixtures, (size_t)(nfixtures + 1) * sizeof(char *));
+            fixtures[nfixtures++] = strdup(path);
+        }
+    }
+    closedir(d);
+}
+
+/* ---- running the CLI ------------------------------------------------------------------------------ */
+
+typedef struct run_out { char *out; char *err; int status; } run_out;
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    ssize_t n;
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 4096)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    return buf;
+}
+
+static run_out run_cli(char **argv)
+{
+    run_out r = {0};
+    char errpath[] = "/tmp/pcfix-err-XXXXXX";
+    int errfd = mkstemp(errpath);
+    int pipefd[2];
+    ck_assert_int_eq(pipe(pipefd), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 1);
+        dup2(errfd, 2);
+        close(pipefd[0]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    r.out = slurp_fd(pipefd[0]);
+    close(pipefd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    lseek(errfd, 0, SEEK_SET);
+    r.err = slurp_fd(errfd);
+    close(errfd);
+    unlink(errpath);
+    return r;
+}
+
+/* ---- expectations ------------------------------------------------------------------------------- */
+
+typedef struct ctx {
+    const char *fixture;
+    int line;                 /* line of the EXPECT being checked */
+    cJSON *doc;
+    cJSON *kernel;
+    run_out out;
+} ctx;
+
+
+static cJSON *kernel_by_name(cJSON *doc, const char *name)
+{
+    cJSON *ks = cJSON_GetObjectItemCaseSensitive(doc, "kernels");
+    cJSON *k;
+    cJSON_ArrayForEach(k, ks) {
+        if (!name)
+            return k;
+        cJSON *n = cJSON_GetObjectItemCaseSensitive(k, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+static void expect_triple(ctx *c, const char *key, const char *want)
+{
+    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(c->kernel, key);
+    char *got = a ? cJSON_PrintUnformatted(a) : strdup("missing");
+    /* compare ignoring white space */
+    char w[128], g[128];
+    size_t wi = 0, gi = 0;
+    for (const char *p = want; *p && wi < sizeof w - 1; p++)
+        if (!isspace((unsigned char)*p)) w[wi++] = *p;
+    for (const char *p = got; *p && gi < sizeof g - 1; p++)
+        if (!isspace((unsigned char)*p)) g[gi++] = *p;
+    w[wi] = g[gi] = 0;
+    ck_assert_msg(strcmp(w, g) == 0, "%s:%d: %s: expected %s, got %s", c->fixture, c->line, key, w, g);
+    free(got);
+}
+
+static void expect_number(ctx *c, const char *key, const char *want)
+{
+    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(c->kernel, key);
+    if (strcmp(want, "null") == 0) {
+        ck_assert_msg(cJSON_IsNull(v), "%s:%d: %s: expected null", c->fixture, c->line, key);
+        return;
+    }
+    ck_assert_msg(cJSON_IsNumber(v) && v->valuedouble == atof(want), "%s:%d: %s: expected %s, got %s",
+                  c->fixture, c->line, key, want, v && cJSON_IsNumber(v) ? cJSON_Print(v) : "null/missing");
+}
+
+static void expect_pool(ctx *c, const char *rest)
+{
+    char name[256], pool[64];
+    ck_assert_msg(sscanf(rest, "%255s %63s", name, pool) == 2, "%s:%d: EXPECT-POOL: NAME POOL", c->fixture, c->line);
+    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *t;
+    bool found = false;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(c->kernel, "tensors")) {
+        cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name");
+        if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
+            continue;
+        found = true;
+        const char *got = cJSON_GetObjectItemCaseSensitive(t, "pool")->valuestring;
+        ck_assert_msg(strcmp(got, pool) == 0, "%s:%d: tensor %s: expected pool %s, got %s", c->fixture, c->line,
+                      name, pool, got);
+    }
+    ck_assert_msg(found, "%s:%d: no tensor named %s", c->fixture, c->line, name);
+}
+
+static void expect_bytes(ctx *c, const char *rest)
+{
+    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *ws = cJSON_GetObjectItemCaseSensitive(c->kernel, "workspace_bytes");
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", rest);
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        char *eq = strchr(tok, '=');
+        ck_assert_msg(eq, "%s:%d: EXPECT-BYTES: key=value", c->fixture, c->line);
+        *eq = 0;
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(ws, tok);
+        if (strcmp(eq + 1, "null") == 0)
+            ck_assert_msg(cJSON_IsNull(v), "%s:%d: workspace_bytes.%s: expected null", c->fixture, c->line, tok);
+        else
+            ck_assert_msg(cJSON_IsNumber(v) && v->valuedouble == atof(eq + 1),
+                          "%s:%d: workspace_bytes.%s: expected %s, got %.0f", c->fixture, c->line, tok, eq + 1,
+                          cJSON_IsNumber(v) ? v->valuedouble : -1.0);
+    }
+}
+
+static void expect_unknown(ctx *c, const char *sym)
+{
+    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *u;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(c->kernel, "unknowns"))
+        if (cJSON_IsString(u) && strcmp(u->valuestring, sym) == 0)
+            return;
+    ck_abort_msg("%s:%d: symbol %s is not among the unknowns", c->fixture, c->line, sym);
+}
+
+static void expect_diag(ctx *c, const char *rest, bool negate)
+{
+    char id[32] = "";
+    int line = 0, col = 0, consumed = 0;
+    if (negate) {
+        sscanf(rest, "%31s", id);
+    } else if (sscanf(rest, "%31s %d:%d%n", id, &line, &col, &consumed) < 3) {
+        col = 0;
+        ck_assert_msg(sscanf(rest, "%31s %d%n", id, &line, &consumed) >= 2, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]",
+                      c->fixture, c->line);
+    }
+    const char *frag = rest + consumed;
+    while (*frag == ' ')
+        frag++;
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
+        cJSON *chk = cJSON_GetObjectItemCaseSensitive(d, "check");
+        if (!cJSON_IsString(chk) || strcmp(chk->valuestring, id) != 0)
+            continue;
+        if (negate)
+            ck_abort_msg("%s:%d: unexpected %s: %s", c->fixture, c->line, id,
+                         cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring);
+        int dl = cJSON_GetObjectItemCaseSensitive(d, "line")->valueint;
+        int dc = cJSON_GetObjectItemCaseSensitive(d, "column")->valueint;
+        const char *msg = cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring;
+        if (dl == line && (!col || dc == col) && (!*frag || strstr(msg, frag)))
+            return;
+    }
+    if (!negate) {
+        char *all = cJSON_Print(cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics"));
+        ck_abort_msg("%s:%d: no %s at line %d%s%s; diagnostics: %s", c->fixture, c->line, id, line,
+                     *frag ? " containing " : "", frag, all);
+    }
+}
+
+/* ---- one fixture ------------------------------------------------------------------------------------ */
+
+static const char *directive(const char *line, const char *key)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (p[0] == '/' && p[1] == '/')
+        p += 2;
+    else if (p[0] == '#')
+        p += 1;
+    else
+        return NULL;
+    while (*p == ' ' || *p == '\t' || *p == '*')
+        p++;
+    size_t n = strlen(key);
+    if (strncmp(p, key, n) != 0)
+        return NULL;
+    p += n;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static int split_args(char *s, char **argv, int max, const char *dir)
+{
+    int n = 0;
+    char *p = s;
+    while (*p && n < max) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        char buf[4096];
+        size_t len = 0;
+        char quote = 0;
+        while (*p && (quote || !isspace((unsigned char)*p)) && len < sizeof buf - 1) {
+            if (!quote && (*p == '\'' || *p == '"')) {
+                quote = *p++;
+                continue;
+            }
+            if (quote && *p == quote) {
+                quote = 0;
+                p++;
+                continue;
+            }
+            if (p[0] == '%' && p[1] == 'S') {
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", dir);
+                p += 2;
+                continue;
+            }
+            buf[len++] = *p++;
+        }
+        buf[len] = 0;
+        argv[n++] = strdup(buf);
+    }
+    return n;
+}
+
+static void check_case(const char *fixture, const char *run_args, int run_line, char **lines, int from, int to)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", fixture);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = strdup(PC_BINARY_DIR "/bin/poolcheck");
+    argv[argc++] = strdup("check");
+    argv[argc++] = strdup("--format=json");
+    argv[argc++] = strdup("--no-config-lookup");
+    char *args = strdup(run_args ? run_args : "");
+    argc += split_args(args, argv + argc, 56, dir);
+    free(args);
+    argv[argc++] = strdup(fixture);
+    argv[argc] = NULL;
+
+    ctx c = {.fixture = fixture, .line = run_line};
+    c.out = run_cli(argv);
+    c.doc = cJSON_Parse(c.out.out);
+    ck_assert_msg(c.doc != NULL, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
+                  c.out.status, c.out.out, c.out.err);
+    c.kernel = kernel_by_name(c.doc, NULL);
+    for (int i = from; i < to; i++) {
+        const char *v;
+        c.line = i + 1;
+        if ((v = directive(lines[i], "EXPECT-EXIT:")))
+            ck_assert_msg(c.out.status == atoi(v), "%s:%d: exit status %d, expected %d\nstderr: %.800s", fixture,
+                          c.line, c.out.status, atoi(v), c.out.err);
+        else if ((v = directive(lines[i], "EXPECT-KERNEL:"))) {
+            c.kernel = kernel_by_name(c.doc, v);
+            ck_assert_msg(c.kernel, "%s:%d: no kernel named %s", fixture, c.line, v);
+        } else if ((v = directive(lines[i], "EXPECT-PREDICTED:")))
+            expect_triple(&c, "predicted", v);
+        else if ((v = directive(lines[i], "EXPECT-REQUIRED:")))
+            expect_triple(&c, "required", v);
+        else if ((v = directive(lines[i], "EXPECT-SUGGESTED:")))
+            expect_triple(&c, "suggested", v);
+        else if ((v = directive(lines[i], "EXPECT-CONFIGURED:")))
+            expect_triple(&c, "configured", v);
+        else if ((v = directive(lines[i], "EXPECT-INSTANCES:")))
+            expect_number(&c, "instances", v);
+        else if ((v = directive(lines[i], "EXPECT-TASKS:")))
+            expect_number(&c, "device_tasks", v);
+        else if ((v = directive(lines[i], "EXPECT-POOL:")))
+            expect_pool(&c, v);
+        else if ((v = directive(lines[i], "EXPECT-BYTES:")))
+            expect_bytes(&c, v);
+        else if ((v = directive(lines[i], "EXPECT-UNKNOWN:")))
+            expect_unknown(&c, v);
+        else if ((v = directive(lines[i], "EXPECT-NO-DIAG:")))
+            expect_diag(&c, v, true);
+        else if ((v = directive(lines[i], "EXPECT-DIAG:")))
+            expect_diag(&c, v, false);
+        else if (directive(lines[i], "EXPECT-"))
+            ck_abort_msg("%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
+    }
+    cJSON_Delete(c.doc);
+    free(c.out.out);
+    free(c.out.err);
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+}
+
+START_TEST(fixture)
+{
+    const char *path = fixtures[_i];
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f, "cannot open %s", path);
+    char **lines = NULL;
+    int n = 0;
+    char buf[8192];
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = 0;
+        lines = realloc(lines, (size_t)(n + 1) * sizeof(char *));
+        lines[n++] = strdup(buf);
+    }
+    fclose(f);
+    int cases = 0, expects = 0;
+    for (int i = 0; i < n; i++)
+        if (directive(lines[i], "EXPECT-"))
+            expects++;
+    ck_assert_msg(expects > 0, "%s: a fixture must state at least one EXPECT- line", path);
+    int start = -1;
+    const char *args = NULL;
+    for (int i = 0; i <= n; i++) {
+        const char *v = i < n ? directive(lines[i], "RUN:") : NULL;
+        if (i == n || v) {
+            if (start >= 0 || (i == n && cases == 0)) {
+                check_case(path, args, start >= 0 ? start + 1 : 1, lines, start >= 0 ? start + 1 : 0, i);
+                cases++;
+            }
+            start = i;
+            args = v;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+END_TEST
+
+int main(void)
+{
+    collect(PC_SOURCE_DIR "/tests/fixtures");
+    if (nfixtures)
+        qsort(fixtures, (size_t)nfixtures, sizeof(char *), cmp);
+    Suite *s = suite_create("fixtures");
+    TCase *tc = tcase_create("fixtures");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, fixture, 0, nfixtures);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    int run = srunner_ntests_run(sr);
+    srunner_free(sr);
+    for (int i = 0; i < nfixtures; i++)
+        free(fixtures[i]);
+    free(fixtures);
+    if (run == 0) {
+        fprintf(stderr, "no fixtures found under %s/tests/fixtures\n", PC_SOURCE_DIR);
+        return EXIT_FAILURE;
+    }
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
