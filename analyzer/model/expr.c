@@ -58,24 +58,48 @@ bool pc_expr_equal(const pc_expr *a, const pc_expr *b)
 typedef struct term { int64_t coef; const pc_expr *e; } term;
 typedef struct sum { term t[32]; int n; int64_t c; bool overflow; } sum;
 
+/* Coefficients and the constant use checked arithmetic: a sum that would overflow int64 is
+ * left unnormalised (the caller builds the plain node) rather than folded wrongly. */
 static void sum_add(sum *s, int64_t coef, const pc_expr *e)
 {
-    if (coef == 0)
+    if (coef == 0 || s->overflow)
         return;
+    int64_t scaled;
     switch (e->kind) {
-    case PC_EXPR_INT: s->c += coef * e->value; return;
+    case PC_EXPR_INT:
+        if (__builtin_mul_overflow(coef, e->value, &scaled) || __builtin_add_overflow(s->c, scaled, &s->c))
+            s->overflow = true;
+        return;
     case PC_EXPR_ADD: sum_add(s, coef, e->a); sum_add(s, coef, e->b); return;
-    case PC_EXPR_SUB: sum_add(s, coef, e->a); sum_add(s, -coef, e->b); return;
-    case PC_EXPR_NEG: sum_add(s, -coef, e->a); return;
+    case PC_EXPR_SUB:
+    case PC_EXPR_NEG:
+        if (coef == INT64_MIN) {
+            s->overflow = true;
+            return;
+        }
+        if (e->kind == PC_EXPR_SUB) {
+            sum_add(s, coef, e->a);
+            sum_add(s, -coef, e->b);
+        } else {
+            sum_add(s, -coef, e->a);
+        }
+        return;
     case PC_EXPR_MUL:
-        if (e->a->kind == PC_EXPR_INT) { sum_add(s, coef * e->a->value, e->b); return; }
-        if (e->b->kind == PC_EXPR_INT) { sum_add(s, coef * e->b->value, e->a); return; }
+        if (e->a->kind == PC_EXPR_INT || e->b->kind == PC_EXPR_INT) {
+            bool left = e->a->kind == PC_EXPR_INT;
+            if (__builtin_mul_overflow(coef, left ? e->a->value : e->b->value, &scaled))
+                s->overflow = true;
+            else
+                sum_add(s, scaled, left ? e->b : e->a);
+            return;
+        }
         break;
     default: break;
     }
     for (int i = 0; i < s->n; i++)
         if (pc_expr_equal(s->t[i].e, e)) {
-            s->t[i].coef += coef;
+            if (__builtin_add_overflow(s->t[i].coef, coef, &s->t[i].coef))
+                s->overflow = true;
             return;
         }
     if (s->n == 32) {
@@ -102,27 +126,38 @@ static pc_expr *sum_build(pc_arena *a, const sum *s)
         int64_t c = s->t[i].coef;
         if (c == 0)
             continue;
-        int64_t mag = c < 0 ? -c : c;
+        /* |INT64_MIN| is not representable: keep that coefficient as a signed factor */
+        int64_t mag = c == INT64_MIN ? c : c < 0 ? -c : c;
+        bool negate = c < 0 && c != INT64_MIN;
         const pc_expr *t = mag == 1 ? s->t[i].e : raw(a, PC_EXPR_MUL, pc_expr_int(a, mag), s->t[i].e);
         if (!acc)
-            acc = c < 0 ? raw(a, PC_EXPR_NEG, t, NULL) : (pc_expr *)t;
+            acc = negate ? raw(a, PC_EXPR_NEG, t, NULL) : (pc_expr *)t;
         else
-            acc = raw(a, c < 0 ? PC_EXPR_SUB : PC_EXPR_ADD, acc, t);
+            acc = raw(a, negate ? PC_EXPR_SUB : PC_EXPR_ADD, acc, t);
     }
     if (!acc)
         return pc_expr_int(a, s->c);
-    if (s->c > 0)
+    if (s->c > 0 || s->c == INT64_MIN)
         acc = raw(a, PC_EXPR_ADD, acc, pc_expr_int(a, s->c));
     else if (s->c < 0)
         acc = raw(a, PC_EXPR_SUB, acc, pc_expr_int(a, -s->c));
     return acc;
 }
 
+/* Callers guarantee y != 0 and not (x == INT64_MIN && y == -1). */
 static int64_t floordiv(int64_t x, int64_t y)
 {
     int64_t q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0)))
         q--;
+    return q;
+}
+
+static int64_t ceildiv(int64_t x, int64_t y)
+{
+    int64_t q = x / y;
+    if ((x % y != 0) && ((x < 0) == (y < 0)))
+        q++;
     return q;
 }
 
@@ -134,18 +169,24 @@ static int64_t pymod(int64_t x, int64_t y)
     return r;
 }
 
+/* Constant folding with Python/C semantics per operator.  Returns false (no folding) on
+ * division by zero and on int64 overflow, so the expression stays symbolic instead of wrong. */
 static bool fold(pc_expr_kind k, int64_t x, int64_t y, int64_t *out)
 {
+    bool div_bad = y == 0 || (x == INT64_MIN && y == -1);
     switch (k) {
-    case PC_EXPR_ADD: *out = x + y; return true;
-    case PC_EXPR_SUB: *out = x - y; return true;
-    case PC_EXPR_MUL: *out = x * y; return true;
-    case PC_EXPR_DIV: if (!y) return false; *out = x / y; return true;
-    case PC_EXPR_FLOORDIV: if (!y) return false; *out = floordiv(x, y); return true;
-    case PC_EXPR_MOD: if (!y) return false; *out = pymod(x, y); return true;
+    case PC_EXPR_ADD: return !__builtin_add_overflow(x, y, out);
+    case PC_EXPR_SUB: return !__builtin_sub_overflow(x, y, out);
+    case PC_EXPR_MUL: return !__builtin_mul_overflow(x, y, out);
+    case PC_EXPR_DIV: if (div_bad) return false; *out = x / y; return true;
+    case PC_EXPR_FLOORDIV: if (div_bad) return false; *out = floordiv(x, y); return true;
+    case PC_EXPR_MOD:
+        if (y == 0) return false;
+        *out = y == -1 ? 0 : pymod(x, y);
+        return true;
     case PC_EXPR_MIN: *out = x < y ? x : y; return true;
     case PC_EXPR_MAX: *out = x > y ? x : y; return true;
-    case PC_EXPR_CEILDIV: if (!y) return false; *out = -floordiv(-x, y); return true;
+    case PC_EXPR_CEILDIV: if (div_bad) return false; *out = ceildiv(x, y); return true;
     default: return false;
     }
 }
@@ -221,7 +262,7 @@ bool pc_expr_eval(const pc_expr *e, const pc_bindings *sets, size_t nsets, int64
     case PC_EXPR_SYM: return lookup(e->name, sets, nsets, out);
     case PC_EXPR_NEG: {
         int64_t v;
-        if (!pc_expr_eval(e->a, sets, nsets, &v))
+        if (!pc_expr_eval(e->a, sets, nsets, &v) || v == INT64_MIN)
             return false;
         *out = -v;
         return true;
@@ -325,9 +366,21 @@ char *pc_expr_to_string(const pc_expr *e)
     return pc_sb_take(&b);
 }
 
-/* ---- parsing (the grammar print() writes) ---------------------------------------------------- */
+/* ---- parsing (the grammar print() writes) ----------------------------------------------------
+ *
+ *   sum   := prod (('+' | '-') prod)*
+ *   prod  := atom (('*' | '/' | '//' | '%') atom)*
+ *   atom  := INT | NAME | '(' sum ')' | '-' atom | min(sum, sum) | max(sum, sum) | ceil(prod '/' atom)
+ *   NAME  := ident ('.' ident | '::' ident | '[' '-'? [A-Za-z0-9_.]+ ']')*     e.g. x.shape[0]
+ *
+ * Input may come from a hand-edited or corrupt model file, so nesting and size are bounded: the
+ * parser recurses once per '(' or unary '-', and every operator adds a node that later recursive
+ * walks (eval, subst, printing) visit. */
 
-typedef struct parser { pc_arena *a; const char *p; const char *err; } parser;
+#define EXPR_MAX_DEPTH 256
+#define EXPR_MAX_OPS 4096
+
+typedef struct parser { pc_arena *a; const char *p; const char *err; int depth; int ops; } parser;
 
 static void skip(parser *ps) { while (*ps->p == ' ' || *ps->p == '\t') ps->p++; }
 
@@ -341,63 +394,62 @@ static bool eat(parser *ps, const char *tok)
     return true;
 }
 
-static pc_expr *p_sum(parser *ps);
-
-static pc_expr *p_atom(parser *ps)
+static bool fail(parser *ps, const char *msg)
 {
-    skip(ps);
-    const char *s = ps->p;
-    if (eat(ps, "(")) {
-        pc_expr *e = p_sum(ps);
-        if (e && !eat(ps, ")")) {
-            ps->err = "expected ')'";
-            return NULL;
-        }
-        return e;
-    }
-    if (eat(ps, "-")) {
-        pc_expr *e = p_atom(ps);
-        return e ? pc_expr_neg(ps->a, e) : NULL;
-    }
-    if (isdigit((unsigned char)*s)) {
-        char *end;
-        long long v = strtoll(s, &end, 10);
-        ps->p = end;
-        return pc_expr_int(ps->a, v);
-    }
-    if (isalpha((unsigned char)*s) || *s == '_') {
-        const char *q = s;
-        /* identifiers may carry attribute and index parts: x.shape[0] */
-        while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' ||
-               (*q == '[' && strchr(q, ']')) || (*q == ']'))
-            q++;
-        size_t n = (size_t)(q - s);
-        ps->p = q;
-        if (*q == '(' && ((n == 3 && !strncmp(s, "min", 3)) || (n == 3 && !strncmp(s, "max", 3)))) {
-            ps->p++;
-            pc_expr *l = p_sum(ps);
-            if (!l || !eat(ps, ",")) { ps->err = ps->err ? ps->err : "expected ','"; return NULL; }
-            pc_expr *r = p_sum(ps);
-            if (!r || !eat(ps, ")")) { ps->err = ps->err ? ps->err : "expected ')'"; return NULL; }
-            return pc_expr_bin(ps->a, s[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, l, r);
-        }
-        if (*q == '(' && n == 4 && !strncmp(s, "ceil", 4)) {
-            ps->p++;
-            pc_expr *l = p_sum(ps);
-            /* p_sum parsed l/r as a DIV; turn it into CEILDIV */
-            if (!l || !eat(ps, ")")) { ps->err = ps->err ? ps->err : "expected ')'"; return NULL; }
-            if (l->kind == PC_EXPR_DIV)
-                return pc_expr_bin(ps->a, PC_EXPR_CEILDIV, l->a, l->b);
-            return l;
-        }
-        char *name = pc_arena_strndup(ps->a, s, n);
-        return pc_expr_sym(ps->a, name);
-    }
-    ps->err = *s ? "unexpected character" : "unexpected end of expression";
-    return NULL;
+    if (!ps->err)
+        ps->err = msg;
+    return false;
 }
 
-static pc_expr *p_prod(parser *ps)
+/* Count one operator node; false once the expression is too big. */
+static bool count_op(parser *ps)
+{
+    return ++ps->ops <= EXPR_MAX_OPS || fail(ps, "expression too large");
+}
+
+static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Length of the NAME starting at s (0 when s does not start one). */
+static size_t name_len(const char *s)
+{
+    const char *q = s;
+    if (!ident_start(*q))
+        return 0;
+    while (ident_char(*q))
+        q++;
+    for (;;) {
+        if (q[0] == '.' && ident_start(q[1])) {
+            q++;
+            while (ident_char(*q))
+                q++;
+        } else if (q[0] == ':' && q[1] == ':' && ident_start(q[2])) {
+            q += 2;
+            while (ident_char(*q))
+                q++;
+        } else if (q[0] == '[') {
+            const char *r = q + 1;
+            if (*r == '-')
+                r++;
+            const char *first = r;
+            while (ident_char(*r) || *r == '.')
+                r++;
+            if (r == first || *r != ']')
+                break;
+            q = r + 1;
+        } else {
+            break;
+        }
+    }
+    return (size_t)(q - s);
+}
+
+static pc_expr *p_sum(parser *ps);
+static pc_expr *p_atom(parser *ps);
+
+/* Product chain.  When `last_div` is given (inside ceil(...)), the final '/' is not built:
+ * its left side goes to *last_left and its divisor is returned through *last_div. */
+static pc_expr *p_prod_chain(parser *ps, pc_expr **last_left, pc_expr **last_div)
 {
     pc_expr *l = p_atom(ps);
     while (l) {
@@ -407,24 +459,127 @@ static pc_expr *p_prod(parser *ps)
         else if (eat(ps, "/")) k = PC_EXPR_DIV;
         else if (eat(ps, "%")) k = PC_EXPR_MOD;
         else break;
+        if (!count_op(ps))
+            return NULL;
         pc_expr *r = p_atom(ps);
         if (!r)
             return NULL;
-        /* keep ceil(a/b) recognisable: build DIV raw when folding would not apply */
+        if (last_div) {
+            *last_left = l;
+            *last_div = k == PC_EXPR_DIV ? r : NULL;
+        }
         l = pc_expr_bin(ps->a, k, l, r);
     }
     return l;
 }
 
+static pc_expr *p_call(parser *ps, const char *fn)
+{
+    /* the name and '(' are consumed */
+    if (!strcmp(fn, "ceil")) {
+        pc_expr *num = NULL, *den = NULL;
+        pc_expr *whole = p_prod_chain(ps, &num, &den);
+        if (!whole)
+            return NULL;
+        if (!den || !num) {
+            fail(ps, "expected ceil(a/b)");
+            return NULL;
+        }
+        if (!eat(ps, ")")) {
+            fail(ps, "expected ')'");
+            return NULL;
+        }
+        return pc_expr_bin(ps->a, PC_EXPR_CEILDIV, num, den);
+    }
+    pc_expr *l = p_sum(ps);
+    if (!l)
+        return NULL;
+    if (!eat(ps, ",")) {
+        fail(ps, "expected ','");
+        return NULL;
+    }
+    pc_expr *r = p_sum(ps);
+    if (!r)
+        return NULL;
+    if (!eat(ps, ")")) {
+        fail(ps, "expected ')'");
+        return NULL;
+    }
+    return pc_expr_bin(ps->a, fn[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, l, r);
+}
+
+static pc_expr *p_atom_inner(parser *ps)
+{
+    skip(ps);
+    const char *s = ps->p;
+    if (eat(ps, "(")) {
+        pc_expr *e = p_sum(ps);
+        if (e && !eat(ps, ")")) {
+            fail(ps, "expected ')'");
+            return NULL;
+        }
+        return e;
+    }
+    if (eat(ps, "-")) {
+        if (!count_op(ps))
+            return NULL;
+        pc_expr *e = p_atom(ps);
+        return e ? pc_expr_neg(ps->a, e) : NULL;
+    }
+    if (isdigit((unsigned char)*s)) {
+        int64_t v = 0;
+        const char *q = s;
+        while (isdigit((unsigned char)*q)) {
+            if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *q - '0', &v)) {
+                fail(ps, "integer out of range");
+                return NULL;
+            }
+            q++;
+        }
+        ps->p = q;
+        return pc_expr_int(ps->a, v);
+    }
+    size_t n = name_len(s);
+    if (n) {
+        ps->p = s + n;
+        if (*ps->p == '(' && ((n == 3 && (!strncmp(s, "min", 3) || !strncmp(s, "max", 3))) ||
+                              (n == 4 && !strncmp(s, "ceil", 4)))) {
+            char fn[5];
+            memcpy(fn, s, n);
+            fn[n] = 0;
+            ps->p++;
+            if (!count_op(ps))
+                return NULL;
+            return p_call(ps, fn);
+        }
+        return pc_expr_sym(ps->a, pc_arena_strndup(ps->a, s, n));
+    }
+    fail(ps, *s ? "unexpected character" : "unexpected end of expression");
+    return NULL;
+}
+
+static pc_expr *p_atom(parser *ps)
+{
+    if (++ps->depth > EXPR_MAX_DEPTH) {
+        fail(ps, "expression nested too deeply");
+        return NULL;
+    }
+    pc_expr *e = p_atom_inner(ps);
+    ps->depth--;
+    return e;
+}
+
 static pc_expr *p_sum(parser *ps)
 {
-    pc_expr *l = p_prod(ps);
+    pc_expr *l = p_prod_chain(ps, NULL, NULL);
     while (l) {
         pc_expr_kind k;
         if (eat(ps, "+")) k = PC_EXPR_ADD;
         else if (eat(ps, "-")) k = PC_EXPR_SUB;
         else break;
-        pc_expr *r = p_prod(ps);
+        if (!count_op(ps))
+            return NULL;
+        pc_expr *r = p_prod_chain(ps, NULL, NULL);
         if (!r)
             return NULL;
         l = pc_expr_bin(ps->a, k, l, r);
@@ -434,12 +589,12 @@ static pc_expr *p_sum(parser *ps)
 
 pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err)
 {
-    parser ps = {a, text ? text : "", NULL};
+    parser ps = {a, text ? text : "", NULL, 0, 0};
     pc_expr *e = p_sum(&ps);
     skip(&ps);
     if (e && *ps.p) {
         e = NULL;
-        ps.err = "trailing characters";
+        fail(&ps, "trailing characters");
     }
     if (!e && err)
         *err = ps.err ? ps.err : "invalid expression";
