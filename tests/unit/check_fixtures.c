@@ -3,6 +3,7 @@
  * own comments (format: tests/fixtures/README.md).  One Check test per fixture. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <stdbool.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -13,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "helpers/test_run.h"
 
 /* The list of fixtures is test-harness state, filled once before the runner forks. */
 static char **fixtures;
@@ -51,52 +54,6 @@ static void collect(const char *dir)
     closedir(d);
 }
 
-/* ---- running the CLI ------------------------------------------------------------------------------ */
-
-typedef struct run_out { char *out; char *err; int status; } run_out;
-
-static char *slurp_fd(int fd)
-{
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    ssize_t n;
-    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-        len += (size_t)n;
-        if (cap - len < 4096)
-            buf = realloc(buf, cap *= 2);
-    }
-    buf[len] = 0;
-    return buf;
-}
-
-static run_out run_cli(char **argv)
-{
-    run_out r = {0};
-    char errpath[] = "/tmp/pcfix-err-XXXXXX";
-    int errfd = mkstemp(errpath);
-    int pipefd[2];
-    ck_assert_int_eq(pipe(pipefd), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], 1);
-        dup2(errfd, 2);
-        close(pipefd[0]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(pipefd[1]);
-    r.out = slurp_fd(pipefd[0]);
-    close(pipefd[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    lseek(errfd, 0, SEEK_SET);
-    r.err = slurp_fd(errfd);
-    close(errfd);
-    unlink(errpath);
-    return r;
-}
-
 /* ---- expectations ------------------------------------------------------------------------------- */
 
 typedef struct ctx {
@@ -104,7 +61,7 @@ typedef struct ctx {
     int line;                 /* line of the EXPECT being checked */
     cJSON *doc;
     cJSON *kernel;
-    run_out out;
+    pc_test_output out;
 } ctx;
 
 
@@ -314,7 +271,7 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
     argv[argc] = NULL;
 
     ctx c = {.fixture = fixture, .line = run_line};
-    c.out = run_cli(argv);
+    c.out = pc_test_run(argv, NULL);
     c.doc = cJSON_Parse(c.out.out);
     ck_assert_msg(c.doc != NULL, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
                   c.out.status, c.out.out, c.out.err);
@@ -354,8 +311,7 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
             ck_abort_msg("%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
     }
     cJSON_Delete(c.doc);
-    free(c.out.out);
-    free(c.out.err);
+    pc_test_output_free(&c.out);
     for (int i = 0; i < argc; i++)
         free(argv[i]);
 }

@@ -1,0 +1,323 @@
+/* check_cli.c - end-to-end behaviour of the `poolcheck` command: exit statuses, inputs, the
+ * seed examples in JSON, and the model's JSON round trip. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers/test_run.h"
+#include "poolcheck/frontend.h"
+#include "poolcheck/model.h"
+
+#define SEED_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
+#define SEED_CPP PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp"
+
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/pccli-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    ck_assert_ptr_nonnull(d);
+    return strdup(d);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(version_and_help)
+{
+    pc_test_output o = pc_test_poolcheck("--version", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "poolcheck "));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--help", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "--emit-config"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck(NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+    pc_test_output o = pc_test_poolcheck("check", "--no-such-option", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "unknown option '--no-such-option'"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--set", "stitch_function_max_num", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "--set"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--bind", "n=abc", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "/nonexistent/kernel.py", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "/nonexistent/kernel.py"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--format=xml", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+}
+END_TEST
+
+static cJSON *check_json(const char *file, int want_status, const char *extra)
+{
+    pc_test_output o = extra ? pc_test_poolcheck("check", "--format=json", "--no-config-lookup", extra, file, NULL)
+                             : pc_test_poolcheck("check", "--format=json", "--no-config-lookup", file, NULL);
+    ck_assert_msg(o.status == want_status, "exit %d (want %d): %s", o.status, want_status, o.err);
+    cJSON *doc = cJSON_Parse(o.out);
+    ck_assert_msg(doc != NULL, "not JSON: %s", o.out);
+    pc_test_output_free(&o);
+    return doc;
+}
+
+static void assert_triple(cJSON *k, const char *key, int a, int b, int c)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(k, key);
+    ck_assert_msg(cJSON_GetArraySize(v) == 3, "%s is not a triple", key);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 0)->valueint, a);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 1)->valueint, b);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 2)->valueint, c);
+}
+
+static const char *pool_of(cJSON *k, const char *name)
+{
+    cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "tensors")) {
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(t, "name")->valuestring, name))
+            return cJSON_GetObjectItemCaseSensitive(t, "pool")->valuestring;
+    }
+    return "(missing)";
+}
+
+static void assert_seed(const char *file)
+{
+    cJSON *doc = check_json(file, 0, NULL);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(doc, "version")->valueint, 1);
+    cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(k, "name")->valuestring, "k_tmp_to_d_emb");
+    assert_triple(k, "predicted", 64, 1, 1);
+    assert_triple(k, "required", 1, 1, 1);
+    assert_triple(k, "configured", 128, 128, 128);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(k, "instances")->valueint, 129);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(k, "device_tasks")->valueint, 2);
+    ck_assert_str_eq(pool_of(k, "dy"), "none");
+    ck_assert_str_eq(pool_of(k, "weight"), "none");
+    ck_assert_str_eq(pool_of(k, "output1"), "none");
+    ck_assert_str_eq(pool_of(k, "output2"), "none");
+    ck_assert_str_eq(pool_of(k, "dx"), "root_inner");
+    ck_assert_str_eq(pool_of(k, "tmp_assemble"), "assemble_outcast");
+    ck_assert_str_eq(pool_of(k, "tmp_exclusive"), "exclusive_outcast");
+    cJSON *ws = cJSON_GetObjectItemCaseSensitive(k, "workspace_bytes");
+    ck_assert_int_eq((int)cJSON_GetObjectItemCaseSensitive(ws, "predicted")->valuedouble, 65536);
+    ck_assert_int_eq((int)cJSON_GetObjectItemCaseSensitive(ws, "default")->valuedouble, 1146880);
+    cJSON_Delete(doc);
+}
+
+START_TEST(seed_python) { assert_seed(SEED_PY); }
+END_TEST
+
+START_TEST(seed_cpp) { assert_seed(SEED_CPP); }
+END_TEST
+
+/* A zero-depth pool the kernel needs is an error (PC001): exit 1. */
+START_TEST(zero_depth_exit_1)
+{
+    cJSON *doc = check_json(SEED_PY, 1, "--set=stitch_function_num_per_pool=64,0,1");
+    bool found = false;
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "diagnostics")) {
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(d, "check")->valuestring, "PC001"))
+            found = true;
+    }
+    ck_assert(found);
+    cJSON_Delete(doc);
+}
+END_TEST
+
+/* `poolcheck model` prints JSON that reads back into a model equal to the frontend's. */
+static void model_round_trip(const char *file)
+{
+    pc_test_output o = pc_test_poolcheck("model", file, NULL);
+    ck_assert_msg(o.status == 0, "model exit %d: %s", o.status, o.err);
+    char *err = NULL;
+    pc_model *back = pc_model_from_json(o.out, strlen(o.out), &err);
+    ck_assert_msg(back != NULL, "from_json: %s", err ? err : "?");
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *direct = pc_frontend_parse(fe, file, NULL, 0, NULL);
+    char where[256];
+    ck_assert_msg(pc_model_equal(direct, back, where, sizeof where), "models differ at %s", where);
+    char *again = pc_model_to_json(back);
+    /* the CLI prints a trailing newline */
+    ck_assert_int_eq(strncmp(again, o.out, strlen(again)), 0);
+    free(again);
+    pc_model_free(back);
+    pc_model_free(direct);
+    pc_frontend_free(fe);
+    pc_test_output_free(&o);
+}
+
+START_TEST(model_round_trip_python) { model_round_trip(SEED_PY); }
+END_TEST
+
+START_TEST(model_round_trip_cpp) { model_round_trip(SEED_CPP); }
+END_TEST
+
+/* Directories are searched recursively; --exclude skips; a file without a kernel is fine. */
+START_TEST(directories_and_no_kernel)
+{
+    char *d = tmpdir();
+    char path[512], sub[512];
+    snprintf(sub, sizeof sub, "%s/sub", d);
+    mkdir(sub, 0700);
+    snprintf(path, sizeof path, "%s/plain.py", d);
+    write_file(path, "x = 1\n");
+    snprintf(path, sizeof path, "%s/sub/seed.py", d);
+    FILE *in = fopen(SEED_PY, "r");
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, in);
+    buf[n] = 0;
+    fclose(in);
+    write_file(path, buf);
+    snprintf(path, sizeof path, "%s/notes.txt", d);
+    write_file(path, "not a kernel");
+
+    cJSON *doc = check_json(d, 0, NULL);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "kernels")), 1);
+    cJSON_Delete(doc);
+    doc = check_json(d, 0, "--exclude=seed*");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "kernels")), 0);
+    cJSON_Delete(doc);
+
+    snprintf(path, sizeof path, "%s/plain.py", d);
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", path, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_str_eq(o.out, "");
+    pc_test_output_free(&o);
+    free(d);
+}
+END_TEST
+
+/* A subcommand name wins over a file of that name; `./logs` names the file. */
+START_TEST(subcommand_vs_file)
+{
+    char *d = tmpdir();
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(d), 0);
+    write_file("model", "y = 2\n");
+    char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", "--lang=python", "./model", NULL};
+    pc_test_output o = pc_test_run(argv, NULL);
+    ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+    pc_test_output_free(&o);
+    char *argv2[] = {PC_BINARY_DIR "/bin/poolcheck", "model", NULL};
+    o = pc_test_run(argv2, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "needs a FILE"));
+    pc_test_output_free(&o);
+    ck_assert_int_eq(chdir(cwd), 0);
+    free(d);
+}
+END_TEST
+
+/* A Python syntax error: one located diagnostic, exit 2, no traceback. */
+START_TEST(syntax_error_exit_2)
+{
+    char *d = tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/broken.py", d);
+    write_file(path, "import pypto\n\n@pypto.frontend.jit\ndef k(x:\n    pass\n");
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", path, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.out, "broken.py:"));
+    ck_assert_ptr_null(strstr(o.out, "Traceback"));
+    ck_assert_ptr_null(strstr(o.err, "Traceback"));
+    pc_test_output_free(&o);
+    free(d);
+}
+END_TEST
+
+/* --shapes: several binding sets, element-wise maximum; a broken shapes file is exit 2. */
+START_TEST(shapes_file)
+{
+    char *d = tmpdir();
+    char k[512], s[512], bad[512];
+    snprintf(k, sizeof k, "%s/dyn.py", d);
+    write_file(k, "import pypto\n\n"
+                  "@pypto.frontend.jit\n"
+                  "def dyn(x: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32),\n"
+                  "        y: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)):\n"
+                  "    t = pypto.tensor([1, 16], pypto.DT_FP32, \"t\")\n"
+                  "    for i in pypto.loop(x.shape[0], name=\"l0\"):\n"
+                  "        t[:] = x[i:i + 1, :] + 1.0\n"
+                  "    for j in pypto.loop(4, name=\"l1\"):\n"
+                  "        y[j:j + 1, :] = t + 2.0\n");
+    snprintf(s, sizeof s, "%s/shapes.json", d);
+    write_file(s, "[{\"x.shape[0]\": 10}, {\"x.shape[0]\": 300}]");
+    char arg[600];
+    snprintf(arg, sizeof arg, "--shapes=%s", s);
+    cJSON *doc = check_json(k, 0, arg);
+    cJSON *kern = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0);
+    assert_triple(kern, "predicted", 0, 0, 128);
+    cJSON_Delete(doc);
+    doc = check_json(k, 0, "--bind=x.shape[0]=10");
+    kern = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0);
+    assert_triple(kern, "predicted", 0, 0, 10);
+    cJSON_Delete(doc);
+    doc = check_json(k, 0, NULL);
+    kern = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0);
+    ck_assert(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(kern, "predicted"), 2)));
+    ck_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(kern, "unknowns"), 0)->valuestring,
+                     "x.shape[0]");
+    cJSON_Delete(doc);
+    snprintf(bad, sizeof bad, "%s/bad.json", d);
+    write_file(bad, "[{\"x.shape[0]\": 10},");
+    snprintf(arg, sizeof arg, "--shapes=%s", bad);
+    pc_test_output o = pc_test_poolcheck("check", arg, k, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "bad.json:1:"));
+    pc_test_output_free(&o);
+    free(d);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, version_and_help);
+    tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, seed_python);
+    tcase_add_test(tc, seed_cpp);
+    tcase_add_test(tc, zero_depth_exit_1);
+    tcase_add_test(tc, model_round_trip_python);
+    tcase_add_test(tc, model_round_trip_cpp);
+    tcase_add_test(tc, directories_and_no_kernel);
+    tcase_add_test(tc, subcommand_vs_file);
+    tcase_add_test(tc, syntax_error_exit_2);
+    tcase_add_test(tc, shapes_file);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,78 @@
+/* test_run.c - fork/exec a program with pipes, collect stdout/stderr and the exit status. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_run.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *slurp(int fd)
+{
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    ssize_t n;
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 4096)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    return buf;
+}
+
+pc_test_output pc_test_run(char *const argv[], const char *stdin_text)
+{
+    pc_test_output r = {0};
+    char outpath[] = "/tmp/pctest-out-XXXXXX", errpath[] = "/tmp/pctest-err-XXXXXX",
+         inpath[] = "/tmp/pctest-in-XXXXXX";
+    int outfd = mkstemp(outpath), errfd = mkstemp(errpath), infd = mkstemp(inpath);
+    if (stdin_text && write(infd, stdin_text, strlen(stdin_text)) < 0)
+        abort();
+    lseek(infd, 0, SEEK_SET);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(infd, 0);
+        dup2(outfd, 1);
+        dup2(errfd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    lseek(outfd, 0, SEEK_SET);
+    lseek(errfd, 0, SEEK_SET);
+    r.out = slurp(outfd);
+    r.err = slurp(errfd);
+    close(outfd);
+    close(errfd);
+    close(infd);
+    unlink(outpath);
+    unlink(errpath);
+    unlink(inpath);
+    return r;
+}
+
+pc_test_output pc_test_poolcheck(const char *arg, ...)
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)PC_BINARY_DIR "/bin/poolcheck";
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && n < 31; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    return pc_test_run(argv, NULL);
+}
+
+void pc_test_output_free(pc_test_output *o)
+{
+    free(o->out);
+    free(o->err);
+    o->out = o->err = NULL;
+}

@@ -1,0 +1,17 @@
+/* test_run.h - run a program (usually build/bin/poolcheck) and capture its output. */
+#ifndef POOLCHECK_TEST_RUN_H
+#define POOLCHECK_TEST_RUN_H
+
+typedef struct pc_test_output {
+    char *out;      /* stdout, NUL-terminated (free()) */
+    char *err;      /* stderr */
+    int status;     /* exit status, or 128 + signal */
+} pc_test_output;
+
+/* argv[0] is the program path; argv is NULL-terminated.  stdin_text may be NULL (empty stdin). */
+pc_test_output pc_test_run(char *const argv[], const char *stdin_text);
+/* Convenience: poolcheck with up to 30 arguments, NULL-terminated. */
+pc_test_output pc_test_poolcheck(const char *arg, ...);
+void pc_test_output_free(pc_test_output *o);
+
+#endif
