@@ -133,18 +133,42 @@ void pc_result_free(pc_result *r);
 int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P);
 
 /* ---- budget plan (model.md 7, scenario 2 of the seed article) ------------------------------ */
+/* How a plan prices depths: bytes(d) = AlignUp(fixed + sum_i step[i]*d[i], 32768) * parallelism,
+ * the tensor workspace of model.md 7 (step = {U0, A*S, U2}, fixed = (2E+2A)*S). */
+typedef struct pc_plan_costs {
+    int64_t step[3];         /* raw bytes one more depth of pool i adds, per parallel copy */
+    int64_t fixed;           /* depth-independent raw bytes (boundary slots) */
+    int64_t parallelism;
+} pc_plan_costs;
+
+int64_t pc_plan_costs_bytes(const pc_plan_costs *c, const int64_t d[3]);
+/* The costs of r's analysis; false when a unit is unknown (unbound symbols). */
+bool pc_an_plan_costs(const pc_result *r, pc_plan_costs *out);
+
 typedef struct pc_plan {
     bool fits;               /* false: even `required` does not fit (PC010) */
     int64_t depths[3];
     int64_t bytes;           /* workspace bytes at depths */
     int64_t budget_bytes;
     int64_t min_bytes;       /* smallest runnable workspace (required depths) */
-    int64_t lost[3];         /* predicted - planned, per pool */
+    int64_t lost[3];         /* predicted - planned, per pool (never negative) */
     int64_t spare_bytes;     /* budget - bytes when it fits */
+    /* Added by the planner's owner (additive). */
+    bool bytes_unknown;      /* a unit is unknown: nothing was planned (bind the symbols) */
+    int64_t start[3];        /* the depths the plan started from */
+    int64_t predicted[3];    /* what `lost` is measured against (bounds where unknown) */
+    int64_t step_bytes[3];   /* raw bytes per depth step, the lowering order's measure */
+    int64_t min_budget_kb;   /* ceil(min_bytes / 1024): the smallest budget that runs */
+    int64_t extra_root_steps;/* when it fits: more root_inner steps that also fit (cap 1024) */
+    bool headroom_dropped;   /* the assemble headroom slot(s) had to go (PC011 risk) */
 } pc_plan;
 
-/* start: the depths to start from (NULL = r->suggested). */
+/* start: the depths to start from (NULL = r->suggested).  Bytes by pc_workspace_bytes. */
 void pc_an_plan(const pc_result *r, int64_t budget_bytes, const int64_t *start, pc_plan *out);
+/* The same with explicit prices (costs NULL = pc_an_plan), e.g. from a run's logs
+ * (pc_log_plan_costs): what the logs measured instead of what the analysis computed. */
+void pc_an_plan_ex(const pc_result *r, const pc_plan_costs *costs, int64_t budget_bytes,
+                   const int64_t *start, pc_plan *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,433 @@
+/* cmd_plan.c - `poolcheck plan FILE --budget-kb N`: the depths to use under a workspace memory
+ * limit (model.md 7; scenario 2 of the seed article), optionally starting from a run's logs. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "poolcheck/logs.h"
+
+static const char plan_help[] =
+    "usage: poolcheck plan FILE --budget-kb N [options]\n"
+    "The stitch_function_num_per_pool depths to use when the workspace may take at most N KB:\n"
+    "start from the suggested depths; when they do not fit, lower the pool whose step frees the\n"
+    "most bytes per lost instance (root_inner first on a tie; never below 1 for a needed pool);\n"
+    "say what is lost against the predicted depths, or how much room is left.\n\n"
+    "Options:\n"
+    "  --budget-kb N             the workspace limit in KB (what max_workspace_kb would be)\n"
+    "  --kernel-name NAME        plan for this kernel of FILE only\n"
+    "  --logs PATH               start from the depths a run observed and price them with the\n"
+    "                            logged rawPerParallelBytes (repeatable; files or directories)\n"
+    "  --format=text|json        output format (default text)\n"
+    "  --emit-config=json|python|cpp  print the planned configuration instead\n"
+    "  -o FILE                   write the output to FILE\n\n";
+
+typedef struct plan_item {
+    const pc_kernel *kernel;
+    const pc_result *r;
+    pc_plan plan;
+    bool from_logs;          /* started from observed depths, priced with the logs' units */
+    pc_plan_costs costs;
+} plan_item;
+
+static void triple(pc_sb *b, const int64_t v[3])
+{
+    pc_sb_printf(b, "[%lld, %lld, %lld]", (long long)v[0], (long long)v[1], (long long)v[2]);
+}
+
+static cJSON *triple_json(const int64_t v[3])
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+    return a;
+}
+
+static void write_text(FILE *out, const plan_item *it, int64_t budget_kb, const pc_log_set *logs)
+{
+    const pc_plan *p = &it->plan;
+    pc_sb b = {0};
+    pc_sb_printf(&b, "%s (%s:%u): budget %lld KB = %lld bytes\n", it->kernel->name,
+                 it->kernel->loc.file ? it->kernel->loc.file : "?", it->kernel->loc.line,
+                 (long long)budget_kb, (long long)p->budget_bytes);
+    pc_sb_append(&b, "  start      ");
+    triple(&b, p->start);
+    pc_sb_printf(&b, "  %s\n", it->from_logs ? "(observed in the logs, assemble headroom added)"
+                                             : "(suggested: predicted + assemble headroom)");
+    if (it->from_logs) {
+        pc_sb_printf(&b, "  priced with the logged rawPerParallelBytes {rootInner=%lld, "
+                         "innerTemporal=%lld, exclusive=%lld}, %lld bytes of boundary slots, "
+                         "parallelism %lld\n",
+                     (long long)it->costs.step[0], (long long)it->costs.step[1],
+                     (long long)it->costs.step[2], (long long)it->costs.fixed,
+                     (long long)it->costs.parallelism);
+        for (size_t i = 0; logs && i < logs->nruns; i++) {
+            const pc_log_run *run = &logs->runs[i];
+            if (run->next_depth_bytes[0] < 0)
+                continue;
+            pc_sb_printf(&b, "  (the run at actualDepths [%lld, %lld, %lld] logged "
+                             "nextDepthTotalBytes {%lld, %lld, %lld})\n",
+                         (long long)run->actual_depths[0], (long long)run->actual_depths[1],
+                         (long long)run->actual_depths[2], (long long)run->next_depth_bytes[0],
+                         (long long)run->next_depth_bytes[1], (long long)run->next_depth_bytes[2]);
+            break;
+        }
+    }
+    if (!p->fits) {
+        pc_sb_append(&b, "  required   ");
+        triple(&b, p->depths);
+        pc_sb_printf(&b, "  %lld bytes: does not fit\n", (long long)p->min_bytes);
+        fputs(b.data, out);
+        pc_sb_free(&b);
+        return;
+    }
+    pc_sb_append(&b, "  plan       ");
+    triple(&b, p->depths);
+    pc_sb_printf(&b, "  %lld bytes, %lld bytes spare\n", (long long)p->bytes,
+                 (long long)p->spare_bytes);
+    bool lost = false;
+    for (int i = 0; i < 3; i++) {
+        if (!p->lost[i])
+            continue;
+        if (!lost)
+            pc_sb_append(&b, "  lost against the predicted depths ");
+        if (!lost) {
+            triple(&b, p->predicted);
+            pc_sb_append(&b, ":\n");
+        }
+        lost = true;
+        long long n = (long long)p->lost[i];
+        if (i == PC_POOL_ROOT_INNER)
+            pc_sb_printf(&b, "    root_inner %lld -> %lld: %lld instance%s per DeviceTask "
+                             "serialise (they wait for root_inner memory of earlier ones)\n",
+                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
+        else if (i == PC_POOL_EXCLUSIVE)
+            pc_sb_printf(&b, "    exclusive_outcast %lld -> %lld: DeviceTasks are submitted early, "
+                             "%lld fewer instance%s' exclusive outcasts per task\n",
+                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
+        else
+            pc_sb_printf(&b, "    assemble_outcast %lld -> %lld: DeviceTasks are submitted early, "
+                             "%lld fewer assemble allocation%s alive at once\n",
+                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
+    }
+    if (!lost)
+        pc_sb_append(&b, "  nothing lost against the predicted depths\n");
+    if (p->headroom_dropped)
+        pc_sb_append(&b, "  warning: the plan has no assemble headroom: newer runtimes may stop with "
+                         "`Root cannot fit in an empty DeviceTask` (PC011)\n");
+    if (p->extra_root_steps > 0)
+        pc_sb_printf(&b, "  room for %lld more root_inner step%s (root_inner up to %lld) within "
+                         "the budget\n",
+                     (long long)p->extra_root_steps, p->extra_root_steps == 1 ? "" : "s",
+                     (long long)(p->depths[0] + p->extra_root_steps));
+    fputs(b.data, out);
+    pc_sb_free(&b);
+}
+
+static cJSON *plan_json(const plan_item *it)
+{
+    const pc_plan *p = &it->plan;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", it->kernel->name);
+    if (it->kernel->loc.file)
+        cJSON_AddStringToObject(o, "file", it->kernel->loc.file);
+    else
+        cJSON_AddNullToObject(o, "file");
+    cJSON_AddNumberToObject(o, "line", it->kernel->loc.line);
+    cJSON_AddBoolToObject(o, "fits", p->fits);
+    cJSON_AddItemToObject(o, "start", triple_json(p->start));
+    cJSON_AddItemToObject(o, "depths", triple_json(p->depths));
+    cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+    cJSON_AddNumberToObject(o, "budget_bytes", (double)p->budget_bytes);
+    cJSON_AddNumberToObject(o, "min_bytes", (double)p->min_bytes);
+    cJSON_AddNumberToObject(o, "min_budget_kb", (double)p->min_budget_kb);
+    cJSON_AddItemToObject(o, "predicted", triple_json(p->predicted));
+    cJSON_AddItemToObject(o, "lost", triple_json(p->lost));
+    cJSON_AddNumberToObject(o, "spare_bytes", (double)p->spare_bytes);
+    cJSON_AddNumberToObject(o, "extra_root_steps", (double)p->extra_root_steps);
+    cJSON_AddBoolToObject(o, "headroom_dropped", p->headroom_dropped);
+    cJSON_AddStringToObject(o, "priced_with", it->from_logs ? "logs" : "analysis");
+    cJSON *c = cJSON_AddObjectToObject(o, "costs");
+    cJSON_AddItemToObject(c, "step_bytes", triple_json(it->costs.step));
+    cJSON_AddNumberToObject(c, "fixed_bytes", (double)it->costs.fixed);
+    cJSON_AddNumberToObject(c, "parallelism", (double)it->costs.parallelism);
+    return o;
+}
+
+static void emit_config(FILE *out, const plan_item *it, const char *kind, int64_t budget_kb)
+{
+    const int64_t *d = it->plan.depths;
+    if (strcmp(kind, "json") == 0) {
+        fprintf(out, "{\"runtime\": {\"stitch_function_num_per_pool\": [%lld, %lld, %lld]}}\n",
+                (long long)d[0], (long long)d[1], (long long)d[2]);
+        return;
+    }
+    const char *cmt = strcmp(kind, "python") == 0 ? "#" : "//";
+    fprintf(out, "%s poolcheck plan for %s: workspace %lld bytes within a budget of %lld KB\n", cmt,
+            it->kernel->name, (long long)it->plan.bytes, (long long)budget_kb);
+    if (strcmp(kind, "python") == 0)
+        fprintf(out, "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[%lld, "
+                     "%lld, %lld])\n",
+                (long long)d[0], (long long)d[1], (long long)d[2]);
+    else
+        fprintf(out, "config::SetRuntimeOption(\"stitch_function_num_per_pool\", "
+                     "std::vector<int64_t>{%lld, %lld, %lld});\n",
+                (long long)d[0], (long long)d[1], (long long)d[2]);
+}
+
+/* `--opt=value` / `--opt value`; NULL when argv[*i] is another option; *bad when it lacks a value. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, bool *bad)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n] != 0))
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        pc_cli_error("option '%s' needs a value", name);
+        *bad = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int pc_cmd_plan(int argc, char **argv)
+{
+    pc_cli_common c;
+    pc_cli_common_init(&c);
+    PC_VEC(const char *) log_paths = {0};
+    PC_VEC(plan_item) items = {0};
+    const char *file = NULL, *kernel_name = NULL, *out_path = NULL, *emit = NULL;
+    bool json = false, bad = false;
+    int64_t budget_kb = -1;
+    int status = PC_EXIT_OK;
+    pc_log_set *logs = NULL;
+    pc_frontend *fe = NULL;
+    pc_file_result *fr = NULL;
+    FILE *out = stdout;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int r = pc_cli_common_option(&c, argc, argv, &i);
+        if (r < 0) {
+            status = PC_EXIT_USAGE;
+            goto done;
+        }
+        if (r > 0)
+            continue;
+        const char *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("%s%s", plan_help, pc_cli_common_help);
+            goto done;
+        } else if ((v = value_of(argc, argv, &i, "--budget-kb", &bad))) {
+            char *end;
+            errno = 0;
+            long long n = strtoll(v, &end, 10);
+            if (errno || end == v || *end || n <= 0 || n > 2147483647LL) {
+                pc_cli_error("--budget-kb must be an integer in [1, 2147483647] (KB), got '%s'", v);
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            budget_kb = n;
+        } else if ((v = value_of(argc, argv, &i, "--kernel-name", &bad))) {
+            kernel_name = v;
+        } else if ((v = value_of(argc, argv, &i, "--logs", &bad))) {
+            PC_VEC_PUSH(log_paths, v);
+        } else if ((v = value_of(argc, argv, &i, "--format", &bad))) {
+            if (strcmp(v, "json") == 0 || strcmp(v, "text") == 0) {
+                json = strcmp(v, "json") == 0;
+            } else {
+                pc_cli_error("unknown --format '%s' (text, json)", v);
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+        } else if ((v = value_of(argc, argv, &i, "--emit-config", &bad))) {
+            if (strcmp(v, "json") && strcmp(v, "python") && strcmp(v, "cpp")) {
+                pc_cli_error("unknown --emit-config '%s' (json, python, cpp)", v);
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            emit = v;
+        } else if (strcmp(a, "-o") == 0) {
+            if (i + 1 >= argc) {
+                pc_cli_error("option '-o' needs a FILE");
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            out_path = argv[++i];
+        } else if (bad) {
+            status = PC_EXIT_USAGE;
+            goto done;
+        } else if (a[0] == '-' && a[1]) {
+            pc_cli_error("unknown option '%s' (see 'poolcheck plan --help')", a);
+            status = PC_EXIT_USAGE;
+            goto done;
+        } else if (file) {
+            pc_cli_error("'poolcheck plan' takes one FILE ('%s' and '%s' given)", file, a);
+            status = PC_EXIT_USAGE;
+            goto done;
+        } else {
+            file = a;
+        }
+    }
+    if (!file || budget_kb < 0) {
+        pc_cli_error("usage: poolcheck plan FILE --budget-kb N (see 'poolcheck plan --help')");
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    if (log_paths.count) {
+        logs = pc_log_new(NULL);
+        for (size_t i = 0; i < log_paths.count; i++) {
+            const char *err = NULL;
+            if (pc_log_add_path(logs, log_paths.items[i], &err) != 0) {
+                pc_cli_error("%s", err ? err : "cannot read the logs");
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+        }
+        pc_log_finish(logs);
+        if (logs->stats.workspace_lines == 0)
+            fprintf(stderr, "poolcheck: note: --logs: no [Workspace Runtime ...] lines (INFO "
+                            "logging was off: export ASCEND_GLOBAL_LOG_LEVEL=1 "
+                            "ASCEND_PROCESS_LOG_PATH=<dir>); planning from the analysis\n");
+        if (logs->cut_short)
+            fprintf(stderr, "poolcheck: note: --logs: the run logged Alloc Failures (parallelism "
+                            "cut by memory): its observed depths are what its memory allowed\n");
+    }
+
+    fe = pc_frontend_new();
+    fr = pc_cli_analyze(&c, fe, file);
+    if (!fr) {
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (fr->model->fatal) {
+        for (int i = 0; i < fr->model->nmessages; i++)
+            if (fr->model->messages[i].kind == PC_MSG_FATAL)
+                fprintf(stderr, "%s:%u:%u: error: %s\n", file, fr->model->messages[i].loc.line,
+                        fr->model->messages[i].loc.col, fr->model->messages[i].text);
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    int64_t budget = budget_kb * 1024;
+    for (int k = 0; k < fr->model->nkernels; k++) {
+        if (kernel_name && strcmp(fr->model->kernels[k].name, kernel_name) != 0)
+            continue;
+        const pc_result *r = fr->results[k];
+        plan_item it;
+        memset(&it, 0, sizeof it);
+        it.kernel = &fr->model->kernels[k];
+        it.r = r;
+        int64_t start[3];
+        const int64_t *startp = NULL;
+        if (logs && logs->stats.workspace_lines && pc_log_plan_costs(logs, r, &it.costs)) {
+            /* Scenario 2: what the run observed, with the suggested assemble headroom. */
+            for (int i = 0; i < 3; i++)
+                start[i] = logs->observed[i] >= 0 ? logs->observed[i] : r->suggested[i];
+            if (r->needed[PC_POOL_ASSEMBLE] && logs->observed[PC_POOL_ASSEMBLE] >= 0)
+                start[PC_POOL_ASSEMBLE] += c.assemble_headroom;
+            startp = start;
+            it.from_logs = true;
+            pc_an_plan_ex(r, &it.costs, budget, startp, &it.plan);
+        } else {
+            if (logs && logs->stats.workspace_lines)
+                fprintf(stderr, "poolcheck: note: --logs: no rawPerParallelBytes in the logs "
+                                "(no Recommendation line); planning from the analysis\n");
+            pc_an_plan_costs(r, &it.costs);
+            pc_an_plan(r, budget, NULL, &it.plan);
+        }
+        if (it.plan.bytes_unknown) {
+            pc_sb names = {0};
+            for (int u = 0; u < r->nunknowns; u++)
+                pc_sb_printf(&names, "%s--bind %s=VALUE", u ? ", " : "", r->unknowns[u]);
+            char *list = pc_sb_take(&names);
+            pc_cli_error("kernel '%s': the workspace bytes depend on unbound symbols; bind them (%s)",
+                         it.kernel->name, list[0] ? list : "see 'poolcheck check'");
+            pc_mem_free(list);
+            status = PC_EXIT_FINDINGS;
+            continue;
+        }
+        if (!it.plan.fits) {
+            /* PC010's words: the upstream [workspaceSize] message names the same minimum. */
+            pc_sb req = {0};
+            triple(&req, it.plan.depths);
+            char *rq = pc_sb_take(&req);
+            fprintf(stderr,
+                    "%s:%u: error: kernel '%s': budget %lldKB is below the minimum runnable "
+                    "workspace=%lldKB (%lld bytes at the required depths %s); the smallest budget "
+                    "that runs is --budget-kb %lld [PC010 workspace-budget-too-small]\n",
+                    it.kernel->loc.file ? it.kernel->loc.file : file, it.kernel->loc.line,
+                    it.kernel->name, (long long)budget_kb, (long long)it.plan.min_budget_kb,
+                    (long long)it.plan.min_bytes, rq, (long long)it.plan.min_budget_kb);
+            pc_mem_free(rq);
+            if (status == PC_EXIT_OK)
+                status = PC_EXIT_FINDINGS;
+        }
+        PC_VEC_PUSH(items, it);
+    }
+    if (kernel_name && fr->model->nkernels && !items.count && status == PC_EXIT_OK) {
+        pc_cli_error("no kernel named '%s' in '%s'", kernel_name, file);
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (!fr->model->nkernels) {
+        pc_cli_error("no kernel in '%s'", file);
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (emit && items.count > 1) {
+        pc_cli_error("'%s' has %zu kernels: pick the one to emit with --kernel-name", file,
+                     items.count);
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    if (out_path && !(out = fopen(out_path, "w"))) {
+        pc_cli_error("cannot write '%s': %s", out_path, strerror(errno));
+        out = stdout;
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (emit) {
+        if (items.count == 1 && items.items[0].plan.fits)
+            emit_config(out, &items.items[0], emit, budget_kb);
+    } else if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "version", 1);
+        cJSON_AddNumberToObject(root, "budget_kb", (double)budget_kb);
+        cJSON *plans = cJSON_AddArrayToObject(root, "plans");
+        for (size_t i = 0; i < items.count; i++)
+            cJSON_AddItemToArray(plans, plan_json(&items.items[i]));
+        char *text = cJSON_Print(root);
+        fputs(text, out);
+        fputc('\n', out);
+        cJSON_free(text);
+        cJSON_Delete(root);
+    } else {
+        for (size_t i = 0; i < items.count; i++)
+            write_text(out, &items.items[i], budget_kb, logs);
+    }
+
+done:
+    if (out != stdout) {
+        if (fclose(out) != 0 && status == PC_EXIT_OK)
+            status = PC_EXIT_USAGE;
+    } else if (fflush(stdout) != 0 && status == PC_EXIT_OK) {
+        status = PC_EXIT_USAGE;
+    }
+    PC_VEC_FREE(items);
+    if (fr)
+        pc_file_result_free(fr);
+    if (fe)
+        pc_frontend_free(fe);
+    pc_log_free(logs);
+    PC_VEC_FREE(log_paths);
+    pc_cli_common_free(&c);
+    return status;
+}
