@@ -2,10 +2,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char check_help[] =
@@ -22,6 +27,7 @@ static const char check_help[] =
     "  --color=auto|always|never\n"
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
+    "  -j N                      analyse files in N worker processes (default 1)\n"
     "  --list-checks             list the checks and exit\n\n";
 
 typedef PC_VEC(char *) str_vec;
@@ -93,6 +99,240 @@ static void list_checks(void)
         printf("%s  %-28s %-8s %s\n", t[i].id, t[i].name, pc_severity_name(t[i].severity), t[i].summary);
 }
 
+/* ---- -j N: worker processes ---------------------------------------------------------------------
+ * Each worker analyses every N-th file and sends back, per file, its exit status and its output
+ * rendered in the requested format; the parent merges them in file order (text and github
+ * concatenate; JSON and SARIF documents are merged into one).  Processes rather than threads, like
+ * run-clang-tidy: a crash in one parse cannot take the others down. */
+
+typedef struct file_output { int status; char *text; size_t len; bool done; } file_output;
+
+static int file_status(const pc_file_result *fr)
+{
+    if (fr->model->fatal)
+        return PC_EXIT_USAGE;
+    return pc_diag_count(fr->sink, PC_SEV_ERROR) > 0 ? PC_EXIT_FINDINGS : PC_EXIT_OK;
+}
+
+static bool write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, const pc_report_opts *ro, int fd)
+{
+    pc_frontend *fe = pc_frontend_new();
+    for (size_t i = (size_t)w; i < files->count; i += (size_t)jobs) {
+        pc_file_result *fr = pc_cli_analyze(c, fe, files->items[i]);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        int32_t hdr[2] = {(int32_t)i, PC_EXIT_USAGE};
+        if (fr && mem) {
+            hdr[1] = file_status(fr);
+            pc_rep_write(mem, &fr, 1, ro);
+        }
+        if (mem)
+            fclose(mem);
+        uint64_t n = buf ? len : 0;
+        bool ok = write_all(fd, hdr, sizeof hdr) && write_all(fd, &n, sizeof n) && (!n || write_all(fd, buf, n));
+        free(buf);
+        pc_file_result_free(fr);
+        if (!ok)
+            break;
+    }
+    pc_frontend_free(fe);
+}
+
+typedef struct reader { int fd; size_t got; char *buf; int32_t hdr[2]; uint64_t len; int stage; } reader;
+
+/* Feed bytes read from a worker; completes records into outs. Returns false on a corrupt stream. */
+static bool feed(reader *r, const char *data, size_t n, file_output *outs, size_t nfiles, size_t *finished)
+{
+    for (;;) {
+        if (r->stage == 2 && r->got == (size_t)r->len) {
+            file_output *o = &outs[r->hdr[0]];
+            o->status = r->hdr[1];
+            o->text = r->buf;
+            o->text[r->len] = 0;
+            o->len = (size_t)r->len;
+            o->done = true;
+            (*finished)++;
+            r->buf = NULL;
+            r->stage = 0;
+            r->got = 0;
+        }
+        if (!n)
+            return true;
+        char *dst = r->stage == 0 ? (char *)r->hdr : r->stage == 1 ? (char *)&r->len : r->buf;
+        size_t want = r->stage == 0 ? sizeof r->hdr : r->stage == 1 ? sizeof r->len : (size_t)r->len;
+        size_t take = want - r->got < n ? want - r->got : n;
+        memcpy(dst + r->got, data, take);
+        r->got += take;
+        data += take;
+        n -= take;
+        if (r->got < want)
+            continue;
+        if (r->stage == 0) {
+            if (r->hdr[0] < 0 || (size_t)r->hdr[0] >= nfiles || outs[r->hdr[0]].done)
+                return false;
+            r->stage = 1;
+            r->got = 0;
+        } else if (r->stage == 1) {
+            if (r->len > ((uint64_t)1 << 40))
+                return false;
+            r->buf = pc_mem_alloc((size_t)r->len + 1);
+            r->stage = 2;
+            r->got = 0;
+        }
+    }
+}
+
+static void merge_json(FILE *out, file_output *outs, size_t n, bool sarif)
+{
+    cJSON *base = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!outs[i].done || !outs[i].len)
+            continue;
+        cJSON *doc = cJSON_Parse(outs[i].text);
+        if (!doc)
+            continue;
+        if (!base) {
+            base = doc;
+            continue;
+        }
+        const char *arrays[] = {"kernels", "diagnostics"};
+        if (sarif) {
+            cJSON *from = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "runs"), 0), "results");
+            cJSON *to = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(base, "runs"), 0), "results");
+            while (from && to && cJSON_GetArraySize(from) > 0)
+                cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+        } else {
+            for (int a = 0; a < 2; a++) {
+                cJSON *from = cJSON_GetObjectItemCaseSensitive(doc, arrays[a]);
+                cJSON *to = cJSON_GetObjectItemCaseSensitive(base, arrays[a]);
+                while (from && to && cJSON_GetArraySize(from) > 0)
+                    cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+            }
+        }
+        cJSON_Delete(doc);
+    }
+    if (base) {
+        char *text = cJSON_Print(base);
+        fputs(text, out);
+        fputc('\n', out);
+        cJSON_free(text);
+        cJSON_Delete(base);
+    }
+}
+
+static int run_parallel(pc_cli_common *c, const str_vec *files, int jobs, const pc_report_opts *ro, FILE *out)
+{
+    size_t n = files->count;
+    file_output *outs = pc_mem_calloc(n ? n : 1, sizeof(file_output));
+    reader *rd = pc_mem_calloc((size_t)jobs, sizeof(reader));
+    pid_t *pids = pc_mem_calloc((size_t)jobs, sizeof(pid_t));
+    fflush(NULL); /* children must not flush a copy of the parent's buffers */
+    for (int w = 0; w < jobs; w++) {
+        int fds[2];
+        if (pipe(fds) != 0) {
+            rd[w].fd = -1;
+            continue;
+        }
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            for (int u = 0; u < w; u++)
+                if (rd[u].fd >= 0)
+                    close(rd[u].fd);
+            worker(c, files, w, jobs, ro, fds[1]);
+            close(fds[1]);
+            _exit(0);
+        }
+        close(fds[1]);
+        pids[w] = pid;
+        rd[w].fd = pid > 0 ? fds[0] : -1;
+        if (pid < 0)
+            close(fds[0]);
+    }
+    size_t finished = 0;
+    bool progress = n > 20 && isatty(2);
+    struct pollfd *pfd = pc_mem_calloc((size_t)jobs, sizeof(struct pollfd));
+    for (;;) {
+        int np = 0;
+        for (int w = 0; w < jobs; w++)
+            if (rd[w].fd >= 0) {
+                pfd[np].fd = rd[w].fd;
+                pfd[np].events = POLLIN;
+                np++;
+            }
+        if (!np)
+            break;
+        if (poll(pfd, (nfds_t)np, -1) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < np; i++) {
+            if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            int w = 0;
+            while (rd[w].fd != pfd[i].fd)
+                w++;
+            char buf[65536];
+            ssize_t got = read(rd[w].fd, buf, sizeof buf);
+            if (got > 0 && feed(&rd[w], buf, (size_t)got, outs, n, &finished)) {
+                if (progress)
+                    fprintf(stderr, "\r[%zu/%zu] analysed", finished, n);
+                continue;
+            }
+            if (got < 0 && errno == EINTR)
+                continue;
+            close(rd[w].fd);
+            rd[w].fd = -1;
+            pc_mem_free(rd[w].buf);
+            rd[w].buf = NULL;
+        }
+    }
+    if (progress)
+        fputs("\r\033[K", stderr);
+    for (int w = 0; w < jobs; w++)
+        if (pids[w] > 0)
+            waitpid(pids[w], NULL, 0);
+    int status = PC_EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (!outs[i].done) {
+            pc_cli_error("%s: the worker analysing this file stopped (crash or out of memory)", files->items[i]);
+            outs[i].status = PC_EXIT_USAGE;
+        }
+        if (outs[i].status == PC_EXIT_USAGE)
+            status = PC_EXIT_USAGE;
+        else if (outs[i].status == PC_EXIT_FINDINGS && status == PC_EXIT_OK)
+            status = PC_EXIT_FINDINGS;
+    }
+    if (ro->format == PC_FMT_JSON || ro->format == PC_FMT_SARIF) {
+        merge_json(out, outs, n, ro->format == PC_FMT_SARIF);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (outs[i].done)
+                fwrite(outs[i].text, 1, outs[i].len, out);
+    }
+    for (size_t i = 0; i < n; i++)
+        pc_mem_free(outs[i].text);
+    pc_mem_free(outs);
+    pc_mem_free(rd);
+    pc_mem_free(pids);
+    pc_mem_free(pfd);
+    return status;
+}
+
 int pc_cmd_check(int argc, char **argv)
 {
     pc_cli_common c;
@@ -102,6 +342,7 @@ int pc_cmd_check(int argc, char **argv)
     ro.summary = true;
     const char *out_path = NULL, *emit = NULL, *color = "auto";
     bool fix = false, fix_dry = false;
+    int64_t jobs = 1;
     str_vec inputs = {0}, excludes = {0}, files = {0};
     int status = PC_EXIT_OK;
 
@@ -149,6 +390,15 @@ int pc_cmd_check(int argc, char **argv)
             fix = true;
         } else if (strcmp(a, "--fix-dry-run") == 0) {
             fix_dry = true;
+        } else if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0 || strncmp(a, "--jobs=", 7) == 0) {
+            const char *v = strncmp(a, "--jobs=", 7) == 0 ? a + 7 : a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
+            char *end;
+            jobs = strtoll(v, &end, 10);
+            if (!*v || *end || jobs < 1 || jobs > 256) {
+                pc_cli_error("-j expects a number of jobs in [1, 256], got '%s'", v);
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
         } else if (strcmp(a, "--no-summary") == 0) {
             ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -191,6 +441,21 @@ int pc_cmd_check(int argc, char **argv)
             collect_dir(inputs.items[i], &excludes, &files, 0);
         else
             PC_VEC_PUSH(files, pc_mem_strdup(inputs.items[i]));
+    }
+
+    if (jobs > 1 && files.count > 1 && !emit && !fix && !fix_dry) {
+        FILE *pout = stdout;
+        if (out_path && !(pout = fopen(out_path, "w"))) {
+            pc_cli_error("cannot write '%s'", out_path);
+            status = PC_EXIT_USAGE;
+            goto done;
+        }
+        int st = run_parallel(&c, &files, (int)(jobs < (int64_t)files.count ? jobs : (int64_t)files.count), &ro, pout);
+        if (status == PC_EXIT_OK || st == PC_EXIT_USAGE)
+            status = st;
+        if (pout != stdout)
+            fclose(pout);
+        goto done;
     }
 
     pc_frontend *fe = pc_frontend_new();
