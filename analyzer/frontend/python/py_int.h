@@ -1,0 +1,301 @@
+/*
+ * py_int.h - internal header of the Python frontend (analyzer/frontend/python/).
+ *
+ * The frontend works in two phases so that the interpreter lock is held as briefly as possible:
+ *
+ *   py_embed.c   CPython is embedded (one interpreter per process, initialised once), the source
+ *                is handed to `ast.parse` and the resulting Python AST is copied into a small C
+ *                tree (pc_py_node, below) in a scratch arena.  Every Python object is released
+ *                before the lock is dropped.  The analysed file is never imported or executed.
+ *   py_module.c  finds the kernels of a module (jit-decorated functions, legacy
+ *                `with pypto.function(...)` blocks), module constants, imports and option sites.
+ *   py_eval.c    evaluates expressions of a kernel body: integers and symbols, pypto ops with
+ *                their result shapes, views, tensors.
+ *   py_stmt.c    walks kernel statements into the model: loops, ifs, writes, helper inlining.
+ *
+ * Nothing here is visible outside the module; every function carries the pc_py_ prefix.
+ */
+#ifndef POOLCHECK_PY_INT_H
+#define POOLCHECK_PY_INT_H
+
+#include "frontend/frontend_int.h"
+
+/* =============================================================================================
+ * The C copy of Python's AST (py_embed.c)
+ * ============================================================================================= */
+
+typedef enum pc_py_kind {
+    /* statements */
+    PY_MODULE,
+    PY_FUNCDEF,      /* name; list1 = args (PY_ARG), list2 = body, list3 = decorators */
+    PY_CLASSDEF,     /* name; list2 = body, list3 = decorators */
+    PY_RETURN,       /* a = value (may be NULL) */
+    PY_ASSIGN,       /* list1 = targets, a = value */
+    PY_AUGASSIGN,    /* a = target, b = value, op */
+    PY_ANNASSIGN,    /* a = target, b = annotation, c = value (may be NULL) */
+    PY_FOR,          /* a = target, b = iter, list1 = body, list2 = orelse */
+    PY_WHILE,        /* a = test, list1 = body, list2 = orelse */
+    PY_IF,           /* a = test, list1 = body, list2 = orelse */
+    PY_WITH,         /* list1 = items (PY_WITHITEM), list2 = body */
+    PY_WITHITEM,     /* a = context expression, b = `as` target (may be NULL) */
+    PY_TRY,          /* list1 = body, list2 = handler bodies, else and finally, concatenated */
+    PY_EXPR_STMT,    /* a = value */
+    PY_IMPORT,       /* list1 = aliases (PY_ALIAS) */
+    PY_IMPORTFROM,   /* name = module ("" for `from . import x`), list1 = aliases, ivalue = level */
+    PY_ALIAS,        /* name = imported name, str = asname (NULL when none) */
+    PY_PASS,
+    PY_BREAK,
+    PY_CONTINUE,
+    PY_OTHER_STMT,   /* name = Python class name (Raise, Assert, Delete, Global, Match, ...) */
+    /* expressions */
+    PY_NAME,         /* name */
+    PY_INT,          /* ivalue; big = true when it does not fit int64 */
+    PY_FLOAT,        /* fvalue */
+    PY_STR,          /* str */
+    PY_BOOL,         /* ivalue 0/1 */
+    PY_NONE,
+    PY_ELLIPSIS,
+    PY_OTHER_CONST,  /* bytes, complex */
+    PY_ATTRIBUTE,    /* a = value, name = attr */
+    PY_CALL,         /* a = func, list1 = args, list2 = keywords (PY_KEYWORD) */
+    PY_KEYWORD,      /* name = arg (NULL for **mapping), a = value */
+    PY_SUBSCRIPT,    /* a = value, b = slice */
+    PY_SLICE,        /* a = lower, b = upper, c = step (each may be NULL) */
+    PY_TUPLE,        /* list1 = elts */
+    PY_LIST,         /* list1 = elts */
+    PY_SET,          /* list1 = elts */
+    PY_DICT,         /* list1 = keys (an entry is NULL for **mapping), list2 = values */
+    PY_BINOP,        /* a = left, b = right, op */
+    PY_UNARYOP,      /* a = operand, op */
+    PY_BOOLOP,       /* op (PY_OP_AND / PY_OP_OR), list1 = values */
+    PY_COMPARE,      /* a = left, list1 = comparators, ops[] = one PY_OP_* per comparator */
+    PY_IFEXP,        /* a = test, b = body, c = orelse */
+    PY_STARRED,      /* a = value */
+    PY_ARG,          /* name; a = annotation, b = default; ivalue: 0 positional, 1 *args, 2 kw-only,
+                      * 3 **kwargs */
+    PY_OTHER_EXPR    /* name = Python class name (Lambda, ListComp, JoinedStr, ...) */
+} pc_py_kind;
+
+typedef enum pc_py_op {
+    PY_OP_NONE,
+    PY_OP_ADD, PY_OP_SUB, PY_OP_MUL, PY_OP_DIV, PY_OP_FLOORDIV, PY_OP_MOD, PY_OP_POW,
+    PY_OP_MATMUL, PY_OP_LSHIFT, PY_OP_RSHIFT, PY_OP_BITOR, PY_OP_BITXOR, PY_OP_BITAND,
+    PY_OP_USUB, PY_OP_UADD, PY_OP_NOT, PY_OP_INVERT,
+    PY_OP_AND, PY_OP_OR,
+    PY_OP_EQ, PY_OP_NE, PY_OP_LT, PY_OP_LE, PY_OP_GT, PY_OP_GE,
+    PY_OP_IS, PY_OP_ISNOT, PY_OP_IN, PY_OP_NOTIN
+} pc_py_op;
+
+typedef struct pc_py_node pc_py_node;
+typedef struct pc_py_list { pc_py_node **items; int count; } pc_py_list;
+
+struct pc_py_node {
+    pc_py_kind kind;
+    pc_py_op op;
+    /* 1-based line, 1-based byte column; end is one past the last byte (as pc_loc). */
+    uint32_t line, col, end_line, end_col;
+    const char *name;
+    const char *str;
+    int64_t ivalue;
+    bool big;
+    double fvalue;
+    pc_py_node *a, *b, *c;
+    pc_py_list list1, list2, list3;
+    pc_py_op *ops;       /* PY_COMPARE */
+};
+
+/* The parsed source: the tree plus what is needed to map positions back to bytes. */
+typedef struct pc_py_source {
+    pc_arena *arena;            /* scratch: nodes, strings (freed with the parse) */
+    const char *text;           /* the bytes as read (not NUL-terminated necessarily) */
+    size_t len;
+    size_t *line_start;         /* byte offset of each 1-based line; [0] unused */
+    uint32_t nlines;
+    pc_py_node *module;
+} pc_py_source;
+
+/* Parse text with CPython's ast.parse into src->module.  On failure returns false and adds a
+ * located PC_MSG_FATAL message to m (syntax error, undecodable input, interpreter trouble).
+ * Thread-safe: takes the interpreter lock for the duration of the call. */
+bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src);
+
+/* The bytes of [line:col, end_line:end_col) (pc_loc convention) as an arena string. */
+const char *pc_py_source_text(pc_py_source *src, uint32_t line, uint32_t col, uint32_t end_line,
+                              uint32_t end_col);
+
+/* =============================================================================================
+ * Values (py_eval.c)
+ * ============================================================================================= */
+
+typedef enum pc_py_vkind {
+    PV_UNKNOWN,     /* anything we cannot evaluate */
+    PV_INT,         /* integer expression (constant or symbolic): e */
+    PV_FLOAT,       /* f */
+    PV_BOOL,        /* i */
+    PV_STR,         /* s */
+    PV_NONE,
+    PV_DTYPE,       /* dtype */
+    PV_DIMMARK,     /* pypto.DYNAMIC / pypto.DYN / pypto.STATIC */
+    PV_TENSOR,      /* an existing model tensor: tensor */
+    PV_PENDING,     /* an op result not yet stored anywhere: unit, dtype, shape */
+    PV_VIEW,        /* a view/slice/reshape of tensor `tensor` not yet bound to a name */
+    PV_CREATE,      /* pypto.tensor / full / zeros / ones not yet bound: dtype, shape, s = name */
+    PV_SEQ,         /* tuple or list: items (is_list) */
+    PV_DICT,        /* node = the PY_DICT */
+    PV_MODULE,      /* a dotted name inside pypto (or another module): s = "pypto.frontend" */
+    PV_FUNC,        /* a function defined in this file: node = the PY_FUNCDEF, frame = its scope */
+    PV_SHAPE,       /* x.shape of tensor `tensor` */
+    PV_RANGE        /* range(...) / pypto.loop(...) object: items = begin, end, step */
+} pc_py_vkind;
+
+typedef struct pc_py_frame pc_py_frame;
+typedef struct pc_py_val pc_py_val;
+struct pc_py_val {
+    pc_py_vkind kind;
+    const pc_expr *e;
+    double f;
+    int64_t i;
+    const char *s;
+    pc_dtype dtype;
+    int tensor;
+    pc_unit unit;
+    const pc_expr **shape;   /* ndims entries; NULL with ndims = -1 when unknown */
+    int ndims;
+    pc_py_val *items;
+    int nitems;
+    bool is_list;
+    const pc_py_node *node;
+    pc_py_frame *frame;
+};
+
+/* =============================================================================================
+ * Walk state (py_module.c, py_eval.c, py_stmt.c)
+ * ============================================================================================= */
+
+typedef struct pc_py_binding { const char *name; pc_py_val val; } pc_py_binding;
+
+/* A lexical scope: the module, a kernel, an inlined helper.  Lookups fall back to parent. */
+struct pc_py_frame {
+    pc_py_binding *items;
+    int count, cap;
+    pc_py_frame *parent;
+};
+
+/* Where statements go: the kernel body, a loop body, or one branch of an if statement.  Kept as
+ * indices because the model's arrays move when they grow. */
+typedef struct pc_py_blockref {
+    int loop;       /* >= 0: that loop's body */
+    int stmt;       /* >= 0: branch `branch` of that if statement */
+    int branch;
+} pc_py_blockref;
+
+/* Accesses of the Python statement being evaluated; flushed into one PC_STMT_OP. */
+typedef struct pc_py_pending_access { int tensor; pc_access_kind kind; pc_unit unit; pc_loc loc; } pc_py_pending_access;
+
+/* An option site found while walking; added to the model (sorted, de-duplicated) at the end. */
+typedef struct pc_py_optrec {
+    const char *key;
+    pc_optval value;
+    pc_optsite_kind site;
+    int kernel;
+    bool in_kernel;
+    pc_loc loc;
+    const pc_py_node *owner;         /* enclosing host function (NULL: module level or a kernel) */
+} pc_py_optrec;
+
+typedef struct pc_py_ctx {
+    pc_model *m;
+    pc_arena *scratch;
+    pc_py_source *src;
+    /* module-level knowledge (py_module.c) */
+    pc_py_frame *module_frame;
+    bool star_pypto;                 /* `from pypto import *` */
+    /* the kernel being built (-1 while scanning the module) */
+    int kernel;
+    pc_py_blockref block;
+    int loop;                        /* innermost pypto loop, -1 = kernel body */
+    pc_py_frame *frame;              /* current scope */
+    /* current statement */
+    pc_py_pending_access *acc;
+    int nacc, capacc;
+    int *defined;                    /* tensors defined by the current statement */
+    int ndefined, capdefined;
+    uint32_t stmt_line, stmt_col, stmt_end_line, stmt_end_col;
+    /* helper inlining */
+    const pc_py_node *inline_stack[32];
+    int inline_depth;
+    pc_py_val *return_val;           /* where a `return` of the helper being inlined goes */
+    bool returned;                   /* a return was reached: skip the rest of this body */
+    /* functions that were inlined into some kernel (not host code) */
+    const pc_py_node **inlined;
+    int ninlined, capinlined;
+    int nfor_unrolled;               /* safety valve on compile-time unrolling */
+    /* option sites */
+    pc_py_optrec *opts;
+    int nopts, capopts;
+    const pc_py_node *owner;         /* host function being scanned */
+    int kernels_built;               /* kernels found so far (for `with pypto.options` scopes) */
+} pc_py_ctx;
+
+/* ---- py_module.c ---- */
+pc_loc pc_py_loc(pc_py_ctx *c, const pc_py_node *n);
+pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to);
+pc_kernel *pc_py_kernel(pc_py_ctx *c);
+void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Record an option site: `key` from a keyword or dict key, `value` its value node. */
+void pc_py_add_option(pc_py_ctx *c, const char *key, const pc_py_node *value, pc_optsite_kind site,
+                      int kernel, bool in_kernel, pc_loc loc);
+/* Record every entry of a runtime_options={...} value (a dict literal or a name bound to one). */
+void pc_py_add_option_dict(pc_py_ctx *c, const pc_py_node *dict, pc_optsite_kind site, int kernel,
+                           bool in_kernel);
+/* The option call sites: returns true when `call` is one and was recorded. */
+bool pc_py_option_call(pc_py_ctx *c, const pc_py_node *call, int kernel, bool in_kernel);
+
+/* ---- frames (py_eval.c) ---- */
+pc_py_frame *pc_py_frame_new(pc_py_ctx *c, pc_py_frame *parent);
+void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v);
+/* Latest binding of name in f or its parents; NULL when unbound. */
+pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name);
+
+/* ---- py_eval.c ---- */
+pc_py_val pc_py_unknown(void);
+pc_py_val pc_py_int(pc_py_ctx *c, int64_t v);
+pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n);
+/* The dotted name an expression denotes after import aliases ("pypto.frontend.jit"), or NULL. */
+const char *pc_py_qualname(pc_py_ctx *c, const pc_py_node *n);
+/* Is qualname the pypto API `api` ("loop", "frontend.jit", "experimental.set_runtime_options")? */
+bool pc_py_is_api(const char *qualname, const char *api);
+/* Truth of a condition: 1, 0, or -1 when not decidable at trace time. */
+int pc_py_truth(pc_py_ctx *c, const pc_py_val *v);
+/* An integer expression from a value (PV_INT, PV_BOOL), else NULL. */
+const pc_expr *pc_py_as_expr(const pc_py_val *v);
+/* Keyword argument `name` of a call, or NULL. */
+const pc_py_node *pc_py_kwarg(const pc_py_node *call, const char *name);
+/* Positional argument i of a call (no starred expansion), or NULL. */
+const pc_py_node *pc_py_posarg(const pc_py_node *call, int i);
+
+/* Tensor values: materialise a pending result / view / creation into a model tensor named
+ * `variable` (NULL: anonymous) defined by the current statement. */
+int pc_py_materialise(pc_py_ctx *c, pc_py_val *v, const char *variable, const pc_py_node *at);
+void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, const pc_py_node *at);
+/* Flush the current statement's accesses as one PC_STMT_OP in the current block (nothing when it
+ * has no access and force is false). */
+void pc_py_flush_stmt(pc_py_ctx *c, bool force);
+void pc_py_begin_stmt(pc_py_ctx *c, const pc_py_node *stmt);
+/* Append statement id to the current block. */
+void pc_py_block_append(pc_py_ctx *c, int stmt);
+/* A model tensor for a parameter / host tensor. */
+int pc_py_new_tensor(pc_py_ctx *c, const char *variable, pc_tensor_kind kind, pc_dtype dt,
+                     const pc_expr **shape, int ndims, const pc_py_node *at);
+
+/* ---- py_stmt.c ---- */
+void pc_py_walk_body(pc_py_ctx *c, const pc_py_list *body);
+/* Inline a helper function call; returns its return value. */
+pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node *call);
+/* Bind an assignment target to a value (names, tuple unpacking, subscript writes). */
+void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_py_node *value_node);
+/* Bind the names of an import statement in the current frame (aliases of pypto included). */
+void pc_py_bind_import(pc_py_ctx *c, const pc_py_node *s);
+
+#endif
