@@ -46,7 +46,15 @@ const char *pc_cfg_validate(pc_arena *a, const char *key, const pc_optval *v);
 /* Apply one valid option to c (keeps a pointer to opt as provenance). */
 void pc_cfg_apply(pc_runtime_config *c, const pc_option *opt);
 /* The effective configuration for kernel `kernel` of m, given the options that come from
- * outside the source (config file first, command line last). */
+ * outside the source (config file first, command line last).
+ * Order, later wins: defaults; file_opts from tile_fwk_config.json (and any other non-command-line
+ * site), then from .poolcheck.json (PC_SITE_PROJECT_FILE), each in array order;
+ * in the model, module-level set_runtime_options / set_options / C++ SetRuntimeOption outside any
+ * FUNCTION (kernel == -1), then pypto.options(...) scopes, then jit(runtime_options=...) and C++
+ * SetRuntimeOption of this kernel (each in source order); then cli_opts.  An option whose site is
+ * PC_SITE_COMMAND_LINE is applied last even when it is passed in file_opts.  Options with
+ * in_kernel set (PC005), invalid values (PC002/PC003), None and values poolcheck cannot evaluate
+ * never apply. */
 void pc_cfg_resolve(pc_runtime_config *c, const pc_model *m, int kernel,
                     const pc_option *file_opts, size_t nfile_opts,
                     const pc_option *cli_opts, size_t ncli_opts);
@@ -56,6 +64,66 @@ void pc_cfg_resolve(pc_runtime_config *c, const pc_model *m, int kernel,
 bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, const char **err);
 /* Render a value as Python would print it: [64, True, 1], 'abc', 1.5 */
 char *pc_cfg_value_text(pc_arena *a, const pc_optval *v);
+/* The same with a top-level string unquoted (Python's str(), as f"'{value}'" in upstream
+ * messages prints it): abc, [64, 'a'], 1.5 */
+char *pc_cfg_value_str(pc_arena *a, const pc_optval *v);
+/* True when v is a valid, fully known value for key that changes the configuration (what
+ * pc_cfg_apply applies): not None, no element poolcheck cannot evaluate, pc_cfg_validate happy,
+ * and key one of the four modelled options. */
+bool pc_cfg_applicable(const char *key, const pc_optval *v);
+
+/* ---- tile_fwk_config.json ------------------------------------------------------------------ */
+/* Its "runtime" object, each entry one option (site PC_SITE_CONFIG_FILE, kernel -1) with the
+ * value converted from JSON (array -> LIST, true/false -> BOOL, integral number -> INT, other
+ * number -> FLOAT, string -> STRING, null -> NONE, object -> UNKNOWN) and locations in the file
+ * (option loc: from the key to the end of the value; value loc: the value's extent).  Other
+ * sections of the file are not read.  Everything lives in the result's arena. */
+typedef struct pc_config_file {
+    pc_arena *arena;
+    const char *path;
+    pc_option *options;
+    size_t noptions;
+} pc_config_file;
+
+/* Read and parse path.  NULL on failure, with a malloc'd message in *err (free()):
+ * "cannot open 'x': No such file or directory", or "path:3:7: expected ',' or '}', found ..."
+ * for a syntax error (strict JSON) or a "runtime" section that is not an object. */
+pc_config_file *pc_cfg_load_config_file(const char *path, char **err);
+/* The same from text (path names the file in locations and messages). */
+pc_config_file *pc_cfg_parse_config_file(const char *path, const char *text, size_t len, char **err);
+void pc_cfg_config_file_free(pc_config_file *f);
+
+/* ---- .poolcheck.json (project file) --------------------------------------------------------- */
+#define PC_PROJECT_FILE_NAME ".poolcheck.json"
+
+/* Fields absent from the file are NULL / 0 with has_* false.  Unknown fields are an error. */
+typedef struct pc_project_config {
+    pc_arena *arena;
+    const char *path;              /* the project file */
+    const char *dir;               /* its directory (relative paths in it are relative to this) */
+    const char *checks;            /* "checks": --checks globs */
+    const char *warnings_as_errors;/* "warnings_as_errors": --warnings-as-errors globs */
+    pc_bindings *binding_sets;     /* "bindings": {name: int} (one set) or [{...}, ...] (several) */
+    size_t nbinding_sets;
+    const char *config_path;       /* "config": tile_fwk_config.json, resolved against dir */
+    pc_option *options;            /* "runtime": options, site PC_SITE_PROJECT_FILE, kernel -1 */
+    size_t noptions;
+    const char *inner_policy;      /* "inner_policy": "boundary" or "all" (validated) */
+    bool has_assemble_headroom;
+    int64_t assemble_headroom;     /* "assemble_headroom": integer 0..1024 */
+    const char **exclude;          /* "exclude": globs */
+    size_t nexclude;
+} pc_project_config;
+
+/* The nearest project file for an analysed path: PC_PROJECT_FILE_NAME in the path's directory
+ * (the path itself when it is a directory), then each parent up to the filesystem root.
+ * Returns a malloc'd path (free()) or NULL when there is none. */
+char *pc_cfg_find_project(const char *analysed_path);
+/* Read and parse a project file.  NULL on failure with a malloc'd "path:line:col: message" in
+ * *err (free()), e.g. ".poolcheck.json:3:3: unknown field \"chekcs\", expected one of ...". */
+pc_project_config *pc_cfg_load_project(const char *path, char **err);
+pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size_t len, char **err);
+void pc_cfg_project_free(pc_project_config *p);
 
 #ifdef __cplusplus
 }
