@@ -1609,8 +1609,10 @@ static bool jv_number(jv *v)
         v->i++;
     if (v->i < v->len && v->s[v->i] == '0') {
         v->i++;
-        if (v->i < v->len && v->s[v->i] >= '0' && v->s[v->i] <= '9')
+        if (v->i < v->len && v->s[v->i] >= '0' && v->s[v->i] <= '9') {
+            v->i = start;
             return jv_fail_plain(v, "invalid number (leading zero)");
+        }
     } else if (!jv_digits(v)) {
         return jv_fail(v, "invalid number: expected a digit");
     }

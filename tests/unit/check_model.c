@@ -679,7 +679,7 @@ START_TEST(json_syntax_errors)
     expect_err("{\"a\": 1 \"b\": 2}", "line 1, column 9: expected ',' or '}', found '\"'");
     expect_err("[1 2]", "line 1, column 4: expected ',' or ']', found '2'");
     /* RFC 8259, stricter than cJSON alone */
-    expect_err("[01]", "line 1, column 3: invalid number (leading zero)");
+    expect_err("[01]", "line 1, column 2: invalid number (leading zero)");
     expect_err("[+1]", "line 1, column 2: expected a value, found '+'");
     expect_err("[.5]", "line 1, column 2: expected a value, found '.'");
     expect_err("[1.]", "line 1, column 4: invalid number: expected a digit after '.', found ']'");
