@@ -1,0 +1,302 @@
+/* check_plan.c - the budget planner (model.md 7, seed article scenario 2) on pc_result structs
+ * built by hand with known units, every number worked out by hand below.
+ *
+ * Bytes (model.md 7): AlignUp(U0*d0 + U2*d2 + (2E + 2A + A*d1)*S, 32768) * P.
+ * The seed example (model.md 10): U0 = 512, U2 = 4096, S = 4096, E = 1, A = 1, P = 1:
+ *   fixed (boundary slots) = (2 + 2) * 4096 = 16384, one assemble depth = A*S = 4096, so
+ *   raw(d) = 512*d0 + 4096*d1 + 4096*d2 + 16384
+ *   [64,1,1]: 32768 + 4096 + 4096 + 16384 = 57344 -> 65536
+ *   [64,2,1]: 61440 -> 65536        [128,128,128]: 1130496 -> 1146880
+ *   [1,1,1]:  25088 -> 32768 (the smallest runnable workspace, 32 KB)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "poolcheck/analysis.h"
+#include "poolcheck/logs.h"
+
+static void assert_triple(const int64_t got[3], int64_t a, int64_t b, int64_t c, const char *what)
+{
+    ck_assert_msg(got[0] == a && got[1] == b && got[2] == c,
+                  "%s: got [%lld, %lld, %lld], want [%lld, %lld, %lld]", what, (long long)got[0],
+                  (long long)got[1], (long long)got[2], (long long)a, (long long)b, (long long)c);
+}
+
+static void set3(int64_t *d, int64_t a, int64_t b, int64_t c)
+{
+    d[0] = a;
+    d[1] = b;
+    d[2] = c;
+}
+
+/* A result with the given units; predicted/required/suggested as given, needed from required. */
+static pc_result result(int64_t u0, int64_t u2, int64_t s, int e, int a, int64_t p,
+                        const int64_t pred[3], const int64_t req[3], const int64_t sug[3])
+{
+    pc_result r;
+    memset(&r, 0, sizeof r);
+    r.unit_inner = u0;
+    r.unit_excl = u2;
+    r.slot_size = s;
+    r.n_exclusive = e;
+    r.n_assemble = a;
+    r.parallelism = p;
+    for (int i = 0; i < 3; i++) {
+        r.predicted[i] = pred[i];
+        r.bounds[i] = pred[i] >= 0 ? pred[i] : 128;
+        r.required[i] = req[i];
+        r.suggested[i] = sug[i];
+        r.needed[i] = req[i] > 0;
+    }
+    r.k = 128;
+    return r;
+}
+
+static pc_result seed(int64_t parallelism)
+{
+    static const int64_t pred[3] = {64, 1, 1}, req[3] = {1, 1, 1}, sug[3] = {64, 2, 1};
+    return result(512, 4096, 4096, 1, 1, parallelism, pred, req, sug);
+}
+
+START_TEST(seed_bytes)
+{
+    pc_result r = seed(1);
+    int64_t d[3];
+    set3(d, 64, 1, 1);
+    ck_assert_int_eq(pc_workspace_bytes(&r, d, 1), 65536);
+    set3(d, 128, 128, 128);
+    ck_assert_int_eq(pc_workspace_bytes(&r, d, 1), 1146880);
+    pc_plan_costs c;
+    ck_assert(pc_an_plan_costs(&r, &c));
+    assert_triple(c.step, 512, 4096, 4096, "steps");
+    ck_assert_int_eq(c.fixed, 16384);
+    /* the planner's prices agree with the analysis' bytes everywhere */
+    for (int64_t a = 1; a <= 1024; a += 97)
+        for (int64_t b = 1; b <= 9; b += 4)
+            for (int64_t e = 1; e <= 300; e += 37) {
+                set3(d, a, b, e);
+                ck_assert_int_eq(pc_plan_costs_bytes(&c, d), pc_workspace_bytes(&r, d, 1));
+            }
+}
+END_TEST
+
+START_TEST(fits_with_room)
+{
+    pc_result r = seed(1);
+    pc_plan p;
+    /* 64 KB: [64,2,1] costs 65536 = the budget, nothing lost.  More root_inner steps while
+     * 512*d0 + 28672 <= 65536: d0 <= 72, so 8 more. */
+    pc_an_plan(&r, 64 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.start, 64, 2, 1, "start");
+    assert_triple(p.depths, 64, 2, 1, "64 KB");
+    ck_assert_int_eq(p.bytes, 65536);
+    ck_assert_int_eq(p.spare_bytes, 0);
+    assert_triple(p.lost, 0, 0, 0, "lost");
+    ck_assert_int_eq(p.extra_root_steps, 8);
+    ck_assert_int_eq(p.min_bytes, 32768);
+    ck_assert_int_eq(p.min_budget_kb, 32);
+    ck_assert(!p.headroom_dropped);
+
+    /* 1024 KB: spare 1048576 - 65536 = 983040; 512*d0 + 28672 <= 1048576 holds up to d0 = 1992,
+     * but a depth is at most 1024: 960 more steps. */
+    pc_an_plan(&r, 1024 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 64, 2, 1, "1 MB");
+    ck_assert_int_eq(p.spare_bytes, 983040);
+    ck_assert_int_eq(p.extra_root_steps, 960);
+}
+END_TEST
+
+START_TEST(lowers_root_inner)
+{
+    pc_result r = seed(1);
+    pc_plan p;
+    /* 48 KB = 49152: the workspace comes in 32 KiB blocks, so at most one block (32768) fits:
+     * exclusive is at its floor (1), the assemble headroom goes last, so root_inner goes down
+     * while 512*d0 + 28672 > 32768: d0 = 8.  Lost 64 - 8 = 56; 16384 bytes stay unused. */
+    pc_an_plan(&r, 48 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 8, 2, 1, "48 KB");
+    ck_assert_int_eq(p.bytes, 32768);
+    ck_assert_int_eq(p.spare_bytes, 16384);
+    assert_triple(p.lost, 56, 0, 0, "lost");
+    ck_assert_int_eq(p.extra_root_steps, 0);
+    ck_assert(!p.headroom_dropped);
+
+    /* A bigger dx: U0 = 4096.  [64,2,1] = 262144 + 8192 + 4096 + 16384 = 290816 -> 294912.
+     * 200 KB = 204800 holds six blocks (196608): 4096*d0 + 28672 <= 196608 -> d0 <= 41. */
+    static const int64_t pred[3] = {64, 1, 1}, req[3] = {1, 1, 1}, sug[3] = {64, 2, 1};
+    pc_result big = result(4096, 4096, 4096, 1, 1, 1, pred, req, sug);
+    pc_an_plan(&big, 200 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 41, 2, 1, "200 KB");
+    ck_assert_int_eq(p.bytes, 196608);
+    ck_assert_int_eq(p.spare_bytes, 8192);
+    assert_triple(p.lost, 23, 0, 0, "lost");
+
+    /* 32 KB: 512*d0 + 28672 <= 32768 -> d0 <= 8; the headroom slot still fits. */
+    pc_an_plan(&r, 32 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 8, 2, 1, "32 KB");
+    ck_assert_int_eq(p.bytes, 32768);
+    assert_triple(p.lost, 56, 0, 0, "lost");
+}
+END_TEST
+
+START_TEST(too_small)
+{
+    pc_result r = seed(1);
+    pc_plan p;
+    /* 31 KB = 31744 < 32768 at [1,1,1]: PC010, smallest runnable budget 32 KB. */
+    pc_an_plan(&r, 31 * 1024, NULL, &p);
+    ck_assert(!p.fits);
+    assert_triple(p.depths, 1, 1, 1, "required");
+    ck_assert_int_eq(p.bytes, 32768);
+    ck_assert_int_eq(p.min_bytes, 32768);
+    ck_assert_int_eq(p.min_budget_kb, 32);
+    assert_triple(p.lost, 63, 0, 0, "lost");
+}
+END_TEST
+
+START_TEST(headroom_last_and_give_back)
+{
+    /* U0 = 4096, U2 = 1024, S = 16384, E = 1, A = 1: fixed = 4 * 16384 = 65536, one assemble depth
+     * = 16384.  predicted [8,1,4], suggested [8,2,4].  raw = 4096*d0 + 16384*d1 + 1024*d2 + 65536.
+     * Budget 100 KB = 102400 (so raw must be <= 98304, three 32 KiB blocks):
+     *   start [8,2,4]: 135168 -> 163840, too much.
+     *   root_inner (4096 per instance) down to 1: 106496 -> 131072, still too much;
+     *   exclusive (1024) down to 1: 103424 -> 131072; then the headroom: [1,1,1] 87040 -> 98304.
+     *   Give back: the headroom (+16384 -> 103424) does not fit; exclusive back to 4: 90112;
+     *   root_inner to 3: 98304; 4 would be 102400 -> 131072.  Plan [3,1,4], 98304 bytes. */
+    static const int64_t pred[3] = {8, 1, 4}, req[3] = {1, 1, 1}, sug[3] = {8, 2, 4};
+    pc_result r = result(4096, 1024, 16384, 1, 1, 1, pred, req, sug);
+    pc_plan p;
+    pc_an_plan(&r, 100 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 3, 1, 4, "100 KB");
+    ck_assert_int_eq(p.bytes, 98304);
+    ck_assert_int_eq(p.spare_bytes, 4096);
+    assert_triple(p.lost, 5, 0, 0, "lost");
+    ck_assert(p.headroom_dropped);
+    ck_assert_int_eq(p.extra_root_steps, 0);
+    ck_assert_int_eq(p.min_bytes, 98304);
+}
+END_TEST
+
+START_TEST(tie_goes_to_root_inner)
+{
+    /* U0 = U2 = 4096, no assemble pool (A = 0), E = 1, S = 4096: fixed = 2 * 4096 = 8192.
+     * predicted = suggested = [4,0,4], required [1,0,1].  Budget 32 KB: raw <= 32768.
+     * Both steps free 4096 per instance: root_inner first.  [3,0,4] = 36864, [2,0,4] = 32768. */
+    static const int64_t pred[3] = {4, 0, 4}, req[3] = {1, 0, 1};
+    pc_result r = result(4096, 4096, 4096, 1, 0, 1, pred, req, pred);
+    pc_plan p;
+    pc_an_plan(&r, 32 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 2, 0, 4, "tie");
+    assert_triple(p.lost, 2, 0, 0, "lost");
+    ck_assert(!p.headroom_dropped);
+
+    /* The bigger step goes first: U2 = 8192 > U0 = 4096, S = 8192, fixed = 2 * 8192 = 16384.
+     * predicted [8,0,8]: 32768 + 65536 + 16384 = 114688 -> 131072.  Budget 96 KB (98304):
+     * exclusive 8 -> 7 gives 106496 -> 131072, 7 -> 6 gives 98304: fits; root_inner keeps 8. */
+    static const int64_t pred2[3] = {8, 0, 8};
+    r = result(4096, 8192, 8192, 1, 0, 1, pred2, req, pred2);
+    pc_an_plan(&r, 96 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 8, 0, 6, "bigger step first");
+    ck_assert_int_eq(p.bytes, 98304);
+    assert_triple(p.lost, 0, 0, 2, "lost");
+}
+END_TEST
+
+START_TEST(parallelism)
+{
+    pc_result r = seed(2);
+    pc_plan p;
+    /* P = 2 doubles every rounded size: [64,2,1] = 2 * 65536 = 131072 fits 128 KB exactly. */
+    pc_an_plan(&r, 128 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    ck_assert_int_eq(p.bytes, 131072);
+    /* 100 KB: AlignUp(raw) * 2 <= 102400 -> AlignUp(raw) <= 32768 -> d0 <= 8. */
+    pc_an_plan(&r, 100 * 1024, NULL, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 8, 2, 1, "P=2");
+    ck_assert_int_eq(p.bytes, 65536);
+    ck_assert_int_eq(p.min_bytes, 65536);
+}
+END_TEST
+
+START_TEST(from_logs)
+{
+    /* Scenario 2: a run under max_workspace_kb observed [32,1,1]; its logs priced the pools as
+     * the analysis does (rawPerParallelBytes {512, 4096, 4096}, 4 boundary slots of 4096).
+     * Start [32,2,1] (headroom added): 16384 + 8192 + 4096 + 16384 = 45056 -> 65536 within 64 KB;
+     * more root_inner while 512*d0 + 28672 <= 65536: up to 72, 40 more steps.  Against the
+     * prediction [64,1,1] the start itself loses 64 - 32 = 32 root_inner instances. */
+    pc_result r = seed(1);
+    pc_plan_costs c = {.step = {512, 4096, 4096}, .fixed = 16384, .parallelism = 1};
+    int64_t start[3] = {32, 2, 1};
+    pc_plan p;
+    pc_an_plan_ex(&r, &c, 64 * 1024, start, &p);
+    ck_assert(p.fits);
+    assert_triple(p.depths, 32, 2, 1, "logs");
+    ck_assert_int_eq(p.bytes, 65536);
+    ck_assert_int_eq(p.extra_root_steps, 40);
+    assert_triple(p.lost, 32, 0, 0, "lost");
+
+    /* The logs may price differently from the analysis: a larger root_inner unit in the run
+     * (1024) makes [32,2,1] = 32768 + 8192 + 4096 + 16384 = 61440 -> 65536, and only
+     * 1024*d0 + 28672 <= 65536 -> d0 <= 36: 4 more. */
+    c.step[0] = 1024;
+    pc_an_plan_ex(&r, &c, 64 * 1024, start, &p);
+    ck_assert_int_eq(p.extra_root_steps, 4);
+}
+END_TEST
+
+START_TEST(start_clamped_and_unknown)
+{
+    pc_result r = seed(1);
+    pc_plan p;
+    int64_t zero[3] = {0, 0, 0};
+    pc_an_plan(&r, 1024 * 1024, zero, &p);
+    assert_triple(p.start, 1, 1, 1, "never below 1 for a needed pool");
+    int64_t huge[3] = {5000, 1, 1};
+    pc_an_plan(&r, 1024 * 1024, huge, &p);
+    ck_assert_int_eq(p.start[0], 1024);
+
+    r.unit_inner = -1; /* an unbound symbol */
+    pc_an_plan(&r, 64 * 1024, NULL, &p);
+    ck_assert(p.bytes_unknown);
+    ck_assert(!p.fits);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("plan");
+    TCase *tc = tcase_create("plan");
+    tcase_add_test(tc, seed_bytes);
+    tcase_add_test(tc, fits_with_room);
+    tcase_add_test(tc, lowers_root_inner);
+    tcase_add_test(tc, too_small);
+    tcase_add_test(tc, headroom_last_and_give_back);
+    tcase_add_test(tc, tie_goes_to_root_inner);
+    tcase_add_test(tc, parallelism);
+    tcase_add_test(tc, from_logs);
+    tcase_add_test(tc, start_clamped_and_unknown);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
