@@ -1,0 +1,959 @@
+/*
+ * server.c - poolcheck-lsp's core: JSON-RPC dispatch, the LSP lifecycle, open documents,
+ * settings, and the debounce that analyses only the latest version of a document once edits pause.
+ *
+ * Single-threaded: the main loop asks the transport for input with a timeout equal to the time
+ * left until the next analysis is due (poll() on stdin in the binary), so rapid edits coalesce
+ * without threads.  Requests that need an up-to-date analysis (hover, code actions) analyse a
+ * pending document at once before answering.
+ *
+ * Everything the server knows lives in its pc_lsp_server: there is no global mutable state, and
+ * one pc_frontend serves every document (it keeps the C++ translation units for fast reparses).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "lsp.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- state ----------------------------------------------------------------------------------- */
+
+typedef enum server_state {
+    STATE_UNINITIALIZED,     /* before `initialize` */
+    STATE_RUNNING,
+    STATE_SHUTDOWN           /* after `shutdown`: only `exit` is served */
+} server_state;
+
+struct pc_lsp_doc {
+    char *uri;
+    char *path;              /* the file the URI names (what diagnostics are located in) */
+    pc_lang lang;
+    char *text;              /* the editor's current buffer */
+    size_t len;
+    int64_t version;
+    bool pending;            /* text changed since the last analysis */
+    int64_t due_ms;          /* when the pending analysis runs */
+    /* The last analysis, of exactly `atext` (the buffer at `aversion`). */
+    pc_file_result *result;
+    char *atext;
+    size_t alen;
+    int64_t aversion;
+    pc_lsp_lines alines;
+};
+
+/* Settings from initializationOptions and workspace/didChangeConfiguration:
+ * {"set": ["KEY=VALUE"...], "bind": ["NAME=VALUE"...] or {"NAME": VALUE}, "configFile": path,
+ *  "checks": globs, "warningsAsErrors": globs}, optionally wrapped in {"poolcheck": {...}}. */
+typedef struct settings {
+    pc_arena *arena;         /* option values, binding names */
+    PC_VEC(pc_option) ext;   /* the config file's options, then the `set` ones (later wins) */
+    PC_VEC(pc_binding) binds;
+    char *config_file;
+    pc_config_file *file;    /* the loaded config file (owns its options' strings) */
+    char *checks;
+    char *werror;
+} settings;
+
+struct pc_lsp_server {
+    pc_lsp_transport tr;
+    pc_lsp_server_opts opts;
+    char *docs_base;
+    pc_lsp_reader reader;
+    pc_frontend *fe;
+    server_state state;
+    bool stop;               /* `exit` received, or the client is gone */
+    int exit_code;
+    pc_lsp_encoding enc;
+    char *root;              /* workspace root (relative configFile paths start there) */
+    PC_VEC(pc_lsp_doc *) docs;
+    settings cfg;
+};
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+/* Every outgoing message starts here, so "jsonrpc" comes first when someone reads the log. */
+static cJSON *new_message(void)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    return m;
+}
+
+static void send_json(pc_lsp_server *s, cJSON *msg)
+{
+    char *body = cJSON_PrintUnformatted(msg);
+    cJSON_Delete(msg);
+    if (!body) {
+        fputs("poolcheck-lsp: cannot serialise a message (out of memory)\n", stderr);
+        return;
+    }
+    if (!pc_lsp_write_body(&s->tr, body, strlen(body))) {
+        /* The client closed our stdout: nobody is listening, so stop serving. */
+        fputs("poolcheck-lsp: cannot write to the client; stopping\n", stderr);
+        s->stop = true;
+    }
+    cJSON_free(body);
+}
+
+static void send_result(pc_lsp_server *s, const cJSON *id, cJSON *result)
+{
+    cJSON *m = new_message();
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+    cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateNull());
+    send_json(s, m);
+}
+
+static void send_error(pc_lsp_server *s, const cJSON *id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void send_error(pc_lsp_server *s, const cJSON *id, int code, const char *fmt, ...)
+{
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    cJSON *m = new_message();
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+    cJSON *e = cJSON_AddObjectToObject(m, "error");
+    cJSON_AddNumberToObject(e, "code", code);
+    cJSON_AddStringToObject(e, "message", b.data ? b.data : "");
+    pc_sb_free(&b);
+    send_json(s, m);
+}
+
+static void send_notification(pc_lsp_server *s, const char *method, cJSON *params)
+{
+    cJSON *m = new_message();
+    cJSON_AddStringToObject(m, "method", method);
+    cJSON_AddItemToObject(m, "params", params);
+    send_json(s, m);
+}
+
+/* MessageType: 1 Error, 2 Warning, 3 Info, 4 Log. */
+enum { MSG_ERROR = 1, MSG_WARNING = 2, MSG_INFO = 3, MSG_LOG = 4 };
+
+/* A message for the user: window/showMessage, and stderr for the server log. */
+static void tell_user(pc_lsp_server *s, int type, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void tell_user(pc_lsp_server *s, int type, const char *fmt, ...)
+{
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "poolcheck-lsp: %s\n", b.data);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "type", type);
+    cJSON_AddStringToObject(p, "message", b.data);
+    send_notification(s, "window/showMessage", p);
+    pc_sb_free(&b);
+}
+
+/* A line for the client's log (window/logMessage) and stderr: protocol problems the user did
+ * not cause directly, e.g. a notification with bad params. */
+static void log_client(pc_lsp_server *s, int type, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void log_client(pc_lsp_server *s, int type, const char *fmt, ...)
+{
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "poolcheck-lsp: %s\n", b.data);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "type", type);
+    cJSON_AddStringToObject(p, "message", b.data);
+    send_notification(s, "window/logMessage", p);
+    pc_sb_free(&b);
+}
+
+/* ---- settings -------------------------------------------------------------------------------- */
+
+static void settings_free(settings *c)
+{
+    PC_VEC_FREE(c->ext);
+    PC_VEC_FREE(c->binds);
+    pc_mem_free(c->config_file);
+    if (c->file)
+        pc_cfg_config_file_free(c->file);
+    pc_mem_free(c->checks);
+    pc_mem_free(c->werror);
+    if (c->arena)
+        pc_arena_free(c->arena);
+    memset(c, 0, sizeof *c);
+}
+
+/* Strings in a settings entry may be one string or a list of strings. */
+static bool each_string(const cJSON *v, const char *what, pc_sb *problems,
+                        bool (*fn)(settings *, const char *, pc_sb *), settings *c)
+{
+    if (!v || cJSON_IsNull(v))
+        return true;
+    if (cJSON_IsString(v))
+        return fn(c, v->valuestring, problems);
+    if (!cJSON_IsArray(v)) {
+        pc_sb_printf(problems, "%s%s must be a list of strings", problems->len ? "; " : "", what);
+        return false;
+    }
+    bool ok = true;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v)
+    {
+        if (!cJSON_IsString(it)) {
+            pc_sb_printf(problems, "%s%s must be a list of strings", problems->len ? "; " : "",
+                         what);
+            ok = false;
+        } else if (!fn(c, it->valuestring, problems)) {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool add_set(settings *c, const char *arg, pc_sb *problems)
+{
+    pc_option opt;
+    memset(&opt, 0, sizeof opt);
+    const char *err = NULL;
+    if (!pc_cfg_parse_set(c->arena, arg, &opt, &err)) {
+        pc_sb_printf(problems, "%sset '%s': %s", problems->len ? "; " : "", arg,
+                     err ? err : "invalid");
+        return false;
+    }
+    opt.site = PC_SITE_COMMAND_LINE;   /* the editor's `set` is the command line's --set */
+    opt.kernel = -1;
+    PC_VEC_PUSH(c->ext, opt);
+    return true;
+}
+
+static bool add_binding(settings *c, const char *name, size_t name_len, const char *value,
+                        pc_sb *problems)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = value ? strtoll(value, &end, 10) : 0;
+    if (name_len == 0 || !value || !*value || *end || errno) {
+        pc_sb_printf(problems, "%sbind '%.*s=%s': expected NAME=INTEGER",
+                     problems->len ? "; " : "", (int)name_len, name, value ? value : "");
+        return false;
+    }
+    pc_binding b = {pc_arena_strndup(c->arena, name, name_len), (int64_t)v};
+    PC_VEC_PUSH(c->binds, b);
+    return true;
+}
+
+static bool add_bind_text(settings *c, const char *arg, pc_sb *problems)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq)
+        return add_binding(c, arg, strlen(arg), NULL, problems);
+    return add_binding(c, arg, (size_t)(eq - arg), eq + 1, problems);
+}
+
+static char *resolve_path(const pc_lsp_server *s, const char *p)
+{
+    pc_sb b = {0};
+    if (p[0] != '/' && s->root)
+        pc_sb_printf(&b, "%s/", s->root);
+    pc_sb_append(&b, p);
+    return pc_sb_take(&b);
+}
+
+static char *optional_string(const cJSON *o, const char *key, const char *what, pc_sb *problems)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || cJSON_IsNull(v))
+        return NULL;
+    if (!cJSON_IsString(v)) {
+        pc_sb_printf(problems, "%s%s must be a string", problems->len ? "; " : "", what);
+        return NULL;
+    }
+    return pc_mem_strdup(v->valuestring);
+}
+
+/* Replace the settings with those in `obj` (NULL or null: defaults).  Entries that are wrong are
+ * left out and named in the message shown to the user; the rest apply. */
+static void apply_settings(pc_lsp_server *s, const cJSON *obj)
+{
+    const cJSON *wrapped = cJSON_GetObjectItemCaseSensitive(obj, "poolcheck");
+    if (cJSON_IsObject(wrapped))
+        obj = wrapped;
+    settings c;
+    memset(&c, 0, sizeof c);
+    c.arena = pc_arena_new();
+    pc_sb problems = {0};
+    if (obj && !cJSON_IsNull(obj) && !cJSON_IsObject(obj)) {
+        pc_sb_append(&problems, "settings must be an object");
+        obj = NULL;
+    }
+    if (obj) {
+        char *cfg = optional_string(obj, "configFile", "configFile", &problems);
+        if (cfg && *cfg) {
+            c.config_file = resolve_path(s, cfg);
+            char *err = NULL;
+            c.file = pc_cfg_load_config_file(c.config_file, &err);
+            if (!c.file)
+                pc_sb_printf(&problems, "%sconfigFile: %s", problems.len ? "; " : "",
+                             err ? err : "cannot be read");
+            free(err);   /* the loader's contract: malloc'd */
+            for (size_t i = 0; c.file && i < c.file->noptions; i++)
+                PC_VEC_PUSH(c.ext, c.file->options[i]);
+        }
+        pc_mem_free(cfg);
+        /* --set comes after the config file: later wins (model.md 8). */
+        each_string(cJSON_GetObjectItemCaseSensitive(obj, "set"), "set", &problems, add_set, &c);
+        const cJSON *bind = cJSON_GetObjectItemCaseSensitive(obj, "bind");
+        if (cJSON_IsObject(bind)) {
+            const cJSON *it;
+            cJSON_ArrayForEach(it, bind)
+            {
+                char num[32];
+                const char *val = NULL;
+                if (cJSON_IsNumber(it) && it->valuedouble == (double)(long long)it->valuedouble) {
+                    snprintf(num, sizeof num, "%lld", (long long)it->valuedouble);
+                    val = num;
+                } else if (cJSON_IsString(it)) {
+                    val = it->valuestring;
+                }
+                add_binding(&c, it->string, strlen(it->string), val, &problems);
+            }
+        } else {
+            each_string(bind, "bind", &problems, add_bind_text, &c);
+        }
+        c.checks = optional_string(obj, "checks", "checks", &problems);
+        c.werror = optional_string(obj, "warningsAsErrors", "warningsAsErrors", &problems);
+    }
+    settings_free(&s->cfg);
+    s->cfg = c;
+    if (problems.len)
+        tell_user(s, MSG_ERROR, "poolcheck settings: %s", problems.data);
+    pc_sb_free(&problems);
+}
+
+/* ---- documents and analysis ------------------------------------------------------------------ */
+
+static pc_lsp_doc *find_doc(pc_lsp_server *s, const char *uri)
+{
+    for (size_t i = 0; i < s->docs.count; i++)
+        if (strcmp(s->docs.items[i]->uri, uri) == 0)
+            return s->docs.items[i];
+    return NULL;
+}
+
+static void doc_drop_result(pc_lsp_doc *d)
+{
+    if (d->result)
+        pc_file_result_free(d->result);
+    d->result = NULL;
+    pc_mem_free(d->atext);
+    d->atext = NULL;
+    pc_lsp_lines_free(&d->alines);
+}
+
+static void doc_free(pc_lsp_doc *d)
+{
+    doc_drop_result(d);
+    pc_mem_free(d->uri);
+    pc_mem_free(d->path);
+    pc_mem_free(d->text);
+    pc_mem_free(d);
+}
+
+static void publish(pc_lsp_server *s, const pc_lsp_doc *d)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "uri", d->uri);
+    if (d->result) {
+        cJSON_AddNumberToObject(p, "version", (double)d->aversion);
+        pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+        cJSON_AddItemToObject(p, "diagnostics", pc_lsp_diagnostics_json(&v));
+    } else {
+        cJSON_AddItemToObject(p, "diagnostics", cJSON_CreateArray());
+    }
+    send_notification(s, "textDocument/publishDiagnostics", p);
+}
+
+static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
+{
+    d->pending = false;
+    if (d->lang == PC_LANG_UNKNOWN)
+        return;   /* not a language poolcheck reads: nothing to say */
+    pc_check_opts o;
+    pc_check_opts_init(&o);
+    o.parse.lang = d->lang;
+    o.parse.keep_tu = d->lang == PC_LANG_CPP;   /* reuse the TU and its preamble on reparse */
+    pc_bindings set = {s->cfg.binds.items, s->cfg.binds.count};
+    if (set.count) {
+        o.analysis.sets = &set;
+        o.analysis.nsets = 1;
+    }
+    o.ext_opts = s->cfg.ext.items;
+    o.next_opts = s->cfg.ext.count;
+    o.checks = s->cfg.checks;
+    o.werror = s->cfg.werror;
+    const char *err = NULL;
+    int64_t t0 = s->tr.now_ms(s->tr.ctx);
+    pc_file_result *fr = pc_check_file(s->fe, d->path, d->text, d->len, &o, &err);
+    if (!fr) {
+        tell_user(s, MSG_ERROR, "poolcheck: %s", err ? err : "the analysis failed");
+        return;
+    }
+    doc_drop_result(d);
+    d->result = fr;
+    d->atext = pc_mem_strndup(d->text, d->len);
+    d->alen = d->len;
+    d->aversion = d->version;
+    pc_lsp_lines_init(&d->alines, d->atext, d->alen);
+    if (s->opts.verbose) {
+        size_t n = 0;
+        pc_diag_items(fr->sink, &n);
+        fprintf(stderr, "poolcheck-lsp: analysed %s (version %lld) in %lld ms: %zu diagnostics\n",
+                d->path, (long long)d->version, (long long)(s->tr.now_ms(s->tr.ctx) - t0), n);
+    }
+    publish(s, d);
+}
+
+static void schedule(pc_lsp_server *s, pc_lsp_doc *d, int delay_ms)
+{
+    d->pending = true;
+    d->due_ms = s->tr.now_ms(s->tr.ctx) + delay_ms;
+}
+
+/* Bring a document's analysis up to date before answering a request about it. */
+static void flush(pc_lsp_server *s, pc_lsp_doc *d)
+{
+    if (d->pending)
+        analyse(s, d);
+}
+
+static void run_due(pc_lsp_server *s)
+{
+    int64_t now = s->tr.now_ms(s->tr.ctx);
+    for (size_t i = 0; i < s->docs.count && !s->stop; i++)
+        if (s->docs.items[i]->pending && s->docs.items[i]->due_ms <= now)
+            analyse(s, s->docs.items[i]);
+}
+
+/* Milliseconds until the next pending analysis, or -1 when none is pending. */
+static int next_timeout(pc_lsp_server *s)
+{
+    int64_t best = -1, now = s->tr.now_ms(s->tr.ctx);
+    for (size_t i = 0; i < s->docs.count; i++) {
+        const pc_lsp_doc *d = s->docs.items[i];
+        if (!d->pending)
+            continue;
+        int64_t left = d->due_ms > now ? d->due_ms - now : 0;
+        if (best < 0 || left < best)
+            best = left;
+    }
+    return best > INT32_MAX ? INT32_MAX : (int)best;
+}
+
+/* ---- params helpers -------------------------------------------------------------------------- */
+
+static const char *get_string(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool get_uint(const cJSON *o, const char *key, uint32_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
+        v->valuedouble != (double)(uint32_t)v->valuedouble)
+        return false;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+}
+
+static bool get_pos(const cJSON *o, pc_lsp_pos *p)
+{
+    return cJSON_IsObject(o) && get_uint(o, "line", &p->line) &&
+           get_uint(o, "character", &p->character);
+}
+
+/* params.textDocument.uri */
+static const char *doc_uri(const cJSON *params)
+{
+    return get_string(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+}
+
+static pc_lang lang_of(const char *language_id, const char *path)
+{
+    static const char *const cpp_ids[] = {"cpp", "c", "cuda-cpp", "objective-cpp"};
+    if (language_id && strcmp(language_id, "python") == 0)
+        return PC_LANG_PYTHON;
+    for (size_t i = 0; language_id && i < sizeof cpp_ids / sizeof *cpp_ids; i++)
+        if (strcmp(language_id, cpp_ids[i]) == 0)
+            return PC_LANG_CPP;
+    return pc_frontend_lang_of(path);
+}
+
+/* ---- requests -------------------------------------------------------------------------------- */
+
+typedef struct rpc_error { int code; char message[256]; } rpc_error;
+
+static cJSON *fail(rpc_error *e, int code, const char *msg)
+{
+    e->code = code;
+    snprintf(e->message, sizeof e->message, "%s", msg);
+    return NULL;
+}
+
+static bool offers_utf8(const cJSON *params)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+    const cJSON *general = cJSON_GetObjectItemCaseSensitive(caps, "general");
+    const cJSON *encs = cJSON_GetObjectItemCaseSensitive(general, "positionEncodings");
+    if (!cJSON_IsArray(encs))
+        return false;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, encs)
+    {
+        if (cJSON_IsString(it) && strcmp(it->valuestring, "utf-8") == 0)
+            return true;
+    }
+    return false;
+}
+
+static cJSON *req_initialize(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    if (s->state != STATE_UNINITIALIZED)
+        return fail(e, PC_LSP_INVALID_REQUEST, "initialize may be sent only once");
+    if (!cJSON_IsObject(params))
+        return fail(e, PC_LSP_INVALID_PARAMS, "initialize: params must be an InitializeParams object");
+    s->enc = offers_utf8(params) ? PC_LSP_UTF8 : PC_LSP_UTF16;
+    const char *root_uri = get_string(params, "rootUri");
+    const char *root_path = get_string(params, "rootPath");
+    pc_mem_free(s->root);
+    s->root = root_uri ? pc_lsp_uri_to_path(root_uri) : root_path ? pc_mem_strdup(root_path) : NULL;
+    s->state = STATE_RUNNING;
+    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"));
+
+    cJSON *r = cJSON_CreateObject();
+    cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
+    cJSON_AddStringToObject(caps, "positionEncoding", pc_lsp_encoding_name(s->enc));
+    cJSON *sync = cJSON_AddObjectToObject(caps, "textDocumentSync");
+    cJSON_AddBoolToObject(sync, "openClose", 1);
+    cJSON_AddNumberToObject(sync, "change", 1);   /* TextDocumentSyncKind.Full */
+    cJSON *save = cJSON_AddObjectToObject(sync, "save");
+    cJSON_AddBoolToObject(save, "includeText", 0);
+    cJSON *ca = cJSON_AddObjectToObject(caps, "codeActionProvider");
+    cJSON *kinds = cJSON_AddArrayToObject(ca, "codeActionKinds");
+    cJSON_AddItemToArray(kinds, cJSON_CreateString("quickfix"));
+    cJSON_AddBoolToObject(caps, "hoverProvider", 1);
+    cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
+    cJSON_AddStringToObject(info, "name", "poolcheck-lsp");
+    cJSON_AddStringToObject(info, "version", pc_version());
+    return r;
+}
+
+static cJSON *req_shutdown(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    (void)params;
+    (void)e;
+    s->state = STATE_SHUTDOWN;
+    return NULL;   /* result: null */
+}
+
+/* CodeActionContext.only: does it admit "quickfix"?  A kind admits its sub-kinds. */
+static bool only_admits_quickfix(const cJSON *context)
+{
+    const cJSON *only = cJSON_GetObjectItemCaseSensitive(context, "only");
+    if (!cJSON_IsArray(only))
+        return true;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, only)
+    {
+        if (!cJSON_IsString(it))
+            continue;
+        const char *k = it->valuestring;
+        if (strcmp(k, "quickfix") == 0 || k[0] == 0)
+            return true;
+    }
+    return false;
+}
+
+static cJSON *req_code_action(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    const char *uri = doc_uri(params);
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(params, "range");
+    pc_lsp_pos start, end;
+    if (!uri || !get_pos(cJSON_GetObjectItemCaseSensitive(range, "start"), &start) ||
+        !get_pos(cJSON_GetObjectItemCaseSensitive(range, "end"), &end))
+        return fail(e, PC_LSP_INVALID_PARAMS,
+                    "textDocument/codeAction: expected textDocument.uri and range");
+    const cJSON *context = cJSON_GetObjectItemCaseSensitive(params, "context");
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d || !only_admits_quickfix(context))
+        return cJSON_CreateArray();
+    flush(s, d);
+    if (!d->result)
+        return cJSON_CreateArray();
+    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    const cJSON *named = cJSON_GetObjectItemCaseSensitive(context, "diagnostics");
+    return pc_lsp_code_actions_json(&v, start, end, cJSON_IsArray(named) ? named : NULL);
+}
+
+static cJSON *req_hover(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    const char *uri = doc_uri(params);
+    pc_lsp_pos pos;
+    if (!uri || !get_pos(cJSON_GetObjectItemCaseSensitive(params, "position"), &pos))
+        return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/hover: expected textDocument.uri and position");
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d)
+        return NULL;
+    flush(s, d);
+    if (!d->result)
+        return NULL;
+    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    return pc_lsp_hover_json(&v, pos);
+}
+
+/* ---- notifications --------------------------------------------------------------------------- */
+
+static void note_exit(pc_lsp_server *s, const cJSON *params)
+{
+    (void)params;
+    s->exit_code = s->state == STATE_SHUTDOWN ? 0 : 1;
+    s->stop = true;
+}
+
+static void note_did_open(pc_lsp_server *s, const cJSON *params)
+{
+    const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
+    const char *uri = get_string(td, "uri"), *text = get_string(td, "text");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(td, "version");
+    if (!uri || !text) {
+        log_client(s, MSG_ERROR, "textDocument/didOpen: expected textDocument.uri and .text");
+        return;
+    }
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d) {
+        d = pc_mem_calloc(1, sizeof *d);
+        d->uri = pc_mem_strdup(uri);
+        d->path = pc_lsp_uri_to_path(uri);
+        PC_VEC_PUSH(s->docs, d);
+    }
+    d->lang = lang_of(get_string(td, "languageId"), d->path);
+    pc_mem_free(d->text);
+    d->len = strlen(text);
+    d->text = pc_mem_strndup(text, d->len);
+    d->version = cJSON_IsNumber(version) ? (int64_t)version->valuedouble : 0;
+    schedule(s, d, s->opts.debounce_ms);
+}
+
+/* Apply one TextDocumentContentChangeEvent.  With Full sync it is the whole text; a ranged
+ * change (a client that syncs incrementally anyway) is spliced in. */
+static bool apply_change(pc_lsp_server *s, pc_lsp_doc *d, const cJSON *change)
+{
+    const char *text = get_string(change, "text");
+    if (!text)
+        return false;
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(change, "range");
+    size_t tlen = strlen(text);
+    if (!range) {
+        pc_mem_free(d->text);
+        d->text = pc_mem_strndup(text, tlen);
+        d->len = tlen;
+        return true;
+    }
+    pc_lsp_pos a, b;
+    if (!get_pos(cJSON_GetObjectItemCaseSensitive(range, "start"), &a) ||
+        !get_pos(cJSON_GetObjectItemCaseSensitive(range, "end"), &b))
+        return false;
+    pc_lsp_lines l;
+    pc_lsp_lines_init(&l, d->text, d->len);
+    uint32_t la, ca, lb, cb;
+    pc_lsp_from_lsp(&l, a, s->enc, &la, &ca);
+    pc_lsp_from_lsp(&l, b, s->enc, &lb, &cb);
+    size_t from = l.starts[la - 1] + ca - 1, to = l.starts[lb - 1] + cb - 1;
+    pc_lsp_lines_free(&l);
+    if (to < from)
+        return false;
+    pc_sb nb = {0};
+    pc_sb_appendn(&nb, d->text, from);
+    pc_sb_appendn(&nb, text, tlen);
+    pc_sb_appendn(&nb, d->text + to, d->len - to);
+    pc_mem_free(d->text);
+    d->len = nb.len;
+    d->text = pc_sb_take(&nb);
+    return true;
+}
+
+static void note_did_change(pc_lsp_server *s, const cJSON *params)
+{
+    const char *uri = doc_uri(params);
+    const cJSON *changes = cJSON_GetObjectItemCaseSensitive(params, "contentChanges");
+    pc_lsp_doc *d = uri ? find_doc(s, uri) : NULL;
+    if (!d || !cJSON_IsArray(changes)) {
+        log_client(s, MSG_ERROR, "textDocument/didChange: %s",
+                   !uri ? "expected textDocument.uri"
+                   : !d ? "document is not open"
+                        : "expected contentChanges");
+        return;
+    }
+    const cJSON *ch;
+    cJSON_ArrayForEach(ch, changes)
+    {
+        if (!apply_change(s, d, ch)) {
+            log_client(s, MSG_ERROR, "textDocument/didChange: a content change is malformed");
+            return;
+        }
+    }
+    const cJSON *version =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "textDocument"),
+                                         "version");
+    if (cJSON_IsNumber(version))
+        d->version = (int64_t)version->valuedouble;
+    schedule(s, d, s->opts.debounce_ms);
+}
+
+static void note_did_save(pc_lsp_server *s, const cJSON *params)
+{
+    const char *uri = doc_uri(params);
+    pc_lsp_doc *d = uri ? find_doc(s, uri) : NULL;
+    /* The buffer is what we analyse, and saving does not change it; but a saved file is the
+     * moment users expect a fresh look (a config file beside it may have changed), so analyse
+     * now rather than after the debounce. */
+    if (d)
+        schedule(s, d, 0);
+}
+
+static void note_did_close(pc_lsp_server *s, const cJSON *params)
+{
+    const char *uri = doc_uri(params);
+    for (size_t i = 0; uri && i < s->docs.count; i++) {
+        pc_lsp_doc *d = s->docs.items[i];
+        if (strcmp(d->uri, uri) != 0)
+            continue;
+        s->docs.items[i] = s->docs.items[--s->docs.count];
+        doc_drop_result(d);
+        publish(s, d);   /* no result: an empty list clears the editor's markers */
+        doc_free(d);
+        return;
+    }
+}
+
+static void note_did_change_configuration(pc_lsp_server *s, const cJSON *params)
+{
+    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "settings"));
+    for (size_t i = 0; i < s->docs.count; i++)
+        schedule(s, s->docs.items[i], 0);
+}
+
+static void note_initialized(pc_lsp_server *s, const cJSON *params)
+{
+    (void)s;
+    (void)params;
+}
+
+/* ---- dispatch -------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *method;
+    cJSON *(*fn)(pc_lsp_server *, const cJSON *, rpc_error *);
+} requests[] = {
+    {"initialize", req_initialize},
+    {"shutdown", req_shutdown},
+    {"textDocument/codeAction", req_code_action},
+    {"textDocument/hover", req_hover},
+};
+
+static const struct {
+    const char *method;
+    void (*fn)(pc_lsp_server *, const cJSON *);
+} notifications[] = {
+    {"initialized", note_initialized},
+    {"exit", note_exit},
+    {"textDocument/didOpen", note_did_open},
+    {"textDocument/didChange", note_did_change},
+    {"textDocument/didSave", note_did_save},
+    {"textDocument/didClose", note_did_close},
+    {"workspace/didChangeConfiguration", note_did_change_configuration},
+};
+
+static void handle_request(pc_lsp_server *s, const cJSON *id, const char *method,
+                           const cJSON *params)
+{
+    for (size_t i = 0; i < sizeof requests / sizeof *requests; i++) {
+        if (strcmp(method, requests[i].method) != 0)
+            continue;
+        if (s->state == STATE_UNINITIALIZED && requests[i].fn != req_initialize) {
+            send_error(s, id, PC_LSP_SERVER_NOT_INITIALIZED,
+                       "%s: the server is not initialized (send initialize first)", method);
+            return;
+        }
+        if (s->state == STATE_SHUTDOWN) {
+            send_error(s, id, PC_LSP_INVALID_REQUEST, "%s: the server is shut down", method);
+            return;
+        }
+        rpc_error e = {0, ""};
+        cJSON *r = requests[i].fn(s, params, &e);
+        if (e.code)
+            send_error(s, id, e.code, "%s", e.message);
+        else
+            send_result(s, id, r);
+        return;
+    }
+    if (s->state == STATE_UNINITIALIZED)
+        send_error(s, id, PC_LSP_SERVER_NOT_INITIALIZED,
+                   "%s: the server is not initialized (send initialize first)", method);
+    else
+        send_error(s, id, PC_LSP_METHOD_NOT_FOUND, "unknown method '%s'", method);
+}
+
+static void handle_notification(pc_lsp_server *s, const char *method, const cJSON *params)
+{
+    for (size_t i = 0; i < sizeof notifications / sizeof *notifications; i++) {
+        if (strcmp(method, notifications[i].method) != 0)
+            continue;
+        /* Before initialize every notification except exit is dropped; after shutdown too. */
+        if (s->state != STATE_RUNNING && notifications[i].fn != note_exit)
+            return;
+        notifications[i].fn(s, params);
+        return;
+    }
+    /* Unknown notifications ($/cancelRequest, $/setTrace, ...) are ignored, as LSP asks. */
+}
+
+/* One message body: parse, validate the JSON-RPC envelope, dispatch. */
+static void handle_message(pc_lsp_server *s, const char *body, size_t len)
+{
+    const char *end = NULL;
+    cJSON *msg = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+    if (msg && end) {
+        /* cJSON stops after the first value; anything but whitespace after it is bad JSON. */
+        for (const char *p = end; p < body + len; p++) {
+            if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != 0) {
+                cJSON_Delete(msg);
+                msg = NULL;
+                end = p;
+                break;
+            }
+        }
+    }
+    if (!msg) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = end && end >= body && end <= body + len ? (size_t)(end - body)
+                     : at && at >= body && at <= body + len ? (size_t)(at - body)
+                                                             : len;
+        send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu",
+                   off, len);
+        return;
+    }
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
+    if (!cJSON_IsObject(msg)) {
+        send_error(s, NULL, PC_LSP_INVALID_REQUEST, "Invalid Request: %s",
+                   cJSON_IsArray(msg) ? "batches are not part of LSP" : "not a JSON object");
+    } else if (id && !cJSON_IsNumber(id) && !cJSON_IsString(id) && !cJSON_IsNull(id)) {
+        send_error(s, NULL, PC_LSP_INVALID_REQUEST, "Invalid Request: id must be a number or a string");
+    } else if (!cJSON_IsString(ver) || strcmp(ver->valuestring, "2.0") != 0) {
+        send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+    } else if (!method) {
+        /* A response to a request of ours: we send none, so there is nothing to match. */
+        if (!id || (!cJSON_GetObjectItemCaseSensitive(msg, "result") &&
+                    !cJSON_GetObjectItemCaseSensitive(msg, "error")))
+            send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: no \"method\"");
+    } else if (!cJSON_IsString(method)) {
+        send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: \"method\" must be a string");
+    } else {
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+        if (params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
+            if (id)
+                send_error(s, id, PC_LSP_INVALID_REQUEST,
+                           "Invalid Request: \"params\" must be an object or an array");
+        } else if (id) {
+            handle_request(s, id, method->valuestring, params);
+        } else {
+            handle_notification(s, method->valuestring, params);
+        }
+    }
+    cJSON_Delete(msg);
+}
+
+/* ---- lifecycle ------------------------------------------------------------------------------- */
+
+void pc_lsp_server_opts_init(pc_lsp_server_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->debounce_ms = 150;
+}
+
+pc_lsp_server *pc_lsp_server_new(const pc_lsp_transport *t, const pc_lsp_server_opts *o)
+{
+    pc_lsp_server *s = pc_mem_calloc(1, sizeof *s);
+    s->tr = *t;
+    if (o)
+        s->opts = *o;
+    else
+        pc_lsp_server_opts_init(&s->opts);
+    if (s->opts.debounce_ms < 0)
+        s->opts.debounce_ms = 0;
+    s->docs_base = s->opts.docs_base ? pc_mem_strdup(s->opts.docs_base) : NULL;
+    s->opts.docs_base = NULL;
+    pc_lsp_reader_init(&s->reader);
+    s->fe = pc_frontend_new();
+    s->exit_code = 1;
+    s->cfg.arena = pc_arena_new();
+    return s;
+}
+
+void pc_lsp_server_free(pc_lsp_server *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->docs.count; i++)
+        doc_free(s->docs.items[i]);
+    PC_VEC_FREE(s->docs);
+    settings_free(&s->cfg);
+    pc_frontend_free(s->fe);
+    pc_lsp_reader_free(&s->reader);
+    pc_mem_free(s->root);
+    pc_mem_free(s->docs_base);
+    pc_mem_free(s);
+}
+
+int pc_lsp_server_run(pc_lsp_server *s)
+{
+    char buf[65536];
+    while (!s->stop) {
+        long n = s->tr.read(s->tr.ctx, buf, sizeof buf, next_timeout(s));
+        if (n == PC_LSP_READ_TIMEOUT) {
+            run_due(s);
+            continue;
+        }
+        if (n <= 0) {
+            /* The client went away without `exit`: the same status `exit` would give. */
+            if (n == PC_LSP_READ_ERROR)
+                fprintf(stderr, "poolcheck-lsp: cannot read from the client: %s\n", strerror(errno));
+            s->exit_code = s->state == STATE_SHUTDOWN ? 0 : 1;
+            break;
+        }
+        pc_lsp_reader_feed(&s->reader, buf, (size_t)n);
+        for (;;) {
+            const char *body;
+            size_t len;
+            char err[200];
+            pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, err, sizeof err);
+            if (f == PC_LSP_FRAME_NEED_MORE || s->stop)
+                break;
+            if (f == PC_LSP_FRAME_BAD)
+                send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: bad message header: %s", err);
+            else
+                handle_message(s, body, len);
+        }
+        run_due(s);
+    }
+    return s->exit_code;
+}
