@@ -111,7 +111,12 @@ static size_t line_of(const lines *l, size_t off)
     if (lo == 0)
         return 0;
     size_t i = lo - 1;
-    return off >= line_end(l, i) ? l->count : i;
+    if (off < line_end(l, i))
+        return i;
+    /* The end of a last line without a newline still belongs to it. */
+    if (off == l->len && i + 1 == l->count && l->len && l->text[l->len - 1] != '\n')
+        return i;
+    return l->count;
 }
 
 static bool same_line(const lines *a, size_t i, const lines *b, size_t j)

@@ -111,14 +111,14 @@ static void lf_set_list(lf *f, pc_optval *v, const int64_t *items, int n, pc_loc
 
 /* The model: one kernel `k_tmp`, in Python (lang PC_LANG_PYTHON) or C++; when `value` is not
  * NULL the pool option is set to the list `triple` written as `value` on line 3. */
-static void lf_init(lf *f, pc_lang lang, const char *value, const int64_t *triple)
+static void lf_init_at(lf *f, const char *file, pc_lang lang, const char *value, const int64_t *triple)
 {
     memset(f, 0, sizeof *f);
     f->headroom = 1;
     bool py = lang == PC_LANG_PYTHON;
     f->src = py ? lf_python_source(value) : lf_cpp_source(value);
     f->len = strlen(f->src);
-    f->m = pc_model_new(py ? "k.py" : "k.cpp", lang);
+    f->m = pc_model_new(file ? file : py ? "k.py" : "k.cpp", lang);
     int k = pc_model_add_kernel(f->m, "k_tmp", py ? lf_loc(f, 7, 1, 0) : lf_loc(f, 6, 5, 0));
     pc_kernel *K = &f->m->kernels[k];
     K->insert_loc = py ? lf_loc(f, 6, 1, 0) : lf_loc(f, 6, 5, 0);
@@ -152,8 +152,13 @@ static void lf_init(lf *f, pc_lang lang, const char *value, const int64_t *tripl
     }
 }
 
+static inline void lf_init(lf *f, pc_lang lang, const char *value, const int64_t *triple)
+{
+    lf_init_at(f, NULL, lang, value, triple);
+}
+
 /* A second kernel (same tensors, no loop) for multi-kernel cases. */
-static int lf_add_kernel(lf *f, const char *name, uint32_t line)
+static inline int lf_add_kernel(lf *f, const char *name, uint32_t line)
 {
     int k = pc_model_add_kernel(f->m, name, lf_loc(f, line, 1, 0));
     pc_kernel *K = &f->m->kernels[k];
@@ -246,12 +251,17 @@ static void lf_finish(lf *f, int k)
 }
 
 /* The usual one-kernel setup: model, result, configuration from the source option. */
-static void lf_setup(lf *f, pc_lang lang, const char *value, const int64_t *triple)
+static void lf_setup_at(lf *f, const char *file, pc_lang lang, const char *value, const int64_t *triple)
 {
-    lf_init(f, lang, value, triple);
+    lf_init_at(f, file, lang, value, triple);
     f->r[0] = lf_result(f, 0);
     lf_config(f, 0, f->m->noptions ? &f->m->options[0] : NULL);
     lf_finish(f, 0);
+}
+
+static inline void lf_setup(lf *f, pc_lang lang, const char *value, const int64_t *triple)
+{
+    lf_setup_at(f, NULL, lang, value, triple);
 }
 
 static pc_diag_sink *lf_sink(lf *f)
@@ -303,7 +313,7 @@ static void lf_free(lf *f)
 }
 
 /* Diagnostics of one check (by id), and the first of them. */
-static size_t lf_count(lf *f, const char *id)
+static inline size_t lf_count(lf *f, const char *id)
 {
     size_t n, c = 0;
     const pc_diag *d = pc_diag_items(lf_sink(f), &n);
@@ -312,7 +322,7 @@ static size_t lf_count(lf *f, const char *id)
     return c;
 }
 
-static const pc_diag *lf_find(lf *f, const char *id)
+static inline const pc_diag *lf_find(lf *f, const char *id)
 {
     size_t n;
     const pc_diag *d = pc_diag_items(lf_sink(f), &n);
