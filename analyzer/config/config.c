@@ -363,22 +363,21 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-/* Split s[0..n) at commas outside brackets and quotes; returns the number of pieces (at most
- * cap), with a trailing empty piece dropped (Python's `(64,)`). */
-static int split_top(const char *s, size_t n, const char **ps, size_t *pn, int cap)
+/* Split s[0..n) at commas outside brackets and quotes.  Returns the number of pieces and, when
+ * ps/pn are given, stores them; a trailing empty piece is dropped (Python's `(64,)`). */
+static int split_top(const char *s, size_t n, const char **ps, size_t *pn)
 {
     int count = 0, depth = 0;
     char quote = 0;
-    size_t start = 0;
+    size_t start = 0, last_start = 0, last_len = 0;
     for (size_t i = 0; i <= n; i++) {
-        char c = i < n ? s[i] : ',';
-        if (quote) {
+        char c = i < n ? s[i] : ','; /* a sentinel comma ends the last piece */
+        if (quote && i < n) {
             if (c == '\\' && i + 1 < n)
                 i++;
             else if (c == quote)
                 quote = 0;
-            if (i < n)
-                continue;
+            continue;
         }
         if (c == '\'' || c == '"') {
             quote = c;
@@ -387,22 +386,20 @@ static int split_top(const char *s, size_t n, const char **ps, size_t *pn, int c
         } else if ((c == ']' || c == ')') && depth > 0) {
             depth--;
         } else if (c == ',' && (depth == 0 || i == n)) {
-            if (count < cap) {
+            if (ps) {
                 ps[count] = s + start;
                 pn[count] = i - start;
             }
+            last_start = start;
+            last_len = i - start;
             count++;
             start = i + 1;
         }
     }
-    /* the closing sentinel adds one piece; an empty last piece after a real comma is dropped */
-    if (count > 0) {
-        const char *ls = ps[count - 1 < cap ? count - 1 : cap - 1];
-        size_t ln = pn[count - 1 < cap ? count - 1 : cap - 1];
-        trim(&ls, &ln);
-        if (ln == 0 && (count > 1 || n == 0))
-            count--;
-    }
+    const char *ls = s + last_start;
+    trim(&ls, &last_len);
+    if (count > 1 && last_len == 0)
+        count--;
     return count;
 }
 
@@ -474,7 +471,6 @@ static bool is_float_literal(const char *s, size_t n)
     return i == n && (dot || exp);
 }
 
-#define SET_MAX_ITEMS 1024
 #define SET_MAX_DEPTH 32
 
 static void parse_set_value(pc_arena *a, const char *s, size_t n, pc_optval *v, int depth)
@@ -487,14 +483,15 @@ static void parse_set_value(pc_arena *a, const char *s, size_t n, pc_optval *v, 
     if ((list || tuple || bare_list) && depth < SET_MAX_DEPTH) {
         const char *inner = bare_list ? s : s + 1;
         size_t inner_n = bare_list ? n : n - 2;
-        const char **ps = pc_mem_alloc(SET_MAX_ITEMS * sizeof *ps);
-        size_t *pn = pc_mem_alloc(SET_MAX_ITEMS * sizeof *pn);
         const char *t = inner;
         size_t tn = inner_n;
         trim(&t, &tn);
-        int count = tn == 0 ? 0 : split_top(inner, inner_n, ps, pn, SET_MAX_ITEMS);
-        if (count > SET_MAX_ITEMS)
-            count = SET_MAX_ITEMS;
+        int count = tn == 0 ? 0 : split_top(inner, inner_n, NULL, NULL);
+        /* +1: the fill pass also stores a trailing empty piece before dropping it */
+        const char **ps = pc_mem_alloc((size_t)(count + 1) * sizeof *ps);
+        size_t *pn = pc_mem_alloc((size_t)(count + 1) * sizeof *pn);
+        if (count)
+            split_top(inner, inner_n, ps, pn);
         v->kind = tuple ? PC_OPT_TUPLE : PC_OPT_LIST;
         v->nitems = count;
         v->items = count ? pc_arena_alloc(a, (size_t)count * sizeof *v->items) : NULL;

@@ -479,6 +479,8 @@ static void jw_kernel(jw *w, const pc_kernel *k)
 
 char *pc_model_to_json(const pc_model *m)
 {
+    if (!m)
+        return pc_mem_strdup("null\n");
     jw w;
     memset(&w, 0, sizeof w);
     w.m = m;

@@ -510,6 +510,19 @@ START_TEST(parse_set_forms)
         strcat(nested, "]");
     o = set(nested);
     ck_assert_int_eq(o.value.kind, PC_OPT_LIST);
+    /* long lists keep every item */
+    pc_sb long_list = {0};
+    pc_sb_append(&long_list, "k=[");
+    for (int i = 0; i < 3000; i++)
+        pc_sb_printf(&long_list, "%d,", i);
+    pc_sb_append(&long_list, "]");
+    o = set(long_list.data);
+    ck_assert_int_eq(o.value.kind, PC_OPT_LIST);
+    ck_assert_int_eq(o.value.nitems, 3000);
+    ck_assert_int_eq(o.value.items[2999].i, 2999);
+    pc_sb_free(&long_list);
+    set_text("k=1,,2", "k", PC_OPT_LIST, "[1, '', 2]");
+    set_text("k=[1, 'a]b', \"c,\"]", "k", PC_OPT_LIST, "[1, 'a]b', 'c,']");
     /* errors */
     const char *err = NULL;
     pc_option bad;
