@@ -146,14 +146,16 @@ void pc_log_write_text(FILE *out, const pc_log_set *s, const pc_log_check *chk)
         if (any_known(r->observed)) {
             fputs("  observed    ", out);
             triple_text(out, r->observed);
-            fputs("  (peaks / units", out);
+            fputs("  (peak / unit", out);
             if (any_known(r->units)) {
-                fputs(": ", out);
+                static const char *const what[3] = {" B", " slot", " B"};
+                fputs(" per depth: ", out);
                 for (int k = 0; k < 3; k++) {
                     if (r->units[k] < 0)
-                        fputs("?", out);
+                        fprintf(out, "%s ?", POOL_NAMES[k]);
                     else
-                        fprintf(out, "%lld%s", (long long)r->units[k], k == 1 ? " slots" : " B");
+                        fprintf(out, "%s %lld%s%s", POOL_NAMES[k], (long long)r->units[k], what[k],
+                                k == 1 && r->units[k] != 1 ? "s" : "");
                     fputs(k < 2 ? ", " : "", out);
                 }
             }
@@ -206,8 +208,8 @@ void pc_log_write_text(FILE *out, const pc_log_set *s, const pc_log_check *chk)
     for (size_t i = 0; i < s->nwarnings; i++)
         fprintf(out, "warning: %s: %s\n", s->warnings[i].source, s->warnings[i].text);
     if (s->stats.workspace_lines == 0)
-        fputs("note: no [Workspace Runtime ...] lines in the logs: the run had INFO logging off. "
-              "Run the kernel again with\n"
+        fputs("note: no [Workspace Runtime ...] lines in the logs: the runtime's INFO logging was "
+              "off (or these are not the run's logs). Run the kernel again with\n"
               "  export ASCEND_GLOBAL_LOG_LEVEL=1\n"
               "  export ASCEND_PROCESS_LOG_PATH=<dir>\n"
               "and give <dir> to poolcheck logs\n",

@@ -289,39 +289,68 @@ static bool contains(const char *t, size_t n, const char *needle)
 }
 
 /* [workspaceSize] lines (host, compile/launch time; reference 9.1): the slot layout a plan
- * needs, and a refused max_workspace_kb.  Other [workspaceSize] lines are read and ignored. */
-static bool take_size(pc_log_acc *a, const pc_log_line *l, const pc_log_fields *f)
+ * needs, and a refused max_workspace_kb.  Which of them a line is: */
+typedef enum size_kind { SIZE_OTHER, SIZE_STITCH_DEPTH, SIZE_TENSOR, SIZE_SLOTS, SIZE_REFUSED } size_kind;
+
+static size_kind size_kind_of(const pc_log_line *l)
+{
+    if (contains(l->text, l->len, "stitch depth:"))
+        return SIZE_STITCH_DEPTH;              /* LogWorkspaceEncodeSummary */
+    if (contains(l->text, l->len, "Tensor:") && contains(l->text, l->len, "slotted="))
+        return SIZE_TENSOR;                    /* device_launcher.h */
+    if (contains(l->text, l->len, "OutcastSlots:"))
+        return SIZE_SLOTS;
+    if (contains(l->text, l->len, "must be greater than the minimum runnable workspace"))
+        return SIZE_REFUSED;                   /* ValidateMaxWorkspaceOrThrow */
+    return SIZE_OTHER;
+}
+
+static bool take_size(pc_log_acc *a, size_kind kind, const pc_log_fields *f)
 {
     int64_t v;
-    if (contains(l->text, l->len, "stitch depth:")) {
+    switch (kind) {
+    case SIZE_STITCH_DEPTH:
         if (pc_log_field_u64(f, "devTaskBoundaryOutcastNum", &v))
             a->run.boundary_slots = v;
         if (pc_log_field_u64(f, "rootInnerUnitBytes", &v))
             a->size_unit_inner = v;
-        int64_t d;
-        if (pc_log_field_u64(f, "rootInnerDepth", &d))
-            a->size_depths[0] = d;
-        if (pc_log_field_u64(f, "assembleOutcast", &d))
-            a->size_depths[1] = d;
-        if (pc_log_field_u64(f, "exclusiveDepth", &d))
-            a->size_depths[2] = d;
-    } else if (contains(l->text, l->len, "Tensor:")) {
+        if (pc_log_field_u64(f, "rootInnerDepth", &v))
+            a->size_depths[0] = v;
+        if (pc_log_field_u64(f, "assembleOutcast", &v))
+            a->size_depths[1] = v;
+        if (pc_log_field_u64(f, "exclusiveDepth", &v))
+            a->size_depths[2] = v;
+        break;
+    case SIZE_TENSOR:
         if (pc_log_field_u64(f, "slotted", &v)) /* slotted=<MaxOutcastMem>x<slots>(slots) */
             a->run.slot_bytes = v;
-    } else if (contains(l->text, l->len, "OutcastSlots:")) {
+        break;
+    case SIZE_SLOTS:
         if (pc_log_field_u64(f, "boundary", &v))
             a->run.boundary_slots = v;
-    } else if (contains(l->text, l->len, "must be greater than the minimum runnable workspace")) {
+        break;
+    case SIZE_REFUSED:
         if (pc_log_field_u64(f, "workspace", &v))
             a->run.min_workspace_kb = v;
+        break;
+    default:
+        break;
     }
-    return !f->unbalanced;
+    return true;
 }
 
 bool pc_log_take_line(pc_log_set *s, const pc_log_line *l)
 {
     pc_log_fields f;
     pc_log_parse_fields(l->text, l->len, &f);
+    size_kind sk = SIZE_OTHER;
+    if (l->tag == PC_TAG_WORKSPACE_SIZE) {
+        /* Most [workspaceSize] lines (metadata sizes, per-root requirements) say nothing a run
+         * reports: they are read, not stored, and make no run of their own. */
+        sk = size_kind_of(l);
+        if (sk == SIZE_OTHER)
+            return true;
+    }
     if (f.unbalanced && l->tag != PC_TAG_ALLOC_FAILURE)
         return false; /* cut short (a truncated line) or damaged */
     pc_log_acc *a = run_for(s, l->source, l->pid, l->line);
@@ -332,7 +361,7 @@ bool pc_log_take_line(pc_log_set *s, const pc_log_line *l)
     case PC_TAG_TUNING: ok = take_tuning(a, &f); break;
     case PC_TAG_RECOMMENDATION: ok = take_recommendation(a, &f); break;
     case PC_TAG_ALLOC_FAILURE: ok = take_failure(s, a, &f, l->line); break;
-    case PC_TAG_WORKSPACE_SIZE: ok = take_size(a, l, &f); break;
+    case PC_TAG_WORKSPACE_SIZE: ok = take_size(a, sk, &f); break;
     default: ok = false; break;
     }
     if (ok) {
