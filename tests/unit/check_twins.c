@@ -1,0 +1,346 @@
+/* check_twins.c - the same kernel written in C++ and in Python must give the same answer.
+ *
+ * For every pair tests/fixtures/cpp/X.cpp + tests/fixtures/python/X.py (tests/fixtures/README.md:
+ * "twins"), run `poolcheck check --format=json` on both, each with the arguments of its own first
+ * `RUN:` line, and compare per kernel (in file order): the predicted and required depths, and the
+ * tensor -> pool map by tensor name.
+ *
+ * The map comparison: every tensor that takes a pool (anything but "none") must be matched on the
+ * other side by a tensor of the same name and pool, as many times as it occurs (a loop-carried
+ * value is several tensors of one name); a name present on both sides must have the same pools.
+ * Tensors with pool "none" that only one side has are tolerated: the languages spell views
+ * differently (C++ names every View/Reshape result, Python reads a slice inline), and a view never
+ * takes workspace.  Anonymous tensors (empty name) are not compared.
+ *
+ * The base names the two frontend owners agreed to write are listed below; a missing half of a
+ * pair is a failure, so the test cannot pass vacuously. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers/test_run.h"
+
+/* PC_TWINS_FIXTURES overrides the fixture root (used to test this test on a scratch tree). */
+static const char *fixtures_root(void)
+{
+    const char *env = getenv("PC_TWINS_FIXTURES");
+    return env && *env ? env : PC_SOURCE_DIR "/tests/fixtures";
+}
+
+static const char *const agreed[] = {
+    "row_param_view",     "row_root_inner",   "row_assemble_outcast", "row_exclusive_outcast",
+    "row_alias_reshape",  "window_overflow",  "submit_barrier",       "unroll_weighting",
+    "assemble_per_outer", "loop_carried",     "if_else",              "dynamic_trip",
+    "syntax_error",       "seed_k_tmp_to_d_emb",
+};
+#define NAGREED (sizeof agreed / sizeof *agreed)
+
+/* Pairs found on disk (test-harness state, filled before the runner forks). */
+static char **pairs;
+static int npairs;
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void collect_pairs(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/cpp", fixtures_root());
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !dot || strcmp(dot, ".cpp") != 0)
+            continue;
+        char py[4096];
+        snprintf(py, sizeof py, "%s/python/%.*s.py", fixtures_root(), (int)(dot - e->d_name), e->d_name);
+        if (!file_exists(py))
+            continue;
+        pairs = realloc(pairs, (size_t)(npairs + 1) * sizeof *pairs);
+        pairs[npairs++] = strndup(e->d_name, (size_t)(dot - e->d_name));
+    }
+    closedir(d);
+    if (npairs)
+        qsort(pairs, (size_t)npairs, sizeof *pairs, cmp_str);
+}
+
+/* ---- running one side ----------------------------------------------------------------------- */
+
+/* The arguments of the file's first `RUN:` line (after `//` or `#`), or "" when it has none. */
+static char *first_run_args(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[8192];
+    char *args = NULL;
+    while (!args && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (p[0] == '/' && p[1] == '/')
+            p += 2;
+        else if (p[0] == '#')
+            p++;
+        else
+            continue;
+        while (*p == ' ' || *p == '\t' || *p == '*')
+            p++;
+        if (strncmp(p, "RUN:", 4) == 0)
+            args = strdup(p + 4);
+    }
+    fclose(f);
+    return args ? args : strdup("");
+}
+
+/* Split RUN arguments at blanks (quotes group, %S is the fixture's directory). */
+static int split_args(const char *s, char **argv, int max, const char *dir)
+{
+    int n = 0;
+    const char *p = s;
+    while (*p && n < max) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        char buf[4096];
+        size_t len = 0;
+        char quote = 0;
+        while (*p && (quote || !isspace((unsigned char)*p)) && len < sizeof buf - 1) {
+            if (!quote && (*p == '\'' || *p == '"')) {
+                quote = *p++;
+                continue;
+            }
+            if (quote && *p == quote) {
+                quote = 0;
+                p++;
+                continue;
+            }
+            if (p[0] == '%' && p[1] == 'S') {
+                int w = snprintf(buf + len, sizeof buf - len, "%s", dir);
+                len += w > 0 ? (size_t)w : 0;
+                if (len >= sizeof buf)
+                    len = sizeof buf - 1;
+                p += 2;
+                continue;
+            }
+            buf[len++] = *p++;
+        }
+        buf[len] = 0;
+        argv[n++] = strdup(buf);
+    }
+    return n;
+}
+
+typedef struct side {
+    char path[4096];
+    pc_test_output out;
+    cJSON *doc;
+} side;
+
+static void run_side(side *s, const char *path)
+{
+    snprintf(s->path, sizeof s->path, "%s", path);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = strdup(PC_BINARY_DIR "/bin/poolcheck");
+    argv[argc++] = strdup("check");
+    argv[argc++] = strdup("--format=json");
+    argv[argc++] = strdup("--no-config-lookup");
+    char *args = first_run_args(path);
+    argc += split_args(args, argv + argc, 56, dir);
+    free(args);
+    argv[argc++] = strdup(path);
+    argv[argc] = NULL;
+    s->out = pc_test_run(argv, NULL);
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+    s->doc = cJSON_Parse(s->out.out);
+    ck_assert_msg(s->doc != NULL, "%s: `poolcheck check --format=json` did not print JSON (exit %d)\nstderr: %.800s",
+                  path, s->out.status, s->out.err);
+}
+
+static void free_side(side *s)
+{
+    cJSON_Delete(s->doc);
+    pc_test_output_free(&s->out);
+}
+
+/* ---- comparing ------------------------------------------------------------------------------- */
+
+static char *triple_text(const cJSON *t)
+{
+    char *p = t ? cJSON_PrintUnformatted(t) : NULL;
+    return p ? p : strdup("(missing)");
+}
+
+static void compare_triple(const char *base, int kernel, const char *key, const cJSON *kc, const cJSON *kp)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(kc, key), *b = cJSON_GetObjectItemCaseSensitive(kp, key);
+    char *ta = triple_text(a), *tb = triple_text(b);
+    bool same = a && b && cJSON_IsArray(a) && cJSON_IsArray(b) && cJSON_Compare(a, b, true);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s, kernel %d: %s differs: C++ %s, Python %s", base, kernel, key, ta, tb);
+    free(ta);
+    free(tb);
+    ck_assert_msg(same, "%s", msg);
+}
+
+typedef struct entry { const char *name, *pool; } entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->pool, y->pool);
+}
+
+static int entries(const cJSON *kernel, entry **out)
+{
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(kernel, "tensors");
+    int n = 0;
+    *out = calloc((size_t)cJSON_GetArraySize(ts) + 1, sizeof **out);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, ts) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
+        const cJSON *pool = cJSON_GetObjectItemCaseSensitive(t, "pool");
+        if (!cJSON_IsString(name) || !cJSON_IsString(pool) || !*name->valuestring)
+            continue;
+        (*out)[n].name = name->valuestring;
+        (*out)[n].pool = pool->valuestring;
+        n++;
+    }
+    qsort(*out, (size_t)n, sizeof **out, cmp_entry);
+    return n;
+}
+
+static bool has_name(const entry *e, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(e[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static int count_of(const entry *e, int n, const char *name, const char *pool)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += strcmp(e[i].name, name) == 0 && strcmp(e[i].pool, pool) == 0;
+    return k;
+}
+
+/* Check side `a` against side `b` (called both ways). */
+static void compare_pools_one_way(const char *base, int kernel, const char *an, const entry *a, int na,
+                                  const char *bn, const entry *b, int nb)
+{
+    for (int i = 0; i < na; i++) {
+        bool pooled = strcmp(a[i].pool, "none") != 0;
+        if (!pooled && !has_name(b, nb, a[i].name))
+            continue; /* a view only this language names */
+        int ca = count_of(a, na, a[i].name, a[i].pool), cb = count_of(b, nb, a[i].name, a[i].pool);
+        ck_assert_msg(ca == cb, "%s, kernel %d: tensor '%s' is %s %d time(s) in %s but %d time(s) in %s", base, kernel,
+                      a[i].name, a[i].pool, ca, an, cb, bn);
+    }
+}
+
+static void compare_pair(const char *base)
+{
+    char cpp[4096], py[4096];
+    snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), base);
+    snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), base);
+    side c, p;
+    run_side(&c, cpp);
+    run_side(&p, py);
+    ck_assert_msg((c.out.status == 2) == (p.out.status == 2),
+                  "%s: one twin could not be analysed at all: exit %d (C++) vs %d (Python)\nC++ stderr: %.600s\n"
+                  "Python stderr: %.600s",
+                  base, c.out.status, p.out.status, c.out.err, p.out.err);
+    const cJSON *kc = cJSON_GetObjectItemCaseSensitive(c.doc, "kernels");
+    const cJSON *kp = cJSON_GetObjectItemCaseSensitive(p.doc, "kernels");
+    ck_assert_msg(cJSON_IsArray(kc) && cJSON_IsArray(kp), "%s: output has no \"kernels\" array", base);
+    int n = cJSON_GetArraySize(kc);
+    ck_assert_msg(n == cJSON_GetArraySize(kp), "%s: %d kernel(s) in C++, %d in Python", base, n,
+                  cJSON_GetArraySize(kp));
+    for (int i = 0; i < n; i++) {
+        const cJSON *a = cJSON_GetArrayItem(kc, i), *b = cJSON_GetArrayItem(kp, i);
+        compare_triple(base, i, "predicted", a, b);
+        compare_triple(base, i, "required", a, b);
+        entry *ea, *eb;
+        int na = entries(a, &ea), nb = entries(b, &eb);
+        compare_pools_one_way(base, i, "C++", ea, na, "Python", eb, nb);
+        compare_pools_one_way(base, i, "Python", eb, nb, "C++", ea, na);
+        free(ea);
+        free(eb);
+    }
+    free_side(&c);
+    free_side(&p);
+}
+
+/* ---- tests ----------------------------------------------------------------------------------- */
+
+START_TEST(agreed_twins_exist)
+{
+    char missing[4096] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < NAGREED; i++) {
+        char cpp[4096], py[4096];
+        snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), agreed[i]);
+        snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), agreed[i]);
+        bool hc = file_exists(cpp), hp = file_exists(py);
+        if (!hc || !hp) {
+            int w = snprintf(missing + len, sizeof missing - len, " %s%s", agreed[i],
+                             !hc && !hp ? "(.cpp, .py)" : !hc ? "(.cpp)" : "(.py)");
+            if (w > 0 && (size_t)w < sizeof missing - len)
+                len += (size_t)w;
+        }
+    }
+    ck_assert_msg(len == 0, "twin fixtures missing:%s", missing);
+}
+END_TEST
+
+START_TEST(twin_pair)
+{
+    compare_pair(pairs[_i]);
+}
+END_TEST
+
+int main(void)
+{
+    collect_pairs();
+    Suite *s = suite_create("twins");
+    TCase *tc = tcase_create("twins");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, agreed_twins_exist);
+    if (npairs)
+        tcase_add_loop_test(tc, twin_pair, 0, npairs);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    for (int i = 0; i < npairs; i++)
+        free(pairs[i]);
+    free(pairs);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
