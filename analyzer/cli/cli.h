@@ -32,7 +32,11 @@ typedef struct pc_cli_common {
     const char *compile_db_dir;        /* -p DIR */
     pc_inner_policy inner_policy;
     int64_t assemble_headroom;
+    bool inner_policy_set, assemble_headroom_set;  /* given on the command line */
     bool show_parse_errors;
+    /* Loaded once and reused for every file: project files by path, tile_fwk_config.json files. */
+    PC_VEC(pc_project_config *) projects;
+    PC_VEC(pc_config_file *) config_files;
 } pc_cli_common;
 
 void pc_cli_common_init(pc_cli_common *c);
@@ -43,6 +47,11 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i);
 /* Analyse one file with these options (.poolcheck.json lookup, config file, bindings).  Returns
  * NULL after printing an error (bad config file, unreadable input): exit status 2. */
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path);
+/* The project file (.poolcheck.json) that governs path: --config-file, else the nearest one
+ * (unless --no-config-lookup).  NULL when none; sets *failed after printing a located error. */
+const pc_project_config *pc_cli_project_for(pc_cli_common *c, const char *path, bool *failed);
+/* Does the governing project file's "exclude" list skip path (found by a directory search)? */
+bool pc_cli_project_excludes(pc_cli_common *c, const char *path);
 /* Usage text of the common options, for --help. */
 extern const char pc_cli_common_help[];
 

@@ -58,7 +58,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 /* Directories are searched recursively in name order; symbolic links to directories are not
  * followed (no loops); hidden directories (.git) are skipped. */
-static void collect_dir(const char *dir, const str_vec *excludes, str_vec *out, int depth)
+static void collect_dir(pc_cli_common *c, const char *dir, const str_vec *excludes, str_vec *out, int depth)
 {
     if (depth > 64)
         return;
@@ -79,9 +79,10 @@ static void collect_dir(const char *dir, const str_vec *excludes, str_vec *out, 
         char *path = pc_sb_take(&p);
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            collect_dir(path, excludes, out, depth + 1);
+            collect_dir(c, path, excludes, out, depth + 1);
             pc_mem_free(path);
-        } else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && has_kernel_ext(path) && !excluded(path, excludes)) {
+        } else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && has_kernel_ext(path) && !excluded(path, excludes) &&
+                   !pc_cli_project_excludes(c, path)) {
             PC_VEC_PUSH(*out, path);
         } else {
             pc_mem_free(path);
@@ -438,7 +439,7 @@ int pc_cmd_check(int argc, char **argv)
             continue;
         }
         if (S_ISDIR(st.st_mode))
-            collect_dir(inputs.items[i], &excludes, &files, 0);
+            collect_dir(&c, inputs.items[i], &excludes, &files, 0);
         else
             PC_VEC_PUSH(files, pc_mem_strdup(inputs.items[i]));
     }
