@@ -190,6 +190,10 @@ void pc_log_write_text(FILE *out, const pc_log_set *s, const pc_log_check *chk)
             fprintf(out, "%-18s %9s %9s  %s\n", POOL_NAMES[i], p, o,
                     pc_log_verdict_name(chk->verdict[i]));
         }
+        if (chk->under)
+            fputs("error: the run needed deeper pools than predicted: check that the kernel was "
+                  "analysed with the run's shapes (--bind / --shapes) and options (--set)\n",
+                  out);
     }
     for (size_t i = 0; i < s->nruns; i++) {
         const pc_log_run *r = &s->runs[i];

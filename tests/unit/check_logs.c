@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "helpers/test_run.h"
 #include "logs/logs_int.h"
 #include "poolcheck/logs.h"
 #include "support/support.h"
@@ -21,6 +22,7 @@
 #define FIXTURES PC_SOURCE_DIR "/tests/fixtures/logs"
 #define SAMPLE_SIM PC_SHARED_DIR "/examples/logs/k_tmp_to_d_emb.sim.log"
 #define SAMPLE_DEV PC_SHARED_DIR "/examples/logs/k_tmp_to_d_emb.device.log"
+#define SEED_PY PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py"
 
 static const int64_t SEED[3] = {64, 1, 1};
 
@@ -926,6 +928,114 @@ START_TEST(plan_costs_from_logs)
 }
 END_TEST
 
+/* ---- the command ------------------------------------------------------------------------------ */
+
+static cJSON *parse_out(const pc_test_output *o)
+{
+    cJSON *j = cJSON_Parse(o->out);
+    ck_assert_msg(j != NULL, "not JSON: %s (stderr: %s)", o->out, o->err);
+    return j;
+}
+
+static void json_verdicts(cJSON *root, const char *a, const char *b, const char *c)
+{
+    cJSON *v = item(root, "verdict");
+    ck_assert_str_eq(cJSON_GetArrayItem(v, 0)->valuestring, a);
+    ck_assert_str_eq(cJSON_GetArrayItem(v, 1)->valuestring, b);
+    ck_assert_str_eq(cJSON_GetArrayItem(v, 2)->valuestring, c);
+}
+
+START_TEST(cli_logs)
+{
+    /* the acceptance case: both sample logs against the seed kernel (predicted [64, 1, 1]) */
+    pc_test_output o = pc_test_poolcheck("logs", "--format=json", "--kernel", SEED_PY, SAMPLE_SIM,
+                                         SAMPLE_DEV, NULL);
+    ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+    cJSON *j = parse_out(&o);
+    json_triple(item(j, "observed"), 64, 1, 1);
+    json_triple(item(j, "predicted"), 64, 1, 1);
+    json_verdicts(j, "match", "match", "match");
+    ck_assert_int_eq(cJSON_GetArraySize(item(j, "runs")), 2);
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, SAMPLE_DEV, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "root_inner                64        64  match"));
+    ck_assert_ptr_nonnull(strstr(o.out, "(pid 48211)"));
+    pc_test_output_free(&o);
+
+    /* under-predicted: exit 1 */
+    o = pc_test_poolcheck("logs", "--format=json", "--kernel", SEED_PY,
+                          FIXTURES "/device_two_pids.log", NULL);
+    ck_assert_int_eq(o.status, 1);
+    j = parse_out(&o);
+    json_verdicts(j, "under-predicted", "under-predicted", "under-predicted");
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, FIXTURES "/device_two_pids.log", NULL);
+    ck_assert_int_eq(o.status, 1);
+    ck_assert_ptr_nonnull(strstr(o.out, "under-predicted"));
+    pc_test_output_free(&o);
+
+    /* over-predicted (a run cut short by memory): exit 0, with the Alloc Failure warning */
+    o = pc_test_poolcheck("logs", "--format=json", "--kernel", SEED_PY,
+                          FIXTURES "/alloc_failure.device.log", NULL);
+    ck_assert_int_eq(o.status, 0);
+    j = parse_out(&o);
+    json_verdicts(j, "over-predicted", "match", "match");
+    ck_assert(cJSON_IsTrue(item(j, "cut_short")));
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, FIXTURES "/alloc_failure.device.log", NULL);
+    ck_assert_ptr_nonnull(strstr(o.out, "warning: "));
+    ck_assert_ptr_nonnull(strstr(o.out, "parallelism was cut by memory"));
+    pc_test_output_free(&o);
+
+    /* stdin, gzip through stdin is covered by the library tests */
+    size_t len;
+    char *sample = slurp(SAMPLE_SIM, &len);
+    char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", "logs", "-", NULL};
+    o = pc_test_run(argv, sample);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "<stdin>: 2 DeviceTasks"));
+    pc_test_output_free(&o);
+    free(sample);
+
+    /* no Workspace lines: the note, exit 0 */
+    o = pc_test_poolcheck("logs", FIXTURES "/no_workspace.log", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "export ASCEND_GLOBAL_LOG_LEVEL=1"));
+    pc_test_output_free(&o);
+
+    /* usage errors and unreadable input: exit 2 */
+    o = pc_test_poolcheck("logs", "/nonexistent/x.log", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "/nonexistent/x.log"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--bogus", SAMPLE_SIM, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel-name", "k", SAMPLE_SIM, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, "--kernel-name", "nope", SAMPLE_SIM, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "'k_tmp_to_d_emb'"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, "--kernel-name", "k_tmp_to_d_emb",
+                          "--format=json", SAMPLE_SIM, NULL);
+    ck_assert_int_eq(o.status, 0);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--max-line-kb", "2", SAMPLE_SIM, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("logs");
@@ -948,6 +1058,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_shape);
     tcase_add_test(tc, unreadable_path);
     tcase_add_test(tc, plan_costs_from_logs);
+    tcase_add_test(tc, cli_logs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,11 +11,16 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "poolcheck/analysis.h"
+#include "helpers/test_run.h"
 #include "poolcheck/logs.h"
+
+#define SEED_PY PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py"
+#define SAMPLES PC_SHARED_DIR "/examples/logs"
 
 static void assert_triple(const int64_t got[3], int64_t a, int64_t b, int64_t c, const char *what)
 {
@@ -275,6 +280,105 @@ START_TEST(start_clamped_and_unknown)
 }
 END_TEST
 
+/* ---- the command: the seed kernel through the Python frontend ---------------------------------- */
+
+static void json_triple(cJSON *a, int64_t x, int64_t y, int64_t z, const char *what)
+{
+    ck_assert_msg(cJSON_IsArray(a) && cJSON_GetArraySize(a) == 3, "%s: not a triple", what);
+    int64_t got[3];
+    for (int i = 0; i < 3; i++)
+        got[i] = (int64_t)cJSON_GetArrayItem(a, i)->valuedouble;
+    assert_triple(got, x, y, z, what);
+}
+
+static cJSON *first_plan(const pc_test_output *o)
+{
+    cJSON *j = cJSON_Parse(o->out);
+    ck_assert_msg(j != NULL, "not JSON: %s (stderr: %s)", o->out, o->err);
+    cJSON *plans = cJSON_GetObjectItemCaseSensitive(j, "plans");
+    ck_assert_int_eq(cJSON_GetArraySize(plans), 1);
+    return j;
+}
+
+START_TEST(cli_plan)
+{
+    /* 48 KB: [8, 2, 1] (see lowers_root_inner) */
+    pc_test_output o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "48", "--format=json", NULL);
+    ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+    cJSON *j = first_plan(&o);
+    cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "plans"), 0);
+    json_triple(cJSON_GetObjectItemCaseSensitive(p, "depths"), 8, 2, 1, "depths");
+    json_triple(cJSON_GetObjectItemCaseSensitive(p, "lost"), 56, 0, 0, "lost");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(p, "bytes")->valueint, 32768);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "fits")));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "priced_with")->valuestring, "analysis");
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+
+    /* room to spare, text */
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "plan       [64, 2, 1]  65536 bytes, 0 bytes spare"));
+    ck_assert_ptr_nonnull(strstr(o.out, "room for 8 more root_inner steps (root_inner up to 72)"));
+    pc_test_output_free(&o);
+
+    /* --assemble-headroom 0 starts from the seed article's exact triple */
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", "--assemble-headroom", "0",
+                          "--emit-config=python", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "set_runtime_options(stitch_function_num_per_pool=[64, 1, 1])"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "48", "--emit-config=cpp", NULL);
+    ck_assert_ptr_nonnull(strstr(o.out, "std::vector<int64_t>{8, 2, 1}"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "48", "--emit-config=json", NULL);
+    j = cJSON_Parse(o.out);
+    ck_assert_ptr_nonnull(j);
+    json_triple(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "runtime"),
+                                                 "stitch_function_num_per_pool"),
+                8, 2, 1, "emitted json");
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+
+    /* too small: PC010, exit 1, the smallest runnable budget named */
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "31", NULL);
+    ck_assert_int_eq(o.status, 1);
+    ck_assert_ptr_nonnull(strstr(o.err, "minimum runnable workspace=32KB"));
+    ck_assert_ptr_nonnull(strstr(o.err, "--budget-kb 32"));
+    ck_assert_ptr_nonnull(strstr(o.err, "PC010"));
+    pc_test_output_free(&o);
+
+    /* from the logs: observed [64,1,1] + headroom, priced with rawPerParallelBytes */
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", "--logs", SAMPLES,
+                          "--format=json", NULL);
+    ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+    j = first_plan(&o);
+    p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "plans"), 0);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "priced_with")->valuestring, "logs");
+    json_triple(cJSON_GetObjectItemCaseSensitive(p, "start"), 64, 2, 1, "start from logs");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(p, "extra_root_steps")->valueint, 8);
+    cJSON_Delete(j);
+    pc_test_output_free(&o);
+
+    /* usage errors */
+    o = pc_test_poolcheck("plan", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "0", NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", "--emit-config=yaml", NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", "--logs", "/nonexistent", NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", SEED_PY, "--budget-kb", "64", "--kernel-name", "nope", NULL);
+    ck_assert_int_eq(o.status, 2);
+    pc_test_output_free(&o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("plan");
@@ -288,6 +392,7 @@ static Suite *suite(void)
     tcase_add_test(tc, parallelism);
     tcase_add_test(tc, from_logs);
     tcase_add_test(tc, start_clamped_and_unknown);
+    tcase_add_test(tc, cli_plan);
     suite_add_tcase(s, tc);
     return s;
 }
