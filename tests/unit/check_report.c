@@ -626,6 +626,82 @@ START_TEST(test_fix_overlap_hunks_eof)
 }
 END_TEST
 
+/* --fix on copies of the lint fixtures, through the real pipeline (frontend, config, analysis,
+ * checks): every fixable finding is gone when the fixed file is analysed again, and the fixed file
+ * is exactly the dry run's diff applied. */
+static pc_file_result *analyse(pc_frontend *fe, const char *path)
+{
+    pc_check_opts o;
+    pc_check_opts_init(&o);
+    const char *err = NULL;
+    pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
+    ck_assert_msg(fr != NULL, "%s", err ? err : "");
+    ck_assert_msg(!fr->model->fatal, "%s could not be analysed", path);
+    return fr;
+}
+
+static size_t count_id(const pc_file_result *fr, const char *id)
+{
+    size_t n, c = 0;
+    const pc_diag *d = pc_diag_items(fr->sink, &n);
+    for (size_t i = 0; i < n; i++)
+        c += d[i].id && strcmp(d[i].id, id) == 0;
+    return c;
+}
+
+START_TEST(test_fix_fixture_copies)
+{
+    static const struct { const char *fixture, *id, *want; } cases[] = {
+        {"pc001_zero_depth_pool.py", "PC001", "stitch_function_num_per_pool=[64, 2, 1])\n"},
+        {"pc001_zero_depth_pool_jit.py", "PC001", "{\"stitch_function_num_per_pool\": [64, 2, 1]}"},
+        {"pc006_pool_too_shallow.py", "PC006", "stitch_function_num_per_pool=[64, 2, 1])\n"},
+        {"pc007_pool_too_deep.py", "PC007", "stitch_function_num_per_pool=[64, 2, 1])\n"},
+        {"pc009_suggest_precise_config.py", "PC009",
+         "# no runtime options\n\n\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n"
+         "@pypto.frontend.jit\n"},
+        {"pc011_assemble_no_headroom.py", "PC011", "stitch_function_num_per_pool=[64, 2, 1])\n"},
+    };
+    pc_frontend *fe = pc_frontend_new();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s/tests/fixtures/checks/%s", PC_SOURCE_DIR, cases[i].fixture);
+        char *err = NULL, *text = pc_read_file(src, NULL, &err);
+        ck_assert_msg(text != NULL, "%s", err ? err : src);
+        char *path = fix_path(cases[i].fixture);
+        write_file(path, text);
+
+        pc_file_result *fr = analyse(fe, path);
+        ck_assert_msg(count_id(fr, cases[i].id) >= 1, "%s: no %s to fix", cases[i].fixture, cases[i].id);
+        int applied = 0;
+        char *diff = dry_run(fr, &applied);
+        ck_assert_msg(applied >= 1 && strstr(diff, "--- a/") && strstr(diff, "\n+"), "%s: %s", cases[i].fixture, diff);
+        char *same = pc_read_file(path, NULL, &err);
+        ck_assert_str_eq(same, text); /* the dry run changed nothing */
+        pc_mem_free(same);
+        ck_assert_int_eq(pc_rep_apply_fixes(fr, false, NULL), applied);
+        pc_file_result_free(fr);
+        free(diff);
+
+        char *fixed = pc_read_file(path, NULL, &err);
+        ck_assert_msg(strstr(fixed, cases[i].want), "%s fixed to:\n%s", cases[i].fixture, fixed);
+        fr = analyse(fe, path);
+        ck_assert_msg(count_id(fr, cases[i].id) == 0, "%s: %s still reported after --fix", cases[i].fixture, cases[i].id);
+        ck_assert_uint_eq(count_id(fr, "PC001") + count_id(fr, "PC006") + count_id(fr, "PC011"), 0);
+        ck_assert_uint_eq(count_id(fr, "PC009"), 0);
+        /* Nothing left to fix: a second --fix is a no-op. */
+        int again = 0;
+        diff = dry_run(fr, &again);
+        ck_assert_msg(again == 0 && diff[0] == 0, "%s: %s", cases[i].fixture, diff);
+        free(diff);
+        pc_file_result_free(fr);
+        pc_mem_free(fixed);
+        pc_mem_free(text);
+        pc_mem_free(path);
+    }
+    pc_frontend_free(fe);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -644,6 +720,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_fix_dry_run_and_apply);
     tcase_add_test(t, test_fix_insert_cpp);
     tcase_add_test(t, test_fix_overlap_hunks_eof);
+    tcase_add_test(t, test_fix_fixture_copies);
     suite_add_tcase(s, t);
     return s;
 }
