@@ -9,10 +9,12 @@
  * go last: without them newer runtimes can stop with `Root cannot fit in an empty DeviceTask`.
  * No needed pool goes below 1; when even that does not fit, the plan fails with the smallest
  * runnable budget (PC010).  Because the workspace is rounded up to 32 KiB, lowering one pool
- * fully can free more than was needed: afterwards the pools are raised back one step at a time,
- * the assemble headroom first, then the cheapest step first, as long as the budget still holds.
- * With room to spare, the plan says how many more root_inner steps would fit (the article's
- * `remaining / nextDepthTotalBytes.rootInner`, computed with the rounding).
+ * fully can free more than was needed, and a start taken from a run's logs can be below the
+ * suggested depths (the run was cut short by its memory limit): afterwards the pools are raised
+ * one step at a time toward max(start, suggested), the assemble headroom first, then the
+ * cheapest step first, as long as the budget still holds.  With room to spare, the plan says how
+ * many more root_inner steps would fit (the article's `remaining / nextDepthTotalBytes.rootInner`,
+ * computed with the rounding).
  */
 #include "analysis_int.h"
 
@@ -110,7 +112,6 @@ void pc_an_plan_ex(const pc_result *r, const pc_plan_costs *costs, int64_t budge
 
     /* Lower. */
     static const int tie_order[3] = {PC_POOL_ROOT_INNER, PC_POOL_EXCLUSIVE, PC_POOL_ASSEMBLE};
-    bool lowered = false;
     while (price(&pr, d) > budget_bytes) {
         int pick = -1;
         for (int k = 0; k < 3; k++) {
@@ -127,35 +128,33 @@ void pc_an_plan_ex(const pc_result *r, const pc_plan_costs *costs, int64_t budge
         if (pick < 0)
             break; /* cannot happen: floor_ fits */
         d[pick]--;
-        lowered = true;
     }
 
-    /* Raise back what the 32 KiB rounding lets us keep: assemble headroom first, then the
-     * cheapest step (most instances per byte). */
-    if (lowered) {
-        while (d[PC_POOL_ASSEMBLE] < keep_asm) {
-            d[PC_POOL_ASSEMBLE]++;
-            if (price(&pr, d) > budget_bytes) {
-                d[PC_POOL_ASSEMBLE]--;
-                break;
-            }
+    /* Raise what the budget still allows, up to the target: the start, or the suggested depths
+     * where the start is below them (a run cut short by memory observed less than the kernel
+     * needs).  The assemble headroom first (it was lowered last), then the cheapest step first
+     * (the most instances per byte).  This also gives back what the 32 KiB rounding freed. */
+    int64_t target[3];
+    for (int i = 0; i < 3; i++) {
+        int64_t sug = r->suggested[i] >= 0 ? r->suggested[i] : out->predicted[i];
+        target[i] = out->start[i] > sug ? out->start[i] : sug;
+        if (target[i] > PLAN_MAX_DEPTH)
+            target[i] = PLAN_MAX_DEPTH;
+    }
+    int order[4] = {PC_POOL_ASSEMBLE, PC_POOL_ROOT_INNER, PC_POOL_EXCLUSIVE, PC_POOL_ASSEMBLE};
+    for (int k = 2; k < 4; k++) /* insertion sort of order[1..3] by step; ties keep tie_order */
+        for (int j = k; j > 1 && c->step[order[j]] < c->step[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
         }
-        int order[3] = {PC_POOL_ROOT_INNER, PC_POOL_EXCLUSIVE, PC_POOL_ASSEMBLE};
-        for (int a = 0; a < 3; a++) /* stable sort by step, ascending; ties keep tie_order */
-            for (int b = a + 1; b < 3; b++)
-                if (c->step[order[b]] < c->step[order[a]]) {
-                    int t = order[a];
-                    order[a] = order[b];
-                    order[b] = t;
-                }
-        for (int k = 0; k < 3; k++) {
-            int i = order[k];
-            while (d[i] < out->start[i]) {
-                d[i]++;
-                if (price(&pr, d) > budget_bytes) {
-                    d[i]--;
-                    break;
-                }
+    for (int k = 0; k < 4; k++) {
+        int i = order[k];
+        while (d[i] < target[i]) {
+            d[i]++;
+            if (price(&pr, d) > budget_bytes) {
+                d[i]--;
+                break;
             }
         }
     }

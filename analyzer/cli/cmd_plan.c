@@ -64,15 +64,31 @@ static void write_text(FILE *out, const plan_item *it, int64_t budget_kb, const 
                      (long long)it->costs.step[0], (long long)it->costs.step[1],
                      (long long)it->costs.step[2], (long long)it->costs.fixed,
                      (long long)it->costs.parallelism);
+        /* The run's own nextDepthTotalBytes (at its actualDepths) against these prices: the
+         * same numbers unless the logs' boundary slots or slot size differ from the kernel's. */
         for (size_t i = 0; logs && i < logs->nruns; i++) {
             const pc_log_run *run = &logs->runs[i];
-            if (run->next_depth_bytes[0] < 0)
+            if (run->next_depth_bytes[0] < 0 || run->actual_depths[0] < 0 ||
+                run->actual_depths[1] < 0 || run->actual_depths[2] < 0)
                 continue;
-            pc_sb_printf(&b, "  (the run at actualDepths [%lld, %lld, %lld] logged "
-                             "nextDepthTotalBytes {%lld, %lld, %lld})\n",
+            int64_t priced[3];
+            int64_t base = pc_plan_costs_bytes(&it->costs, run->actual_depths);
+            for (int k = 0; k < 3; k++) {
+                int64_t d[3] = {run->actual_depths[0], run->actual_depths[1], run->actual_depths[2]};
+                d[k]++;
+                priced[k] = pc_plan_costs_bytes(&it->costs, d) - base;
+            }
+            bool same = true;
+            for (int k = 0; k < 3; k++)
+                if (run->next_depth_bytes[k] >= 0 && run->next_depth_bytes[k] != priced[k])
+                    same = false;
+            pc_sb_printf(&b, "  the run at actualDepths [%lld, %lld, %lld] logged nextDepthTotalBytes "
+                             "{%lld, %lld, %lld}; %s {%lld, %lld, %lld}\n",
                          (long long)run->actual_depths[0], (long long)run->actual_depths[1],
                          (long long)run->actual_depths[2], (long long)run->next_depth_bytes[0],
-                         (long long)run->next_depth_bytes[1], (long long)run->next_depth_bytes[2]);
+                         (long long)run->next_depth_bytes[1], (long long)run->next_depth_bytes[2],
+                         same ? "these prices agree:" : "warning: these prices give",
+                         (long long)priced[0], (long long)priced[1], (long long)priced[2]);
             break;
         }
     }

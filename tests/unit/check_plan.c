@@ -239,26 +239,39 @@ START_TEST(from_logs)
 {
     /* Scenario 2: a run under max_workspace_kb observed [32,1,1]; its logs priced the pools as
      * the analysis does (rawPerParallelBytes {512, 4096, 4096}, 4 boundary slots of 4096).
-     * Start [32,2,1] (headroom added): 16384 + 8192 + 4096 + 16384 = 45056 -> 65536 within 64 KB;
-     * more root_inner while 512*d0 + 28672 <= 65536: up to 72, 40 more steps.  Against the
-     * prediction [64,1,1] the start itself loses 64 - 32 = 32 root_inner instances. */
+     * Start [32,2,1] (headroom added): 16384 + 8192 + 4096 + 16384 = 45056 -> 65536 within 64 KB.
+     * The budget has room, so root_inner goes up to the suggested 64 (61440 -> 65536), and then
+     * 512*d0 + 28672 <= 65536 allows 8 more steps (up to 72). */
     pc_result r = seed(1);
     pc_plan_costs c = {.step = {512, 4096, 4096}, .fixed = 16384, .parallelism = 1};
     int64_t start[3] = {32, 2, 1};
     pc_plan p;
     pc_an_plan_ex(&r, &c, 64 * 1024, start, &p);
     ck_assert(p.fits);
-    assert_triple(p.depths, 32, 2, 1, "logs");
+    assert_triple(p.start, 32, 2, 1, "start");
+    assert_triple(p.depths, 64, 2, 1, "logs");
     ck_assert_int_eq(p.bytes, 65536);
-    ck_assert_int_eq(p.extra_root_steps, 40);
-    assert_triple(p.lost, 32, 0, 0, "lost");
+    ck_assert_int_eq(p.extra_root_steps, 8);
+    assert_triple(p.lost, 0, 0, 0, "lost");
 
     /* The logs may price differently from the analysis: a larger root_inner unit in the run
-     * (1024) makes [32,2,1] = 32768 + 8192 + 4096 + 16384 = 61440 -> 65536, and only
-     * 1024*d0 + 28672 <= 65536 -> d0 <= 36: 4 more. */
+     * (1024): 1024*d0 + 28672 <= 65536 -> d0 <= 36, so root_inner rises from 32 to 36 only,
+     * 28 short of the prediction. */
     c.step[0] = 1024;
     pc_an_plan_ex(&r, &c, 64 * 1024, start, &p);
-    ck_assert_int_eq(p.extra_root_steps, 4);
+    assert_triple(p.depths, 36, 2, 1, "bigger unit");
+    assert_triple(p.lost, 28, 0, 0, "lost");
+    ck_assert_int_eq(p.extra_root_steps, 0);
+
+    /* A start above the suggested depths (the run needed more than predicted) is kept when it
+     * fits: [96,3,2] = 49152 + 12288 + 8192 + 16384 = 86016 -> 98304 within 96 KB. */
+    c.step[0] = 512;
+    int64_t above[3] = {96, 3, 2};
+    pc_an_plan_ex(&r, &c, 96 * 1024, above, &p);
+    assert_triple(p.depths, 96, 3, 2, "above");
+    ck_assert_int_eq(p.bytes, 98304);
+    /* 512*d0 + 12288 + 8192 + 16384 <= 98304 -> d0 <= 120: 24 more. */
+    ck_assert_int_eq(p.extra_root_steps, 24);
 }
 END_TEST
 
