@@ -559,17 +559,6 @@ static void report_exception(pc_model *m, const char *path, pc_py_source *src, b
         pc_sb sb = {0};
         pc_sb_printf(&sb, "Python %s: %s", kind, msg && *msg ? msg : "invalid syntax");
         text = pc_sb_take(&sb);
-        if (line == 0) {
-            /* "source code string cannot contain null bytes" carries no position: find it */
-            const char *nul = memchr(src->text, '\0', src->len);
-            if (nul) {
-                size_t off0 = (size_t)(nul - src->text);
-                line = 1;
-                while (line < src->nlines && src->line_start[line + 1] <= off0)
-                    line++;
-                col = (uint32_t)(off0 - src->line_start[line] + 1);
-            }
-        }
     } else {
         const char *tname = type ? ((PyTypeObject *)type)->tp_name : "error";
         const char *why = "";
@@ -607,6 +596,18 @@ bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
         msg = pc_sb_take(&sb);
         pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0), msg);
         pc_mem_free(msg);
+        return false;
+    }
+    /* CPython refuses NUL bytes without saying where; say it ourselves. */
+    const char *nul = memchr(src->text, '\0', src->len);
+    if (nul) {
+        size_t off = (size_t)(nul - src->text);
+        uint32_t line = 1;
+        while (line < src->nlines && src->line_start[line + 1] <= off)
+            line++;
+        uint32_t col = (uint32_t)(off - src->line_start[line] + 1);
+        pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, line, col, line, col + 1),
+                             "the file contains a NUL byte: it is not Python source");
         return false;
     }
     bool bom = src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0;

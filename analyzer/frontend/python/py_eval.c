@@ -359,9 +359,10 @@ int pc_py_materialise(pc_py_ctx *c, pc_py_val *v, const char *variable, const pc
         id = pc_py_new_tensor(c, variable, PC_TENSOR_CREATED, v->dtype, v->shape, v->ndims, at);
         if (v->s && *v->s)
             pc_py_kernel(c)->tensors[id].name = pc_model_strdup(c->m, v->s);
-        /* full/zeros/ones fill their tensor (vector work); pypto.tensor only declares it. */
+        /* full/zeros/ones fill their tensor: vector work that writes all of it, as `t[:] = e`
+         * would.  pypto.tensor only declares it (no access). */
         if (v->unit != PC_UNIT_NONE)
-            pc_py_access(c, id, PC_ACC_DEFINE, v->unit, at);
+            pc_py_access(c, id, PC_ACC_WRITE_WHOLE, v->unit, at);
         break;
     }
     default:
@@ -1466,6 +1467,28 @@ int pc_py_truth(pc_py_ctx *c, const pc_py_val *v)
 
 /* ---- expressions ---------------------------------------------------------------------------- */
 
+/* A dotted pypto name as a value: a dtype, a dim marker, or a module/function reference. */
+static pc_py_val pypto_name(const char *q)
+{
+    const char *leaf = api_leaf(q);
+    if (leaf) {
+        pc_dtype dt;
+        if (strncmp(leaf, "DT_", 3) == 0 && (dt = pc_dtype_from_name(leaf)) != PC_DT_UNKNOWN) {
+            pc_py_val v = mkval(PV_DTYPE);
+            v.dtype = dt;
+            return v;
+        }
+        if (strcmp(leaf, "DYNAMIC") == 0 || strcmp(leaf, "DYN") == 0 || strcmp(leaf, "STATIC") == 0) {
+            pc_py_val v = mkval(PV_DIMMARK);
+            v.s = leaf;
+            return v;
+        }
+    }
+    pc_py_val v = mkval(PV_MODULE);
+    v.s = q;
+    return v;
+}
+
 static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
 {
     pc_py_val *b = pc_py_lookup(c->frame, n->name);
@@ -1485,11 +1508,8 @@ static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
         return *b;
     }
     const char *q = pc_py_qualname(c, n);
-    if (q && strncmp(q, "pypto.", 6) == 0) {
-        pc_py_val v = mkval(PV_MODULE);
-        v.s = q;
-        return v;
-    }
+    if (q && strncmp(q, "pypto.", 6) == 0)
+        return pypto_name(q);
     /* An unknown name: a symbol the user can bind (--bind n=100). */
     return sym_val(c, n->name);
 }
@@ -1497,25 +1517,8 @@ static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
 static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
 {
     const char *q = pc_py_qualname(c, n);
-    if (q) {
-        const char *leaf = api_leaf(q);
-        if (leaf) {
-            pc_dtype dt;
-            if (strncmp(leaf, "DT_", 3) == 0 && (dt = pc_dtype_from_name(leaf)) != PC_DT_UNKNOWN) {
-                pc_py_val v = mkval(PV_DTYPE);
-                v.dtype = dt;
-                return v;
-            }
-            if (strcmp(leaf, "DYNAMIC") == 0 || strcmp(leaf, "DYN") == 0 || strcmp(leaf, "STATIC") == 0) {
-                pc_py_val v = mkval(PV_DIMMARK);
-                v.s = leaf;
-                return v;
-            }
-        }
-        pc_py_val v = mkval(PV_MODULE);
-        v.s = q;
-        return v;
-    }
+    if (q)
+        return pypto_name(q);
     pc_py_val base = pc_py_eval(c, n->a);
     if (tensorish(&base)) {
         const pc_expr **s;
@@ -1760,6 +1763,14 @@ pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
     }
     case PY_STARRED:
         return pc_py_eval(c, n->a);
+    case PY_OTHER_EXPR:
+        /* Comprehensions, generators, walrus, await: tensor work inside them would be lost
+         * silently, so say so.  Lambdas and f-strings do no work by themselves. */
+        if (in_kernel(c) && n->name && strcmp(n->name, "Lambda") != 0 && strcmp(n->name, "JoinedStr") != 0 &&
+            strcmp(n->name, "FormattedValue") != 0)
+            note_unanalysed(c, n, pc_arena_printf(c->scratch, "a '%s' expression in a kernel is not modelled: "
+                                                  "any tensor work inside it is skipped", n->name));
+        return pc_py_unknown();
     default:
         return pc_py_unknown();
     }
