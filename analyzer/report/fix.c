@@ -2,6 +2,8 @@
  * fix.c - pc_rep_apply_fixes: `check --fix` rewrites files in place, `--fix-dry-run` prints the
  * same change as a unified diff.
  *
+ * Only the analysed file is rewritten, and only when it still holds the analysed text: a fix in
+ * another file (a shared tile_fwk_config.json) is reported as not applied.
  * Fixes are taken in diagnostic order and a fix that overlaps one already taken is skipped, as
  * clang-apply-replacements and ruff do (the first diagnostic wins); identical duplicates (PC001 for
  * two pools of the same option both rewrite the triple) are applied once.  The diff is built from
@@ -278,7 +280,16 @@ static bool apply_file(const fix_file *f, const edit *e, size_t ne, bool dry_run
         pc_mem_free(old.start);
         pc_mem_free(nw.start);
     } else if (new_len != f->len || memcmp(new_text, f->text, new_len) != 0) {
-        ok = write_atomically(f->path, new_text, new_len);
+        /* The edits are offsets into the analysed text: refuse a file that changed since. */
+        size_t disk_len = 0;
+        char *disk = pc_read_file(f->path, &disk_len, NULL);
+        if (!disk || disk_len != f->len || memcmp(disk, f->text, disk_len) != 0) {
+            fprintf(stderr, "poolcheck: error: %s changed since it was analysed; not fixed\n", f->path);
+            ok = false;
+        } else {
+            ok = write_atomically(f->path, new_text, new_len);
+        }
+        pc_mem_free(disk);
     }
     pc_mem_free(new_text);
     return ok;
@@ -290,6 +301,8 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
         return 0;
     pc_rep_sources srcs = {0};
     PC_VEC(fix_file) files = {0};
+    PC_VEC(const char *) skipped = {0};
+    const char *own = fr->model ? fr->model->file : NULL;
     PC_VEC(edit) taken = {0};
     size_t n, order = 0;
     int applied = 0;
@@ -299,6 +312,19 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
             const pc_fix *fx = &items[i].fixes[k];
             if (!fx->range.file)
                 continue;
+            if (!own || strcmp(fx->range.file, own) != 0) {
+                /* A fix in another file (tile_fwk_config.json) would be applied once per input that
+                 * shares it, each time at offsets of a text an earlier input already changed. */
+                bool told = false;
+                for (size_t t = 0; t < skipped.count && !told; t++)
+                    told = strcmp(skipped.items[t], fx->range.file) == 0;
+                if (!told) {
+                    fprintf(stderr, "poolcheck: warning: %s: fixes in this file are not applied when "
+                                    "fixing %s; edit it by hand\n", fx->range.file, own ? own : "the input");
+                    PC_VEC_PUSH(skipped, fx->range.file);
+                }
+                continue;
+            }
             size_t fi = 0;
             while (fi < files.count && strcmp(files.items[fi].path, fx->range.file) != 0)
                 fi++;
@@ -348,6 +374,7 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
     if (dry_run && diff.len && out)
         fwrite(diff.data, 1, diff.len, out);
     pc_sb_free(&diff);
+    PC_VEC_FREE(skipped);
     PC_VEC_FREE(taken);
     PC_VEC_FREE(files);
     pc_rep_sources_free(&srcs);

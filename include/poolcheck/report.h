@@ -71,9 +71,61 @@ char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kin
  * fix already taken is skipped (an identical duplicate counts once).  dry_run = false: each
  * changed file is rewritten atomically (a temporary file beside it, then rename; the mode is
  * kept).  dry_run = true: a unified diff (`--- a/F`, `+++ b/F`, hunks with 3 lines of context)
- * goes to out instead.  The analysed file's text is fr->source; other files are read.
+ * goes to out instead.  Only the analysed file (fr->model->file) is changed, and only while it
+ * still holds the analysed text fr->source; fixes located in other files (a shared
+ * tile_fwk_config.json) are skipped with a warning on stderr.
  * Returns the number of fixes applied (or that would be), -1 after an error printed on stderr. */
 int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out);
+
+/* ==== HTML report (report/html.c; section owned by the HTML report) ========================== */
+/* `--report=FILE.html`: one self-contained page (inline SVG and CSS; no script, no font, nothing
+ * fetched; well-formed XHTML syntax) that draws, per kernel, what the analysis computed: the
+ * instances in program order coloured by root function with the DeviceTask boundaries and why each
+ * task closed; per pool the depth every DeviceTask needs against the configured, predicted and
+ * suggested depths (tasks a precise configuration cuts or serialises highlighted); the tensors
+ * with pool, bytes and a file:line link; the workspace bytes of the configured / predicted /
+ * suggested / default depths on one scale.  Large kernels are binned (the picture says "each cell
+ * = N instances").  Optional data from outside the analysis (a run's logs, a budget plan) is drawn
+ * on the same axes; it is plain numbers so this module does not depend on the log reader. */
+
+/* One DeviceTask as a run logged it: `[Workspace Runtime Tuning] taskId=.., stitchCount=..,
+ * recommendedDepths={rootInner=..,assembleOutcast=..,exclusive=..}`. */
+typedef struct pc_rep_html_task_obs {
+    int64_t stitch_count;        /* root instances stitched into the task; -1 = not logged */
+    int64_t depths[3];           /* the task's recommendedDepths; -1 = not logged */
+} pc_rep_html_task_obs;
+
+/* One run (a log file, or one process in it). */
+typedef struct pc_rep_html_run {
+    const char *label;           /* e.g. "device.log, pid 48211"; NULL = "run N" */
+    int64_t observed[3];         /* depths the run observed; -1 = not logged */
+    const pc_rep_html_task_obs *tasks; /* in submit (taskId) order; NULL when none logged */
+    size_t ntasks;
+    bool cut_short;              /* the run logged an Alloc Failure: the observation is a floor */
+} pc_rep_html_run;
+
+typedef struct pc_rep_html_extra pc_rep_html_extra;
+struct pc_rep_html_extra {
+    const char *kernel;          /* name of the kernel this belongs to; NULL = every kernel */
+    /* Observed data (poolcheck logs): the runs are combined element-wise by maximum (model.md 11). */
+    const pc_rep_html_run *runs;
+    size_t nruns;
+    /* A budget plan (poolcheck plan): drawn when plan_depths is not NULL. */
+    const int64_t *plan_depths;  /* 3 entries */
+    int64_t plan_bytes;          /* workspace bytes at plan_depths; -1 = price them with
+                                    pc_workspace_bytes (the analysis' own formula) */
+    int64_t budget_bytes;        /* the budget the plan fits (max_workspace_kb * 1024); 0 = none */
+    const pc_rep_html_extra *next; /* data for another kernel; the first entry that matches a
+                                      kernel's name (or has kernel NULL) is used */
+};
+
+/* Write the report of `files` to path ("-" = standard output).  extra may be NULL.  Returns 0,
+ * or -1 with errno set (the file could not be created or written). */
+int pc_rep_html_write(const char *path, pc_file_result *const *files, size_t nfiles,
+                      const pc_rep_html_extra *extra);
+/* The same page as a string; the caller frees it with pc_mem_free (or free). */
+char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra);
+/* ==== end of the HTML report section ========================================================== */
 
 #ifdef __cplusplus
 }

@@ -616,7 +616,25 @@ START_TEST(test_fix_overlap_hunks_eof)
     char *err = NULL, *text = pc_read_file(path, NULL, &err);
     ck_assert(strncmp(text, "line1\nLINE2\nline3\nnew\nline4\n", 28) == 0);
     ck_assert_str_eq(text + strlen(text) - 12, "line20\nlast!");
+    /* Applying the same fixes again: the file no longer holds the analysed text -> refused. */
+    ck_assert_int_eq(pc_rep_apply_fixes(&one, false, NULL), -1);
+    char *after = pc_read_file(path, NULL, &err);
+    ck_assert_str_eq(after, text);
+    pc_mem_free(after);
     pc_mem_free(text);
+    /* A fix located in another file (a shared config file) is not applied. */
+    char *cfg = fix_path("tile_fwk_config.json");
+    write_file(cfg, "{\"runtime\": {\"stitch_function_num_per_pool\": \"abc\"}}\n");
+    pc_diag_sink *s2 = pc_diag_sink_new();
+    d = pc_diag_report(s2, 1, (pc_loc){cfg, 1, 45, 1, 50}, NULL, "bad");
+    pc_diag_fix(s2, d, (pc_loc){cfg, 1, 45, 1, 50}, "[64, 2, 1]");
+    pc_file_result two = {.model = m, .sink = s2, .source = src.data, .source_len = src.len};
+    ck_assert_int_eq(pc_rep_apply_fixes(&two, false, NULL), 0);
+    text = pc_read_file(cfg, NULL, &err);
+    ck_assert_ptr_nonnull(strstr(text, "\"abc\""));
+    pc_mem_free(text);
+    pc_mem_free(cfg);
+    pc_diag_sink_free(s2);
     pc_sb_free(&want);
     pc_mem_free(shown);
     pc_model_free(m);
