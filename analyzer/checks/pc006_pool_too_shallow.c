@@ -16,8 +16,8 @@ static void note_why(pc_chk_ctx *c, pc_diag *d, const pc_result *r, int pool)
     pc_sb_printf(&b, "DeviceTask %lld (instances %lld..%lld) needs depth %lld", (long long)w->task,
                  (long long)w->first_instance, (long long)w->last_instance, (long long)r->predicted[pool]);
     for (int i = 0; i < w->nroots; i++)
-        pc_sb_printf(&b, "%s%s (%lld instances)", i ? ", " : ": ", w->roots[i].name,
-                     (long long)w->roots[i].instances);
+        pc_sb_printf(&b, "%s%s (%lld instance%s)", i ? ", " : ": ", w->roots[i].name,
+                     (long long)w->roots[i].instances, w->roots[i].instances == 1 ? "" : "s");
     pc_diag_note(c->sink, d, r->kernel->loc, "%s", b.data ? b.data : "");
     pc_sb_free(&b);
 }

@@ -107,8 +107,10 @@ void pc_rep_write_github(FILE *out, pc_file_result *const *files, size_t nfiles,
     for (size_t f = 0; f < nfiles; f++) {
         size_t n;
         const pc_diag *items = pc_diag_items(files[f]->sink, &n);
-        for (size_t i = 0; i < n; i++)
-            if (!pc_rep_repeated(files, f, i))
-                write_one(out, &items[i], o);
+        size_t *order = pc_rep_order(files[f], &n);
+        for (size_t k = 0; k < n; k++)
+            if (!pc_rep_repeated(files, f, order[k]))
+                write_one(out, &items[order[k]], o);
+        pc_mem_free(order);
     }
 }

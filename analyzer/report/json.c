@@ -72,9 +72,11 @@ void pc_rep_write_json(FILE *out, pc_file_result *const *files, size_t nfiles, c
                     cJSON_AddItemToArray(kernels, pc_rep_kernel_json(fr->results[k], &fr->cfgs[k]));
         size_t n;
         const pc_diag *items = pc_diag_items(fr->sink, &n);
-        for (size_t i = 0; i < n; i++)
-            if (!pc_rep_repeated(files, f, i))
-                cJSON_AddItemToArray(diags, diag_json(&items[i]));
+        size_t *order = pc_rep_order(fr, &n);
+        for (size_t k = 0; k < n; k++)
+            if (!pc_rep_repeated(files, f, order[k]))
+                cJSON_AddItemToArray(diags, diag_json(&items[order[k]]));
+        pc_mem_free(order);
     }
     char *s = cJSON_Print(doc);
     if (s) {

@@ -131,12 +131,15 @@ void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, c
         const pc_file_result *fr = files[f];
         size_t n;
         const pc_diag *items = pc_diag_items(fr->sink, &n);
-        for (size_t i = 0; i < n; i++) {
+        size_t *order = pc_rep_order(fr, &n);
+        for (size_t k = 0; k < n; k++) {
+            size_t i = order[k];
             if (pc_rep_repeated(files, f, i))
                 continue;
             write_diag(out, &p, &srcs, fr, &items[i]);
             counts[items[i].severity]++;
         }
+        pc_mem_free(order);
         size_t capped = pc_diag_capped(fr->sink);
         if (capped)
             fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (limit reached)\n", p.bold,

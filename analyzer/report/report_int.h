@@ -31,6 +31,11 @@ bool pc_rep_line(const char *text, size_t len, uint32_t line, const char **start
 /* Byte column (1-based) -> Unicode code point column on that line (1-based). */
 uint32_t pc_rep_cp_column(const char *line, size_t n, uint32_t byte_col);
 
+/* The order diagnostics are written in: by file (unlocated ones first, as they concern the whole
+ * run), line and column, report order among equals.  Returns n indices into the sink's items;
+ * caller frees. */
+size_t *pc_rep_order(const pc_file_result *fr, size_t *n);
+
 /* Was the same diagnostic (same check, location and message) already written for an earlier file?
  * Only diagnostics located outside their own file (a config file, --set) can repeat. */
 bool pc_rep_repeated(pc_file_result *const *files, size_t fi, size_t di);

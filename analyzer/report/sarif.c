@@ -327,7 +327,9 @@ void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, 
             ok = false;
         size_t n;
         const pc_diag *items = pc_diag_items(fr->sink, &n);
-        for (size_t i = 0; i < n; i++) {
+        size_t *order = pc_rep_order(fr, &n);
+        for (size_t k = 0; k < n; k++) {
+            size_t i = order[k];
             if (pc_rep_repeated(files, f, i))
                 continue;
             if (items[i].check < 0)
@@ -335,6 +337,7 @@ void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, 
             else
                 cJSON_AddItemToArray(results, result_json(&c, fr, &items[i]));
         }
+        pc_mem_free(order);
     }
     cJSON_AddBoolToObject(inv, "executionSuccessful", ok);
     cJSON_AddItemToObject(inv, "toolExecutionNotifications", notes);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report/report_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -85,6 +86,38 @@ uint32_t pc_rep_cp_column(const char *line, size_t n, uint32_t byte_col)
     if (byte_col - 1 < n && ((unsigned char)line[byte_col - 1] & 0xC0) == 0x80)
         cp--;
     return cp;
+}
+
+typedef struct order_key { const pc_diag *d; size_t index; } order_key;
+
+static int by_location(const void *x, const void *y)
+{
+    const order_key *a = x, *b = y;
+    const pc_loc *la = &a->d->loc, *lb = &b->d->loc;
+    if (!la->file != !lb->file)
+        return la->file ? 1 : -1;
+    int c = (la->file && lb->file) ? strcmp(la->file, lb->file) : 0;
+    if (c)
+        return c;
+    if (la->line != lb->line)
+        return la->line < lb->line ? -1 : 1;
+    if (la->col != lb->col)
+        return la->col < lb->col ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+size_t *pc_rep_order(const pc_file_result *fr, size_t *n)
+{
+    const pc_diag *items = pc_diag_items(fr->sink, n);
+    order_key *keys = pc_mem_alloc((*n ? *n : 1) * sizeof *keys);
+    for (size_t i = 0; i < *n; i++)
+        keys[i] = (order_key){&items[i], i};
+    qsort(keys, *n, sizeof *keys, by_location);
+    size_t *order = pc_mem_alloc((*n ? *n : 1) * sizeof *order);
+    for (size_t i = 0; i < *n; i++)
+        order[i] = keys[i].index;
+    pc_mem_free(keys);
+    return order;
 }
 
 static bool same_diag(const pc_diag *a, const pc_diag *b)

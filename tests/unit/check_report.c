@@ -64,6 +64,9 @@ START_TEST(test_text_golden)
     char *out = render(&fr, 1, &o);
     fclose(sf);
     const char *want =
+        "k.py:1:1: warning: a frontend says: 100% sure\n"
+        "import pypto\n"
+        "^~~~~~\n"
         "k.py:3:69: error: stitch_function_num_per_pool[1] cannot be 0 because the current program requires "
         "this workspace pool to construct one root function: kernel 'k_tmp' keeps 'tmp_assemble' in "
         "assemble_outcast (configured [64, 0, 1], suggested [64, 2, 1]) [PC001]\n"
@@ -77,9 +80,7 @@ START_TEST(test_text_golden)
         "k.py:7:1: note: kernel 'k_tmp' is defined here\n"
         "def k_tmp(dy, weight):\n"
         "^\n"
-        "k.py:1:1: warning: a frontend says: 100% sure\n"
-        "import pypto\n"
-        "^~~~~~\n";
+        "";
     ck_assert_str_eq(out, want);
     ck_assert_str_eq(stats, "1 error, 1 warning generated.\n");
     free(out);
@@ -187,7 +188,8 @@ START_TEST(test_json)
     ck_assert_str_eq(get(cJSON_GetArrayItem(kernels, 0), "name")->valuestring, "k_tmp");
     cJSON *diags = get(doc, "diagnostics");
     ck_assert_int_eq(cJSON_GetArraySize(diags), 2);
-    cJSON *d = cJSON_GetArrayItem(diags, 0);
+    /* In source order: the frontend message on line 1, then PC001 on line 3. */
+    cJSON *d = cJSON_GetArrayItem(diags, 1);
     ck_assert_str_eq(get(d, "file")->valuestring, "k.py");
     ck_assert_int_eq((int)get(d, "line")->valuedouble, 3);
     ck_assert_int_eq((int)get(d, "column")->valuedouble, 69);
@@ -212,7 +214,7 @@ START_TEST(test_json)
     ck_assert_int_eq((int)get(get(fx, "end"), "column")->valuedouble, 79);
     ck_assert_str_eq(get(fx, "replacement")->valuestring, "[64, 2, 1]");
     /* The frontend message: check and name null. */
-    cJSON *m = cJSON_GetArrayItem(diags, 1);
+    cJSON *m = cJSON_GetArrayItem(diags, 0);
     ck_assert(cJSON_IsNull(get(m, "check")) && cJSON_IsNull(get(m, "name")) && cJSON_IsNull(get(m, "kernel")));
     ck_assert_str_eq(get(m, "message")->valuestring, "a frontend says: 100% sure");
     ck_assert_str_eq(get(m, "severity")->valuestring, "warning");
@@ -393,13 +395,13 @@ START_TEST(test_github)
     pc_report_opts o = {.format = PC_FMT_GITHUB};
     char *out = render(&fr, 1, &o);
     const char *want =
+        "::warning file=k.py,line=1,col=1,endLine=1,endColumn=7,title=poolcheck::a frontend says: 100%25 sure\n"
         "::error file=k.py,line=3,col=69,endLine=3,endColumn=79,title=PC001 zero-depth-pool::"
         "stitch_function_num_per_pool[1] cannot be 0 because the current program requires this workspace pool "
         "to construct one root function: kernel 'k_tmp' keeps 'tmp_assemble' in assemble_outcast (configured "
         "[64, 0, 1], suggested [64, 2, 1])"
         "%0Ak.py:8:5: note: 'tmp_assemble' uses assemble_outcast: created in the kernel body, assembled in "
-        "l_loop_1, read later%0Ak.py:7:1: note: kernel 'k_tmp' is defined here\n"
-        "::warning file=k.py,line=1,col=1,endLine=1,endColumn=7,title=poolcheck::a frontend says: 100%25 sure\n";
+        "l_loop_1, read later%0Ak.py:7:1: note: kernel 'k_tmp' is defined here\n";
     ck_assert_str_eq(out, want);
     free(out);
     lf_free(&f);
@@ -413,9 +415,9 @@ START_TEST(test_github)
     pc_file_result *p = &one;
     out = render(&p, 1, &o);
     ck_assert_str_eq(out,
+                     "::notice title=poolcheck::no place\n"
                      "::notice file=dir%3Aa%2Cb/k.py,line=2,col=3,title=PC007 pool-too-deep::50%25 done%0D%0Anext: "
-                     "line, more\n"
-                     "::notice title=poolcheck::no place\n");
+                     "line, more\n");
     free(out);
     pc_model_free(m);
     pc_diag_sink_free(s);
