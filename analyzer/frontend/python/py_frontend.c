@@ -653,6 +653,15 @@ static void host_funcdef(pc_py_ctx *c, const pc_py_node *s, bool module_level, c
         build_jit_kernel(c, s, host, sc, in_class);
         return;
     }
+    /* @pypto.options(runtime_options=...) on a function that is not a kernel: a module-level scope */
+    for (int i = 0; i < s->list3.count; i++) {
+        const pc_py_node *dec = s->list3.items[i];
+        if (dec && dec->kind == PY_CALL && pc_py_is_api(pc_py_qualname(c, dec->a), "options")) {
+            const pc_py_node *ro = pc_py_kwarg(dec, "runtime_options");
+            if (ro)
+                pc_py_add_option_dict(c, ro, PC_SITE_OPTIONS_SCOPE, -1, false);
+        }
+    }
     if (is_helper(c, s))
         return; /* @pypto.frontend.function: only meaningful where a kernel inlines it */
     /* Host code: scanned for legacy kernels, option calls, nested definitions. */
