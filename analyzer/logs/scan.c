@@ -23,7 +23,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#if defined(__SSE2__)
+/* PC_LOG_NO_SIMD builds the portable path on x86 too (for testing it). */
+#if defined(__SSE2__) && !defined(PC_LOG_NO_SIMD)
+#define PC_LOG_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -50,7 +52,7 @@ static bool tag_prefix_at(const char *p, size_t avail)
 const char *pc_log_find_tag(const char *p, size_t n)
 {
     size_t i = 0;
-#if defined(__SSE2__)
+#ifdef PC_LOG_SSE2
     /* Both tags are "[" + W/w + "orkspac" + "e" at offset 9: test byte 0, byte 1 (case folded)
      * and byte 9 of 16 positions at once, and verify the rare candidates with memcmp. */
     const __m128i open = _mm_set1_epi8('[');
@@ -74,6 +76,7 @@ const char *pc_log_find_tag(const char *p, size_t n)
         i += 16;
     }
 #endif
+    /* Portable path: libc's memchr (vectorised on every major libc) to each '['. */
     while (i < n) {
         const char *q = memchr(p + i, '[', n - i);
         if (!q)
@@ -114,8 +117,8 @@ pc_log_tag pc_log_tag_at(const char *p, size_t n, size_t *len)
 static int64_t count_byte(const char *p, size_t n, char c)
 {
     int64_t total = 0;
+#ifdef PC_LOG_SSE2
     size_t i = 0;
-#if defined(__SSE2__)
     const __m128i needle = _mm_set1_epi8(c);
     const __m128i zero = _mm_setzero_si128();
     while (i + 16 <= n) {
@@ -129,9 +132,16 @@ static int64_t count_byte(const char *p, size_t n, char c)
         __m128i sums = _mm_sad_epu8(acc, zero);
         total += _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
     }
-#endif
     for (; i < n; i++)
         total += p[i] == c;
+#else
+    /* memchr hops from line to line faster than a byte loop where it is vectorised */
+    const char *e = p + n;
+    while (p < e && (p = memchr(p, c, (size_t)(e - p))) != NULL) {
+        total++;
+        p++;
+    }
+#endif
     return total;
 }
 
