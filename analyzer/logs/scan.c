@@ -176,6 +176,8 @@ static ssize_t raw_read(scanner *sc, void *dst, size_t n)
         size_t k = sc->mem_len - sc->mem_pos;
         if (k > n)
             k = n;
+        if (k == 0)
+            return 0; /* (an empty buffer may be NULL) */
         memcpy(dst, sc->mem + sc->mem_pos, k);
         sc->mem_pos += k;
         return (ssize_t)k;
