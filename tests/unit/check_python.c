@@ -5,11 +5,13 @@
  * with their exact source extents, and the behaviour on broken input. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -796,6 +798,69 @@ START_TEST(never_executed)
 }
 END_TEST
 
+START_TEST(quiet_and_isolated)
+{
+    /* The user's Python environment must not reach the embedded interpreter: a PYTHONPATH (and
+     * a working directory) holding an `ast.py` that would leave a marker, a startup file, and
+     * warnings-as-errors.  And nothing Python says may reach the terminal. */
+    char dir[256], marker[300], evil[300];
+    snprintf(dir, sizeof dir, "/tmp/pc_py_%d_env", (int)getpid());
+    snprintf(marker, sizeof marker, "%s/MARKER", dir);
+    snprintf(evil, sizeof evil, "%s/ast.py", dir);
+    ck_assert_int_eq(mkdir(dir, 0700) == 0 || access(dir, F_OK) == 0, 1);
+    char body[512];
+    snprintf(body, sizeof body, "open('%s', 'w').write('imported')\ndef parse(*a, **k):\n    raise SystemExit(3)\n",
+             marker);
+    FILE *f = fopen(evil, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(body, f);
+    fclose(f);
+    setenv("PYTHONPATH", dir, 1);
+    setenv("PYTHONSTARTUP", evil, 1);
+    setenv("PYTHONWARNINGS", "error", 1);
+    setenv("PYTHONHOME", "/nonexistent", 1);
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+
+    char errpath[300];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    int saved = dup(2), fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 2);
+    const char *inputs[] = {"def f(:\n", "x = '\\d'\nif x:\ny\n", "import pypto\n@pypto.jit\ndef k(a):\n    a[:] = a + '\\q'\n",
+                            "x = 1 +\n", "-----------------------------------1\n"};
+    int fatal = 0;
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        pc_model *m = parse(inputs[i]);
+        fatal += m->fatal;
+        pc_model_free(m);
+    }
+    pc_model *m = pc_py_parse(SEED, NULL, 0, NULL);
+    bool seed_ok = !m->fatal && m->nkernels == 1;
+    pc_model_free(m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    ck_assert_int_eq(chdir(cwd), 0);
+    unsetenv("PYTHONPATH");
+    unsetenv("PYTHONSTARTUP");
+    unsetenv("PYTHONWARNINGS");
+    unsetenv("PYTHONHOME");
+
+    ck_assert_int_eq(fatal, 3);
+    ck_assert(seed_ok);
+    ck_assert_msg(access(marker, F_OK) != 0, "the embedded Python imported %s", evil);
+    struct stat st;
+    ck_assert_int_eq(stat(errpath, &st), 0);
+    ck_assert_msg(st.st_size == 0, "Python wrote %lld bytes to stderr", (long long)st.st_size);
+    unlink(errpath);
+    unlink(evil);
+    rmdir(dir);
+}
+END_TEST
+
 /* ---- threads -------------------------------------------------------------------------------------- */
 
 static void *parse_seed_repeatedly(void *arg)
@@ -843,6 +908,7 @@ int main(void)
     tcase_add_test(tc, unreadable);
     tcase_add_test(tc, no_kernel);
     tcase_add_test(tc, never_executed);
+    tcase_add_test(tc, quiet_and_isolated);
     tcase_add_test(tc, threads);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
