@@ -1,0 +1,1532 @@
+/* html.c - the HTML report (`--report=FILE.html`): one self-contained page with inline SVG and
+ * CSS only (no script, no font, nothing fetched) that draws what the analysis computed for every
+ * kernel: the instances in program order and their DeviceTasks (model.md 3, 5), the depth each
+ * DeviceTask needs per pool against the configured and predicted depths (6), the tensors and their
+ * pools (4) and the workspace bytes (7); with a run's logs, what it observed (11).
+ *
+ * Nothing here computes a depth: every number comes from pc_result.  The one price computed is
+ * the workspace bytes of depths the caller brings (observed, planned), and that goes through
+ * pc_workspace_bytes, the analysis' own formula.
+ *
+ * The page is XHTML syntax (every element closed, attributes quoted, only the five XML entities
+ * and numeric references), so an XML parser reads it as well as a browser.  Strings from the
+ * source (names, paths, messages) are escaped, and bytes that are not well-formed UTF-8 or not
+ * XML characters become U+FFFD.  Coordinates are printed by hand, not with %f, which follows
+ * LC_NUMERIC: a decimal comma would break every SVG attribute. */
+#define _POSIX_C_SOURCE 200809L
+#include "report_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- geometry (px in the SVG user space; the SVGs scale down with the window) ---------------- */
+
+#define SVG_W 1100.0          /* width of every picture */
+#define PLOT_L 112.0          /* left margin: row labels, y axes */
+#define STRIP_R 20.0          /* strip right margin */
+#define CHART_R 200.0         /* chart right margin: labels of the depth lines */
+#define STRIP_MIN_CELL 2.0    /* narrowest instance cell before instances are binned */
+#define STRIP_MIN_BAND 4.0    /* narrowest DeviceTask band before tasks are grouped */
+#define CHART_MAX_BARS 100    /* bars per panel before DeviceTasks are grouped */
+#define CHART_LABEL_BARS 40   /* panels with at most this many bars label every bar */
+#define PANEL_H 120.0         /* height of one chart panel's plot area */
+#define LEGEND_ROOTS 30       /* roots named in the strip's legend (all are in the table) */
+#define OFFSCALE_FACTOR 4     /* a configured depth this many times the rest is drawn off scale */
+#define NPALETTE 10           /* root colours (they repeat after 10 roots) */
+
+/* ---- numbers ----------------------------------------------------------------------------------- */
+
+typedef struct num_s { char s[64]; } num_s;
+
+/* One decimal, dropped when it is 0. */
+static num_s N(double v)
+{
+    num_s o;
+    if (!isfinite(v))
+        v = 0;
+    long long t = llround(v * 10.0);
+    bool neg = t < 0;
+    if (neg)
+        t = -t;
+    if (t % 10 == 0)
+        snprintf(o.s, sizeof o.s, "%s%lld", neg ? "-" : "", t / 10);
+    else
+        snprintf(o.s, sizeof o.s, "%s%lld.%lld", neg ? "-" : "", t / 10, t % 10);
+    return o;
+}
+
+static num_s I(int64_t v)
+{
+    num_s o;
+    snprintf(o.s, sizeof o.s, "%lld", (long long)v);
+    return o;
+}
+
+/* "512 B", "64 KiB", "1.1 MiB" */
+static num_s human_bytes(double v)
+{
+    num_s o;
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && fabs(v) >= 1024.0) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(o.s, sizeof o.s, "%.24s %s", N(v).s, unit[u]);
+    return o;
+}
+
+/* "65536 B (64 KiB)", "unknown" */
+static num_s bytes_text(int64_t v)
+{
+    num_s o;
+    if (v < 0)
+        snprintf(o.s, sizeof o.s, "unknown");
+    else if (v < 1024)
+        snprintf(o.s, sizeof o.s, "%lld B", (long long)v);
+    else
+        snprintf(o.s, sizeof o.s, "%lld B (%.30s)", (long long)v, human_bytes((double)v).s);
+    return o;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t ceil_div64(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+static const char *plural(int64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) giving about `target` ticks over range. */
+static double nice_step(double range, int target)
+{
+    if (!(range > 0))
+        return 1;
+    double raw = range / target;
+    double mag = pow(10.0, floor(log10(raw)));
+    double f = raw / mag;
+    double nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+    return nf * mag;
+}
+
+/* ---- text -------------------------------------------------------------------------------------- */
+
+#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
+
+/* Append s[0..n) as text or attribute content: markup characters as entities; bytes that are not
+ * well-formed UTF-8, C0/C1 controls (but tab and newline) and U+FFFE/U+FFFF as U+FFFD. */
+static void esc_n(pc_sb *b, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            switch (c) {
+            case '&': pc_sb_append(b, "&amp;"); break;
+            case '<': pc_sb_append(b, "&lt;"); break;
+            case '>': pc_sb_append(b, "&gt;"); break;
+            case '"': pc_sb_append(b, "&quot;"); break;
+            case '\'': pc_sb_append(b, "&#39;"); break;
+            default:
+                if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F)
+                    pc_sb_append(b, REPLACEMENT);
+                else
+                    pc_sb_putc(b, (char)c);
+            }
+            p++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp, least;
+        if ((c & 0xE0) == 0xC0) {
+            len = 2, cp = c & 0x1F, least = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3, cp = c & 0x0F, least = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4, cp = c & 0x07, least = 0x10000;
+        } else {
+            pc_sb_append(b, REPLACEMENT);
+            p++;
+            continue;
+        }
+        bool ok = (size_t)(end - p) >= len;
+        for (size_t i = 1; ok && i < len; i++) {
+            ok = (p[i] & 0xC0) == 0x80;
+            cp = cp << 6 | (p[i] & 0x3F);
+        }
+        if (!ok || cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE ||
+            cp == 0xFFFF || (cp >= 0x80 && cp <= 0x9F)) {
+            pc_sb_append(b, REPLACEMENT);
+            p++;
+            continue;
+        }
+        pc_sb_appendn(b, (const char *)p, len);
+        p += len;
+    }
+}
+
+static void esc(pc_sb *b, const char *s)
+{
+    if (s)
+        esc_n(b, s, strlen(s));
+}
+
+/* Width of a label in px: code points times an average sans-serif advance (0.6 em, generous). */
+static double text_w(const char *s, double size)
+{
+    size_t cps = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        cps += (*p & 0xC0) != 0x80;
+    return (double)cps * size * 0.6;
+}
+
+/* ---- SVG primitives ---------------------------------------------------------------------------- */
+
+static void svg_text(pc_sb *b, double x, double y, const char *cls, const char *anchor, const char *s)
+{
+    pc_sb_printf(b, "<text x=\"%s\" y=\"%s\"", N(x).s, N(y).s);
+    if (cls && *cls)
+        pc_sb_printf(b, " class=\"%s\"", cls);
+    if (anchor && strcmp(anchor, "start") != 0)
+        pc_sb_printf(b, " text-anchor=\"%s\"", anchor);
+    pc_sb_append(b, ">");
+    esc(b, s);
+    pc_sb_append(b, "</text>");
+}
+
+static void svg_textf(pc_sb *b, double x, double y, const char *cls, const char *anchor,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void svg_textf(pc_sb *b, double x, double y, const char *cls, const char *anchor,
+                      const char *fmt, ...)
+{
+    pc_sb t = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&t, fmt, ap);
+    va_end(ap);
+    svg_text(b, x, y, cls, anchor, t.data ? t.data : "");
+    pc_sb_free(&t);
+}
+
+/* A rectangle; title (may be NULL) becomes its tooltip. */
+static void svg_rect(pc_sb *b, double x, double y, double w, double h, const char *cls, const char *title)
+{
+    if (w < 0)
+        w = 0;
+    if (h < 0)
+        h = 0;
+    pc_sb_printf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"", N(x).s, N(y).s, N(w).s, N(h).s);
+    if (cls && *cls)
+        pc_sb_printf(b, " class=\"%s\"", cls);
+    if (title) {
+        pc_sb_append(b, "><title>");
+        esc(b, title);
+        pc_sb_append(b, "</title></rect>");
+    } else {
+        pc_sb_append(b, "/>");
+    }
+}
+
+static void svg_line(pc_sb *b, double x1, double y1, double x2, double y2, const char *cls)
+{
+    pc_sb_printf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" class=\"%s\"/>", N(x1).s, N(y1).s,
+                 N(x2).s, N(y2).s, cls);
+}
+
+/* A diamond marker centred on (x, y). */
+static void svg_diamond(pc_sb *b, double x, double y, double r, const char *cls, const char *title)
+{
+    pc_sb_printf(b, "<path d=\"M%s %sL%s %sL%s %sL%s %sZ\" class=\"%s\"", N(x).s, N(y - r).s, N(x + r).s,
+                 N(y).s, N(x).s, N(y + r).s, N(x - r).s, N(y).s, cls);
+    if (title) {
+        pc_sb_append(b, "><title>");
+        esc(b, title);
+        pc_sb_append(b, "</title></path>");
+    } else {
+        pc_sb_append(b, "/>");
+    }
+}
+
+/* Wrap a picture body: the height is known only once it is drawn. */
+static void svg_emit(pc_sb *out, pc_sb *body, double height, const char *label)
+{
+    pc_sb_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%s\" height=\"%s\" "
+                      "viewBox=\"0 0 %s %s\" role=\"img\" aria-label=\"",
+                 N(SVG_W).s, N(height).s, N(SVG_W).s, N(height).s);
+    esc(out, label);
+    pc_sb_append(out, "\">");
+    pc_sb_appendn(out, body->data ? body->data : "", body->len);
+    pc_sb_append(out, "</svg>\n");
+}
+
+/* ---- the style sheet --------------------------------------------------------------------------- */
+
+/* Light and dark schemes by prefers-color-scheme; every colour is a variable so the SVG and the
+ * HTML share them.  Root colours: Tableau 10 (colour-blind-aware), lightened for the dark scheme,
+ * with its red last but one: red means "configured" and "needs more than configured" here. */
+static const char css[] =
+    ":root{color-scheme:light dark;--bg:#ffffff;--fg:#1d2330;--muted:#5d6678;--grid:#e3e6ec;"
+    "--axis:#8a93a3;--card:#f5f6f9;--border:#d6dae2;--link:#1a5fd0;--band0:#e9edf4;--band1:#d3dae7;"
+    "--bnd:#1d2330;--cfg:#cf2e3d;--pred:#1d2330;--sugg:#7b52c7;--obs:#e07000;--plan:#0f8b8d;"
+    "--cut:#e0404e;--unk:#c3c8d1;"
+    "--p0:#5b8fc9;--p1:#4fa36b;--p2:#d0a33a;--pn:#a0a7b4;"
+    "--c0:#8795ab;--c1:#5d6d85;--c2:#9b6fc2;--c3:#3aa3a0;--c4:#b9c0cc;"
+    "--r0:#4e79a7;--r1:#f28e2b;--r2:#76b7b2;--r3:#59a14f;--r4:#edc948;--r5:#b07aa1;--r6:#ff9da7;"
+    "--r7:#9c755f;--r8:#e15759;--r9:#bab0ac}\n"
+    "@media (prefers-color-scheme: dark){:root{--bg:#14171c;--fg:#e4e7ee;--muted:#a0a9b8;"
+    "--grid:#2c323c;--axis:#6d7686;--card:#1c2028;--border:#343b47;--link:#7fb0ff;--band0:#252b35;"
+    "--band1:#343c4a;--bnd:#f2f4f8;--cfg:#ff5c6a;--pred:#e4e7ee;--sugg:#b394f0;--obs:#ffa238;"
+    "--plan:#3cc7c9;--cut:#ff5c6a;--unk:#4a515e;"
+    "--p0:#74a8e3;--p1:#6cc487;--p2:#e8bd55;--pn:#7c8594;"
+    "--c0:#7d8ba2;--c1:#a2b0c6;--c2:#b58fe0;--c3:#4fc4c0;--c4:#5c6575;"
+    "--r0:#6b9bd1;--r1:#f5a04a;--r2:#8fd0ca;--r3:#7cc36f;--r4:#f2d66b;--r5:#c99bc0;--r6:#ffb3bb;"
+    "--r7:#b89179;--r8:#ef7b7c;--r9:#cfc6c2}}\n"
+    "body{background:var(--bg);color:var(--fg);margin:0;padding:20px 28px 40px;"
+    "font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','DejaVu Sans',sans-serif}\n"
+    "main{max-width:1120px}\n"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;padding-top:10px;"
+    "border-top:2px solid var(--border)}h3{font-size:17px;margin:18px 0 4px}"
+    "h4{font-size:14px;margin:18px 0 6px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}\n"
+    "a{color:var(--link)}code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;"
+    "font-size:13px}\n"
+    ".muted{color:var(--muted)}.bad{color:var(--cfg);font-weight:600}.good{color:var(--p1);font-weight:600}\n"
+    ".facts{display:flex;flex-wrap:wrap;gap:6px 18px;margin:6px 0 10px;padding:8px 12px;"
+    "background:var(--card);border:1px solid var(--border);border-radius:6px}\n"
+    "table{border-collapse:collapse;margin:4px 0 8px;font-size:13px}"
+    "th,td{text-align:left;padding:3px 10px 3px 0;border-bottom:1px solid var(--grid);vertical-align:top}"
+    "th{color:var(--muted);font-weight:600}td.n,th.n{text-align:right;padding-right:14px}td.nw{white-space:nowrap}\n"
+    ".chip{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;"
+    "vertical-align:baseline}\n"
+    ".chip.p0{background:var(--p0)}.chip.p1{background:var(--p1)}.chip.p2{background:var(--p2)}"
+    ".chip.p3{background:var(--pn)}\n"
+    ".chip.r0{background:var(--r0)}.chip.r1{background:var(--r1)}.chip.r2{background:var(--r2)}"
+    ".chip.r3{background:var(--r3)}.chip.r4{background:var(--r4)}.chip.r5{background:var(--r5)}"
+    ".chip.r6{background:var(--r6)}.chip.r7{background:var(--r7)}.chip.r8{background:var(--r8)}"
+    ".chip.r9{background:var(--r9)}.chip.unk{background:var(--unk)}\n"
+    "ul.diags{padding-left:18px}ul.diags li{margin:2px 0}.sev-error{color:var(--cfg);font-weight:600}"
+    ".sev-warning{color:var(--obs);font-weight:600}.sev-note{color:var(--muted);font-weight:600}\n"
+    "nav ul{margin:4px 0;padding-left:18px}\n"
+    "svg.chart{display:block;max-width:100%;height:auto;margin:4px 0 6px;"
+    "font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','DejaVu Sans',sans-serif}\n"
+    "svg text{fill:var(--fg);font-size:12px}svg text.sm{font-size:11px}svg text.mut{fill:var(--muted)}"
+    "svg text.b{font-weight:600}svg text.ttl{font-size:13px;font-weight:600}"
+    "svg text.cuttxt{fill:var(--cfg);font-weight:600}svg text.cfgtxt{fill:var(--cfg)}"
+    "svg text.predtxt{fill:var(--pred);font-weight:600}svg text.suggtxt{fill:var(--sugg)}"
+    "svg text.obstxt{fill:var(--obs);font-weight:600}svg text.plantxt{fill:var(--plan)}\n"
+    ".r0{fill:var(--r0)}.r1{fill:var(--r1)}.r2{fill:var(--r2)}.r3{fill:var(--r3)}.r4{fill:var(--r4)}"
+    ".r5{fill:var(--r5)}.r6{fill:var(--r6)}.r7{fill:var(--r7)}.r8{fill:var(--r8)}.r9{fill:var(--r9)}"
+    ".unk{fill:var(--unk)}\n"
+    ".p0{fill:var(--p0)}.p1{fill:var(--p1)}.p2{fill:var(--p2)}.p3{fill:var(--pn)}"
+    ".c0{fill:var(--c0)}.c1{fill:var(--c1)}.c2{fill:var(--c2)}.c3{fill:var(--c3)}.c4{fill:var(--c4)}\n"
+    ".band0{fill:var(--band0)}.band1{fill:var(--band1)}.frame{fill:none;stroke:var(--axis);stroke-width:1}"
+    ".par{fill:none;stroke:var(--c3);stroke-width:2;stroke-dasharray:4 3}\n"
+    ".bnd{stroke:var(--bnd);stroke-width:2}.lead{stroke:var(--axis);stroke-width:1}"
+    ".grid{stroke:var(--grid);stroke-width:1}.axis{stroke:var(--axis);stroke-width:1}\n"
+    ".cut{fill:var(--cut);stroke:var(--cfg);stroke-width:1.5}"
+    ".cfg{stroke:var(--cfg);stroke-width:2.5}.cfg.off{stroke-dasharray:10 4}"
+    ".pred{stroke:var(--pred);stroke-width:2;stroke-dasharray:7 4}"
+    ".sugg{stroke:var(--sugg);stroke-width:2;stroke-dasharray:2 3}"
+    ".obs{stroke:var(--obs);stroke-width:2;stroke-dasharray:9 3 2 3}"
+    ".plan{stroke:var(--plan);stroke-width:2;stroke-dasharray:12 4}"
+    ".kline{stroke:var(--axis);stroke-width:1.5;stroke-dasharray:5 3}\n"
+    ".obsmark{fill:var(--obs);stroke:var(--bg);stroke-width:1}"
+    ".budget{stroke:var(--cfg);stroke-width:2;stroke-dasharray:3 3}\n";
+
+/* ---- per kernel -------------------------------------------------------------------------------- */
+
+typedef struct kctx {
+    pc_sb *b;
+    const pc_file_result *fr;
+    const pc_result *r;
+    const pc_runtime_config *cfg;   /* may be NULL */
+    const pc_rep_html_extra *ex;    /* logs / plan of this kernel, or NULL */
+    int64_t observed[3];            /* element-wise maximum over the runs (model.md 11); -1 none */
+    bool have_observed;
+    int64_t plan_bytes;             /* -1 unknown */
+    int uid;                        /* unique per kernel in the page, for element ids */
+    int *colour;                    /* per root: palette index (rank among the roots that run), -1 */
+} kctx;
+
+/* The class that colours root `root`: consecutive running roots get consecutive colours. */
+static void root_cls(const kctx *c, int root, char out[8])
+{
+    int i = root >= 0 && root < c->r->nroots ? c->colour[root] : -1;
+    if (i < 0)
+        snprintf(out, 8, "unk");
+    else
+        snprintf(out, 8, "r%d", i % NPALETTE);
+}
+
+static const char *const pool_short[3] = {"root_inner", "assemble_outcast", "exclusive_outcast"};
+
+static const char *root_name(const pc_result *r, int root)
+{
+    return root >= 0 && root < r->nroots && r->roots[root].name ? r->roots[root].name : "?";
+}
+
+static const char *kernel_file(const pc_result *r)
+{
+    if (r->kernel->loc.file)
+        return r->kernel->loc.file;
+    return r->model && r->model->file ? r->model->file : "";
+}
+
+/* `file:line` as a link to the local file (file:///abs/path#L<line>), plain text when the file is
+ * not on this machine. */
+static void file_link(pc_sb *b, const char *file, uint32_t line)
+{
+    struct stat st;
+    bool local = file && *file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+    if (local) {
+        char *abs = pc_rep_absolute_path(file);
+        pc_sb uri = {0};
+        pc_sb_append(&uri, "file://");
+        pc_rep_uri_escape(&uri, abs);
+        pc_sb_printf(&uri, "#L%u", line);
+        pc_sb_append(b, "<a class=\"mono\" href=\"");
+        esc_n(b, uri.data, uri.len);
+        pc_sb_append(b, "\">");
+        pc_sb_free(&uri);
+        pc_mem_free(abs);
+    } else {
+        pc_sb_append(b, "<span class=\"mono\">");
+    }
+    esc(b, file ? file : "?");
+    pc_sb_printf(b, ":%u", line);
+    pc_sb_append(b, local ? "</a>" : "</span>");
+}
+
+/* The task groups a picture draws: per consecutive DeviceTasks each (the last may hold fewer). */
+typedef struct tgroup {
+    int64_t t0, t1;          /* tasks, inclusive */
+    int64_t first, last;     /* instances, inclusive */
+    int64_t size_max;        /* most instances in one task of the group */
+    bool parallel;
+} tgroup;
+
+static tgroup task_group(const pc_result *r, int64_t g, int64_t per)
+{
+    tgroup o;
+    o.t0 = g * per;
+    o.t1 = min64(r->ntasks, o.t0 + per) - 1;
+    o.first = r->tasks[o.t0].first;
+    o.last = r->tasks[o.t1].last;
+    o.size_max = 0;
+    o.parallel = false;
+    for (int64_t t = o.t0; t <= o.t1; t++) {
+        o.size_max = max64(o.size_max, r->tasks[t].last - r->tasks[t].first + 1);
+        o.parallel |= r->tasks[t].parallel;
+    }
+    return o;
+}
+
+/* Legend layout: items flow left to right and wrap. */
+typedef struct flow { double x, y, x0, xmax, row_h; } flow;
+
+static void flow_item(flow *f, pc_sb *b, const char *swatch_kind, const char *cls, const char *label)
+{
+    double w = 18 + text_w(label, 12) + 16;
+    if (f->x + w > f->xmax && f->x > f->x0) {
+        f->x = f->x0;
+        f->y += f->row_h;
+    }
+    double cy = f->y - 4;
+    if (strcmp(swatch_kind, "rect") == 0)
+        svg_rect(b, f->x, cy - 6, 12, 12, cls, NULL);
+    else if (strcmp(swatch_kind, "diamond") == 0)
+        svg_diamond(b, f->x + 6, cy, 5.5, cls, NULL);
+    else
+        svg_line(b, f->x - 2, cy, f->x + 14, cy, cls);
+    svg_text(b, f->x + 18, f->y, "sm", NULL, label);
+    f->x += w;
+}
+
+/* ---- picture 1: instances in program order, DeviceTasks ------------------------------------------ */
+
+static void draw_strip(kctx *c)
+{
+    const pc_result *r = c->r;
+    const int64_t n = r->instances;
+    const double pw = SVG_W - PLOT_L - STRIP_R;
+    const int64_t max_cells = (int64_t)(pw / STRIP_MIN_CELL);
+    const int64_t per = n <= max_cells ? 1 : ceil_div64(n, max_cells);
+    const int64_t ncells = ceil_div64(n, per);
+    const bool have_roots = r->instance_roots && r->ninstances == n;
+    pc_sb s = {0};
+
+    /* legend: one swatch per root function that runs, in root order */
+    flow f = {PLOT_L, 16, PLOT_L, SVG_W - STRIP_R, 20};
+    svg_text(&s, PLOT_L - 10, 16, "sm mut", "end", "root:");
+    if (have_roots) {
+        int shown = 0, hidden = 0;
+        for (int i = 0; i < r->nroots; i++) {
+            if (r->roots[i].instances == 0)
+                continue;
+            if (shown == LEGEND_ROOTS) {
+                hidden++;
+                continue;
+            }
+            char cls[8];
+            root_cls(c, i, cls);
+            pc_sb l = {0};
+            pc_sb_printf(&l, "%s (%lld %s)", root_name(r, i), (long long)r->roots[i].instances,
+                         plural(r->roots[i].instances, "instance", "instances"));
+            flow_item(&f, &s, "rect", cls, l.data);
+            pc_sb_free(&l);
+            shown++;
+        }
+        if (hidden) {
+            pc_sb l = {0};
+            pc_sb_printf(&l, "+%d more roots (see the table; colours repeat after %d)", hidden, NPALETTE);
+            flow_item(&f, &s, "text", "axis", l.data);
+            pc_sb_free(&l);
+        }
+    } else {
+        flow_item(&f, &s, "rect", "unk", n > 0 ? "root of each instance not recorded (more than 1000000 instances)"
+                                               : "no instance");
+    }
+    flow_item(&f, &s, "line", "bnd", "DeviceTask boundary");
+    if (r->parallelism > 1 || (r->tasks && r->ntasks && r->tasks[0].parallel))
+        flow_item(&f, &s, "rect", "par", "inside a parallel loop");
+
+    /* instance axis, on top of the strip */
+    double y = f.y + 26;
+    svg_text(&s, PLOT_L - 10, y, "sm mut", "end", "instance");
+    double strip_top = y + 8, strip_h = 34;
+#define XI(i) (PLOT_L + pw * (double)(i) / (double)(n > 0 ? n : 1))
+    if (n > 0) {
+        double step = fmax(1.0, round(nice_step((double)n, 8)));
+        for (double v = 0; v <= (double)n; v += step) {
+            double x = XI(v);
+            svg_line(&s, x, strip_top - 5, x, strip_top, "axis");
+            if (x + text_w(I((int64_t)v).s, 11) / 2 < SVG_W - STRIP_R - 30 || v == 0)
+                svg_text(&s, x, y, "sm mut", "middle", I((int64_t)v).s);
+        }
+        svg_text(&s, SVG_W - STRIP_R, y, "sm mut", "end", I(n).s);
+    }
+
+    /* the strip: one cell per instance, or per `per` instances coloured by the commonest root */
+    svg_text(&s, PLOT_L - 10, strip_top + strip_h / 2 + 4, "b", "end", "instances");
+    if (n > 0 && have_roots) {
+        int64_t *cnt = pc_mem_calloc((size_t)r->nroots + 1, sizeof *cnt);
+        pc_sb tip = {0};
+        for (int64_t cell = 0; cell < ncells; cell++) {
+            int64_t i0 = cell * per, i1 = min64(n, i0 + per);
+            int best = -1;
+            for (int64_t i = i0; i < i1; i++) {
+                int rt = r->instance_roots[i];
+                if (rt < 0 || rt >= r->nroots)
+                    continue;
+                if (++cnt[rt] > (best < 0 ? 0 : cnt[best]))
+                    best = rt;
+            }
+            tip.len = 0;
+            if (per == 1)
+                pc_sb_printf(&tip, "instance %lld: %s", (long long)i0, root_name(r, best));
+            else
+                pc_sb_printf(&tip, "instances %lld-%lld:", (long long)i0, (long long)(i1 - 1));
+            int listed = 0;
+            for (int64_t i = i0; i < i1 && per > 1; i++) {
+                int rt = r->instance_roots[i];
+                if (rt < 0 || rt >= r->nroots || cnt[rt] == 0)
+                    continue;
+                if (listed < 4)
+                    pc_sb_printf(&tip, "%s %s x%lld", listed ? "," : "", root_name(r, rt), (long long)cnt[rt]);
+                else if (listed == 4)
+                    pc_sb_append(&tip, ", ...");
+                listed++;
+                cnt[rt] = 0;
+            }
+            if (best >= 0)
+                cnt[best] = 0;
+            double x0 = XI(i0), x1 = XI(i1), w = x1 - x0;
+            if (w >= 4)
+                w -= 0.6;
+            char cls[8];
+            root_cls(c, best, cls);
+            svg_rect(&s, x0, strip_top, w, strip_h, cls, tip.data);
+        }
+        pc_sb_free(&tip);
+        pc_mem_free(cnt);
+    } else if (n > 0) {
+        svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "unk", "roots of the instances not recorded");
+    }
+    svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "frame", NULL);
+
+    /* DeviceTask bands, boundaries and labels */
+    double band_top = strip_top + strip_h + 3, band_h = 20;
+    svg_text(&s, PLOT_L - 10, band_top + 14, "b", "end", "DeviceTasks");
+    int64_t ngroups = 0, tper = 1, unlabelled = 0;
+    double label_top = band_top + band_h + 6;
+    double rows_used = 0;
+    if (r->tasks && r->ntasks > 0 && n > 0) {
+        const int64_t max_bands = (int64_t)(pw / STRIP_MIN_BAND);
+        tper = r->ntasks <= max_bands ? 1 : ceil_div64(r->ntasks, max_bands);
+        ngroups = ceil_div64(r->ntasks, tper);
+        double row_end[2] = {-1e9, -1e9};
+        pc_sb tip = {0}, l1 = {0}, l2 = {0};
+        for (int64_t g = 0; g < ngroups; g++) {
+            tgroup G = task_group(r, g, tper);
+            double x0 = XI(G.first), x1 = XI(G.last + 1);
+            tip.len = l1.len = l2.len = 0;
+            int64_t count = G.last - G.first + 1;
+            if (tper == 1) {
+                const pc_task *t = &r->tasks[G.t0];
+                pc_sb_printf(&tip, "DeviceTask T%lld: instances %lld-%lld (%lld), closed by: %s%s; needs "
+                             "root_inner %lld, assemble_outcast %lld, exclusive_outcast %lld",
+                             (long long)G.t0, (long long)G.first, (long long)G.last, (long long)count,
+                             pc_task_close_name(t->close), t->parallel ? " (parallel loop, per copy)" : "",
+                             (long long)t->need[0], (long long)t->need[1], (long long)t->need[2]);
+                pc_sb_printf(&l1, "T%lld: %lld %s", (long long)G.t0, (long long)count,
+                             plural(count, "instance", "instances"));
+                pc_sb_printf(&l2, "closed: %s%s", pc_task_close_name(t->close), t->parallel ? ", parallel" : "");
+            } else {
+                pc_sb_printf(&tip, "DeviceTasks T%lld-T%lld: instances %lld-%lld (%lld)", (long long)G.t0,
+                             (long long)G.t1, (long long)G.first, (long long)G.last, (long long)count);
+                pc_sb_printf(&l1, "T%lld-T%lld: %lld instances", (long long)G.t0, (long long)G.t1,
+                             (long long)count);
+                pc_sb_printf(&l2, "%lld DeviceTasks", (long long)(G.t1 - G.t0 + 1));
+            }
+            svg_rect(&s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
+            if (G.parallel)
+                svg_rect(&s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
+            if (g > 0)
+                svg_line(&s, x0, strip_top - 6, x0, band_top + band_h, "bnd");
+            /* the label: centred under its task, else pushed right of the previous label (with a
+             * leader line), on the first of two rows where it fits */
+            double w = fmax(text_w(l1.data, 12), text_w(l2.data, 11));
+            double cx = (x0 + x1) / 2;
+            double lmin = PLOT_L, lmax = SVG_W - STRIP_R - w;
+            double lx = fmin(fmax(cx - w / 2, lmin), lmax);
+            int row = -1;
+            for (int k = 0; k < 2 && row < 0; k++) {
+                double at = fmax(lx, row_end[k] + 12);
+                if (at <= lmax && at - x1 < 60) {
+                    lx = at;
+                    row = k;
+                }
+            }
+            if (row < 0) {
+                unlabelled++;
+                continue;
+            }
+            row_end[row] = lx + w;
+            double ly = label_top + 12 + row * 34;
+            if (row + 1 > rows_used)
+                rows_used = row + 1;
+            svg_line(&s, cx, band_top + band_h, fmin(fmax(cx, lx + 2), lx + w - 2), ly - 11, "lead");
+            svg_text(&s, lx, ly, "b", NULL, l1.data);
+            svg_text(&s, lx, ly + 14, "sm mut", NULL, l2.data);
+        }
+        pc_sb_free(&tip);
+        pc_sb_free(&l1);
+        pc_sb_free(&l2);
+    } else {
+        svg_rect(&s, PLOT_L, band_top, pw, band_h, "band0", NULL);
+    }
+    svg_rect(&s, PLOT_L, band_top, pw, band_h, "frame", NULL);
+#undef XI
+
+    /* what the picture shows, in words */
+    double ny = label_top + rows_used * 34 + 18;
+    pc_sb note = {0};
+    if (n > 0)
+        pc_sb_printf(&note, "each cell = %lld %s", (long long)per, plural(per, "instance", "instances"));
+    else
+        pc_sb_append(&note, "no instance");
+    if (tper > 1)
+        pc_sb_printf(&note, " \xC2\xB7 each band = %lld DeviceTasks", (long long)tper);
+    pc_sb_printf(&note, " \xC2\xB7 %lld %s in %lld %s (k = %lld)", (long long)n, plural(n, "instance", "instances"),
+                 (long long)r->ntasks, plural(r->ntasks, "DeviceTask", "DeviceTasks"), (long long)r->k);
+    if (unlabelled)
+        pc_sb_printf(&note, " \xC2\xB7 %lld %s too narrow to label (hover for details)", (long long)unlabelled,
+                     plural(unlabelled, "task", "tasks"));
+    svg_text(&s, PLOT_L, ny, "sm mut", NULL, note.data);
+    pc_sb_free(&note);
+
+    svg_emit(c->b, &s, ny + 10, "instances in program order, coloured by root function, with DeviceTask boundaries");
+    pc_sb_free(&s);
+}
+
+/* ---- picture 2: per DeviceTask, instances and the depth each pool needs --------------------- */
+
+typedef struct hline {
+    double v;
+    const char *cls, *txtcls;
+    char label[96];
+    bool offscale;
+    double ly;               /* label position after collision handling */
+} hline;
+
+static void add_hline(hline *h, int *nh, double v, const char *cls, const char *txtcls, const char *label)
+{
+    hline *x = &h[(*nh)++];
+    x->v = v;
+    x->cls = cls;
+    x->txtcls = txtcls;
+    snprintf(x->label, sizeof x->label, "%s", label);
+    x->offscale = false;
+}
+
+static int cmp_hline_y(const void *a, const void *b)
+{
+    double ya = ((const hline *)a)->ly, yb = ((const hline *)b)->ly;
+    return ya < yb ? -1 : ya > yb;
+}
+
+typedef struct panel_in {
+    const char *title;
+    const char *ylabel;
+    const int64_t *bar;          /* per group: bar value (-1 unknown) */
+    const char *const *bar_cls;  /* per group */
+    const int64_t *marker;       /* per group: observed marker, -1 = none; NULL = no markers */
+    const char *marker_what;
+    const char *const *bar_tip;  /* per group tooltips */
+    hline *lines; int nlines;
+    const char *alert;           /* right-aligned warning in the title row, or NULL */
+    int64_t ngroups, per;
+    const pc_result *r;
+} panel_in;
+
+/* One panel of bars over the DeviceTasks (grouped `per` to a bar) with horizontal lines. Returns
+ * the y below it. */
+static double draw_panel(pc_sb *s, double y, const panel_in *p)
+{
+    const double pw = SVG_W - PLOT_L - CHART_R;
+    svg_text(s, PLOT_L, y + 14, "ttl", NULL, p->title);
+    if (p->alert)
+        svg_text(s, PLOT_L + pw, y + 14, "cuttxt", "end", p->alert);
+    double top = y + 26, bottom = top + PANEL_H;
+
+    /* scale: everything but an outlying configured depth */
+    int64_t base = 1;
+    for (int64_t g = 0; g < p->ngroups; g++) {
+        base = max64(base, p->bar[g]);
+        if (p->marker)
+            base = max64(base, p->marker[g]);
+    }
+    for (int i = 0; i < p->nlines; i++)
+        if (strcmp(p->lines[i].cls, "cfg") != 0)
+            base = max64(base, (int64_t)p->lines[i].v);
+    double ymax = (double)base;
+    for (int i = 0; i < p->nlines; i++)
+        if (strcmp(p->lines[i].cls, "cfg") == 0) {
+            if (p->lines[i].v > (double)base * OFFSCALE_FACTOR && p->lines[i].v > 8)
+                p->lines[i].offscale = true;
+            else
+                ymax = fmax(ymax, p->lines[i].v);
+        }
+    double step = fmax(1.0, round(nice_step(ymax, 4)));
+    double top_v = ceil(ymax * 1.08 / step) * step;
+    if (top_v < ymax)
+        top_v = ymax;
+#define YV(v) (bottom - (bottom - top) * (double)(v) / top_v)
+
+    /* grid and y axis */
+    for (double v = 0; v <= top_v + 1e-9; v += step) {
+        svg_line(s, PLOT_L, YV(v), PLOT_L + pw, YV(v), "grid");
+        svg_text(s, PLOT_L - 6, YV(v) + 4, "sm mut", "end", I((int64_t)v).s);
+    }
+    pc_sb_printf(s, "<text x=\"0\" y=\"0\" class=\"sm mut\" text-anchor=\"middle\" transform=\"translate(%s %s) rotate(-90)\">",
+                 N(PLOT_L - 44).s, N((top + bottom) / 2).s);
+    esc(s, p->ylabel);
+    pc_sb_append(s, "</text>");
+    svg_line(s, PLOT_L, top, PLOT_L, bottom, "axis");
+    svg_line(s, PLOT_L, bottom, PLOT_L + pw, bottom, "axis");
+
+    /* bars */
+    double slot = pw / (double)(p->ngroups > 0 ? p->ngroups : 1);
+    double bw = fmin(48.0, fmax(1.0, slot * 0.7));
+    bool label_all = p->ngroups <= CHART_LABEL_BARS;
+    for (int64_t g = 0; g < p->ngroups; g++) {
+        double cx = PLOT_L + slot * ((double)g + 0.5);
+        int64_t v = p->bar[g];
+        if (v > 0)
+            svg_rect(s, cx - bw / 2, YV(v), bw, YV(0) - YV(v), p->bar_cls[g], p->bar_tip[g]);
+        else
+            svg_rect(s, cx - bw / 2, bottom - 1, bw, 1, p->bar_cls[g], p->bar_tip[g]);
+        if (label_all)
+            svg_text(s, cx, YV(v > 0 ? v : 0) - 4,
+                     strstr(p->bar_cls[g], "cut") ? "sm cuttxt" : "sm b", "middle", v >= 0 ? I(v).s : "?");
+        /* x labels: every bar when there is room, else about one per 60 px */
+        int64_t every = label_all ? 1 : (int64_t)ceil(60.0 / slot);
+        if (g % every == 0) {
+            char lab[48];
+            if (p->per == 1)
+                snprintf(lab, sizeof lab, "T%lld", (long long)g);
+            else
+                snprintf(lab, sizeof lab, "T%lld", (long long)(g * p->per));
+            svg_text(s, cx, bottom + 14, "sm mut", "middle", lab);
+        }
+    }
+    svg_text(s, PLOT_L + pw, bottom + 28, "sm mut", "end",
+             p->per == 1 ? "DeviceTask" : "DeviceTask (first of each group)");
+
+    /* observed markers, per task */
+    if (p->marker)
+        for (int64_t g = 0; g < p->ngroups; g++)
+            if (p->marker[g] >= 0) {
+                double cx = PLOT_L + slot * ((double)g + 0.5);
+                char tip[96];
+                snprintf(tip, sizeof tip, "%.60s: %lld", p->marker_what, (long long)p->marker[g]);
+                svg_diamond(s, cx, YV(fmin((double)p->marker[g], top_v)), 6, "obsmark", tip);
+            }
+
+    /* lines, and their labels in the right margin (pushed apart when they would overlap) */
+    for (int i = 0; i < p->nlines; i++) {
+        hline *h = &p->lines[i];
+        double ly = h->offscale ? top : YV(h->v);
+        svg_line(s, PLOT_L, ly, PLOT_L + pw, ly, h->offscale ? "cfg off" : h->cls);
+        h->ly = ly;
+    }
+    hline sorted[8];
+    int ns = p->nlines < 8 ? p->nlines : 8;
+    memcpy(sorted, p->lines, (size_t)ns * sizeof *sorted);
+    qsort(sorted, (size_t)ns, sizeof *sorted, cmp_hline_y);
+    double prev = -1e9;
+    for (int i = 0; i < ns; i++) {
+        double want = sorted[i].ly + 4;
+        double at = fmax(want, prev + 14);
+        prev = at;
+        svg_line(s, PLOT_L + pw, sorted[i].ly, PLOT_L + pw + 8, at - 4, "lead");
+        char lab[128];
+        snprintf(lab, sizeof lab, "%.96s%s", sorted[i].label, sorted[i].offscale ? " (off scale \xE2\x86\x91)" : "");
+        svg_text(s, PLOT_L + pw + 11, at, sorted[i].txtcls, NULL, lab);
+    }
+#undef YV
+    double below = fmax(bottom + 34, prev + 8);
+    return below;
+}
+
+static void draw_task_charts(kctx *c)
+{
+    const pc_result *r = c->r;
+    if (!r->tasks || r->ntasks <= 0)
+        return;
+    const int64_t per = r->ntasks <= CHART_MAX_BARS ? 1 : ceil_div64(r->ntasks, CHART_MAX_BARS);
+    const int64_t ng = ceil_div64(r->ntasks, per);
+    pc_sb s = {0};
+    int64_t *bar = pc_mem_calloc((size_t)ng, sizeof *bar);
+    int64_t *marker = pc_mem_calloc((size_t)ng, sizeof *marker);
+    const char **cls = pc_mem_calloc((size_t)ng, sizeof *cls);
+    char **tips = pc_mem_calloc((size_t)ng, sizeof *tips);
+    char(*clsbuf)[24] = pc_mem_calloc((size_t)ng, sizeof *clsbuf);
+    bool have_marks = false;
+
+    /* legend of the line styles */
+    flow f = {PLOT_L, 16, PLOT_L, SVG_W - 20, 20};
+    flow_item(&f, &s, "line", "cfg", "configured depth");
+    flow_item(&f, &s, "line", "pred", "predicted depth");
+    flow_item(&f, &s, "line", "sugg", "suggested (+ headroom)");
+    if (c->have_observed) {
+        flow_item(&f, &s, "line", "obs", "observed (logs)");
+        flow_item(&f, &s, "diamond", "obsmark", "observed per DeviceTask");
+    }
+    if (c->ex && c->ex->plan_depths)
+        flow_item(&f, &s, "line", "plan", "plan");
+    if (r->precise)
+        flow_item(&f, &s, "rect", "cut", "needs more than configured");
+    double y = f.y + 10;
+
+    /* panel 1: instances per DeviceTask, coloured by what closed it */
+    bool seen_close[5] = {0};
+    for (int64_t g = 0; g < ng; g++) {
+        tgroup G = task_group(r, g, per);
+        bar[g] = G.size_max;
+        int close = (int)r->tasks[G.t1].close;
+        if (close < 0 || close > 4)
+            close = 0;
+        seen_close[close] = true;
+        snprintf(clsbuf[g], sizeof clsbuf[g], "c%d", close);
+        cls[g] = clsbuf[g];
+        pc_sb t = {0};
+        if (per == 1)
+            pc_sb_printf(&t, "T%lld: %lld %s, closed by: %s", (long long)g, (long long)G.size_max,
+                         plural(G.size_max, "instance", "instances"), pc_task_close_name(r->tasks[G.t0].close));
+        else
+            pc_sb_printf(&t, "T%lld-T%lld: at most %lld instances per task", (long long)G.t0, (long long)G.t1,
+                         (long long)G.size_max);
+        tips[g] = pc_sb_take(&t);
+        marker[g] = -1;
+        if (c->ex)
+            for (size_t ri = 0; ri < c->ex->nruns; ri++) {
+                const pc_rep_html_run *run = &c->ex->runs[ri];
+                for (int64_t t2 = G.t0; t2 <= G.t1 && run->tasks && (size_t)t2 < run->ntasks; t2++)
+                    marker[g] = max64(marker[g], run->tasks[t2].stitch_count);
+            }
+        have_marks |= marker[g] >= 0;
+    }
+    {
+        flow cf = {PLOT_L, y + 8, PLOT_L, SVG_W - 20, 20};
+        svg_text(&s, PLOT_L - 10, y + 8, "sm mut", "end", "closed by:");
+        static const pc_task_close order[5] = {PC_CLOSE_LIMIT, PC_CLOSE_HARD_LIMIT, PC_CLOSE_BARRIER,
+                                               PC_CLOSE_PARALLEL, PC_CLOSE_END};
+        for (int i = 0; i < 5; i++)
+            if (seen_close[order[i]]) {
+                char cc[8];
+                snprintf(cc, sizeof cc, "c%d", (int)order[i]);
+                flow_item(&cf, &s, "rect", cc, pc_task_close_name(order[i]));
+            }
+        if (have_marks)
+            flow_item(&cf, &s, "diamond", "obsmark", "stitchCount (logs)");
+        y = cf.y + 8;
+    }
+    hline lines[8];
+    int nl = 0;
+    char lab[96];
+    snprintf(lab, sizeof lab, "k = %lld", (long long)r->k);
+    add_hline(lines, &nl, (double)r->k, "kline", "sm mut", lab);
+    bool any_parallel = false;
+    for (int64_t t = 0; t < r->ntasks; t++)
+        any_parallel |= r->tasks[t].parallel;
+    if (any_parallel)
+        add_hline(lines, &nl, 1024, "kline", "sm mut", "hard limit 1024");
+    char title[160];
+    snprintf(title, sizeof title, "Instances per DeviceTask%s", per > 1 ? " (largest task of each bar)" : "");
+    panel_in p = {title, "instances", bar, (const char *const *)cls, have_marks ? marker : NULL,
+                  "stitchCount (logs)", (const char *const *)tips, lines, nl, NULL, ng, per, r};
+    y = draw_panel(&s, y, &p);
+    for (int64_t g = 0; g < ng; g++)
+        pc_mem_free(tips[g]);
+
+    /* panels 2-4: the depth each DeviceTask needs, per pool */
+    for (int pool = 0; pool < 3; pool++) {
+        int64_t cfgd = r->configured[pool];
+        int64_t ncut = 0;
+        have_marks = false;
+        for (int64_t g = 0; g < ng; g++) {
+            tgroup G = task_group(r, g, per);
+            int64_t v = -1;
+            bool cut = false;
+            for (int64_t t = G.t0; t <= G.t1; t++) {
+                int64_t need = r->tasks[t].need[pool];
+                v = max64(v, need);
+                /* precise mode: the runtime uses the configured depth as given (model.md 1, 6) */
+                if (r->precise && need > cfgd) {
+                    cut = true;
+                    ncut++;
+                }
+            }
+            bar[g] = v;
+            snprintf(clsbuf[g], sizeof clsbuf[g], cut ? "cut" : "p%d", pool);
+            cls[g] = clsbuf[g];
+            pc_sb t = {0};
+            if (per == 1)
+                pc_sb_printf(&t, "T%lld (%lld %s): needs %s depth %lld; configured %lld", (long long)g,
+                             (long long)G.size_max, plural(G.size_max, "instance", "instances"),
+                             pool_short[pool], (long long)v, (long long)cfgd);
+            else
+                pc_sb_printf(&t, "T%lld-T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
+                             (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
+            if (cut)
+                pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
+            tips[g] = pc_sb_take(&t);
+            marker[g] = -1;
+            if (c->ex)
+                for (size_t ri = 0; ri < c->ex->nruns; ri++) {
+                    const pc_rep_html_run *run = &c->ex->runs[ri];
+                    for (int64_t t2 = G.t0; t2 <= G.t1 && run->tasks && (size_t)t2 < run->ntasks; t2++)
+                        marker[g] = max64(marker[g], run->tasks[t2].depths[pool]);
+                }
+            have_marks |= marker[g] >= 0;
+        }
+        nl = 0;
+        snprintf(lab, sizeof lab, "configured %lld", (long long)cfgd);
+        add_hline(lines, &nl, (double)cfgd, "cfg", "cfgtxt", lab);
+        if (r->predicted[pool] >= 0) {
+            snprintf(lab, sizeof lab, "predicted %lld", (long long)r->predicted[pool]);
+            add_hline(lines, &nl, (double)r->predicted[pool], "pred", "predtxt", lab);
+        } else if (r->bounds[pool] >= 0) {
+            snprintf(lab, sizeof lab, "predicted \xE2\x89\xA4 %lld (bound)", (long long)r->bounds[pool]);
+            add_hline(lines, &nl, (double)r->bounds[pool], "pred", "predtxt", lab);
+        }
+        if (r->suggested[pool] >= 0 && r->suggested[pool] != r->predicted[pool]) {
+            snprintf(lab, sizeof lab, "suggested %lld", (long long)r->suggested[pool]);
+            add_hline(lines, &nl, (double)r->suggested[pool], "sugg", "suggtxt", lab);
+        }
+        if (c->have_observed && c->observed[pool] >= 0) {
+            snprintf(lab, sizeof lab, "observed %lld", (long long)c->observed[pool]);
+            add_hline(lines, &nl, (double)c->observed[pool], "obs", "obstxt", lab);
+        }
+        if (c->ex && c->ex->plan_depths) {
+            snprintf(lab, sizeof lab, "plan %lld", (long long)c->ex->plan_depths[pool]);
+            add_hline(lines, &nl, (double)c->ex->plan_depths[pool], "plan", "plantxt", lab);
+        }
+        char alert[160] = "";
+        if (r->precise && cfgd == 0 && r->required[pool] > 0)
+            snprintf(alert, sizeof alert, "configured 0 for a needed pool: compilation fails (PC001)");
+        else if (ncut)
+            snprintf(alert, sizeof alert, "%lld %s %s more than the configured %lld: %s", (long long)ncut,
+                     plural(ncut, "DeviceTask", "DeviceTasks"), plural(ncut, "needs", "need"), (long long)cfgd,
+                     pool == 0 ? "instances serialised" : "DeviceTasks cut early");
+        pc_sb tb = {0};
+        pc_sb_printf(&tb, "%s: depth needed per DeviceTask", pool_short[pool]);
+        if (pool == 0 && r->unit_inner > 0)
+            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_inner).s);
+        else if (pool == 1 && r->n_assemble > 0 && r->slot_size > 0)
+            pc_sb_printf(&tb, " (1 depth = %d %s of %s)", r->n_assemble, plural(r->n_assemble, "slot", "slots"),
+                         human_bytes((double)r->slot_size).s);
+        else if (pool == 2 && r->unit_excl > 0)
+            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
+        if (!r->required[pool])
+            pc_sb_append(&tb, " \xE2\x80\x94 not needed (no tensor uses this pool)");
+        if (per > 1)
+            pc_sb_append(&tb, " (largest of each bar)");
+        char *ptitle = pc_sb_take(&tb);
+        panel_in pp = {ptitle, "depth (per workspace copy)", bar, (const char *const *)cls,
+                       have_marks ? marker : NULL, "observed depth (logs)", (const char *const *)tips,
+                       lines, nl, alert[0] ? alert : NULL, ng, per, r};
+        y = draw_panel(&s, y, &pp);
+        pc_mem_free(ptitle);
+        for (int64_t g = 0; g < ng; g++)
+            pc_mem_free(tips[g]);
+    }
+    if (per > 1)
+        svg_textf(&s, PLOT_L, y + 4, "sm mut", NULL, "each bar = %lld DeviceTasks (the largest value of the group)",
+                  (long long)per);
+    else
+        svg_textf(&s, PLOT_L, y + 4, "sm mut", NULL, "each bar = 1 DeviceTask");
+    svg_emit(c->b, &s, y + 14, "per DeviceTask: instances, and the depth each pool needs");
+    pc_sb_free(&s);
+    pc_mem_free(bar);
+    pc_mem_free(marker);
+    pc_mem_free(cls);
+    pc_mem_free(tips);
+    pc_mem_free(clsbuf);
+}
+
+/* ---- picture 3: workspace bytes ---------------------------------------------------------------- */
+
+static void depths_text(char *out, size_t cap, const int64_t d[3])
+{
+    snprintf(out, cap, "[%.24s, %.24s, %.24s]", d[0] >= 0 ? I(d[0]).s : "?", d[1] >= 0 ? I(d[1]).s : "?",
+             d[2] >= 0 ? I(d[2]).s : "?");
+}
+
+static void draw_workspace(kctx *c)
+{
+    const pc_result *r = c->r;
+    typedef struct row { char label[128]; int64_t bytes; const char *cls; } row;
+    row rows[8];
+    int nr = 0;
+    int64_t kkk[3] = {r->k, r->k, r->k};
+    char d[96];
+#define ROW(lbl_, depths_, bytes_, cls_)                                                         \
+    do {                                                                                         \
+        depths_text(d, sizeof d, depths_);                                                       \
+        snprintf(rows[nr].label, sizeof rows[nr].label, "%.20s %.96s", lbl_, d);                       \
+        rows[nr].bytes = bytes_;                                                                 \
+        rows[nr].cls = cls_;                                                                     \
+        nr++;                                                                                    \
+    } while (0)
+    ROW("default", kkk, r->ws_default, "c4");
+    ROW("configured", r->configured, r->ws_configured, r->precise ? "p0" : "c4");
+    ROW("suggested", r->suggested, r->ws_suggested, "p1");
+    ROW("predicted", r->predicted, r->ws_predicted, "p1");
+    ROW("required", r->required, r->ws_required, "p2");
+    if (c->have_observed) {
+        bool all = c->observed[0] >= 0 && c->observed[1] >= 0 && c->observed[2] >= 0;
+        ROW("observed (logs)", c->observed, all ? pc_workspace_bytes(r, c->observed, r->parallelism) : -1, "obsmark");
+    }
+    if (c->ex && c->ex->plan_depths)
+        ROW("plan", c->ex->plan_depths, c->plan_bytes, "p3");
+#undef ROW
+
+    const double lw = 250, rw = 170, pw = SVG_W - lw - rw, row_h = 24;
+    int64_t budget = 0;
+    const char *budget_what = NULL;
+    if (c->ex && c->ex->plan_depths && c->ex->budget_bytes > 0) {
+        budget = c->ex->budget_bytes;
+        budget_what = "budget";
+    } else if (c->cfg && c->cfg->workspace_kb > 0) {
+        budget = c->cfg->workspace_kb * 1024;
+        budget_what = r->precise ? "max_workspace_kb (no effect in precise mode)" : "max_workspace_kb";
+    }
+    double vmax = (double)budget;
+    for (int i = 0; i < nr; i++)
+        vmax = fmax(vmax, (double)rows[i].bytes);
+    if (!(vmax > 0))
+        vmax = 1;
+    /* ticks in a binary unit that suits the range */
+    double unit = vmax >= 1024.0 * 1024 * 2 ? 1024.0 * 1024 : vmax >= 2048 ? 1024 : 1;
+    const char *uname = unit > 1024 ? "MiB" : unit > 1 ? "KiB" : "B";
+    double step = nice_step(vmax / unit, 6) * unit;
+    double top_v = ceil(vmax / step) * step;
+#define XB(v) (lw + pw * (double)(v) / top_v)
+
+    pc_sb s = {0};
+    double y = 10;
+    svg_textf(&s, lw, y + 8, "sm mut", NULL, "tensor workspace per launch (bytes%s)",
+              r->parallelism > 1 ? ", all parallel copies" : "");
+    y += 18;
+    double top = y;
+    for (double v = 0; v <= top_v + 1e-6; v += step) {
+        svg_line(&s, XB(v), top, XB(v), top + row_h * nr, "grid");
+        char t[48];
+        snprintf(t, sizeof t, "%.24s%s%s", N(v / unit).s, v > 0 ? " " : "", v > 0 ? uname : "");
+        svg_text(&s, XB(v), top + row_h * nr + 14, "sm mut", "middle", t);
+    }
+    for (int i = 0; i < nr; i++) {
+        double ry = top + row_h * i;
+        svg_text(&s, lw - 10, ry + 16, "b", "end", rows[i].label);
+        if (rows[i].bytes < 0) {
+            svg_text(&s, lw + 4, ry + 16, "sm mut", NULL,
+                     r->nunknowns ? "unknown: the bytes depend on unbound symbols" : "unknown");
+            continue;
+        }
+        char tip[192];
+        snprintf(tip, sizeof tip, "%.100s: %.64s", rows[i].label, bytes_text(rows[i].bytes).s);
+        svg_rect(&s, lw, ry + 4, fmax(1.5, XB(rows[i].bytes) - lw), row_h - 8, rows[i].cls, tip);
+        char t[128];
+        if (i > 0 && r->ws_default > 0)
+            snprintf(t, sizeof t, "%.64s \xC2\xB7 %.24s%% of default", bytes_text(rows[i].bytes).s,
+                     N(100.0 * (double)rows[i].bytes / (double)r->ws_default).s);
+        else
+            snprintf(t, sizeof t, "%.64s", bytes_text(rows[i].bytes).s);
+        svg_text(&s, XB(rows[i].bytes) + 6, ry + 16, "sm", NULL, t);
+    }
+    svg_line(&s, lw, top, lw, top + row_h * nr, "axis");
+    double bottom = top + row_h * nr + 20;
+    if (budget > 0) {
+        svg_line(&s, XB(budget), top - 4, XB(budget), top + row_h * nr, "budget");
+        svg_textf(&s, XB(budget), top - 6, "sm cfgtxt", "middle", "%s = %s", budget_what,
+                  human_bytes((double)budget).s);
+    }
+    svg_textf(&s, lw, bottom + 12, "sm mut", NULL,
+              "AlignUp(U0\xC2\xB7" "d0 + U2\xC2\xB7" "d2 + (2E + 2A + A\xC2\xB7" "d1)\xC2\xB7S, 32768) \xC3\x97 P, "
+              "P = device_sched_parallelism = %lld (model.md 7)", (long long)r->parallelism);
+#undef XB
+    svg_emit(c->b, &s, bottom + 22, "workspace bytes for the default, configured, suggested, predicted and required depths");
+    pc_sb_free(&s);
+}
+
+/* ---- HTML parts --------------------------------------------------------------------------------- */
+
+static void cell_depth(pc_sb *b, int64_t v, const char *cls)
+{
+    pc_sb_printf(b, "<td class=\"n%s%s\">%s</td>", cls ? " " : "", cls ? cls : "", v >= 0 ? I(v).s : "?");
+}
+
+static const char *verdict(int64_t predicted, int64_t observed)
+{
+    if (predicted < 0 || observed < 0)
+        return "unknown";
+    return predicted == observed ? "match" : predicted < observed ? "under-predicted" : "over-predicted";
+}
+
+static void depth_table(kctx *c)
+{
+    const pc_result *r = c->r;
+    pc_sb *b = c->b;
+    bool plan = c->ex && c->ex->plan_depths;
+    pc_sb_append(b, "<table class=\"depths\"><thead><tr><th>pool</th><th>used by</th><th class=\"n\">required</th>"
+                    "<th class=\"n\">predicted</th><th class=\"n\">suggested</th><th class=\"n\">configured</th>");
+    if (c->have_observed)
+        pc_sb_append(b, "<th class=\"n\">observed</th><th>verdict</th>");
+    if (plan)
+        pc_sb_append(b, "<th class=\"n\">plan</th>");
+    pc_sb_append(b, "<th>the DeviceTask that sets it</th></tr></thead><tbody>\n");
+    for (int p = 0; p < 3; p++) {
+        pc_sb_printf(b, "<tr><td class=\"nw\"><span class=\"chip p%d\"></span>%s</td><td>", p, pool_short[p]);
+        int listed = 0;
+        for (int t = 0; t < r->ntensors; t++)
+            if ((int)r->tensors[t].pool == p) {
+                if (listed < 5) {
+                    pc_sb_append(b, listed ? ", " : "");
+                    pc_sb_append(b, "<code>");
+                    esc(b, r->kernel->tensors[t].name);
+                    pc_sb_append(b, "</code>");
+                } else if (listed == 5) {
+                    pc_sb_append(b, ", ...");
+                }
+                listed++;
+            }
+        if (!listed)
+            pc_sb_append(b, "<span class=\"muted\">none</span>");
+        pc_sb_append(b, "</td>");
+        cell_depth(b, r->required[p], NULL);
+        if (r->predicted[p] >= 0) {
+            cell_depth(b, r->predicted[p], "b");
+        } else {
+            pc_sb_printf(b, "<td class=\"n\">&#8804; %s", r->bounds[p] >= 0 ? I(r->bounds[p]).s : "?");
+            if (r->formulas[p]) {
+                pc_sb_append(b, "<br/><code>");
+                esc(b, r->formulas[p]);
+                pc_sb_append(b, "</code>");
+            }
+            pc_sb_append(b, "</td>");
+        }
+        cell_depth(b, r->suggested[p], NULL);
+        bool short_ = r->precise && ((r->configured[p] == 0 && r->required[p] > 0) ||
+                                     (r->predicted[p] >= 0 && r->configured[p] < r->predicted[p]));
+        cell_depth(b, r->configured[p], short_ ? "bad" : NULL);
+        if (c->have_observed) {
+            cell_depth(b, c->observed[p], NULL);
+            const char *v = verdict(r->predicted[p], c->observed[p]);
+            pc_sb_printf(b, "<td class=\"%s\">%s</td>",
+                         strcmp(v, "under-predicted") == 0 ? "bad" : strcmp(v, "match") == 0 ? "good" : "muted", v);
+        }
+        if (plan)
+            cell_depth(b, c->ex->plan_depths[p], NULL);
+        const pc_why *w = &r->why[p];
+        pc_sb_append(b, "<td>");
+        if (w->task >= 0) {
+            pc_sb_printf(b, "T%lld, instances %lld&#8211;%lld: ", (long long)w->task, (long long)w->first_instance,
+                         (long long)w->last_instance);
+            for (int i = 0; i < w->nroots; i++) {
+                pc_sb_append(b, i ? ", " : "");
+                esc(b, w->roots[i].name);
+                pc_sb_printf(b, " &#215;%lld", (long long)w->roots[i].instances);
+            }
+            if (w->ntensors) {
+                pc_sb_append(b, "; tensors ");
+                for (int i = 0; i < w->ntensors; i++) {
+                    pc_sb_append(b, i ? ", <code>" : "<code>");
+                    esc(b, w->tensors[i]);
+                    pc_sb_append(b, "</code>");
+                }
+            }
+        } else {
+            pc_sb_append(b, "<span class=\"muted\">not needed</span>");
+        }
+        pc_sb_append(b, "</td></tr>\n");
+    }
+    pc_sb_append(b, "</tbody></table>\n");
+}
+
+static void tensor_table(kctx *c)
+{
+    const pc_result *r = c->r;
+    pc_sb *b = c->b;
+    pc_sb_append(b, "<table class=\"tensors\"><thead><tr><th>tensor</th><th>kind</th><th>pool</th>"
+                    "<th class=\"n\">bytes</th><th class=\"n\">aligned</th><th>defined in</th><th>why this pool</th>"
+                    "<th>source</th></tr></thead><tbody>\n");
+    for (int t = 0; t < r->ntensors; t++) {
+        const pc_tensor *T = &r->kernel->tensors[t];
+        const pc_tensor_result *tr = &r->tensors[t];
+        int pool = tr->pool >= PC_POOL_ROOT_INNER && tr->pool <= PC_POOL_NONE ? (int)tr->pool : 3;
+        pc_sb_append(b, "<tr><td><code>");
+        esc(b, T->name);
+        pc_sb_append(b, "</code>");
+        if (T->variable && *T->variable && T->name && strcmp(T->variable, T->name) != 0) {
+            pc_sb_append(b, " <span class=\"muted\">(<code>");
+            esc(b, T->variable);
+            pc_sb_append(b, "</code>)</span>");
+        }
+        pc_sb_printf(b, "</td><td>%s</td><td class=\"nw\"><span class=\"chip p%d\"></span>%s</td>", pc_tensor_kind_name(T->kind),
+                     pool, pc_pool_name(tr->pool));
+        pc_sb_printf(b, "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>", tr->bytes >= 0 ? I(tr->bytes).s : "?",
+                     tr->aligned_bytes >= 0 ? I(tr->aligned_bytes).s : "?");
+        if (tr->root >= 0)
+            esc(b, root_name(r, tr->root));
+        else
+            pc_sb_append(b, "<span class=\"muted\">&#8212;</span>");
+        pc_sb_append(b, "</td><td>");
+        esc(b, tr->reason);
+        pc_sb_append(b, "</td><td>");
+        file_link(b, T->loc.file ? T->loc.file : kernel_file(r), T->loc.line);
+        pc_sb_append(b, "</td></tr>\n");
+    }
+    pc_sb_append(b, "</tbody></table>\n");
+}
+
+static void root_table(kctx *c)
+{
+    const pc_result *r = c->r;
+    pc_sb *b = c->b;
+    pc_sb_append(b, "<table class=\"roots\"><thead><tr><th>root function</th><th class=\"n\">instances</th>"
+                    "<th class=\"n\">unroll</th><th class=\"n\">root_inner bytes</th>"
+                    "<th class=\"n\">exclusive bytes</th><th>source</th></tr></thead><tbody>\n");
+    for (int i = 0; i < r->nroots; i++) {
+        const pc_root_result *rr = &r->roots[i];
+        char cls[8];
+        root_cls(c, i, cls);
+        pc_sb_printf(b, "<tr><td class=\"nw\"><span class=\"chip %s\"></span>", cls);
+        esc(b, rr->name);
+        pc_sb_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">%lld</td><td class=\"n\">%s</td>"
+                        "<td class=\"n\">%s</td><td>",
+                     rr->instances >= 0 ? I(rr->instances).s : "?", (long long)rr->unroll_factor,
+                     rr->inner_bytes >= 0 ? I(rr->inner_bytes).s : "?", rr->excl_bytes >= 0 ? I(rr->excl_bytes).s : "?");
+        file_link(b, rr->loc.file ? rr->loc.file : kernel_file(r), rr->loc.line);
+        pc_sb_append(b, "</td></tr>\n");
+    }
+    pc_sb_append(b, "</tbody></table>\n");
+}
+
+static void runs_table(kctx *c)
+{
+    pc_sb *b = c->b;
+    pc_sb_append(b, "<table class=\"runs\"><thead><tr><th>run</th><th class=\"n\">observed</th>"
+                    "<th class=\"n\">DeviceTasks</th><th class=\"n\">largest stitchCount</th><th></th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < c->ex->nruns; i++) {
+        const pc_rep_html_run *run = &c->ex->runs[i];
+        char d[96];
+        depths_text(d, sizeof d, run->observed);
+        int64_t most = -1;
+        for (size_t t = 0; run->tasks && t < run->ntasks; t++)
+            most = max64(most, run->tasks[t].stitch_count);
+        pc_sb_append(b, "<tr><td>");
+        if (run->label)
+            esc(b, run->label);
+        else
+            pc_sb_printf(b, "run %zu", i + 1);
+        pc_sb_printf(b, "</td><td class=\"n\">%s</td><td class=\"n\">%zu</td><td class=\"n\">%s</td><td>%s</td></tr>\n", d,
+                     run->ntasks, most >= 0 ? I(most).s : "?",
+                     run->cut_short ? "<span class=\"bad\">Alloc Failure: the observation was cut short</span>" : "");
+    }
+    if (c->ex->nruns > 0 && c->ex->runs[0].ntasks && (int64_t)c->ex->runs[0].ntasks != c->r->ntasks)
+        pc_sb_printf(b, "<tr><td colspan=\"5\" class=\"muted\">the first run logged %zu DeviceTasks, the analysis "
+                        "predicts %lld per launch: per-task markers are drawn by position</td></tr>\n",
+                     c->ex->runs[0].ntasks, (long long)c->r->ntasks);
+    pc_sb_append(b, "</tbody></table>\n");
+}
+
+static void facts(kctx *c)
+{
+    const pc_result *r = c->r;
+    pc_sb *b = c->b;
+    pc_sb_append(b, "<div class=\"facts\">");
+    if (r->instances >= 0)
+        pc_sb_printf(b, "<span><b>%lld</b> %s in <b>%lld</b> %s</span>", (long long)r->instances,
+                     plural(r->instances, "instance", "instances"), (long long)r->device_tasks,
+                     plural(r->device_tasks, "DeviceTask", "DeviceTasks"));
+    else
+        pc_sb_append(b, "<span class=\"bad\">instances depend on unbound symbols</span>");
+    pc_sb_printf(b, "<span>k = <b>%lld</b> (stitch_function_max_num)</span>", (long long)r->k);
+    if (r->precise)
+        pc_sb_append(b, "<span>precise mode: the configured triple is used as given</span>");
+    else
+        pc_sb_append(b, "<span>default mode: every pool is k deep</span>");
+    pc_sb_printf(b, "<span>device_sched_parallelism = %lld</span>", (long long)r->parallelism);
+    if (r->nunknowns) {
+        pc_sb_append(b, "<span class=\"bad\">bind: ");
+        for (int i = 0; i < r->nunknowns; i++) {
+            pc_sb_append(b, i ? ", <code>" : "<code>");
+            esc(b, r->unknowns[i]);
+            pc_sb_append(b, "</code>");
+        }
+        pc_sb_append(b, " (--bind NAME=VALUE)</span>");
+    }
+    pc_sb_append(b, "</div>\n");
+}
+
+/* The extra data that belongs to kernel `name` (the first match in the list). */
+static const pc_rep_html_extra *extra_for(const pc_rep_html_extra *ex, const char *name)
+{
+    for (; ex; ex = ex->next)
+        if (!ex->kernel || (name && strcmp(ex->kernel, name) == 0))
+            return ex;
+    return NULL;
+}
+
+static void kernel_section(kctx *c)
+{
+    const pc_result *r = c->r;
+    pc_sb *b = c->b;
+    pc_sb_printf(b, "<section class=\"kernel\" id=\"k%d\">\n<h3>kernel <code>", c->uid);
+    esc(b, r->kernel->name);
+    pc_sb_append(b, "</code></h3>\n<p class=\"muted\">defined at ");
+    file_link(b, kernel_file(r), r->kernel->loc.line);
+    pc_sb_append(b, "</p>\n");
+    facts(c);
+    depth_table(c);
+
+    pc_sb_append(b, "<h4>Instances in program order and their DeviceTasks</h4>\n");
+    if (r->instances >= 0)
+        draw_strip(c);
+    else
+        pc_sb_append(b, "<p class=\"muted\">The instance walk needs the unbound symbols above: bind them to see "
+                        "the DeviceTasks.  The depths are shown as upper bounds.</p>\n");
+
+    if (r->tasks && r->ntasks > 0) {
+        pc_sb_append(b, "<h4>Per DeviceTask: instances, and the depth each pool needs</h4>\n");
+        draw_task_charts(c);
+    }
+    pc_sb_append(b, "<h4>Workspace bytes</h4>\n");
+    draw_workspace(c);
+    if (c->have_observed || (c->ex && c->ex->nruns)) {
+        pc_sb_append(b, "<h4>Runs (logs)</h4>\n");
+        runs_table(c);
+    }
+    pc_sb_append(b, "<h4>Tensors</h4>\n");
+    tensor_table(c);
+    pc_sb_append(b, "<h4>Root functions</h4>\n");
+    root_table(c);
+    pc_sb_append(b, "</section>\n");
+}
+
+static void findings(pc_sb *b, const pc_file_result *fr)
+{
+    size_t n = 0;
+    const pc_diag *d = fr->sink ? pc_diag_items(fr->sink, &n) : NULL;
+    if (!n)
+        return;
+    pc_sb_printf(b, "<h4>Findings (%zu)</h4>\n<ul class=\"diags\">\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const char *sev = pc_severity_name(d[i].severity);
+        pc_sb_printf(b, "<li><span class=\"sev-%s\">%s</span> ", sev, sev);
+        if (d[i].id) {
+            pc_sb_append(b, "<code>");
+            esc(b, d[i].id);
+            pc_sb_append(b, "</code> ");
+        }
+        esc(b, d[i].message);
+        pc_sb_append(b, " <span class=\"muted\">(");
+        file_link(b, d[i].loc.file ? d[i].loc.file : fr->model->file, d[i].loc.line);
+        pc_sb_append(b, ")</span></li>\n");
+    }
+    pc_sb_append(b, "</ul>\n");
+}
+
+char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
+{
+    pc_sb b = {0};
+    int nkernels = 0;
+    const char *first = NULL;
+    for (size_t f = 0; f < nfiles; f++)
+        if (files[f] && files[f]->model) {
+            nkernels += files[f]->model->nkernels;
+            if (!first && files[f]->model->nkernels)
+                first = files[f]->model->kernels[0].name;
+        }
+
+    pc_sb_append(&b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+                     "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+                     "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
+                     "<meta name=\"generator\" content=\"poolcheck ");
+    esc(&b, pc_version());
+    pc_sb_append(&b, "\"/>\n<title>poolcheck report");
+    if (first) {
+        pc_sb_append(&b, ": ");
+        esc(&b, first);
+        if (nkernels > 1)
+            pc_sb_printf(&b, " and %d more", nkernels - 1);
+    }
+    pc_sb_append(&b, "</title>\n<style>\n");
+    pc_sb_append(&b, css);
+    pc_sb_append(&b, "</style>\n</head>\n<body>\n<main>\n<h1>poolcheck report</h1>\n<p class=\"muted\">");
+    pc_sb_printf(&b, "%d %s in %zu %s \xC2\xB7 poolcheck ", nkernels, plural(nkernels, "kernel", "kernels"), nfiles,
+                 plural((int64_t)nfiles, "file", "files"));
+    esc(&b, pc_version());
+    pc_sb_append(&b, " \xC2\xB7 depths count instances' worth of memory per pool "
+                     "(stitch_function_num_per_pool = [root_inner, assemble_outcast, exclusive_outcast])</p>\n");
+
+    if (nkernels > 1) {
+        pc_sb_append(&b, "<nav><ul>\n");
+        int uid = 0;
+        for (size_t f = 0; f < nfiles; f++)
+            for (int k = 0; files[f] && files[f]->model && k < files[f]->model->nkernels; k++) {
+                const pc_result *r = files[f]->results ? files[f]->results[k] : NULL;
+                pc_sb_printf(&b, "<li><a href=\"#k%d\"><code>", uid++);
+                esc(&b, files[f]->model->kernels[k].name);
+                pc_sb_append(&b, "</code></a> <span class=\"muted\">");
+                esc(&b, files[f]->model->file);
+                if (r) {
+                    char d[96];
+                    depths_text(d, sizeof d, r->predicted);
+                    pc_sb_printf(&b, " \xC2\xB7 predicted %s", d);
+                }
+                pc_sb_append(&b, "</span></li>\n");
+            }
+        pc_sb_append(&b, "</ul></nav>\n");
+    }
+    if (nkernels == 0)
+        pc_sb_append(&b, "<p>No kernel found.</p>\n");
+
+    int uid = 0;
+    for (size_t f = 0; f < nfiles; f++) {
+        const pc_file_result *fr = files[f];
+        if (!fr || !fr->model)
+            continue;
+        const pc_model *m = fr->model;
+        pc_sb_append(&b, "<section class=\"file\">\n<h2>");
+        esc(&b, m->file);
+        pc_sb_append(&b, "</h2>\n");
+        if (m->fatal) {
+            for (int i = 0; i < m->nmessages; i++)
+                if (m->messages[i].kind == PC_MSG_FATAL) {
+                    pc_sb_append(&b, "<p class=\"bad\">could not be analysed: ");
+                    esc(&b, m->messages[i].text);
+                    pc_sb_append(&b, " (");
+                    file_link(&b, m->messages[i].loc.file ? m->messages[i].loc.file : m->file, m->messages[i].loc.line);
+                    pc_sb_append(&b, ")</p>\n");
+                }
+        } else if (m->nkernels == 0) {
+            pc_sb_append(&b, "<p class=\"muted\">no kernel in this file</p>\n");
+        }
+        for (int k = 0; k < m->nkernels; k++) {
+            const pc_result *r = fr->results ? fr->results[k] : NULL;
+            if (!r) {
+                uid++;
+                continue;
+            }
+            kctx c;
+            memset(&c, 0, sizeof c);
+            c.b = &b;
+            c.fr = fr;
+            c.r = r;
+            c.cfg = fr->cfgs ? &fr->cfgs[k] : NULL;
+            c.uid = uid++;
+            c.ex = extra_for(extra, m->kernels[k].name);
+            for (int p = 0; p < 3; p++)
+                c.observed[p] = -1;
+            c.plan_bytes = -1;
+            if (c.ex) {
+                for (size_t i = 0; i < c.ex->nruns; i++)
+                    for (int p = 0; p < 3; p++)
+                        if (c.ex->runs[i].observed[p] >= 0) {
+                            c.observed[p] = max64(c.observed[p], c.ex->runs[i].observed[p]);
+                            c.have_observed = true;
+                        }
+                if (c.ex->plan_depths)
+                    c.plan_bytes = c.ex->plan_bytes >= 0 ? c.ex->plan_bytes
+                                                         : pc_workspace_bytes(r, c.ex->plan_depths, r->parallelism);
+            }
+            c.colour = pc_mem_calloc((size_t)r->nroots + 1, sizeof *c.colour);
+            for (int i = 0, rank = 0; i < r->nroots; i++)
+                c.colour[i] = r->roots[i].instances != 0 ? rank++ : -1;
+            kernel_section(&c);
+            pc_mem_free(c.colour);
+        }
+        findings(&b, fr);
+        pc_sb_append(&b, "</section>\n");
+    }
+    pc_sb_append(&b, "</main>\n</body>\n</html>\n");
+    return pc_sb_take(&b);
+}
+
+int pc_rep_html_write(const char *path, pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
+{
+    if (!path || !*path) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *doc = pc_rep_html_render(files, nfiles, extra);
+    size_t len = strlen(doc);
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(path, "w");
+    if (!out) {
+        int e = errno;
+        pc_mem_free(doc);
+        errno = e;
+        return -1;
+    }
+    int rc = 0, e = 0;
+    if (fwrite(doc, 1, len, out) != len) {
+        rc = -1;
+        e = errno ? errno : EIO;
+    }
+    if (to_stdout) {
+        if (fflush(out) != 0 && rc == 0) {
+            rc = -1;
+            e = errno;
+        }
+    } else if (fclose(out) != 0 && rc == 0) {
+        rc = -1;
+        e = errno;
+    }
+    pc_mem_free(doc);
+    errno = e;
+    return rc;
+}
