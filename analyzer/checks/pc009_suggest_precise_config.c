@@ -12,6 +12,20 @@
  */
 #include "checks/checks_int.h"
 
+#include <string.h>
+
+/* Does the source set the pool option for kernel k somewhere, valid or not?  Then the fix belongs
+ * to that option (PC002 rewrites an invalid one), not to a new call. */
+static bool has_pool_site(const pc_chk_ctx *c, int k)
+{
+    for (int i = 0; i < c->model->noptions; i++) {
+        const pc_option *o = &c->model->options[i];
+        if (strcmp(o->key, PC_KEY_POOL) == 0 && !o->in_kernel && (o->kernel < 0 || o->kernel == k))
+            return true;
+    }
+    return false;
+}
+
 static bool wants_suggestion(const pc_chk_ctx *c, int k)
 {
     const pc_result *r = pc_chk_result(c, k);
@@ -75,6 +89,8 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c)
             int64_t fix[3];
             if (pc_chk_suggest_for_option(c, src, fix))
                 pc_chk_fix_pool_value(c, d, src, fix);
+        } else if (has_pool_site(c, k)) {
+            /* an option the runtime rejects: PC002 carries the fix */
         } else if (c->model->lang == PC_LANG_CPP) {
             pc_chk_fix_insert_call(c, d, kern, r->suggested);
         } else {

@@ -270,8 +270,16 @@ static bool apply_file(const fix_file *f, const edit *e, size_t ne, bool dry_run
             while (c.on && c.nn && same_line(&old, c.oa + c.on - 1, &nw, c.na + c.nn - 1)) {
                 c.on--, c.nn--;
             }
-            if (c.on || c.nn)
-                PC_VEC_PUSH(changes, c);
+            if (c.on || c.nn) {
+                /* Changes on adjacent lines read as one: all '-' lines, then all '+' lines. */
+                change *prev = changes.count ? &changes.items[changes.count - 1] : NULL;
+                if (prev && prev->oa + prev->on == c.oa && prev->na + prev->nn == c.na) {
+                    prev->on += c.on;
+                    prev->nn += c.nn;
+                } else {
+                    PC_VEC_PUSH(changes, c);
+                }
+            }
             delta += bdelta;
             i = j;
         }

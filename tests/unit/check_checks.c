@@ -808,6 +808,25 @@ START_TEST(test_pc009_cpp_and_explicit)
 }
 END_TEST
 
+/* An option the runtime rejects leaves precise mode off; its PC002 fix is the fix, not a new call. */
+START_TEST(test_pc009_no_insert_over_invalid_option)
+{
+    static const int64_t two[2] = {64, 1};
+    lf f;
+    lf_init(&f, PC_LANG_PYTHON, "[64, 1]", two);
+    f.m->options[0].value.nitems = 2;
+    f.r[0] = lf_result(&f, 0);
+    lf_config(&f, 0, NULL);
+    lf_lint(&f);
+    ck_assert_uint_eq(lf_count(&f, "PC002"), 1);
+    ck_assert_int_eq(lf_find(&f, "PC002")->nfixes, 1);
+    const pc_diag *d = lf_find(&f, "PC009");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->nfixes, 0);
+    lf_free(&f);
+}
+END_TEST
+
 START_TEST(test_pc009_silent)
 {
     lf f;
@@ -1002,6 +1021,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_pc009_python_two_kernels);
     tcase_add_test(t, test_pc009_cpp_and_explicit);
     tcase_add_test(t, test_pc009_silent);
+    tcase_add_test(t, test_pc009_no_insert_over_invalid_option);
     tcase_add_test(t, test_pc010);
     tcase_add_test(t, test_pc011);
     tcase_add_test(t, test_pc012);

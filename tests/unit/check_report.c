@@ -722,6 +722,29 @@ START_TEST(test_fix_fixture_copies)
 }
 END_TEST
 
+START_TEST(test_fix_adjacent_lines)
+{
+    char *path = fix_path("adjacent.txt");
+    const char *src = "a\nb\nc\n";
+    write_file(path, src);
+    pc_diag_sink *s = pc_diag_sink_new();
+    pc_diag *d = pc_diag_report(s, 0, (pc_loc){path, 1, 1, 1, 2}, NULL, "x");
+    pc_diag_fix(s, d, (pc_loc){path, 1, 1, 1, 2}, "A");
+    d = pc_diag_report(s, 0, (pc_loc){path, 2, 1, 2, 2}, NULL, "y");
+    pc_diag_fix(s, d, (pc_loc){path, 2, 1, 2, 2}, "B");
+    pc_model *m = pc_model_new(path, PC_LANG_UNKNOWN);
+    pc_file_result one = {.model = m, .sink = s, .source = (char *)src, .source_len = strlen(src)};
+    int applied = 0;
+    char *diff = dry_run(&one, &applied);
+    ck_assert_int_eq(applied, 2);
+    ck_assert_ptr_nonnull(strstr(diff, "@@ -1,3 +1,3 @@\n-a\n-b\n+A\n+B\n c\n"));
+    free(diff);
+    pc_model_free(m);
+    pc_diag_sink_free(s);
+    pc_mem_free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -741,6 +764,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_fix_insert_cpp);
     tcase_add_test(t, test_fix_overlap_hunks_eof);
     tcase_add_test(t, test_fix_fixture_copies);
+    tcase_add_test(t, test_fix_adjacent_lines);
     suite_add_tcase(s, t);
     return s;
 }
