@@ -208,7 +208,9 @@ static cJSON *fixes_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *
             continue;
         cJSON *fix = cJSON_CreateObject();
         pc_sb desc = {0};
-        pc_sb_printf(&desc, "%s: replace with '%s'", d->id, f->replacement);
+        bool insertion = !f->range.end_line ||
+                         (f->range.end_line == f->range.line && f->range.end_col == f->range.col);
+        pc_sb_printf(&desc, "%s: %s '%s'", d->id, insertion ? "insert" : "replace with", f->replacement);
         cJSON_AddItemToObject(fix, "description", text_obj(desc.data));
         pc_sb_free(&desc);
         cJSON *changes = cJSON_AddArrayToObject(fix, "artifactChanges");
