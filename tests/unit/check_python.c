@@ -552,6 +552,63 @@ START_TEST(loops_and_branches)
 }
 END_TEST
 
+START_TEST(factory_kernel)
+{
+    /* The upstream examples' shape: a host function builds the kernel from its arguments and
+     * returns it; the kernel returns its outputs. */
+    pc_model *m = parse("import pypto\n"
+                        "def build(shape, val, dynamic=True):\n"
+                        "    if dynamic:\n"
+                        "        rows = pypto.frontend.dynamic('rows')\n"
+                        "        _, cols = shape\n"
+                        "    else:\n"
+                        "        rows, cols = shape\n"
+                        "    shape = (rows, cols)\n"
+                        "    @pypto.frontend.jit\n"
+                        "    def kern(a: pypto.Tensor(shape, pypto.DT_FP32)) -> pypto.Tensor(shape, pypto.DT_FP32):\n"
+                        "        tiles = [32 for _ in range(len(a.shape))]\n"
+                        "        out = pypto.tensor(shape, pypto.DT_FP32)\n"
+                        "        for i in pypto.loop(rows):\n"
+                        "            end = pypto.min(i + 1, rows)\n"
+                        "            v = pypto.view(a, [1, cols], [i, 0], valid_shape=[end - i, cols])\n"
+                        "            pypto.assemble(v + val, [i, 0], out)\n"
+                        "        k_t = pypto.transpose(a, [1, 0])\n"
+                        "        hidden = [pypto.exp(a) for _ in range(2)]\n"
+                        "        return out, pypto.add(a, a)\n"
+                        "    return kern\n");
+    ck_assert(!m->fatal);
+    ck_assert_int_eq(m->nkernels, 1);
+    const pc_kernel *k = kernel(m, "kern");
+    ck_assert_uint_eq(k->loc.line, 10);
+    ck_assert_uint_eq(k->loc.col, 5);
+    ck_assert_uint_eq(k->insert_loc.line, 9);
+    ck_assert_uint_eq(k->insert_loc.col, 5);
+    ck_assert(shape_is(tensor(k, "a"), "[rows, cols]"));
+    /* returned tensors are the kernel's outputs: parameters, like the inputs */
+    const pc_tensor *out = tensor(k, "out");
+    ck_assert_int_eq(out->kind, PC_TENSOR_PARAM);
+    ck_assert(shape_is(out, "[rows, cols]"));
+    int anon_out = 0;
+    for (int i = 0; i < k->ntensors; i++)
+        anon_out += !*k->tensors[i].variable && k->tensors[i].kind == PC_TENSOR_PARAM;
+    ck_assert_int_eq(anon_out, 1);
+    /* pypto.min on scalars is a scalar; the view's read and the assemble are tensor work */
+    ck_assert(shape_is(tensor(k, "v"), "[1, cols]"));
+    ck_assert_int_eq(accesses(k, tensor(k, "v")->id, PC_ACC_READ, PC_UNIT_VECTOR), 1);
+    ck_assert_int_eq(accesses(k, out->id, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR), 1);
+    ck_assert(shape_is(tensor(k, "k_t"), "[cols, rows]"));
+    /* the comprehension over shapes is harmless; the one calling pypto.exp is reported */
+    int unanalysed = 0;
+    for (int s = 0; s < k->nstmts; s++)
+        if (k->stmts[s].kind == PC_STMT_UNANALYSED) {
+            unanalysed++;
+            ck_assert_uint_eq(k->stmts[s].loc.line, 18);
+        }
+    ck_assert_int_eq(unanalysed, 1);
+    pc_model_free(m);
+}
+END_TEST
+
 /* ---- options -------------------------------------------------------------------------------------- */
 
 START_TEST(option_extents)
@@ -900,6 +957,7 @@ int main(void)
     tcase_add_test(tc, helper_inlining);
     tcase_add_test(tc, writes_and_views);
     tcase_add_test(tc, loops_and_branches);
+    tcase_add_test(tc, factory_kernel);
     tcase_add_test(tc, option_extents);
     tcase_add_test(tc, option_in_helper_counted_once);
     tcase_add_test(tc, syntax_error);

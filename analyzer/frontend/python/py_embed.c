@@ -323,6 +323,43 @@ static void conv_constant(conv *cv, pc_py_node *n, PyObject *o)
     Py_XDECREF(v);
 }
 
+/* Every AST child of an expression kind poolcheck does not model (comprehensions, lambdas,
+ * f-strings...), in _fields order: the walker looks inside to tell harmless ones from ones that
+ * hide tensor work. */
+static void conv_children(conv *cv, PyObject *o, pc_py_list *out, int depth)
+{
+    PyObject *fields = attr(o, "_fields");
+    if (!fields || !PyTuple_Check(fields)) {
+        Py_XDECREF(fields);
+        return;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields); i++) {
+        PyObject *name = PyTuple_GET_ITEM(fields, i);
+        const char *fname = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (!fname) {
+            PyErr_Clear();
+            continue;
+        }
+        PyObject *v = attr(o, fname);
+        if (v && PyList_Check(v)) {
+            for (Py_ssize_t j = 0; j < PyList_GET_SIZE(v); j++) {
+                PyObject *e = PyList_GET_ITEM(v, j);
+                if (PyObject_HasAttrString(e, "_fields")) {
+                    pc_py_node *c = conv_node(cv, e, depth + 1);
+                    if (c)
+                        list_push(cv, out, c);
+                }
+            }
+        } else if (v && v != Py_None && PyObject_HasAttrString(v, "_fields")) {
+            pc_py_node *c = conv_node(cv, v, depth + 1);
+            if (c)
+                list_push(cv, out, c);
+        }
+        Py_XDECREF(v);
+    }
+    Py_DECREF(fields);
+}
+
 static pc_py_node *conv_node(conv *cv, PyObject *o, int depth)
 {
     if (depth > MAX_DEPTH) {
@@ -524,6 +561,8 @@ static pc_py_node *conv_node(conv *cv, PyObject *o, int depth)
             is_stmt |= IS(stmts[i]);
         n = mk(cv, is_stmt ? PY_OTHER_STMT : PY_OTHER_EXPR, o);
         n->name = pc_arena_strdup(cv->src->arena, t);
+        if (!is_stmt)
+            conv_children(cv, o, &n->list1, depth);
     }
 #undef IS
     return n;

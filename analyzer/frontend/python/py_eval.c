@@ -706,6 +706,22 @@ static const struct opdesc *find_op(const char *name)
     return NULL;
 }
 
+/* x's shape permuted by the constant list p (NULL when either is not known). */
+static const pc_expr **permuted(pc_py_ctx *c, const pc_expr **xs, int xn, const pc_py_val *p)
+{
+    if (!xs || xn < 0 || !p || p->kind != PV_SEQ || p->nitems != xn)
+        return NULL;
+    const pc_expr **s = shape_alloc(c, xn);
+    for (int i = 0; i < xn; i++) {
+        int64_t v;
+        int k = const_int(&p->items[i], &v) ? norm_dim(v, xn) : -1;
+        if (k < 0)
+            return NULL;
+        s[i] = xs[k];
+    }
+    return s;
+}
+
 /* Run op `d` with evaluated arguments (self, when a method, is pos[0]). */
 static pc_py_val apply_op(pc_py_ctx *c, const struct opdesc *d, args *a, const pc_py_node *at)
 {
@@ -831,6 +847,8 @@ static pc_py_val apply_op(pc_py_ctx *c, const struct opdesc *d, args *a, const p
     case OP_TRANSPOSE: {
         int64_t d0 = -2, d1 = -1;
         pc_py_val *v0 = arg(a, 1, "dim0"), *v1 = arg(a, 2, "dim1");
+        if (v0 && v0->kind == PV_SEQ && !v1) /* transpose(x, [0, 1, 3, 2]): a permutation */
+            return pending(c, d->unit, xdt, permuted(c, xs, xn, v0), xn);
         if ((v0 && !const_int(v0, &d0)) || (v1 && !const_int(v1, &d1)) || !xs)
             return pending(c, d->unit, xdt, NULL, -1);
         int k0 = norm_dim(d0, xn), k1 = norm_dim(d1, xn);
@@ -842,20 +860,8 @@ static pc_py_val apply_op(pc_py_ctx *c, const struct opdesc *d, args *a, const p
         s[k1] = xs[k0];
         return pending(c, d->unit, xdt, s, xn);
     }
-    case OP_PERMUTE: {
-        pc_py_val *p = arg(a, 1, "dims");
-        if (!xs || !p || p->kind != PV_SEQ || p->nitems != xn)
-            return pending(c, d->unit, xdt, NULL, -1);
-        const pc_expr **s = shape_alloc(c, xn);
-        for (int i = 0; i < xn; i++) {
-            int64_t v;
-            int k = const_int(&p->items[i], &v) ? norm_dim(v, xn) : -1;
-            if (k < 0)
-                return pending(c, d->unit, xdt, NULL, -1);
-            s[i] = xs[k];
-        }
-        return pending(c, d->unit, xdt, s, xn);
-    }
+    case OP_PERMUTE:
+        return pending(c, d->unit, xdt, permuted(c, xs, xn, arg(a, 1, "dims")), xn);
     case OP_CONCAT: {
         pc_py_val *list = arg(a, 0, "tensors");
         int64_t dim = 0;
@@ -942,7 +948,9 @@ static pc_py_val create_tensor(pc_py_ctx *c, const char *leaf, args *a)
         v.s = name->s;
     const pc_expr **s;
     int n;
-    if (shape && shape_of_value(c, shape, (const pc_expr ***)&s, &n)) {
+    /* tensor/full take a shape sequence; a lone integer is a 1-d size only for zeros/ones(*size) */
+    bool seq_only = strcmp(leaf, "zeros") != 0 && strcmp(leaf, "ones") != 0;
+    if (shape && !(seq_only && shape->kind == PV_INT) && shape_of_value(c, shape, (const pc_expr ***)&s, &n)) {
         v.shape = s;
         v.ndims = n;
     }
@@ -1115,6 +1123,14 @@ static pc_py_val call_builtin(pc_py_ctx *c, const char *q, args *a, const pc_py_
     return opaque_call(c, q, a, call);
 }
 
+static bool seq_has_tensor(const pc_py_val *v)
+{
+    for (int i = 0; i < v->nitems; i++)
+        if (tensorish(&v->items[i]) || (v->items[i].kind == PV_SEQ && seq_has_tensor(&v->items[i])))
+            return true;
+    return false;
+}
+
 static pc_py_val call_pypto(pc_py_ctx *c, const char *q, const pc_py_node *call)
 {
     const char *leaf = api_leaf(q);
@@ -1179,14 +1195,20 @@ static pc_py_val call_pypto(pc_py_ctx *c, const char *q, const pc_py_node *call)
             pc_py_access(c, a.pos[0].tensor, PC_ACC_WRITE_ELEMENT, PC_UNIT_VECTOR, a.posnode[0]);
         return mkval(PV_NONE);
     }
+    bool tensors = false;
+    for (int i = 0; i < a.npos; i++)
+        tensors |= tensorish(&a.pos[i]) || (a.pos[i].kind == PV_SEQ && seq_has_tensor(&a.pos[i]));
+    for (int i = 0; i < call->list2.count; i++)
+        tensors |= tensorish(&a.kw[i]);
+    if (!tensors) {
+        /* pypto.min / pypto.max on SymbolicScalars (loop bounds, valid shapes) */
+        if (strcmp(leaf, "min") == 0 || strcmp(leaf, "max") == 0)
+            return call_builtin(c, leaf, &a, call);
+        return pc_py_unknown();
+    }
     const struct opdesc *d = find_op(leaf);
     if (d)
         return apply_op(c, d, &a, call);
-    bool tensors = false;
-    for (int i = 0; i < a.npos; i++)
-        tensors |= tensorish(&a.pos[i]) || a.pos[i].kind == PV_SEQ;
-    if (!tensors)
-        return pc_py_unknown();
     /* An op poolcheck has no shape rule for: vector work with an unknown result shape. */
     static const struct opdesc opaque = {"?", OP_OPAQUE, PC_UNIT_VECTOR};
     if (in_kernel(c))
@@ -1614,6 +1636,34 @@ static pc_py_val eval_subscript(pc_py_ctx *c, const pc_py_node *n)
     return pc_py_unknown();
 }
 
+/* Does an unmodelled expression mention a tensor or a pypto function (without evaluating it)? */
+static bool touches_tensors(pc_py_ctx *c, const pc_py_node *n, int depth)
+{
+    if (!n || depth > 64)
+        return false;
+    if (n->kind == PY_NAME) {
+        pc_py_val *v = pc_py_lookup(c->frame, n->name);
+        if (v)
+            return tensorish(v) || (v->kind == PV_MODULE && v->s && strncmp(v->s, "pypto", 5) == 0);
+        return false;
+    }
+    /* x.shape, x.dtype, pypto.DT_FP32: reading metadata is no tensor work */
+    if (n->kind == PY_ATTRIBUTE && n->name &&
+        (strcmp(n->name, "shape") == 0 || strcmp(n->name, "dtype") == 0 || strcmp(n->name, "ndim") == 0 ||
+         strncmp(n->name, "DT_", 3) == 0))
+        return false;
+    const pc_py_node *kids[3] = {n->a, n->b, n->c};
+    for (int i = 0; i < 3; i++)
+        if (touches_tensors(c, kids[i], depth + 1))
+            return true;
+    const pc_py_list *lists[3] = {&n->list1, &n->list2, &n->list3};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l]->count; i++)
+            if (touches_tensors(c, lists[l]->items[i], depth + 1))
+                return true;
+    return false;
+}
+
 pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
 {
     if (!n)
@@ -1765,11 +1815,11 @@ pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
         return pc_py_eval(c, n->a);
     case PY_OTHER_EXPR:
         /* Comprehensions, generators, walrus, await: tensor work inside them would be lost
-         * silently, so say so.  Lambdas and f-strings do no work by themselves. */
-        if (in_kernel(c) && n->name && strcmp(n->name, "Lambda") != 0 && strcmp(n->name, "JoinedStr") != 0 &&
-            strcmp(n->name, "FormattedValue") != 0)
+         * silently, so say so when one mentions a tensor or a pypto function.  Lambdas only
+         * define, and `[32 for _ in range(n)]` does no tensor work. */
+        if (in_kernel(c) && n->name && strcmp(n->name, "Lambda") != 0 && touches_tensors(c, n, 0))
             note_unanalysed(c, n, pc_arena_printf(c->scratch, "a '%s' expression in a kernel is not modelled: "
-                                                  "any tensor work inside it is skipped", n->name));
+                                                  "the tensor work inside it is skipped", n->name));
         return pc_py_unknown();
     default:
         return pc_py_unknown();

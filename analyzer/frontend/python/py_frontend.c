@@ -669,9 +669,16 @@ static void host_funcdef(pc_py_ctx *c, const pc_py_node *s, bool module_level, c
     const pc_py_node *saved_owner = c->owner;
     c->frame = pc_py_frame_new(c, host);
     c->owner = s;
+    /* a host function's parameters are values its caller passes: symbols the user can bind */
     for (int i = 0; i < s->list1.count; i++)
-        if (s->list1.items[i] && s->list1.items[i]->name)
-            pc_py_bind(c, c->frame, s->list1.items[i]->name, pc_py_unknown());
+        if (s->list1.items[i] && s->list1.items[i]->name) {
+            pc_py_val v = pc_py_unknown();
+            if (s->list1.items[i]->ivalue == 0 || s->list1.items[i]->ivalue == 2) {
+                v.kind = PV_INT;
+                v.e = pc_expr_sym(pc_model_arena(c->m), s->list1.items[i]->name);
+            }
+            pc_py_bind(c, c->frame, s->list1.items[i]->name, v);
+        }
     host_walk(c, &s->list2, false, sc, false);
     c->frame = saved;
     c->owner = saved_owner;

@@ -188,6 +188,28 @@ void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_
     }
 }
 
+/* `return out0, out1` at kernel level: the jit frontend hands the returned tensors back as the
+ * kernel's outputs, so they are output slots like the parameters (no workspace pool: upstream's
+ * MarkOutcastSlotsFromEncodeList skips INPUT/OUTPUT slots). */
+static void mark_outputs(pc_py_ctx *c, pc_py_val *v, const pc_py_node *at)
+{
+    if (v->kind == PV_SEQ) {
+        const pc_py_node *lit = at && (at->kind == PY_TUPLE || at->kind == PY_LIST) && at->list1.count == v->nitems
+                                    ? at
+                                    : NULL;
+        for (int i = 0; i < v->nitems; i++)
+            mark_outputs(c, &v->items[i], lit ? lit->list1.items[i] : at);
+        return;
+    }
+    if (v->kind == PV_PENDING || v->kind == PV_CREATE)
+        pc_py_materialise(c, v, NULL, at);
+    if (v->kind != PV_TENSOR || v->tensor < 0)
+        return;
+    pc_tensor *t = &pc_py_kernel(c)->tensors[v->tensor];
+    if (t->kind == PC_TENSOR_CREATED || t->kind == PC_TENSOR_VALUE)
+        t->kind = PC_TENSOR_PARAM;
+}
+
 /* ---- helper inlining ------------------------------------------------------------------------ */
 
 pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node *call)
@@ -744,6 +766,8 @@ static void walk_stmt(pc_py_ctx *c, const pc_py_node *s)
             pc_py_val v = pc_py_eval(c, s->a);
             if (c->return_val)
                 *c->return_val = v;
+            else
+                mark_outputs(c, &v, s->a);
         }
         pc_py_flush_stmt(c, false);
         c->returned = true;
