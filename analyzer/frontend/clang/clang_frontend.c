@@ -1,11 +1,600 @@
-/* PLACEHOLDER (owner: clang frontend) - replaced by the real libclang frontend. */
-#include "frontend/frontend_int.h"
-struct pc_clang_state { int unused; };
-void pc_clang_state_free(struct pc_clang_state *st) { pc_mem_free(st); }
+/* clang_frontend.c - the libclang C++ frontend: session state, the stub header, compiler
+ * arguments, parsing (batch and editor reparse), clang's diagnostics.
+ *
+ * Two modes share one recogniser (clang_walk.c):
+ *  - stub mode (default, no CANN): the source's #include lines are blanked in an unsaved copy
+ *    (line and column numbers kept) and stub/poolcheck_tilefwk_stub.h is injected with -include
+ *    through an unsaved file.  Clang's errors there are expected noise (PC_MSG_PARSE_NOISE).
+ *  - real headers: a compile_commands.json entry (-p DIR) or a compiler command line after `--`,
+ *    with flags libclang does not know rewritten or dropped (bisheng's -xcce, --npu-arch=...).
+ * Measured on this machine (tooling-notes.md 6): a single parse is cheapest without any preamble
+ * flags, so batch mode uses none; editor mode (keep_tu) keeps the translation unit and reparses
+ * it with a precompiled preamble. */
+#define _XOPEN_SOURCE 700
+#include "clang_int.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- session state ----------------------------------------------------------------------------- */
+
+static struct pc_clang_state *state_of(pc_frontend *fe)
+{
+    if (!fe->clang) {
+        fe->clang = pc_mem_calloc(1, sizeof *fe->clang);
+        fe->clang->index = clang_createIndex(0, 0);
+    }
+    return fe->clang;
+}
+
+static void kept_free(pc_clang_kept *k)
+{
+    if (k->tu)
+        clang_disposeTranslationUnit(k->tu);
+    pc_mem_free(k->path);
+    pc_mem_free(k->args_key);
+}
+
+void pc_clang_state_free(struct pc_clang_state *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->kept.count; i++)
+        kept_free(&st->kept.items[i]);
+    PC_VEC_FREE(st->kept);
+    if (st->index)
+        clang_disposeIndex(st->index);
+    pc_mem_free(st->stub_path);
+    pc_mem_free(st->stub_text);
+    pc_mem_free(st);
+}
+
+/* ---- the stub header ------------------------------------------------------------------------------ */
+
+static bool try_stub_dir(struct pc_clang_state *st, const char *dir)
+{
+    if (!dir || !*dir)
+        return false;
+    pc_sb b = {0};
+    pc_sb_printf(&b, "%s/%s", dir, PC_CLANG_STUB_NAME);
+    char *path = pc_sb_take(&b);
+    char *err = NULL;
+    size_t len = 0;
+    char *text = pc_read_file(path, &len, &err);
+    if (!text) {
+        pc_mem_free(err);
+        pc_mem_free(path);
+        return false;
+    }
+    char real[PATH_MAX];
+    if (realpath(path, real)) {
+        pc_mem_free(path);
+        path = pc_mem_strdup(real);
+    }
+    st->stub_path = path;
+    st->stub_text = pc_mem_strndup(text, len);
+    st->stub_len = len;
+    pc_mem_free(text);
+    return true;
+}
+
+/* The stub directory: $POOLCHECK_STUB_DIR when set (an explicit choice wins), then the source
+ * tree this library was built from, then next to the executable (an installed poolcheck:
+ * <prefix>/bin/poolcheck with <prefix>/share/poolcheck/stub). */
+static bool find_stub(struct pc_clang_state *st)
+{
+    if (st->stub_searched)
+        return st->stub_path != NULL;
+    st->stub_searched = true;
+    if (try_stub_dir(st, getenv("POOLCHECK_STUB_DIR")))
+        return true;
+#ifdef POOLCHECK_STUB_DIR
+    if (try_stub_dir(st, POOLCHECK_STUB_DIR))
+        return true;
+#endif
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            static const char *const rel[] = {"/../share/poolcheck/stub", "/stub", "/../stub", NULL};
+            for (int i = 0; rel[i]; i++) {
+                pc_sb b = {0};
+                pc_sb_printf(&b, "%s%s", exe, rel[i]);
+                char *dir = pc_sb_take(&b);
+                bool ok = try_stub_dir(st, dir);
+                pc_mem_free(dir);
+                if (ok)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* ---- sources ------------------------------------------------------------------------------------- */
+
+/* Blank `#include` / `#include_next` directives (their bytes become spaces, newlines stay), so
+ * the stub declares everything and line:column positions are the user's. */
+static void blank_includes(char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t ls = i;
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        bool directive = false;
+        if (i < len && s[i] == '#') {
+            size_t j = i + 1;
+            while (j < len && (s[j] == ' ' || s[j] == '\t'))
+                j++;
+            directive = len - j >= 7 && strncmp(s + j, "include", 7) == 0;
+        }
+        size_t e = i;
+        while (e < len && s[e] != '\n') {
+            if (s[e] == '\\' && e + 1 < len && s[e + 1] == '\n')
+                e++;
+            e++;
+        }
+        if (directive)
+            for (size_t k = ls; k < e; k++)
+                if (s[k] != '\n')
+                    s[k] = ' ';
+        i = e + 1;
+    }
+}
+
+static uint32_t *line_table(const char *s, size_t len, int *n)
+{
+    int count = 1;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\n')
+            count++;
+    uint32_t *t = pc_mem_alloc(sizeof *t * (size_t)count);
+    int k = 0;
+    t[k++] = 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\n')
+            t[k++] = (uint32_t)(i + 1);
+    *n = count;
+    return t;
+}
+
+/* ---- arguments -------------------------------------------------------------------------------------- */
+
+static void argv_push(pc_clang_argv *v, const char *s) { PC_VEC_PUSH(*v, pc_mem_strdup(s)); }
+
+static void argv_free(pc_clang_argv *v)
+{
+    for (size_t i = 0; i < v->count; i++)
+        pc_mem_free(v->items[i]);
+    PC_VEC_FREE(*v);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    if (!a || !b)
+        return false;
+    if (!strcmp(a, b))
+        return true;
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return strcmp(base_name(a), base_name(b)) == 0 && realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, pc_clang_argv *out)
+{
+    size_t i = 0;
+    /* the compiler, behind any launcher (ccache clang++ ...) */
+    while (i < argc) {
+        const char *b = base_name(argv[i]);
+        bool launcher = !strcmp(b, "ccache") || !strcmp(b, "sccache") || !strcmp(b, "distcc");
+        i++;
+        if (!launcher)
+            break;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+            !strcmp(a, "-MD") || !strcmp(a, "-MMD") || !strcmp(a, "-MP") || !strcmp(a, "--") ||
+            !strcmp(a, "-fsyntax-only") || !strcmp(a, "-Werror") || !strncmp(a, "-Werror=", 8) ||
+            !strncmp(a, "--npu-arch", 10) || !strncmp(a, "--cce-", 6) || !strncmp(a, "-fcce-", 6))
+            continue;
+        if (!strcmp(a, "-o") || !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
+            i++; /* and its value */
+            continue;
+        }
+        if ((!strncmp(a, "-o", 2) && strlen(a) > 2 && a[2] != 'p') || !strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) ||
+            !strncmp(a, "-MQ", 3))
+            continue;
+        /* bisheng compiles device code as -xcce; for parsing it is C++ */
+        if (!strcmp(a, "-xcce") || !strcmp(a, "-xcce-host")) {
+            argv_push(out, "-x");
+            argv_push(out, "c++");
+            continue;
+        }
+        if (!strcmp(a, "-x") && i + 1 < argc) {
+            argv_push(out, "-x");
+            argv_push(out, !strncmp(argv[i + 1], "cce", 3) ? "c++" : argv[i + 1]);
+            i++;
+            continue;
+        }
+        if (input && a[0] != '-' && same_file(a, input))
+            continue;
+        argv_push(out, a);
+    }
+}
+
+/* The compile command for path in DIR/compile_commands.json; false (with a note) if none. */
+static bool compile_db_args(pc_model *m, const char *dir, const char *abs_path, pc_clang_argv *out, char **workdir)
+{
+    CXCompilationDatabase_Error err;
+    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
+    if (err != CXCompilationDatabase_NoError || !db) {
+        if (db)
+            clang_CompilationDatabase_dispose(db);
+        pc_sb b = {0};
+        pc_sb_printf(&b, "cannot load %s/compile_commands.json: parsed with the PyPTO stub header instead", dir);
+        char *msg = pc_sb_take(&b);
+        pc_model_add_message(m, PC_MSG_WARNING, pc_model_loc(m, m->file, 1, 1, 0, 0), msg);
+        pc_mem_free(msg);
+        return false;
+    }
+    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs_path);
+    bool found = cmds && clang_CompileCommands_getSize(cmds) > 0;
+    if (found) {
+        CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+        unsigned n = clang_CompileCommand_getNumArgs(cmd);
+        CXString *strs = pc_mem_alloc(sizeof *strs * (n ? n : 1));
+        const char **args = pc_mem_alloc(sizeof *args * (n ? n : 1));
+        for (unsigned i = 0; i < n; i++) {
+            strs[i] = clang_CompileCommand_getArg(cmd, i);
+            args[i] = clang_getCString(strs[i]);
+        }
+        CXString fn = clang_CompileCommand_getFilename(cmd);
+        CXString wd = clang_CompileCommand_getDirectory(cmd);
+        *workdir = pc_mem_strdup(clang_getCString(wd));
+        /* relative paths in the command (the input, -I) are relative to the entry's directory */
+        char *saved_cwd = getcwd(NULL, 0);
+        bool moved = chdir(*workdir) == 0;
+        pc_clang_sanitize_args(args, n, clang_getCString(fn), out);
+        /* drop the input spelled as in the entry, whichever form it takes */
+        for (size_t i = 0; i < out->count; i++)
+            if (out->items[i][0] != '-' && same_file(out->items[i], abs_path)) {
+                pc_mem_free(out->items[i]);
+                memmove(&out->items[i], &out->items[i + 1], sizeof *out->items * (out->count - i - 1));
+                out->count--;
+                i--;
+            }
+        if (moved && saved_cwd && chdir(saved_cwd) != 0)
+            pc_model_add_message(m, PC_MSG_WARNING, pc_model_loc(m, m->file, 1, 1, 0, 0),
+                                 "could not return to the working directory after reading the compile command");
+        free(saved_cwd);
+        clang_disposeString(fn);
+        clang_disposeString(wd);
+        for (unsigned i = 0; i < n; i++)
+            clang_disposeString(strs[i]);
+        pc_mem_free(strs);
+        pc_mem_free(args);
+    } else {
+        pc_sb b = {0};
+        pc_sb_printf(&b, "no entry for this file in %s/compile_commands.json: parsed with the PyPTO stub header instead", dir);
+        char *msg = pc_sb_take(&b);
+        pc_model_add_message(m, PC_MSG_WARNING, pc_model_loc(m, m->file, 1, 1, 0, 0), msg);
+        pc_mem_free(msg);
+    }
+    if (cmds)
+        clang_CompileCommands_dispose(cmds);
+    clang_CompilationDatabase_dispose(db);
+    return found;
+}
+
+static bool has_lang_flag(const pc_clang_argv *v)
+{
+    for (size_t i = 0; i < v->count; i++)
+        if (!strcmp(v->items[i], "-x") || !strncmp(v->items[i], "-x", 2))
+            return true;
+    return false;
+}
+
+/* ---- diagnostics -------------------------------------------------------------------------------- */
+
+static void collect_diagnostics(pc_cx *cx, pc_clang_argv *unused)
+{
+    (void)unused;
+    pc_model *m = cx->m;
+    unsigned n = clang_getNumDiagnostics(cx->tu);
+    PC_VEC(pc_cdiag) diags = {0};
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(cx->tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev < CXDiagnostic_Error) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        CXString text = clang_getDiagnosticSpelling(d);
+        CXFile f;
+        unsigned line, col, off;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
+        const char *t = clang_getCString(text);
+        pc_loc loc;
+        if (f && clang_File_isEqual(f, cx->main_file)) {
+            loc = pc_model_loc(m, m->file, line, col, 0, 0);
+            pc_cdiag cd = {off, line, col, pc_arena_strdup(cx->scratch, t), false};
+            PC_VEC_PUSH(diags, cd);
+        } else if (f) {
+            CXString fn = clang_getFileName(f);
+            loc = pc_model_loc(m, clang_getCString(fn), line, col, 0, 0);
+            clang_disposeString(fn);
+        } else {
+            loc = pc_model_loc(m, m->file, 1, 1, 0, 0);
+        }
+        pc_sb b = {0};
+        pc_sb_printf(&b, "clang: %s", t);
+        char *msg = pc_sb_take(&b);
+        pc_model_add_message(m, PC_MSG_PARSE_NOISE, loc, msg);
+        pc_mem_free(msg);
+        clang_disposeString(text);
+        clang_disposeDiagnostic(d);
+    }
+    cx->diags = pc_arena_alloc(cx->scratch, sizeof *cx->diags * (diags.count ? diags.count : 1));
+    if (diags.count)
+        memcpy(cx->diags, diags.items, sizeof *cx->diags * diags.count);
+    cx->ndiags = (int)diags.count;
+    PC_VEC_FREE(diags);
+}
+
+static const char *parse_error_name(enum CXErrorCode e)
+{
+    switch (e) {
+    case CXError_Crashed: return "libclang crashed";
+    case CXError_InvalidArguments: return "invalid arguments";
+    case CXError_ASTReadError: return "AST read error (often an unknown compiler flag)";
+    default: return "failure";
+    }
+}
+
+/* ---- parsing ------------------------------------------------------------------------------------- */
+
+typedef struct parse_req {
+    const char *filename;          /* the name clang sees the main file by */
+    char *buffer;                  /* what clang parses */
+    size_t len;
+    pc_clang_argv args;
+    bool stub;
+} parse_req;
+
+static char *args_key(const pc_clang_argv *v)
+{
+    pc_sb b = {0};
+    for (size_t i = 0; i < v->count; i++) {
+        pc_sb_append(&b, v->items[i]);
+        pc_sb_putc(&b, '\x1f');
+    }
+    return pc_sb_take(&b);
+}
+
+static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opts *opts, parse_req *rq,
+                                   enum CXErrorCode *rc, bool *owned)
+{
+    struct CXUnsavedFile unsaved[2];
+    unsigned nunsaved = 0;
+    unsaved[nunsaved++] = (struct CXUnsavedFile){rq->filename, rq->buffer, (unsigned long)rq->len};
+    if (rq->stub)
+        unsaved[nunsaved++] = (struct CXUnsavedFile){st->stub_path, st->stub_text, (unsigned long)st->stub_len};
+    *owned = true;
+    *rc = CXError_Success;
+    char *key = opts->keep_tu ? args_key(&rq->args) : NULL;
+    if (opts->keep_tu) {
+        for (size_t i = 0; i < st->kept.count; i++) {
+            pc_clang_kept *k = &st->kept.items[i];
+            if (strcmp(k->path, rq->filename) != 0)
+                continue;
+            if (!strcmp(k->args_key, key) &&
+                clang_reparseTranslationUnit(k->tu, nunsaved, unsaved, clang_defaultReparseOptions(k->tu)) == 0) {
+                pc_mem_free(key);
+                *owned = false;
+                return k->tu;
+            }
+            /* other flags, or a failed reparse (the TU is unusable then): start afresh */
+            kept_free(k);
+            st->kept.items[i] = st->kept.items[--st->kept.count];
+            break;
+        }
+    }
+    unsigned flags = CXTranslationUnit_KeepGoing;
+    if (opts->keep_tu)
+        flags |= CXTranslationUnit_PrecompiledPreamble;
+    CXTranslationUnit tu = NULL;
+    *rc = clang_parseTranslationUnit2(st->index, rq->filename, (const char *const *)rq->args.items,
+                                      (int)rq->args.count, unsaved, nunsaved, flags, &tu);
+    if (*rc != CXError_Success || !tu) {
+        pc_mem_free(key);
+        return NULL;
+    }
+    if (opts->keep_tu) {
+        pc_clang_kept k = {pc_mem_strdup(rq->filename), key, tu};
+        PC_VEC_PUSH(st->kept, k);
+        *owned = false;
+    }
+    return tu;
+}
+
+static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, pc_clang_argv *v)
+{
+    for (size_t i = 0; i < opts->nextra_args_before; i++)
+        argv_push(v, opts->extra_args_before[i]);
+    argv_push(v, "-x");
+    argv_push(v, "c++");
+    argv_push(v, "-std=c++17");
+    argv_push(v, "-include");
+    argv_push(v, st->stub_path);
+    argv_push(v, "-ferror-limit=0");
+    argv_push(v, "-w");
+    argv_push(v, "-fno-access-control"); /* upstream tests poke at private members (pypto-api.md 4.1) */
+    for (size_t i = 0; i < opts->nextra_args; i++)
+        argv_push(v, opts->extra_args[i]);
+}
+
 pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
 {
-    (void)fe; (void)text; (void)len; (void)opts;
+    pc_parse_opts none;
+    if (!opts) {
+        memset(&none, 0, sizeof none);
+        opts = &none;
+    }
     pc_model *m = pc_model_new(path, PC_LANG_CPP);
-    pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0), "C++ frontend not built yet");
+    pc_loc top = pc_model_loc(m, path, 1, 1, 0, 0);
+    struct pc_clang_state *st = state_of(fe);
+
+    parse_req rq;
+    memset(&rq, 0, sizeof rq);
+    if (text) {
+        rq.buffer = pc_mem_strndup(text, len);
+        rq.len = len;
+    } else {
+        char *err = NULL;
+        char *data = pc_read_file(path, &rq.len, &err);
+        if (!data) {
+            pc_model_add_message(m, PC_MSG_FATAL, top, err ? err : "cannot read this file");
+            pc_mem_free(err);
+            return m;
+        }
+        rq.buffer = pc_mem_strndup(data, rq.len);
+        pc_mem_free(data);
+    }
+    char real[PATH_MAX];
+    char *abs_path = pc_mem_strdup(realpath(path, real) ? real : path);
+    rq.filename = abs_path;
+
+    /* the real headers when the user says how this file is compiled */
+    char *workdir = NULL;
+    bool real_mode = false;
+    if (opts->compile_db_dir && *opts->compile_db_dir) {
+        pc_clang_argv db = {0};
+        if (compile_db_args(m, opts->compile_db_dir, abs_path, &db, &workdir)) {
+            for (size_t i = 0; i < opts->nextra_args_before; i++)
+                argv_push(&rq.args, opts->extra_args_before[i]);
+            for (size_t i = 0; i < db.count; i++)
+                argv_push(&rq.args, db.items[i]);
+            pc_sb b = {0};
+            pc_sb_printf(&b, "-working-directory=%s", workdir);
+            char *wd = pc_sb_take(&b);
+            argv_push(&rq.args, wd);
+            pc_mem_free(wd);
+            real_mode = true;
+        }
+        argv_free(&db);
+    } else if (opts->ncompiler_args > 0) {
+        for (size_t i = 0; i < opts->nextra_args_before; i++)
+            argv_push(&rq.args, opts->extra_args_before[i]);
+        pc_clang_sanitize_args(opts->compiler_args, opts->ncompiler_args, path, &rq.args);
+        real_mode = true;
+    }
+    if (real_mode) {
+        if (!has_lang_flag(&rq.args)) {
+            /* kernels are C++ even in a .h file */
+            pc_clang_argv v = {0};
+            argv_push(&v, "-x");
+            argv_push(&v, "c++");
+            for (size_t i = 0; i < rq.args.count; i++)
+                PC_VEC_PUSH(v, rq.args.items[i]);
+            PC_VEC_FREE(rq.args);
+            rq.args = v;
+        }
+        argv_push(&rq.args, "-ferror-limit=0");
+        for (size_t i = 0; i < opts->nextra_args; i++)
+            argv_push(&rq.args, opts->extra_args[i]);
+    }
+
+    enum CXErrorCode rc = CXError_Success;
+    bool owned = true;
+    CXTranslationUnit tu = NULL;
+    if (real_mode) {
+        tu = run_parse(st, opts, &rq, &rc, &owned);
+        if (!tu) {
+            pc_sb b = {0};
+            pc_sb_printf(&b, "libclang rejected the compile command (%s): parsed with the PyPTO stub header instead",
+                         parse_error_name(rc));
+            char *msg = pc_sb_take(&b);
+            pc_model_add_message(m, PC_MSG_WARNING, top, msg);
+            pc_mem_free(msg);
+            argv_free(&rq.args);
+            real_mode = false;
+        }
+    }
+    if (!real_mode) {
+        if (!find_stub(st)) {
+            pc_model_add_message(m, PC_MSG_FATAL, top,
+                                 "cannot find the PyPTO stub header " PC_CLANG_STUB_NAME
+                                 " (set POOLCHECK_STUB_DIR to its directory, or pass the real headers with -p / --)");
+            pc_mem_free(rq.buffer);
+            pc_mem_free(abs_path);
+            pc_mem_free(workdir);
+            return m;
+        }
+        blank_includes(rq.buffer, rq.len);
+        rq.stub = true;
+        stub_args(st, opts, &rq.args);
+        tu = run_parse(st, opts, &rq, &rc, &owned);
+    }
+    if (!tu) {
+        pc_sb b = {0};
+        pc_sb_printf(&b, "libclang could not parse this file (%s)", parse_error_name(rc));
+        char *msg = pc_sb_take(&b);
+        pc_model_add_message(m, PC_MSG_FATAL, top, msg);
+        pc_mem_free(msg);
+        argv_free(&rq.args);
+        pc_mem_free(rq.buffer);
+        pc_mem_free(abs_path);
+        pc_mem_free(workdir);
+        return m;
+    }
+
+    pc_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.m = m;
+    cx.scratch = pc_arena_new();
+    cx.tu = tu;
+    cx.main_file = clang_getFile(tu, rq.filename);
+    cx.src = rq.buffer;
+    cx.srclen = rq.len;
+    cx.line_start = line_table(rq.buffer, rq.len, &cx.nlines);
+    cx.stub_mode = rq.stub;
+    cx.kernel = -1;
+    cx.cur_loop = -1;
+    cx.cur_stmt = -1;
+    if (!cx.main_file) {
+        pc_model_add_message(m, PC_MSG_FATAL, top, "libclang lost track of the main file");
+    } else {
+        collect_diagnostics(&cx, NULL);
+        pc_clang_walk_tu(&cx);
+    }
+
+    PC_VEC_FREE(cx.env);
+    PC_VEC_FREE(cx.late);
+    PC_VEC_FREE(cx.loop_spans);
+    PC_VEC_FREE(cx.body_spans);
+    PC_VEC_FREE(cx.kernel_spans);
+    pc_mem_free(cx.line_start);
+    pc_arena_free(cx.scratch);
+    if (owned)
+        clang_disposeTranslationUnit(tu);
+    argv_free(&rq.args);
+    pc_mem_free(rq.buffer);
+    pc_mem_free(abs_path);
+    pc_mem_free(workdir);
     return m;
 }

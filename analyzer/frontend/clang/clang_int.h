@@ -1,0 +1,272 @@
+/*
+ * clang_int.h - internal header of the libclang C++ frontend (prefix pc_clang_).
+ *
+ * The frontend turns one C++ source into a pc_model:
+ *   clang_frontend.c  session state, stub-header lookup, compiler arguments (stub mode, compile
+ *                     database, `-- <compiler command>`), parse / reparse, clang's diagnostics;
+ *   clang_lex.c       a small C++ lexer over the main buffer and the token-level readers: integer
+ *                     expressions, shape lists, dtypes, option values, macro argument lists;
+ *   clang_walk.c      the recogniser: host code, FUNCTION kernels, LOOP / IF / UNROLL statements,
+ *                     helper inlining, runtime options, unanalysed regions;
+ *   clang_tensor.c    tensor expressions: the op table, reads / writes / definitions, shapes.
+ *
+ * Why tokens: in stub mode LOOP / FUNCTION / IF / UNROLL arguments reach clang only as strings
+ * (see stub/poolcheck_tilefwk_stub.h), so their headers are read back from the source bytes; the
+ * same reader serves the real-header mode, so both modes share one recogniser.  All offsets are
+ * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
+ * length, so offsets and line numbers are the user's).
+ */
+#ifndef POOLCHECK_CLANG_INT_H
+#define POOLCHECK_CLANG_INT_H
+
+#include <clang-c/Index.h>
+
+#include "frontend/frontend_int.h"
+
+/* ================================================================================================
+ * clang_frontend.c
+ * ============================================================================================== */
+
+/* A translation unit kept for editor reparses (pc_parse_opts.keep_tu). */
+typedef struct pc_clang_kept {
+    char *path;
+    char *args_key;              /* the argument list joined: a changed list means a fresh parse */
+    CXTranslationUnit tu;
+} pc_clang_kept;
+
+struct pc_clang_state {
+    CXIndex index;
+    bool stub_searched;
+    char *stub_path;             /* NULL when no stub header was found */
+    char *stub_text;
+    size_t stub_len;
+    PC_VEC(pc_clang_kept) kept;
+};
+
+/* Name of the stub header inside its directory. */
+#define PC_CLANG_STUB_NAME "poolcheck_tilefwk_stub.h"
+
+/* Rewrite a compiler command line for libclang: drop the compiler, the input file, output and
+ * dependency-file options and flags libclang does not know (`--npu-arch=...`), turn bisheng's
+ * `-xcce` / `-x cce` into `-x c++`.  Appends malloc'd strings to out; input may be NULL. */
+typedef PC_VEC(char *) pc_clang_argv;
+void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, pc_clang_argv *out);
+
+/* ================================================================================================
+ * clang_lex.c
+ * ============================================================================================== */
+
+typedef enum pc_ctok_kind { PC_CTOK_IDENT, PC_CTOK_NUMBER, PC_CTOK_STRING, PC_CTOK_CHAR, PC_CTOK_PUNCT } pc_ctok_kind;
+
+typedef struct pc_ctok {
+    pc_ctok_kind kind;
+    const char *text;            /* points into the buffer; not NUL-terminated */
+    uint32_t len;
+    uint32_t off;                /* byte offset of the first byte */
+} pc_ctok;
+
+typedef PC_VEC(pc_ctok) pc_ctoks;
+
+/* Tokens of buf[begin, end): comments, whitespace, preprocessor line continuations skipped. */
+void pc_clang_lex(const char *buf, size_t begin, size_t end, pc_ctoks *out);
+bool pc_ctok_is(const pc_ctok *t, const char *s);
+/* Index of the bracket closing the one at t[i] ('(', '[' or '{'), or n when unbalanced. */
+int pc_clang_match(const pc_ctok *t, int n, int i);
+/* Split t[0, n) at top-level commas: fills starts/ends (half-open) and returns the count (at most
+ * max).  An empty list gives 0. */
+int pc_clang_split_args(const pc_ctok *t, int n, int *starts, int *ends, int max);
+
+/* ================================================================================================
+ * The walker context shared by clang_walk.c, clang_tensor.c and the token readers.
+ * ============================================================================================== */
+
+/* What a name in scope stands for. */
+typedef enum pc_cenv_kind {
+    PC_CENV_EXPR,     /* integer or symbolic scalar: int rows = 128; SymbolicScalar n = ...; loop index */
+    PC_CENV_LIST,     /* std::vector<int64_t> shape = {...}; Shape s{...}; LoopRange r(...) (3 items) */
+    PC_CENV_STRING,   /* const char *name = "x"; std::string key = "..." */
+    PC_CENV_DTYPE,    /* DataType dt = DT_FP16 */
+    PC_CENV_TENSOR    /* a Tensor variable (or an addressable tensor expression like outputs[0]) */
+} pc_cenv_kind;
+
+/* How a tensor variable declared outside any kernel (before a FUNCTION) looks, so that each
+ * kernel using it can create its own pc_tensor. */
+typedef struct pc_chost {
+    pc_tensor_kind kind;         /* PC_TENSOR_CREATED, or PC_TENSOR_VIEW of base_entry */
+    pc_dtype dtype;
+    const pc_expr **shape;
+    int ndims;
+    const char *name;            /* name string, or NULL */
+    pc_loc loc;
+    int base_entry;              /* env index of the aliased variable (views), -1 */
+} pc_chost;
+
+typedef struct pc_cenv {
+    pc_cenv_kind kind;
+    const char *name;            /* the variable name (or normalised spelling for outputs[0]) */
+    int frame;                   /* 0 = file scope; otherwise the function activation */
+    CXCursor decl;               /* the declaration, when there is one */
+    bool has_decl;
+    const pc_expr *expr;         /* EXPR */
+    const pc_expr **list;        /* LIST */
+    int nlist;
+    const char *str;             /* STRING */
+    pc_dtype dtype;              /* DTYPE */
+    /* TENSOR */
+    int kernel;                  /* the kernel whose pc_tensor `tensor` is; -1 = not created yet */
+    int tensor;
+    pc_chost host;
+    bool is_host;                /* declared outside a kernel: create per kernel on first use */
+} pc_cenv;
+
+/* A block of the kernel being built, named by indices because the arrays that hold blocks grow. */
+typedef enum pc_cblock_kind { PC_CBLK_KERNEL, PC_CBLK_LOOP, PC_CBLK_BRANCH, PC_CBLK_UNROLL } pc_cblock_kind;
+typedef struct pc_cblock { pc_cblock_kind kind; int index, sub; } pc_cblock;
+
+/* A clang error in the main file: statements that contain one are reported unanalysed. */
+typedef struct pc_cdiag {
+    uint32_t off, line, col;
+    const char *text;
+    bool claimed;
+} pc_cdiag;
+
+/* What a tensor expression is (clang_tensor.c). */
+typedef enum pc_ctres_kind { PC_TR_NONE, PC_TR_NAMED, PC_TR_ANON } pc_ctres_kind;
+typedef struct pc_ctres {
+    pc_ctres_kind kind;
+    int tensor;                  /* NAMED: the tensor the value is (or is a view of) */
+    bool via_view;               /* NAMED through View / Reshape */
+    pc_unit unit;                /* ANON: the unit of the outermost op */
+    pc_dtype dtype;
+    const pc_expr **shape;
+    int ndims;                   /* -1 unknown */
+    pc_loc loc;                  /* NAMED: the tensor's own token (what a READ points at) */
+} pc_ctres;
+
+/* Where the value of an inlined helper's `return` goes. */
+typedef enum pc_ctarget_kind {
+    PC_CTGT_NONE,                /* the call's value is discarded */
+    PC_CTGT_DECL,                /* Tensor y = Helper(...): env entry `env` gets the tensor */
+    PC_CTGT_ASSIGN,              /* t = Helper(...): tensor `tensor` is written whole */
+    PC_CTGT_RESULT               /* an operand: the value is returned in `result` */
+} pc_ctarget_kind;
+typedef struct pc_ctarget {
+    pc_ctarget_kind kind;
+    int env;
+    int tensor;
+    pc_loc loc;                  /* DECL: the variable's name */
+    bool done;
+    pc_ctres result;
+} pc_ctarget;
+
+/* A source extent (byte offsets) recorded while walking, for the LOOP-token cross-check. */
+typedef struct pc_cspan { int kernel; int loop; uint32_t begin, end; } pc_cspan;
+
+typedef struct pc_cx {
+    pc_model *m;
+    pc_arena *scratch;           /* temporary strings for this parse */
+    CXTranslationUnit tu;
+    CXFile main_file;
+    const char *src;             /* the main buffer clang parsed */
+    size_t srclen;
+    uint32_t *line_start;        /* offsets of line starts */
+    int nlines;
+    bool stub_mode;
+
+    pc_cdiag *diags;
+    int ndiags;
+
+    PC_VEC(pc_cenv) env;
+    int frame, next_frame;
+
+    /* kernel walk */
+    int kernel;                  /* -1 outside kernels */
+    int cur_loop;                /* innermost LOOP, -1 = kernel body */
+    pc_cblock block;             /* where new statements go */
+    int cur_stmt;                /* the statement accesses go to; -1: made on the first access */
+    pc_loc stmt_loc;             /* the location that statement gets */
+    bool header_reads;           /* accesses from LOOP / IF headers: they do not make an op */
+    int depth;                   /* helper inlining depth */
+    CXCursor inline_stack[16];
+    pc_ctarget *target;          /* the return target of the innermost inlined helper */
+    bool in_host_loop;           /* inside a host for/while/if: scalar assignments are not constants */
+
+    /* tensors made on demand for variables declared outside the kernel walk, per kernel */
+    PC_VEC(struct pc_clate { int kernel; CXCursor decl; const char *spelling; int tensor; }) late;
+
+    PC_VEC(pc_cspan) loop_spans; /* recognised LOOPs (begin = LOOP token offset) */
+    PC_VEC(pc_cspan) body_spans; /* LOOP bodies, for placing unanalysed LOOP tokens */
+    PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
+} pc_cx;
+
+/* ---- locations and tokens of cursors (clang_walk.c) ---- */
+bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end);
+pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end);
+pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c);
+/* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
+bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
+/* The spelling of tokens with insignificant spaces removed ("outputs[0]", "GetTensorData(s,{i})"). */
+const char *pc_clang_tok_spelling(pc_cx *cx, const pc_ctok *t, int n);
+/* Decoded contents of a string literal token (escapes, prefixes, raw strings handled). */
+const char *pc_clang_string_value(pc_cx *cx, const pc_ctok *t);
+
+/* ---- environment (clang_walk.c) ---- */
+int pc_clang_env_push(pc_cx *cx, pc_cenv_kind kind, const char *name, const CXCursor *decl);
+/* The entry a name denotes here (current frame, then file scope); kind < 0 for any; -1 if none. */
+int pc_clang_env_find(pc_cx *cx, const char *name, int kind);
+/* The tensor entry declared by decl, -1 if none. */
+int pc_clang_env_find_decl(pc_cx *cx, CXCursor decl);
+/* The tensor of an env entry in the current kernel, created on first use (-1 outside kernels). */
+int pc_clang_env_tensor(pc_cx *cx, int entry);
+
+/* ---- token readers (clang_lex.c) ---- */
+/* An integer expression; pieces poolcheck cannot evaluate become symbols named after their
+ * spelling.  NULL only when the tokens are not an expression at all. */
+const pc_expr *pc_clang_int_expr(pc_cx *cx, const pc_ctok *t, int n);
+/* A shape list: `{a, b}`, `std::vector<int64_t>{...}`, a shape variable, `x.GetShape()`. */
+bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***dims, int *ndims);
+/* DT_FP32, DataType::DT_FP32, a DataType variable, x.GetDataType(); PC_DT_UNKNOWN otherwise. */
+pc_dtype pc_clang_dtype(pc_cx *cx, const pc_ctok *t, int n);
+/* A string: a literal (adjacent literals concatenated) or a string variable; NULL otherwise. */
+const char *pc_clang_string_arg(pc_cx *cx, const pc_ctok *t, int n);
+/* A runtime option value as written (int, float, bool, string, {list}, std::vector<..>{...}). */
+void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out);
+/* The value of `GetInputShape(t, d)` for the tensor named `tname`: its static dim, its symbolic
+ * dim, or the binding symbol `PARAM.shape[D]`. */
+const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim);
+
+/* ---- tensors (clang_tensor.c) ---- */
+bool pc_clang_is_tensor_type(CXType t);
+/* Canonical spelling of a type without cv-qualifiers and references ("npu::tile_fwk::Tensor"). */
+const char *pc_clang_type_name(pc_cx *cx, CXType t);
+/* Skip implicit wrappers (casts, temporaries, parentheses, copy constructions). */
+CXCursor pc_clang_strip(CXCursor c);
+/* Analyse a tensor expression: READ accesses for its operands go to cx->cur_stmt. */
+pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e);
+/* Handle an expression statement that may do tensor work; returns true when it was recognised
+ * (an op call, an assignment to a Tensor, a write through a Tensor& parameter). */
+bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e);
+/* A tensor variable's declaration (kernel mode): creates the tensor, its statement, accesses. */
+void pc_clang_tensor_decl(pc_cx *cx, CXCursor vardecl, int stmt);
+/* Read `Tensor t(DT_, {dims}, "name")`, `Tensor t;`, `Tensor t = Tensor(DT_, ...)` from the
+ * declaration's tokens (works even where clang rejected the initialiser); false for any other
+ * initialiser (`Tensor t = Add(a, b)`).  (clang_walk.c) */
+bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor vardecl, pc_chost *out);
+/* Statement helpers shared with the walker. */
+int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc);
+void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc);
+/* Inline a call to a helper defined in the main file; returns false when it is not one. */
+bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target);
+/* The callee name (last component) of a call or recovery expression, NULL if not a call. */
+const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *resolved);
+int pc_clang_call_nargs(CXCursor c);
+CXCursor pc_clang_call_arg(CXCursor c, int i);
+
+/* ---- walker (clang_walk.c) ---- */
+void pc_clang_walk_tu(pc_cx *cx);
+/* Walk a statement in kernel mode (used by helper inlining). */
+void pc_clang_walk_kernel_stmt(pc_cx *cx, CXCursor s);
+/* Claim the clang errors inside [begin, end): the first one's text, or NULL. */
+const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end);
+
+#endif

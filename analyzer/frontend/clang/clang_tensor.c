@@ -1,0 +1,1286 @@
+/* clang_tensor.c - tensor expressions: which call is which op, what it reads and writes, and the
+ * shape and dtype of what it produces.
+ *
+ * Rules (model.md sections 2 and 4): a named tensor used as an operand is a READ by the unit of
+ * the op that consumes it; views and reshapes are transparent (they alias their base, so the
+ * consumer reads the base); the value of a nested op is an anonymous temporary, not a tensor, and
+ * the value on the right of a write lives in the destination.  `Matrix::Matmul` and friends run
+ * on the cube unit, every other op returning a Tensor on the vector unit; View / Reshape /
+ * Assemble / moves are data movement (PC_UNIT_NONE). */
+#define _POSIX_C_SOURCE 200809L
+#include "clang_int.h"
+
+#include <string.h>
+
+/* ---- types -------------------------------------------------------------------------------------- */
+
+static const char *skip_quals(const char *s)
+{
+    for (;;) {
+        if (!strncmp(s, "const ", 6))
+            s += 6;
+        else if (!strncmp(s, "volatile ", 9))
+            s += 9;
+        else
+            return s;
+    }
+}
+
+static CXType value_type(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
+        c = clang_getCanonicalType(clang_getPointeeType(c));
+    return c;
+}
+
+const char *pc_clang_type_name(pc_cx *cx, CXType t)
+{
+    CXString s = clang_getTypeSpelling(value_type(t));
+    const char *r = pc_arena_strdup(cx->scratch, skip_quals(clang_getCString(s) ? clang_getCString(s) : ""));
+    clang_disposeString(s);
+    return r;
+}
+
+bool pc_clang_is_tensor_type(CXType t)
+{
+    CXString s = clang_getTypeSpelling(value_type(t));
+    bool r = !strcmp(skip_quals(clang_getCString(s) ? clang_getCString(s) : ""), "npu::tile_fwk::Tensor");
+    clang_disposeString(s);
+    return r;
+}
+
+/* A non-const `Tensor &` parameter: what an op writes. */
+static bool is_tensor_out_param(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_LValueReference)
+        return false;
+    CXType p = clang_getCanonicalType(clang_getPointeeType(c));
+    return !clang_isConstQualifiedType(p) && pc_clang_is_tensor_type(p);
+}
+
+/* ---- cursors --------------------------------------------------------------------------------------- */
+
+typedef PC_VEC(CXCursor) cursors;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    cursors *v = d;
+    PC_VEC_PUSH(*v, c);
+    return CXChildVisit_Continue;
+}
+
+static void children(CXCursor c, cursors *out)
+{
+    out->count = 0;
+    clang_visitChildren(c, collect, out);
+}
+
+static const char *spelling(pc_cx *cx, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+static bool is_ctor_call(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(c);
+    return !clang_Cursor_isNull(r) && clang_getCursorKind(r) == CXCursor_Constructor;
+}
+
+CXCursor pc_clang_strip(CXCursor c)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CStyleCastExpr ||
+            k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXFunctionalCastExpr) {
+            cursors ch = {0};
+            children(c, &ch);
+            int nexpr = 0;
+            CXCursor only = c;
+            for (size_t i = 0; i < ch.count; i++)
+                if (clang_isExpression(clang_getCursorKind(ch.items[i]))) {
+                    nexpr++;
+                    only = ch.items[i];
+                }
+            PC_VEC_FREE(ch);
+            if (nexpr != 1)
+                return c;
+            /* a recovery expression around a lone callee (Foo()) is a call, not a wrapper */
+            enum CXCursorKind ok = clang_getCursorKind(only);
+            if (ok == CXCursor_OverloadedDeclRef)
+                return c;
+            if (ok == CXCursor_DeclRefExpr) {
+                CXCursor r = clang_getCursorReferenced(only);
+                enum CXCursorKind rk = clang_Cursor_isNull(r) ? CXCursor_OverloadedDeclRef : clang_getCursorKind(r);
+                if (rk == CXCursor_FunctionDecl || rk == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionTemplate)
+                    return c;
+            }
+            c = only;
+            continue;
+        }
+        /* copy / move construction of a Tensor from a Tensor: the same value */
+        if (is_ctor_call(c) && clang_Cursor_getNumArguments(c) == 1) {
+            CXCursor a = clang_Cursor_getArgument(c, 0);
+            if (pc_clang_is_tensor_type(clang_getCursorType(a)) && pc_clang_is_tensor_type(clang_getCursorType(c))) {
+                c = a;
+                continue;
+            }
+        }
+        return c;
+    }
+    return c;
+}
+
+/* The name of what a callee expression names (DeclRefExpr, OverloadedDeclRef, MemberRefExpr). */
+static const char *callee_name(pc_cx *cx, CXCursor c, CXCursor *decl)
+{
+    for (int guard = 0; guard < 8; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_OverloadedDeclRef) {
+            if (decl && clang_getNumOverloadedDecls(c) > 0)
+                *decl = clang_getOverloadedDecl(c, 0);
+            return spelling(cx, c);
+        }
+        if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+            const char *s = spelling(cx, c);
+            if (*s) {
+                if (decl)
+                    *decl = clang_getCursorReferenced(c);
+                return s;
+            }
+        }
+        cursors ch = {0};
+        children(c, &ch);
+        CXCursor first = ch.count ? ch.items[0] : clang_getNullCursor();
+        PC_VEC_FREE(ch);
+        if (clang_Cursor_isNull(first))
+            return NULL;
+        c = first;
+    }
+    return NULL;
+}
+
+static bool is_recovery_call(CXCursor c, CXCursor *callee)
+{
+    if (clang_getCursorKind(c) != CXCursor_UnexposedExpr)
+        return false;
+    cursors ch = {0};
+    children(c, &ch);
+    bool r = false;
+    if (ch.count >= 1) {
+        CXCursor f = ch.items[0];
+        enum CXCursorKind fk = clang_getCursorKind(f);
+        if (fk == CXCursor_OverloadedDeclRef)
+            r = true;
+        else if (fk == CXCursor_DeclRefExpr || fk == CXCursor_UnexposedExpr) {
+            CXType t = clang_getCursorType(f);
+            CXString ts = clang_getTypeSpelling(t);
+            r = strstr(clang_getCString(ts), "overloaded function") != NULL || t.kind == CXType_FunctionProto;
+            clang_disposeString(ts);
+            if (!r && fk == CXCursor_DeclRefExpr) {
+                CXCursor ref = clang_getCursorReferenced(f);
+                r = !clang_Cursor_isNull(ref) && (clang_getCursorKind(ref) == CXCursor_FunctionDecl ||
+                                                  clang_getCursorKind(ref) == CXCursor_FunctionTemplate);
+            }
+        }
+        if (r && callee)
+            *callee = f;
+    }
+    PC_VEC_FREE(ch);
+    return r;
+}
+
+const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *resolved)
+{
+    if (decl)
+        *decl = clang_getNullCursor();
+    if (resolved)
+        *resolved = false;
+    CXCursor callee;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        const char *name = spelling(cx, c);
+        if (!clang_Cursor_isNull(ref) && *name) {
+            if (decl)
+                *decl = ref;
+            if (resolved)
+                *resolved = true;
+            return name;
+        }
+        cursors ch = {0};
+        children(c, &ch);
+        const char *r = ch.count ? callee_name(cx, ch.items[0], decl) : NULL;
+        PC_VEC_FREE(ch);
+        return r && *r ? r : (*name ? name : NULL);
+    }
+    if (is_recovery_call(c, &callee))
+        return callee_name(cx, callee, decl);
+    return NULL;
+}
+
+int pc_clang_call_nargs(CXCursor c)
+{
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        int n = clang_Cursor_getNumArguments(c);
+        return n < 0 ? 0 : n;
+    }
+    cursors ch = {0};
+    children(c, &ch);
+    int n = ch.count > 0 ? (int)ch.count - 1 : 0;
+    PC_VEC_FREE(ch);
+    return n;
+}
+
+CXCursor pc_clang_call_arg(CXCursor c, int i)
+{
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        return clang_Cursor_getArgument(c, (unsigned)i);
+    cursors ch = {0};
+    children(c, &ch);
+    CXCursor r = (size_t)i + 1 < ch.count ? ch.items[i + 1] : clang_getNullCursor();
+    PC_VEC_FREE(ch);
+    return r;
+}
+
+/* Is argument i written in the source (not a default argument)? */
+static bool arg_present(pc_cx *cx, CXCursor call, int i)
+{
+    if (i >= pc_clang_call_nargs(call))
+        return false;
+    CXCursor a = pc_clang_call_arg(call, i);
+    uint32_t b, e;
+    return !clang_Cursor_isNull(a) && pc_clang_offsets(cx, a, &b, &e) && e > b;
+}
+
+/* ---- argument readers -------------------------------------------------------------------------- */
+
+static bool arg_shape(pc_cx *cx, CXCursor call, int i, const pc_expr ***dims, int *nd)
+{
+    if (!arg_present(cx, call, i))
+        return false;
+    pc_ctoks toks = {0};
+    bool ok = pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks) &&
+              pc_clang_shape_list(cx, toks.items, (int)toks.count, dims, nd);
+    PC_VEC_FREE(toks);
+    return ok;
+}
+
+static bool arg_int(pc_cx *cx, CXCursor call, int i, int64_t *v)
+{
+    if (!arg_present(cx, call, i))
+        return false;
+    pc_ctoks toks = {0};
+    const pc_expr *e = NULL;
+    if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks))
+        e = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+    PC_VEC_FREE(toks);
+    return e && pc_expr_is_int(e, v);
+}
+
+static pc_dtype arg_dtype(pc_cx *cx, CXCursor call, int i)
+{
+    if (!arg_present(cx, call, i))
+        return PC_DT_UNKNOWN;
+    pc_ctoks toks = {0};
+    pc_dtype d = PC_DT_UNKNOWN;
+    if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks))
+        d = pc_clang_dtype(cx, toks.items, (int)toks.count);
+    PC_VEC_FREE(toks);
+    return d;
+}
+
+static bool arg_type_is(pc_cx *cx, CXCursor call, int i, const char *suffix)
+{
+    if (i >= pc_clang_call_nargs(call))
+        return false;
+    const char *n = pc_clang_type_name(cx, clang_getCursorType(pc_clang_call_arg(call, i)));
+    size_t ln = strlen(n), ls = strlen(suffix);
+    return ln >= ls && !strcmp(n + ln - ls, suffix);
+}
+
+/* ---- the op table ------------------------------------------------------------------------------- */
+
+typedef enum opk {
+    OPK_NONE, OPK_VIEW, OPK_RESHAPE, OPK_ASSEMBLE, OPK_ATOMIC, OPK_MOVE, OPK_SETDATA, OPK_INPLACE,
+    OPK_MATMUL, OPK_CAST, OPK_REDUCE, OPK_FULL, OPK_EXPAND, OPK_TRANSPOSE, OPK_UNSQUEEZE, OPK_SQUEEZE,
+    OPK_CAT, OPK_BOOL, OPK_OPAQUE, OPK_WRITES, OPK_TUPLE, OPK_GETDATA, OPK_ELEMWISE
+} opk;
+
+typedef struct opinfo {
+    const char *name;
+    opk kind;
+    pc_unit unit;
+    signed char outs[4];   /* OPK_WRITES: the written (non-const Tensor&) argument positions, -1 ends */
+} opinfo;
+
+static const opinfo ops[] = {
+    {"View", OPK_VIEW, PC_UNIT_NONE, {-1}},
+    {"Reshape", OPK_RESHAPE, PC_UNIT_NONE, {-1}},
+    {"Assemble", OPK_ASSEMBLE, PC_UNIT_NONE, {-1}},
+    {"AtomicRMW", OPK_ATOMIC, PC_UNIT_NONE, {-1}},
+    {"TensorMove", OPK_MOVE, PC_UNIT_NONE, {-1}},
+    {"SetTensorData", OPK_SETDATA, PC_UNIT_NONE, {-1}},
+    {"GetTensorData", OPK_GETDATA, PC_UNIT_NONE, {-1}},
+    {"GetInputData", OPK_GETDATA, PC_UNIT_NONE, {-1}},
+    {"IndexPut_", OPK_INPLACE, PC_UNIT_VECTOR, {-1}},
+    {"IndexAdd_", OPK_INPLACE, PC_UNIT_VECTOR, {-1}},
+    {"Matmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"BatchMatmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"MatmulMX", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"TransposedBatchMatmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"QuantMM", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"Conv", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
+    {"Cast", OPK_CAST, PC_UNIT_VECTOR, {-1}},
+    {"Sum", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"Amax", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"Amin", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"Prod", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"ArgMax", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"ArgMin", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
+    {"Full", OPK_FULL, PC_UNIT_VECTOR, {-1}},
+    {"Expand", OPK_EXPAND, PC_UNIT_VECTOR, {-1}},
+    {"Transpose", OPK_TRANSPOSE, PC_UNIT_VECTOR, {-1}},
+    {"Permute", OPK_TRANSPOSE, PC_UNIT_VECTOR, {-1}},
+    {"Unsqueeze", OPK_UNSQUEEZE, PC_UNIT_VECTOR, {-1}},
+    {"Squeeze", OPK_SQUEEZE, PC_UNIT_VECTOR, {-1}},
+    {"Cat", OPK_CAT, PC_UNIT_VECTOR, {-1}},
+    {"Compare", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
+    {"LogicalNot", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
+    {"LogicalAnd", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
+    {"IsFinite", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
+    /* results whose shape is not a function of the operand shapes poolcheck tracks */
+    {"Gather", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"GatherElements", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"GatherMask", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"GatherInL1", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"GatherInUB", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"TensorIndex", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Range", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Uniform", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Pad", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"FillPad", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Maxpool", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Reduce", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"OneHot", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Sort32", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"MrgSort", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"TopKExtract", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"TopKMerge", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Compact", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"NewCompact", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Var", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Quantize", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Dequantize", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"Nop", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
+    {"TopK", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
+    {"Sort", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
+    {"SortWithIndex", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
+    {"Quant", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
+    {"TopKSort", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
+    /* void ops writing through non-const Tensor& parameters (tilefwk_op.h signatures) */
+    {"SoftmaxDynamic", OPK_WRITES, PC_UNIT_VECTOR, {1, -1}},
+    {"ApplyRotaryPosEmb", OPK_WRITES, PC_UNIT_VECTOR, {5, 6, -1}},
+    {"ApplyRotaryPosEmbV2", OPK_WRITES, PC_UNIT_VECTOR, {4, 5, -1}},
+    {"IncreFlashAttention", OPK_WRITES, PC_UNIT_VECTOR, {8, -1}},
+    {"PageAttentionAddS", OPK_WRITES, PC_UNIT_VECTOR, {9, 10, -1}},
+    {"PageAttentionAddSSingleOutput", OPK_WRITES, PC_UNIT_VECTOR, {9, 10, -1}},
+    {"PrologPost", OPK_WRITES, PC_UNIT_VECTOR, {11, -1}},
+    {"MoeDistributedDispatch", OPK_WRITES, PC_UNIT_NONE, {2, 3, 4, -1}},
+    {"MoeDistributedCombine", OPK_WRITES, PC_UNIT_NONE, {9, -1}},
+    {"MoeDistributedDispatchV2", OPK_WRITES, PC_UNIT_NONE, {7, 8, 9, 10}},
+    {"MoeDistributedCombineV2", OPK_WRITES, PC_UNIT_NONE, {9, -1}},
+    {"AllGather", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
+    {"ReduceScatter", OPK_WRITES, PC_UNIT_NONE, {4, -1}},
+    {"OneShotAllReduce", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
+    {"TwoShotAllReduce", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
+    {NULL, OPK_NONE, PC_UNIT_NONE, {-1}},
+};
+
+static const opinfo *op_lookup(const char *name)
+{
+    for (int i = 0; ops[i].name; i++)
+        if (!strcmp(ops[i].name, name))
+            return &ops[i];
+    return NULL;
+}
+
+/* A function of the PyPTO API (namespace npu::tile_fwk, not defined in the main file). */
+static bool api_function(CXCursor decl)
+{
+    if (clang_Cursor_isNull(decl))
+        return false;
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+        return false;
+    const char *chain[8];
+    int n = 0;
+    CXString names[8];
+    for (CXCursor p = clang_getCursorSemanticParent(decl);
+         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit && n < 8;
+         p = clang_getCursorSemanticParent(p)) {
+        names[n] = clang_getCursorSpelling(p);
+        chain[n] = clang_getCString(names[n]);
+        n++;
+    }
+    bool r = n >= 2 && !strcmp(chain[n - 1], "npu") && !strcmp(chain[n - 2], "tile_fwk");
+    for (int i = 0; i < n; i++)
+        clang_disposeString(names[i]);
+    return r;
+}
+
+static bool defined_in_main(pc_cx *cx, CXCursor decl)
+{
+    if (clang_Cursor_isNull(decl))
+        return false;
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (clang_Cursor_isNull(def))
+        return false;
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+    return f && clang_File_isEqual(f, cx->main_file);
+}
+
+/* ---- shapes --------------------------------------------------------------------------------------- */
+
+static pc_ctres tres_none(void)
+{
+    pc_ctres r;
+    memset(&r, 0, sizeof r);
+    r.kind = PC_TR_NONE;
+    r.tensor = -1;
+    r.ndims = -1;
+    return r;
+}
+
+static pc_ctres tres_anon(pc_unit unit, pc_dtype dt, const pc_expr **shape, int nd)
+{
+    pc_ctres r = tres_none();
+    r.kind = PC_TR_ANON;
+    r.unit = unit;
+    r.dtype = dt;
+    r.shape = nd >= 0 ? shape : NULL;
+    r.ndims = nd;
+    return r;
+}
+
+/* Broadcast two shapes (numpy rules, right-aligned); unknown if either is. */
+static const pc_expr **broadcast(pc_cx *cx, const pc_expr **a, int na, const pc_expr **b, int nb, int *nd)
+{
+    if (na < 0 || nb < 0) {
+        *nd = na < 0 ? nb : na;
+        return na < 0 ? b : a;
+    }
+    int n = na > nb ? na : nb;
+    const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        int ia = i - (n - na), ib = i - (n - nb);
+        const pc_expr *x = ia >= 0 ? a[ia] : NULL, *y = ib >= 0 ? b[ib] : NULL;
+        int64_t v;
+        if (!x)
+            d[i] = y;
+        else if (!y)
+            d[i] = x;
+        else if (pc_expr_is_int(x, &v) && v == 1)
+            d[i] = y;
+        else
+            d[i] = x;
+    }
+    *nd = n;
+    return d;
+}
+
+static const pc_expr **matmul_shape(pc_cx *cx, pc_ctres a, bool at, pc_ctres b, bool bt, int *nd)
+{
+    *nd = -1;
+    if (a.ndims < 2 || b.ndims < 2)
+        return NULL;
+    int n = a.ndims;
+    const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)n);
+    for (int i = 0; i < n - 2; i++)
+        d[i] = a.shape[i];
+    d[n - 2] = at ? a.shape[n - 1] : a.shape[n - 2];
+    d[n - 1] = bt ? b.shape[b.ndims - 2] : b.shape[b.ndims - 1];
+    *nd = n;
+    return d;
+}
+
+/* ---- reads and writes ------------------------------------------------------------------------------ */
+
+static int resolve_lvalue(pc_cx *cx, CXCursor c);
+
+typedef PC_VEC(pc_ctres) tres_list;
+
+/* Every tensor operand inside an argument (a Tensor, a braced list of them, a vector, an
+ * AssembleItem list): READ by `unit`; their values are appended to out when given. */
+static void operand_reads(pc_cx *cx, CXCursor arg, pc_unit unit, tres_list *out, int depth)
+{
+    if (clang_Cursor_isNull(arg) || depth > 8)
+        return;
+    if (pc_clang_is_tensor_type(clang_getCursorType(arg))) {
+        pc_ctres r = pc_clang_tensor_expr(cx, arg);
+        if (r.kind == PC_TR_NAMED)
+            pc_clang_access(cx, r.tensor, PC_ACC_READ, unit, r.loc);
+        if (out && r.kind != PC_TR_NONE)
+            PC_VEC_PUSH(*out, r);
+        return;
+    }
+    enum CXCursorKind k = clang_getCursorKind(arg);
+    bool container = k == CXCursor_InitListExpr || k == CXCursor_UnexposedExpr || is_ctor_call(arg) ||
+                     k == CXCursor_ParenExpr;
+    if (!container)
+        return;
+    cursors ch = {0};
+    children(arg, &ch);
+    for (size_t i = 0; i < ch.count; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.items[i])))
+            operand_reads(cx, ch.items[i], unit, out, depth + 1);
+    PC_VEC_FREE(ch);
+}
+
+/* Read the tensor operands of every argument except those in skip[]. */
+static void call_reads(pc_cx *cx, CXCursor call, pc_unit unit, const signed char *skip, tres_list *out)
+{
+    int n = pc_clang_call_nargs(call);
+    for (int i = 0; i < n; i++) {
+        bool skipped = false;
+        for (int s = 0; skip && s < 4 && skip[s] >= 0; s++)
+            skipped = skipped || skip[s] == i;
+        if (!skipped)
+            operand_reads(cx, pc_clang_call_arg(call, i), unit, out, 0);
+    }
+}
+
+/* A write destination: a Tensor lvalue (or, in a call clang could not resolve, a variable of
+ * type Tensor). */
+static bool tensor_like(CXCursor a)
+{
+    if (pc_clang_is_tensor_type(clang_getCursorType(a)))
+        return true;
+    CXCursor s = pc_clang_strip(a);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(s);
+    return !clang_Cursor_isNull(r) && pc_clang_is_tensor_type(clang_getCursorType(r));
+}
+
+static void write_arg(pc_cx *cx, CXCursor call, int i, pc_access_kind kind, pc_unit unit)
+{
+    if (i >= pc_clang_call_nargs(call))
+        return;
+    CXCursor a = pc_clang_call_arg(call, i);
+    if (!tensor_like(a))
+        return;
+    int t = resolve_lvalue(cx, a);
+    if (t >= 0)
+        pc_clang_access(cx, t, kind, unit, pc_clang_cursor_loc(cx, a));
+}
+
+static pc_ctres named(pc_cx *cx, int t, CXCursor at)
+{
+    pc_ctres r = tres_none();
+    if (t < 0)
+        return r;
+    r.loc = pc_clang_cursor_loc(cx, at);
+    pc_tensor *pt = &cx->m->kernels[cx->kernel].tensors[t];
+    r.kind = PC_TR_NAMED;
+    r.tensor = t;
+    r.dtype = pt->dtype;
+    r.shape = pt->shape;
+    r.ndims = pt->ndims;
+    return r;
+}
+
+/* A tensor variable (or outputs[0], s.data): the kernel's tensor for it, made on first use. */
+static int resolve_lvalue(pc_cx *cx, CXCursor c)
+{
+    if (cx->kernel < 0)
+        return -1;
+    c = pc_clang_strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(c);
+        const char *name = spelling(cx, c);
+        int e = clang_Cursor_isNull(decl) ? -1 : pc_clang_env_find_decl(cx, decl);
+        if (e < 0) {
+            e = pc_clang_env_find(cx, name, PC_CENV_TENSOR);
+            if (e >= 0 && cx->env.items[e].has_decl && !clang_Cursor_isNull(decl) &&
+                !clang_equalCursors(cx->env.items[e].decl, decl))
+                e = -1;
+            if (e >= 0 && !cx->env.items[e].has_decl && !clang_Cursor_isNull(decl)) {
+                cx->env.items[e].decl = decl;
+                cx->env.items[e].has_decl = true;
+            }
+        }
+        int t = pc_clang_env_tensor(cx, e);
+        if (t >= 0)
+            return t;
+        for (size_t i = 0; i < cx->late.count; i++)
+            if (cx->late.items[i].kernel == cx->kernel && !clang_Cursor_isNull(decl) &&
+                !cx->late.items[i].spelling && clang_equalCursors(cx->late.items[i].decl, decl))
+                return cx->late.items[i].tensor;
+        /* a Tensor declared where the walk did not see it (a global, a lambda capture...) */
+        pc_chost info;
+        memset(&info, 0, sizeof info);
+        info.ndims = -1;
+        info.base_entry = -1;
+        if (!clang_Cursor_isNull(decl) && clang_getCursorKind(decl) == CXCursor_VarDecl)
+            pc_clang_tensor_ctor(cx, decl, &info);
+        pc_kernel *kk = &cx->m->kernels[cx->kernel];
+        int id = pc_kernel_add_tensor(cx->m, kk, name, PC_TENSOR_CREATED,
+                                      clang_Cursor_isNull(decl) ? pc_clang_cursor_loc(cx, c) : pc_clang_cursor_loc(cx, decl));
+        pc_tensor *pt = &kk->tensors[id];
+        pt->dtype = info.dtype;
+        pt->ndims = info.ndims;
+        pt->shape = info.shape;
+        if (info.name && *info.name)
+            pt->name = pc_model_strdup(cx->m, info.name);
+        struct pc_clate l = {cx->kernel, decl, NULL, id};
+        PC_VEC_PUSH(cx->late, l);
+        return id;
+    }
+    /* outputs[0], s.data, *p: by spelling */
+    pc_ctoks toks = {0};
+    if (!pc_clang_cursor_tokens(cx, c, &toks) || toks.count == 0) {
+        PC_VEC_FREE(toks);
+        return -1;
+    }
+    const char *sp = pc_clang_tok_spelling(cx, toks.items, (int)toks.count);
+    pc_loc loc = pc_clang_cursor_loc(cx, c);
+    PC_VEC_FREE(toks);
+    int e = pc_clang_env_find(cx, sp, PC_CENV_TENSOR);
+    int t = pc_clang_env_tensor(cx, e);
+    if (t >= 0)
+        return t;
+    for (size_t i = 0; i < cx->late.count; i++)
+        if (cx->late.items[i].kernel == cx->kernel && cx->late.items[i].spelling &&
+            !strcmp(cx->late.items[i].spelling, sp))
+            return cx->late.items[i].tensor;
+    int id = pc_kernel_add_tensor(cx->m, &cx->m->kernels[cx->kernel], sp, PC_TENSOR_CREATED, loc);
+    struct pc_clate l = {cx->kernel, clang_getNullCursor(), sp, id};
+    PC_VEC_PUSH(cx->late, l);
+    return id;
+}
+
+/* ---- tensor expressions --------------------------------------------------------------------------- */
+
+static pc_ctres first_tensor(tres_list *l)
+{
+    return l->count ? l->items[0] : tres_none();
+}
+
+static pc_ctres view_like(pc_cx *cx, pc_ctres base, const pc_expr **shape, int nd, pc_dtype dt)
+{
+    pc_ctres r = base;
+    if (r.kind == PC_TR_NONE)
+        return r;
+    if (r.kind == PC_TR_NAMED)
+        r.via_view = true;
+    if (nd >= 0) {
+        r.shape = shape;
+        r.ndims = nd;
+    }
+    if (dt != PC_DT_UNKNOWN)
+        r.dtype = dt;
+    (void)cx;
+    return r;
+}
+
+static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, bool resolved)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    const opinfo *op = op_lookup(name);
+    CXType rt = clang_getCursorType(c);
+    bool returns_tensor = pc_clang_is_tensor_type(rt);
+    bool returns_void = rt.kind == CXType_Void;
+    if (resolved && !api_function(decl))
+        op = NULL; /* a method, or a function of another library with the same name */
+    int nargs = pc_clang_call_nargs(c);
+    tres_list ins = {0};
+    pc_ctres r = tres_none();
+    if (!op) {
+        if (resolved && !returns_tensor && !returns_void && !api_function(decl)) {
+            PC_VEC_FREE(ins);
+            return r;
+        }
+        if (resolved && returns_void && api_function(decl)) {
+            /* an API function outside the table: const Tensor& arguments read, Tensor& written */
+            for (int i = 0; i < nargs; i++) {
+                CXCursor p = clang_Cursor_getArgument(decl, (unsigned)i);
+                if (!clang_Cursor_isNull(p) && is_tensor_out_param(clang_getCursorType(p)))
+                    write_arg(cx, c, i, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
+                else
+                    operand_reads(cx, pc_clang_call_arg(c, i), PC_UNIT_NONE, NULL, 0);
+            }
+            PC_VEC_FREE(ins);
+            return r;
+        }
+        if (resolved && !returns_tensor) {
+            PC_VEC_FREE(ins);
+            return r;
+        }
+        /* an op poolcheck has no rule for (or a call clang could not resolve): a vector op over
+         * its tensor operands */
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        if (ins.count == 0 && !returns_tensor) {
+            PC_VEC_FREE(ins);
+            return r;
+        }
+        pc_ctres f = first_tensor(&ins);
+        int nd = f.ndims;
+        const pc_expr **shape = f.shape;
+        for (size_t i = 1; i < ins.count; i++)
+            shape = broadcast(cx, shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
+        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        PC_VEC_FREE(ins);
+        return r;
+    }
+    switch (op->kind) {
+    case OPK_VIEW: {
+        pc_ctres base = nargs ? pc_clang_tensor_expr(cx, pc_clang_call_arg(c, 0)) : tres_none();
+        if (nargs == 2 && arg_type_is(cx, c, 1, "DataType")) { /* View(t, dtype): same bits, new type */
+            pc_dtype dt = arg_dtype(cx, c, 1);
+            const pc_expr **shape = base.shape;
+            int nd = base.ndims;
+            int ob = pc_dtype_bits(base.dtype), nb = pc_dtype_bits(dt);
+            if (nd > 0 && ob && nb && ob != nb) {
+                const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)nd);
+                memcpy(d, shape, sizeof *d * (size_t)nd);
+                d[nd - 1] = pc_expr_bin(a, PC_EXPR_DIV, pc_expr_bin(a, PC_EXPR_MUL, shape[nd - 1], pc_expr_int(a, ob)),
+                                        pc_expr_int(a, nb));
+                shape = d;
+            }
+            r = view_like(cx, base, shape, nd, dt);
+        } else {
+            const pc_expr **shape = NULL;
+            int nd = -1;
+            arg_shape(cx, c, 1, &shape, &nd);
+            r = view_like(cx, base, shape, nd, PC_DT_UNKNOWN);
+        }
+        break;
+    }
+    case OPK_RESHAPE: {
+        bool void_form = returns_void || (!resolved && nargs == 2 && pc_clang_is_tensor_type(clang_getCursorType(pc_clang_call_arg(c, 1))));
+        pc_ctres base = nargs ? pc_clang_tensor_expr(cx, pc_clang_call_arg(c, 0)) : tres_none();
+        if (void_form) { /* Reshape(src, dst): dst takes src's data */
+            if (base.kind == PC_TR_NAMED)
+                pc_clang_access(cx, base.tensor, PC_ACC_READ, PC_UNIT_NONE, base.loc);
+            write_arg(cx, c, 1, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
+            break;
+        }
+        const pc_expr **shape = NULL;
+        int nd = -1;
+        arg_shape(cx, c, 1, &shape, &nd);
+        r = view_like(cx, base, shape, nd, PC_DT_UNKNOWN);
+        break;
+    }
+    case OPK_ASSEMBLE: {
+        if (returns_tensor || (!resolved && nargs == 1)) { /* Assemble({{t, offsets}, ...}) -> new tensor */
+            call_reads(cx, c, PC_UNIT_NONE, NULL, NULL);
+            r = tres_anon(PC_UNIT_NONE, PC_DT_UNKNOWN, NULL, -1);
+            break;
+        }
+        int dst;
+        CXCursor a0 = nargs ? pc_clang_call_arg(c, 0) : clang_getNullCursor();
+        bool item_form = nargs < 3 || clang_getCursorKind(pc_clang_strip(a0)) == CXCursor_InitListExpr ||
+                         strstr(pc_clang_type_name(cx, clang_getCursorType(a0)), "AssembleItem");
+        if (!item_form) {
+            pc_ctres src = pc_clang_tensor_expr(cx, a0);
+            if (src.kind == PC_TR_NAMED)
+                pc_clang_access(cx, src.tensor, PC_ACC_READ, PC_UNIT_NONE, src.loc);
+            dst = 2;
+        } else { /* Assemble(items, dst): every item's tensor is read */
+            operand_reads(cx, nargs ? pc_clang_call_arg(c, 0) : clang_getNullCursor(), PC_UNIT_NONE, NULL, 0);
+            dst = 1;
+        }
+        write_arg(cx, c, dst, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE);
+        break;
+    }
+    case OPK_ATOMIC: {
+        static const signed char skip[] = {2, -1};
+        call_reads(cx, c, PC_UNIT_NONE, skip, NULL);
+        write_arg(cx, c, 2, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE);
+        break;
+    }
+    case OPK_MOVE: {
+        static const signed char skip[] = {1, -1};
+        call_reads(cx, c, PC_UNIT_NONE, skip, NULL);
+        write_arg(cx, c, 1, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
+        break;
+    }
+    case OPK_SETDATA:
+        write_arg(cx, c, 2, PC_ACC_WRITE_ELEMENT, PC_UNIT_NONE);
+        break;
+    case OPK_GETDATA:
+        if (nargs >= 1)
+            operand_reads(cx, pc_clang_call_arg(c, 0), PC_UNIT_NONE, NULL, 0);
+        break;
+    case OPK_INPLACE: {
+        static const signed char skip[] = {0, -1};
+        call_reads(cx, c, op->unit, skip, NULL);
+        write_arg(cx, c, 0, PC_ACC_WRITE_ELEMENT, op->unit);
+        break;
+    }
+    case OPK_WRITES:
+        call_reads(cx, c, op->unit, op->outs, NULL);
+        for (int i = 0; i < 4 && op->outs[i] >= 0; i++)
+            write_arg(cx, c, op->outs[i], PC_ACC_WRITE_WHOLE, op->unit);
+        break;
+    case OPK_MATMUL: {
+        call_reads(cx, c, PC_UNIT_CUBE, NULL, &ins);
+        pc_dtype dt = strcmp(name, "QuantMM") ? arg_dtype(cx, c, 0) : PC_DT_UNKNOWN;
+        int nd = -1;
+        const pc_expr **shape = NULL;
+        if (!strcmp(name, "Matmul") || !strcmp(name, "BatchMatmul") || !strcmp(name, "MatmulMX") || !strcmp(name, "QuantMM")) {
+            bool mx = !strcmp(name, "MatmulMX");
+            int ai = mx ? 1 : strcmp(name, "QuantMM") ? 1 : 0;
+            int bi = mx ? 3 : ai + 1;
+            int flags = mx ? 5 : 3;
+            if (arg_type_is(cx, c, flags, "MatmulExtendParam"))
+                flags++;
+            int64_t at = 0, bt = 0;
+            if (!strcmp(name, "QuantMM"))
+                at = bt = 0;
+            else if (mx) {
+                arg_int(cx, c, flags, &at);
+                arg_int(cx, c, flags + 2, &bt);
+            } else {
+                arg_int(cx, c, flags, &at);
+                arg_int(cx, c, flags + 1, &bt);
+            }
+            if (ai < nargs && bi < nargs) {
+                /* the operands in argument order, as call_reads saw them */
+                pc_ctres ra = ins.count > 0 ? ins.items[0] : tres_none();
+                pc_ctres rb = ins.count > (size_t)(mx ? 2 : 1) ? ins.items[mx ? 2 : 1] : tres_none();
+                shape = matmul_shape(cx, ra, at != 0, rb, bt != 0, &nd);
+            }
+        }
+        r = tres_anon(PC_UNIT_CUBE, dt, shape, nd);
+        break;
+    }
+    case OPK_CAST: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        r = tres_anon(PC_UNIT_VECTOR, arg_dtype(cx, c, 1), f.shape, f.ndims);
+        break;
+    }
+    case OPK_REDUCE: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        int64_t axis = -1, keep = 0;
+        arg_int(cx, c, 1, &axis);
+        arg_int(cx, c, 2, &keep);
+        int nd = -1;
+        const pc_expr **shape = NULL;
+        if (f.ndims > 0) {
+            if (axis < 0)
+                axis += f.ndims;
+            if (axis >= 0 && axis < f.ndims) {
+                nd = keep ? f.ndims : f.ndims - 1;
+                shape = pc_arena_alloc(a, sizeof *shape * (size_t)(nd ? nd : 1));
+                for (int i = 0, j = 0; i < f.ndims; i++) {
+                    if (i == axis) {
+                        if (keep)
+                            shape[j++] = pc_expr_int(a, 1);
+                    } else {
+                        shape[j++] = f.shape[i];
+                    }
+                }
+            }
+        }
+        bool arg = !strcmp(name, "ArgMax") || !strcmp(name, "ArgMin");
+        r = tres_anon(PC_UNIT_VECTOR, arg ? PC_DT_UNKNOWN : f.dtype, shape, nd);
+        break;
+    }
+    case OPK_FULL: {
+        const pc_expr **shape = NULL;
+        int nd = -1;
+        arg_shape(cx, c, 2, &shape, &nd);
+        r = tres_anon(PC_UNIT_VECTOR, arg_dtype(cx, c, 1), shape, nd);
+        break;
+    }
+    case OPK_EXPAND: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        const pc_expr **shape = NULL;
+        int nd = -1;
+        arg_shape(cx, c, 1, &shape, &nd);
+        r = tres_anon(PC_UNIT_VECTOR, first_tensor(&ins).dtype, shape, nd);
+        break;
+    }
+    case OPK_TRANSPOSE: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        const pc_expr **perm = NULL;
+        int np = -1, nd = -1;
+        const pc_expr **shape = NULL;
+        if (f.ndims > 0 && arg_shape(cx, c, 1, &perm, &np)) {
+            int64_t p[16];
+            bool ok = np <= 16;
+            for (int i = 0; i < np && ok; i++) {
+                ok = perm[i] && pc_expr_is_int(perm[i], &p[i]);
+                if (ok && p[i] < 0)
+                    p[i] += f.ndims;
+                ok = ok && p[i] >= 0 && p[i] < f.ndims;
+            }
+            if (ok && (np == f.ndims || np == 2)) {
+                nd = f.ndims;
+                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
+                memcpy(shape, f.shape, sizeof *shape * (size_t)nd);
+                if (np == f.ndims)
+                    for (int i = 0; i < nd; i++)
+                        shape[i] = f.shape[p[i]];
+                else { /* two axes swapped */
+                    shape[p[0]] = f.shape[p[1]];
+                    shape[p[1]] = f.shape[p[0]];
+                }
+            }
+        }
+        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        break;
+    }
+    case OPK_UNSQUEEZE: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        int64_t d;
+        int nd = -1;
+        const pc_expr **shape = NULL;
+        if (f.ndims >= 0 && arg_int(cx, c, 1, &d)) {
+            if (d < 0)
+                d += f.ndims + 1;
+            if (d >= 0 && d <= f.ndims) {
+                nd = f.ndims + 1;
+                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
+                for (int i = 0, j = 0; i < nd; i++)
+                    shape[i] = i == d ? pc_expr_int(a, 1) : f.shape[j++];
+            }
+        }
+        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        break;
+    }
+    case OPK_SQUEEZE: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        const pc_expr **dims = NULL;
+        int ndl = 0, nd = -1;
+        const pc_expr **shape = NULL;
+        bool have = arg_present(cx, c, 1) ? arg_shape(cx, c, 1, &dims, &ndl) : true;
+        if (f.ndims >= 0 && have) {
+            shape = pc_arena_alloc(a, sizeof *shape * (size_t)(f.ndims ? f.ndims : 1));
+            nd = 0;
+            for (int i = 0; i < f.ndims; i++) {
+                int64_t v;
+                bool listed = ndl == 0;
+                for (int j = 0; j < ndl; j++) {
+                    int64_t dj;
+                    if (dims[j] && pc_expr_is_int(dims[j], &dj) && (dj == i || dj + f.ndims == i))
+                        listed = true;
+                }
+                if (!(listed && f.shape[i] && pc_expr_is_int(f.shape[i], &v) && v == 1))
+                    shape[nd++] = f.shape[i];
+            }
+        }
+        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        break;
+    }
+    case OPK_CAT: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        int64_t axis = 0;
+        int nd = -1;
+        const pc_expr **shape = NULL;
+        if (f.ndims > 0 && arg_int(cx, c, 1, &axis)) {
+            if (axis < 0)
+                axis += f.ndims;
+            bool ok = axis >= 0 && axis < f.ndims;
+            for (size_t i = 1; i < ins.count && ok; i++)
+                ok = ins.items[i].ndims == f.ndims;
+            if (ok) {
+                nd = f.ndims;
+                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
+                memcpy(shape, f.shape, sizeof *shape * (size_t)nd);
+                for (size_t i = 1; i < ins.count; i++)
+                    shape[axis] = pc_expr_bin(a, PC_EXPR_ADD, shape[axis], ins.items[i].shape[axis]);
+            }
+        }
+        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        break;
+    }
+    case OPK_BOOL:
+    case OPK_ELEMWISE: {
+        call_reads(cx, c, op->unit, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        int nd = f.ndims;
+        const pc_expr **shape = f.shape;
+        for (size_t i = 1; i < ins.count; i++)
+            shape = broadcast(cx, shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
+        r = tres_anon(op->unit, op->kind == OPK_BOOL ? PC_DT_BOOL : f.dtype, shape, nd);
+        break;
+    }
+    case OPK_OPAQUE: {
+        call_reads(cx, c, op->unit, NULL, &ins);
+        pc_dtype dt = first_tensor(&ins).dtype;
+        if (!strcmp(name, "Quantize") || !strcmp(name, "Dequantize"))
+            dt = arg_dtype(cx, c, 2);
+        r = tres_anon(op->unit, dt, NULL, -1);
+        break;
+    }
+    case OPK_TUPLE:
+        call_reads(cx, c, op->unit, NULL, NULL);
+        r = tres_anon(op->unit, PC_DT_UNKNOWN, NULL, -1);
+        break;
+    default:
+        break;
+    }
+    PC_VEC_FREE(ins);
+    return r;
+}
+
+pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e)
+{
+    if (clang_Cursor_isNull(e) || cx->kernel < 0)
+        return tres_none();
+    CXCursor c = pc_clang_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor decl;
+    bool resolved;
+    const char *name = pc_clang_call_name(cx, c, &decl, &resolved);
+    if (!name || !strcmp(name, "operator[]") || !strcmp(name, "operator*")) {
+        if (pc_clang_is_tensor_type(clang_getCursorType(c)) &&
+            (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
+             k == CXCursor_CallExpr || k == CXCursor_UnaryOperator))
+            return named(cx, resolve_lvalue(cx, c), c);
+        if (k == CXCursor_ConditionalOperator) { /* c ? a : b: both are read by the consumer */
+            cursors ch = {0};
+            children(c, &ch);
+            for (size_t i = 1; i < ch.count; i++)
+                operand_reads(cx, ch.items[i], PC_UNIT_NONE, NULL, 0);
+            PC_VEC_FREE(ch);
+        }
+        return tres_none();
+    }
+    if (!strcmp(name, "operator=")) { /* (t = x) used as a value */
+        pc_clang_tensor_stmt(cx, c);
+        return tres_none();
+    }
+    if (resolved && defined_in_main(cx, decl) &&
+        (clang_getCursorKind(decl) == CXCursor_FunctionDecl || clang_getCursorKind(decl) == CXCursor_FunctionTemplate ||
+         clang_getCursorKind(decl) == CXCursor_CXXMethod)) {
+        pc_ctarget t;
+        memset(&t, 0, sizeof t);
+        t.kind = PC_CTGT_RESULT;
+        t.result = tres_none();
+        if (pc_clang_inline_call(cx, c, &t))
+            return t.done ? t.result : tres_none();
+    }
+    return op_call(cx, c, name, decl, resolved);
+}
+
+/* ---- statements ------------------------------------------------------------------------------------- */
+
+static bool is_assign_token_after(pc_cx *cx, CXCursor lhs)
+{
+    uint32_t b, e;
+    if (!pc_clang_offsets(cx, lhs, &b, &e))
+        return false;
+    pc_ctoks toks = {0};
+    size_t lim = e + 8 < cx->srclen ? e + 8 : cx->srclen;
+    pc_clang_lex(cx->src, e, lim, &toks);
+    bool r = toks.count > 0 && pc_ctok_is(&toks.items[0], "=");
+    PC_VEC_FREE(toks);
+    return r;
+}
+
+static void fill_shape(pc_cx *cx, int t, pc_ctres r)
+{
+    pc_tensor *pt = &cx->m->kernels[cx->kernel].tensors[t];
+    if (pt->ndims < 0 && r.ndims >= 0) {
+        pt->ndims = r.ndims;
+        pt->shape = r.shape;
+    }
+    if (pt->dtype == PC_DT_UNKNOWN)
+        pt->dtype = r.dtype;
+}
+
+/* t = e on an existing tensor: a whole write; the value of e lives in t (model.md 4). */
+static void assign_tensor(pc_cx *cx, CXCursor lhs, CXCursor rhs)
+{
+    int t = resolve_lvalue(cx, lhs);
+    if (t < 0)
+        return;
+    CXCursor rc = pc_clang_strip(rhs);
+    CXCursor decl;
+    bool resolved;
+    const char *name = pc_clang_call_name(cx, rc, &decl, &resolved);
+    if (name && resolved && defined_in_main(cx, decl)) {
+        pc_ctarget tg;
+        memset(&tg, 0, sizeof tg);
+        tg.kind = PC_CTGT_ASSIGN;
+        tg.tensor = t;
+        tg.result = tres_none();
+        if (pc_clang_inline_call(cx, rc, &tg)) {
+            if (tg.done)
+                fill_shape(cx, t, tg.result);
+            return;
+        }
+    }
+    pc_ctres r = pc_clang_tensor_expr(cx, rhs);
+    if (r.kind == PC_TR_NAMED)
+        pc_clang_access(cx, r.tensor, PC_ACC_READ, PC_UNIT_NONE, r.loc);
+    pc_clang_access(cx, t, PC_ACC_WRITE_WHOLE, r.kind == PC_TR_ANON ? r.unit : PC_UNIT_NONE, pc_clang_cursor_loc(cx, lhs));
+    fill_shape(cx, t, r);
+}
+
+bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e)
+{
+    if (cx->kernel < 0)
+        return false;
+    CXCursor c = pc_clang_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor decl;
+    bool resolved;
+    const char *name = pc_clang_call_name(cx, c, &decl, &resolved);
+    CXCursor lhs = clang_getNullCursor(), rhs = clang_getNullCursor();
+    if (name && !strcmp(name, "operator=") && pc_clang_call_nargs(c) == 2) {
+        lhs = pc_clang_call_arg(c, 0);
+        rhs = pc_clang_call_arg(c, 1);
+    } else if (k == CXCursor_BinaryOperator) {
+        cursors ch = {0};
+        children(c, &ch);
+        if (ch.count == 2 && is_assign_token_after(cx, ch.items[0])) {
+            lhs = ch.items[0];
+            rhs = ch.items[1];
+        }
+        PC_VEC_FREE(ch);
+    }
+    if (!clang_Cursor_isNull(lhs)) {
+        if (pc_clang_is_tensor_type(clang_getCursorType(lhs))) {
+            assign_tensor(cx, lhs, rhs);
+            return true;
+        }
+        /* std::tie(a, b) = TopK(...) */
+        CXCursor lc = pc_clang_strip(lhs);
+        const char *ln = pc_clang_call_name(cx, lc, NULL, NULL);
+        if (ln && !strcmp(ln, "tie")) {
+            pc_ctres r = pc_clang_tensor_expr(cx, rhs);
+            int n = pc_clang_call_nargs(lc);
+            for (int i = 0; i < n; i++) {
+                CXCursor a = pc_clang_call_arg(lc, i);
+                if (pc_clang_is_tensor_type(clang_getCursorType(a)))
+                    write_arg(cx, lc, i, PC_ACC_WRITE_WHOLE, r.kind == PC_TR_ANON ? r.unit : PC_UNIT_NONE);
+            }
+            return true;
+        }
+        return false;
+    }
+    if (!name)
+        return false;
+    int before = 0;
+    if (cx->cur_stmt >= 0)
+        before = cx->m->kernels[cx->kernel].stmts[cx->cur_stmt].naccesses;
+    int nstmts = cx->m->kernels[cx->kernel].nstmts;
+    pc_ctres r = pc_clang_tensor_expr(cx, c);
+    int after = cx->cur_stmt >= 0 ? cx->m->kernels[cx->kernel].stmts[cx->cur_stmt].naccesses : 0;
+    return r.kind != PC_TR_NONE || after > before || cx->m->kernels[cx->kernel].nstmts > nstmts;
+}
+
+void pc_clang_tensor_decl(pc_cx *cx, CXCursor v, int stmt_unused)
+{
+    (void)stmt_unused;
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    const char *name = spelling(cx, v);
+    uint32_t off;
+    pc_loc loc;
+    CXFile f;
+    unsigned o;
+    clang_getExpansionLocation(clang_getCursorLocation(v), &f, NULL, NULL, &o);
+    off = o;
+    if (f && clang_File_isEqual(f, cx->main_file))
+        loc = pc_clang_loc_range(cx, off, off + (uint32_t)strlen(name));
+    else
+        loc = pc_clang_cursor_loc(cx, v);
+    cx->cur_stmt = -1;
+    int e = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &v);
+    pc_chost info;
+    memset(&info, 0, sizeof info);
+    info.ndims = -1;
+    info.base_entry = -1;
+    int tid = -1;
+    if (pc_clang_tensor_ctor(cx, v, &info)) {
+        tid = pc_kernel_add_tensor(cx->m, k, name, PC_TENSOR_CREATED, loc);
+        pc_tensor *t = &k->tensors[tid];
+        t->dtype = info.dtype;
+        t->ndims = info.ndims;
+        t->shape = info.shape;
+        if (info.name && *info.name)
+            t->name = pc_model_strdup(cx->m, info.name);
+    } else {
+        cursors ch = {0};
+        children(v, &ch);
+        CXCursor init = clang_getNullCursor();
+        for (size_t i = 0; i < ch.count; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.items[i])))
+                init = ch.items[i];
+        PC_VEC_FREE(ch);
+        pc_ctres r = tres_none();
+        if (!clang_Cursor_isNull(init)) {
+            CXCursor c = pc_clang_strip(init);
+            CXCursor decl;
+            bool resolved;
+            const char *fn = pc_clang_call_name(cx, c, &decl, &resolved);
+            if (fn && resolved && defined_in_main(cx, decl)) {
+                pc_ctarget tg;
+                memset(&tg, 0, sizeof tg);
+                tg.kind = PC_CTGT_DECL;
+                tg.env = e;
+                tg.loc = loc;
+                tg.result = tres_none();
+                if (pc_clang_inline_call(cx, c, &tg)) {
+                    pc_cenv *en = &cx->env.items[e];
+                    if (!(tg.done && en->tensor >= 0 && en->kernel == cx->kernel)) {
+                        int id = pc_kernel_add_tensor(cx->m, &cx->m->kernels[cx->kernel], name, PC_TENSOR_CREATED, loc);
+                        cx->m->kernels[cx->kernel].tensors[id].scope_loop = cx->cur_loop;
+                        en = &cx->env.items[e];
+                        en->kernel = cx->kernel;
+                        en->tensor = id;
+                    }
+                    cx->cur_stmt = -1;
+                    return;
+                }
+            }
+            r = pc_clang_tensor_expr(cx, init);
+        }
+        k = &cx->m->kernels[cx->kernel];
+        if (r.kind == PC_TR_NAMED) {
+            tid = pc_kernel_add_tensor(cx->m, k, name, PC_TENSOR_VIEW, loc);
+            pc_tensor *t = &k->tensors[tid];
+            t->base = r.tensor;
+            t->dtype = r.dtype;
+            t->ndims = r.ndims;
+            t->shape = r.shape;
+        } else if (r.kind == PC_TR_ANON) {
+            tid = pc_kernel_add_tensor(cx->m, k, name, PC_TENSOR_VALUE, loc);
+            pc_tensor *t = &k->tensors[tid];
+            t->dtype = r.dtype;
+            t->ndims = r.ndims;
+            t->shape = r.shape;
+            pc_clang_access(cx, tid, PC_ACC_DEFINE, r.unit, loc);
+        } else {
+            tid = pc_kernel_add_tensor(cx->m, k, name, PC_TENSOR_CREATED, loc);
+        }
+    }
+    if (cx->cur_stmt < 0)
+        cx->cur_stmt = pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc);
+    pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[tid];
+    t->scope_loop = cx->cur_loop;
+    t->def_stmt = cx->cur_stmt;
+    pc_cenv *en = &cx->env.items[e];
+    en->kernel = cx->kernel;
+    en->tensor = tid;
+    cx->cur_stmt = -1;
+}

@@ -1,0 +1,2087 @@
+/* clang_walk.c - the recogniser: host code, FUNCTION kernels, LOOP / IF / UNROLL statements,
+ * runtime options, and the regions that could not be modelled.
+ *
+ * Host code (outside FUNCTION bodies) is walked for what kernels see of it: integer constants
+ * (flow-sensitively: `int sq = 32; ... sq = 18;`), shape vectors, dtype and string variables,
+ * Tensor declarations (a FUNCTION's parameters are usually declared just before it), and
+ * `config::SetRuntimeOption` calls.  Each FUNCTION not nested in another is one kernel; its body is
+ * walked in kernel mode, which builds statements, loops, branches and accesses.
+ *
+ * LOOP / FUNCTION / IF / UNROLL are recognised by the range (or condition) type of the statement
+ * their macro expands to - npu::tile_fwk::RecordLoopFunc / RecordFunc / RecordIfBranch with the
+ * real headers, the npu::tile_fwk::pc_stub markers with the stub - and located by expansion
+ * location (clang_Location_isFromMainFile looks at the spelling location, which for macro-made
+ * statements is the header: pypto-api.md 4.5).  Their arguments are read from the source tokens
+ * between the statement's expansion start and its body. */
+#define _POSIX_C_SOURCE 200809L
+#include "clang_int.h"
+
+#include <string.h>
+
+/* ---- locations ------------------------------------------------------------------------------ */
+
+static bool main_offset(pc_cx *cx, CXSourceLocation l, uint32_t *off)
+{
+    CXFile f;
+    unsigned o;
+    clang_getExpansionLocation(l, &f, NULL, NULL, &o);
+    if (!f || !clang_File_isEqual(f, cx->main_file))
+        return false;
+    *off = o;
+    return true;
+}
+
+bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (!main_offset(cx, clang_getRangeStart(r), begin))
+        return false;
+    if (!main_offset(cx, clang_getRangeEnd(r), end) || *end < *begin)
+        *end = *begin;
+    return true;
+}
+
+static void line_col(pc_cx *cx, uint32_t off, uint32_t *line, uint32_t *col)
+{
+    int lo = 0, hi = cx->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (cx->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *line = (uint32_t)lo + 1;
+    *col = off - cx->line_start[lo] + 1;
+}
+
+pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    uint32_t l1, c1, l2, c2;
+    line_col(cx, begin, &l1, &c1);
+    line_col(cx, end, &l2, &c2);
+    return pc_model_loc(cx->m, cx->m->file, l1, c1, l2, c2);
+}
+
+pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c)
+{
+    uint32_t b, e;
+    if (pc_clang_offsets(cx, c, &b, &e))
+        return pc_clang_loc_range(cx, b, e);
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
+    CXString name = clang_getFileName(f);
+    const char *fn = clang_getCString(name);
+    pc_loc l = pc_model_loc(cx->m, fn ? fn : cx->m->file, line, col, 0, 0);
+    clang_disposeString(name);
+    return l;
+}
+
+/* The location of a declaration's name (its cursor location), one token long. */
+static pc_loc name_loc(pc_cx *cx, CXCursor decl, const char *name)
+{
+    uint32_t off;
+    if (main_offset(cx, clang_getCursorLocation(decl), &off))
+        return pc_clang_loc_range(cx, off, off + (uint32_t)strlen(name));
+    return pc_clang_cursor_loc(cx, decl);
+}
+
+bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out)
+{
+    uint32_t b, e;
+    out->count = 0;
+    if (!pc_clang_offsets(cx, c, &b, &e) || e <= b)
+        return false;
+    pc_clang_lex(cx->src, b, e, out);
+    return true;
+}
+
+static const char *cursor_spelling(pc_cx *cx, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+/* ---- children ------------------------------------------------------------------------------- */
+
+typedef PC_VEC(CXCursor) cursors;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    cursors *v = d;
+    PC_VEC_PUSH(*v, c);
+    return CXChildVisit_Continue;
+}
+
+static void children(CXCursor c, cursors *out)
+{
+    out->count = 0;
+    clang_visitChildren(c, collect, out);
+}
+
+/* ---- environment ------------------------------------------------------------------------------ */
+
+int pc_clang_env_push(pc_cx *cx, pc_cenv_kind kind, const char *name, const CXCursor *decl)
+{
+    pc_cenv e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.name = pc_arena_strdup(cx->scratch, name ? name : "");
+    e.frame = cx->frame;
+    if (decl) {
+        e.decl = *decl;
+        e.has_decl = true;
+    }
+    e.kernel = -1;
+    e.tensor = -1;
+    e.host.base_entry = -1;
+    e.host.ndims = -1;
+    PC_VEC_PUSH(cx->env, e);
+    return (int)cx->env.count - 1;
+}
+
+int pc_clang_env_find(pc_cx *cx, const char *name, int kind)
+{
+    for (size_t i = cx->env.count; i-- > 0;) {
+        pc_cenv *e = &cx->env.items[i];
+        if ((e->frame == cx->frame || e->frame == 0) && strcmp(e->name, name) == 0)
+            return (kind < 0 || (int)e->kind == kind) ? (int)i : -1;
+    }
+    return -1;
+}
+
+int pc_clang_env_find_decl(pc_cx *cx, CXCursor decl)
+{
+    for (size_t i = cx->env.count; i-- > 0;) {
+        pc_cenv *e = &cx->env.items[i];
+        if (e->has_decl && e->kind == PC_CENV_TENSOR && clang_equalCursors(e->decl, decl))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Replace a negative (dynamic) dimension by the binding symbol PARAM.shape[D]. */
+static const pc_expr **dynamic_dims(pc_cx *cx, const pc_expr **shape, int ndims, const char *variable)
+{
+    if (ndims <= 0)
+        return shape;
+    pc_arena *a = pc_model_arena(cx->m);
+    const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)ndims);
+    for (int i = 0; i < ndims; i++) {
+        int64_t v;
+        d[i] = shape[i];
+        if (!shape[i] || (pc_expr_is_int(shape[i], &v) && v < 0))
+            d[i] = pc_expr_sym(a, pc_arena_printf(cx->scratch, "%s.shape[%d]", variable, i));
+    }
+    return d;
+}
+
+static int make_tensor(pc_cx *cx, const char *variable, pc_tensor_kind kind, pc_loc loc, const pc_chost *info)
+{
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    int id = pc_kernel_add_tensor(cx->m, k, variable, kind, loc);
+    pc_tensor *t = &k->tensors[id];
+    if (info) {
+        t->dtype = info->dtype;
+        t->ndims = info->ndims;
+        t->shape = info->ndims >= 0 ? dynamic_dims(cx, info->shape, info->ndims, variable) : NULL;
+        if (info->name && *info->name)
+            t->name = pc_model_strdup(cx->m, info->name);
+    }
+    return id;
+}
+
+int pc_clang_env_tensor(pc_cx *cx, int entry)
+{
+    if (cx->kernel < 0 || entry < 0)
+        return -1;
+    pc_cenv *e = &cx->env.items[entry];
+    if (e->kind != PC_CENV_TENSOR)
+        return -1;
+    if (e->kernel == cx->kernel && e->tensor >= 0)
+        return e->tensor;
+    if (!e->is_host)
+        return -1;
+    /* declared outside this kernel: the kernel's own tensor for it, made once */
+    int base = -1;
+    if (e->host.kind == PC_TENSOR_VIEW && e->host.base_entry >= 0 && e->host.base_entry != entry)
+        base = pc_clang_env_tensor(cx, e->host.base_entry);
+    e = &cx->env.items[entry];
+    pc_chost info = e->host;
+    int id = make_tensor(cx, e->name, base >= 0 ? PC_TENSOR_VIEW : PC_TENSOR_CREATED, info.loc, &info);
+    pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
+    t->base = base;
+    if (base >= 0 && t->ndims < 0) {
+        pc_tensor *bt = &cx->m->kernels[cx->kernel].tensors[base];
+        t->ndims = bt->ndims;
+        t->shape = bt->shape;
+        t->dtype = t->dtype ? t->dtype : bt->dtype;
+    }
+    e->kernel = cx->kernel;
+    e->tensor = id;
+    return id;
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    const char *first = NULL;
+    for (int i = 0; i < cx->ndiags; i++) {
+        pc_cdiag *d = &cx->diags[i];
+        if (!d->claimed && d->off >= begin && d->off < end) {
+            d->claimed = true;
+            if (!first)
+                first = d->text;
+        }
+    }
+    return first;
+}
+
+/* ---- statements ------------------------------------------------------------------------------ */
+
+static pc_block *block_of(pc_cx *cx, pc_cblock b)
+{
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    switch (b.kind) {
+    case PC_CBLK_LOOP: return &k->loops[b.index].body;
+    case PC_CBLK_BRANCH: return &k->stmts[b.index].branches[b.sub].body;
+    case PC_CBLK_UNROLL: return &k->stmts[b.index].unroll_body;
+    default: return &k->body;
+    }
+}
+
+int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc)
+{
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    int id = pc_kernel_add_stmt(cx->m, k, kind, loc);
+    k->stmts[id].has_op = false;
+    pc_block_append(cx->m, block_of(cx, cx->block), id);
+    return id;
+}
+
+void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc)
+{
+    if (cx->kernel < 0 || tensor < 0)
+        return;
+    if (cx->cur_stmt < 0)
+        cx->cur_stmt = pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc);
+    pc_stmt *s = &cx->m->kernels[cx->kernel].stmts[cx->cur_stmt];
+    pc_stmt_add_access(cx->m, s, tensor, kind, unit, loc);
+    if (!cx->header_reads)
+        s->has_op = true;
+}
+
+static int unanalysed(pc_cx *cx, pc_loc loc, const char *message)
+{
+    int id = pc_clang_new_stmt(cx, PC_STMT_UNANALYSED, loc);
+    cx->m->kernels[cx->kernel].stmts[id].message = pc_model_strdup(cx->m, message);
+    return id;
+}
+
+static int loc_cmp(pc_loc a, pc_loc b)
+{
+    if (a.line != b.line)
+        return a.line < b.line ? -1 : 1;
+    return a.col < b.col ? -1 : a.col > b.col;
+}
+
+/* Insert statement `id` (already created, appended to the block) at its source position. */
+static void block_sort_last(pc_cx *cx, pc_cblock b)
+{
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    pc_block *blk = block_of(cx, b);
+    for (int i = blk->count - 1; i > 0; i--) {
+        int cur = blk->stmts[i], prev = blk->stmts[i - 1];
+        if (loc_cmp(k->stmts[prev].loc, k->stmts[cur].loc) <= 0)
+            break;
+        blk->stmts[i] = prev;
+        blk->stmts[i - 1] = cur;
+    }
+}
+
+/* ---- recognising the macro-made statements ------------------------------------------------- */
+
+typedef enum marker { MK_NONE, MK_LOOP, MK_FUNCTION, MK_PROGRAM, MK_IF, MK_UNROLL } marker;
+
+static marker marker_of_type(pc_cx *cx, CXType t)
+{
+    const char *n = pc_clang_type_name(cx, t);
+    if (!strcmp(n, "npu::tile_fwk::RecordLoopFunc") || !strcmp(n, "npu::tile_fwk::pc_stub::LoopMarker"))
+        return MK_LOOP;
+    if (!strcmp(n, "npu::tile_fwk::RecordFunc") || !strcmp(n, "npu::tile_fwk::pc_stub::FunctionMarker"))
+        return MK_FUNCTION;
+    if (!strcmp(n, "npu::tile_fwk::RecordProgram") || !strcmp(n, "npu::tile_fwk::pc_stub::ProgramMarker"))
+        return MK_PROGRAM;
+    if (!strcmp(n, "npu::tile_fwk::RecordIfBranch") || !strcmp(n, "npu::tile_fwk::pc_stub::IfMarker"))
+        return MK_IF;
+    if (!strcmp(n, "npu::tile_fwk::pc_stub::UnrollMarker"))
+        return MK_UNROLL;
+    return MK_NONE;
+}
+
+/* A for-range statement: [loop variable, range initialiser, body]. */
+static marker for_range_marker(pc_cx *cx, CXCursor s, CXCursor *body)
+{
+    cursors ch = {0};
+    children(s, &ch);
+    marker mk = MK_NONE;
+    if (ch.count >= 2) {
+        *body = ch.items[ch.count - 1];
+        for (size_t i = 0; i + 1 < ch.count && mk == MK_NONE; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.items[i])))
+                mk = marker_of_type(cx, clang_getCursorType(ch.items[i]));
+    }
+    PC_VEC_FREE(ch);
+    return mk;
+}
+
+/* Search an if-condition a few levels deep for RecordIfBranch / the IF or UNROLL markers, or a
+ * call to RecordLoopFunc::MatchUnrollTimes (real-header UNROLL). */
+static marker cond_marker(pc_cx *cx, CXCursor c, int depth)
+{
+    marker mk = marker_of_type(cx, clang_getCursorType(c));
+    if (mk == MK_IF || mk == MK_UNROLL)
+        return mk;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        const char *n = cursor_spelling(cx, c);
+        if (!strcmp(n, "MatchUnrollTimes"))
+            return MK_UNROLL;
+    }
+    if (depth <= 0)
+        return MK_NONE;
+    cursors ch = {0};
+    children(c, &ch);
+    for (size_t i = 0; i < ch.count && mk == MK_NONE; i++) {
+        marker m2 = cond_marker(cx, ch.items[i], depth - 1);
+        if (m2 == MK_IF || m2 == MK_UNROLL)
+            mk = m2;
+    }
+    PC_VEC_FREE(ch);
+    return mk == MK_IF || mk == MK_UNROLL ? mk : MK_NONE;
+}
+
+/* An if statement's parts: condition, then, else (missing parts are null cursors). */
+static void if_parts(CXCursor s, CXCursor *cond, CXCursor *then_s, CXCursor *else_s)
+{
+    cursors ch = {0};
+    children(s, &ch);
+    *cond = *then_s = *else_s = clang_getNullCursor();
+    size_t i = 0;
+    /* skip an init statement / condition variable, take the first expression as the condition */
+    while (i < ch.count && !clang_isExpression(clang_getCursorKind(ch.items[i])))
+        i++;
+    if (i < ch.count)
+        *cond = ch.items[i++];
+    if (i < ch.count)
+        *then_s = ch.items[i++];
+    if (i < ch.count)
+        *else_s = ch.items[i++];
+    PC_VEC_FREE(ch);
+}
+
+/* The header tokens of a macro-made statement: from its expansion start to its body. */
+static bool header_tokens(pc_cx *cx, CXCursor s, CXCursor body, pc_ctoks *out, uint32_t *begin, uint32_t *body_off)
+{
+    uint32_t b, e, bb, be;
+    out->count = 0;
+    if (!pc_clang_offsets(cx, s, &b, &e) || !pc_clang_offsets(cx, body, &bb, &be) || bb < b)
+        return false;
+    pc_clang_lex(cx->src, b, bb, out);
+    *begin = b;
+    *body_off = bb;
+    return out->count > 0;
+}
+
+/* `NAME ( args )` at the start of toks: the argument slice [*a0, *a1) and the index after ')'. */
+static bool macro_args(const pc_ctoks *toks, const char *name, int *a0, int *a1, int *after)
+{
+    if (toks->count < 3 || toks->items[0].kind != PC_CTOK_IDENT || !pc_ctok_is(&toks->items[1], "("))
+        return false;
+    if (name && !pc_ctok_is(&toks->items[0], name))
+        return false;
+    int close = pc_clang_match(toks->items, (int)toks->count, 1);
+    if (close >= (int)toks->count)
+        return false;
+    *a0 = 2;
+    *a1 = close;
+    *after = close + 1;
+    return true;
+}
+
+/* ---- scalar declarations and assignments ------------------------------------------------------- */
+
+typedef enum vclass { VC_OTHER, VC_INT, VC_LIST, VC_STRING, VC_DTYPE, VC_TENSOR, VC_RANGE } vclass;
+
+static vclass classify_type(pc_cx *cx, CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
+        c = clang_getCanonicalType(clang_getPointeeType(c));
+    switch (c.kind) {
+    case CXType_Bool: case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
+    case CXType_Short: case CXType_UShort: case CXType_Int: case CXType_UInt: case CXType_Long:
+    case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
+        return VC_INT;
+    case CXType_Pointer: {
+        CXType p = clang_getCanonicalType(clang_getPointeeType(c));
+        return p.kind == CXType_Char_S || p.kind == CXType_Char_U ? VC_STRING : VC_OTHER;
+    }
+    default: break;
+    }
+    const char *n = pc_clang_type_name(cx, c);
+    if (!strcmp(n, "npu::tile_fwk::Tensor"))
+        return VC_TENSOR;
+    if (!strcmp(n, "npu::tile_fwk::SymbolicScalar"))
+        return VC_INT;
+    if (!strcmp(n, "npu::tile_fwk::DataType"))
+        return VC_DTYPE;
+    if (!strcmp(n, "npu::tile_fwk::LoopRange"))
+        return VC_RANGE;
+    if (!strncmp(n, "std::vector<", 12) || !strncmp(n, "std::array<", 11) || !strncmp(n, "std::set<", 9) ||
+        !strncmp(n, "std::initializer_list<", 22)) {
+        if (strstr(n, "Tensor") || strstr(n, "vector<std::"))
+            return VC_OTHER;
+        return VC_LIST;
+    }
+    if (!strcmp(n, "std::string") || strstr(n, "basic_string<char"))
+        return VC_STRING;
+    return VC_OTHER;
+}
+
+/* The initialiser tokens of a declaration: after `name =`, inside `name(...)` / `name{...}`. */
+static bool init_tokens(pc_cx *cx, CXCursor v, pc_ctoks *toks, int *i0, int *i1)
+{
+    uint32_t name_off, b, e;
+    if (!main_offset(cx, clang_getCursorLocation(v), &name_off) || !pc_clang_offsets(cx, v, &b, &e) || e <= name_off)
+        return false;
+    toks->count = 0;
+    pc_clang_lex(cx->src, name_off, e, toks);
+    int n = (int)toks->count;
+    if (n < 2)
+        return false;
+    int k = 1;
+    if (pc_ctok_is(&toks->items[k], "[")) /* array declarator: not ours */
+        return false;
+    if (pc_ctok_is(&toks->items[k], "=")) {
+        *i0 = k + 1;
+        *i1 = n;
+        return *i1 > *i0;
+    }
+    if (pc_ctok_is(&toks->items[k], "(") || pc_ctok_is(&toks->items[k], "{")) {
+        int close = pc_clang_match(toks->items, n, k);
+        if (close >= n)
+            return false;
+        if (pc_ctok_is(&toks->items[k], "{")) { /* v{...}: the braces are the value */
+            *i0 = k;
+            *i1 = close + 1;
+        } else {
+            *i0 = k + 1;
+            *i1 = close;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Does a symbolic expression contain a symbol poolcheck made from unevaluable text (a call)? */
+static bool has_opaque(const pc_expr *e)
+{
+    const char *names[16];
+    size_t n = pc_expr_symbols(e, names, 0, 16);
+    for (size_t i = 0; i < n; i++)
+        if (strchr(names[i], '(') || strchr(names[i], '{') || strchr(names[i], '?'))
+            return true;
+    return false;
+}
+
+static void record_constant(pc_cx *cx, const char *name, const pc_expr *e)
+{
+    int64_t v;
+    if (cx->kernel >= 0 && e && pc_expr_is_int(e, &v))
+        pc_kernel_add_constant(cx->m, &cx->m->kernels[cx->kernel], name, v);
+}
+
+static void scalar_decl(pc_cx *cx, CXCursor v, vclass vc, const char *name)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    pc_ctoks toks = {0};
+    int i0 = 0, i1 = 0;
+    bool has_init = init_tokens(cx, v, &toks, &i0, &i1);
+    const pc_ctok *it = toks.items + i0;
+    int n = i1 - i0;
+    switch (vc) {
+    case VC_INT: {
+        const pc_expr *e = NULL;
+        CXType t = clang_getCursorType(v);
+        if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getCanonicalType(t))) {
+            CXEvalResult r = clang_isInvalidDeclaration(v) ? NULL : clang_Cursor_Evaluate(v);
+            if (r) {
+                if (clang_EvalResult_getKind(r) == CXEval_Int)
+                    e = pc_expr_int(a, clang_EvalResult_getAsLongLong(r));
+                clang_EvalResult_dispose(r);
+            }
+        }
+        if (!e && has_init)
+            e = pc_clang_int_expr(cx, it, n);
+        if (!e || has_opaque(e))
+            e = pc_expr_sym(a, name);
+        int id = pc_clang_env_push(cx, PC_CENV_EXPR, name, &v);
+        cx->env.items[id].expr = e;
+        record_constant(cx, name, e);
+        break;
+    }
+    case VC_LIST:
+    case VC_RANGE: {
+        const pc_expr **dims = NULL;
+        int nd = -1;
+        if (has_init && vc == VC_RANGE) {
+            /* LoopRange r(e) / (b, e) / (b, e, s); also = LoopRange(...) and {b, e, s} */
+            int st[3], en[3];
+            const pc_ctok *rt = it;
+            int rn = n;
+            if (rn >= 3 && pc_ctok_is(&rt[0], "LoopRange") && pc_clang_match(rt, rn, 1) == rn - 1) {
+                rt += 2;
+                rn -= 3;
+            } else if (rn >= 2 && pc_ctok_is(&rt[0], "{") && pc_clang_match(rt, rn, 0) == rn - 1) {
+                rt += 1;
+                rn -= 2;
+            }
+            int na = pc_clang_split_args(rt, rn, st, en, 3);
+            if (na >= 1) {
+                dims = pc_arena_alloc(a, sizeof *dims * 3);
+                dims[0] = na >= 2 ? pc_clang_int_expr(cx, rt + st[0], en[0] - st[0]) : pc_expr_int(a, 0);
+                dims[1] = pc_clang_int_expr(cx, rt + st[na >= 2 ? 1 : 0], en[na >= 2 ? 1 : 0] - st[na >= 2 ? 1 : 0]);
+                dims[2] = na == 3 ? pc_clang_int_expr(cx, rt + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
+                nd = 3;
+            }
+        } else if (has_init) {
+            if (!pc_clang_shape_list(cx, it, n, &dims, &nd)) {
+                /* std::vector<int64_t> v(...) with a brace list inside */
+                if (n >= 2 && pc_ctok_is(&it[0], "{") == false)
+                    nd = -1;
+            }
+        }
+        int id = pc_clang_env_push(cx, PC_CENV_LIST, name, &v);
+        if (nd >= 0) {
+            cx->env.items[id].list = dims;
+            cx->env.items[id].nlist = nd;
+        } else {
+            cx->env.items[id].kind = PC_CENV_EXPR; /* unknown list: a plain symbol if used as a value */
+            cx->env.items[id].expr = pc_expr_sym(a, name);
+        }
+        break;
+    }
+    case VC_STRING: {
+        const char *s = has_init ? pc_clang_string_arg(cx, it, n) : NULL;
+        if (s) {
+            int id = pc_clang_env_push(cx, PC_CENV_STRING, name, &v);
+            cx->env.items[id].str = s;
+        }
+        break;
+    }
+    case VC_DTYPE: {
+        int id = pc_clang_env_push(cx, PC_CENV_DTYPE, name, &v);
+        cx->env.items[id].dtype = has_init ? pc_clang_dtype(cx, it, n) : PC_DT_UNKNOWN;
+        break;
+    }
+    default:
+        break;
+    }
+    PC_VEC_FREE(toks);
+}
+
+static bool is_assign_op(const pc_ctok *t)
+{
+    static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", NULL};
+    for (int i = 0; ops[i]; i++)
+        if (pc_ctok_is(t, ops[i]))
+            return true;
+    return false;
+}
+
+/* `x = e;`, `x += e;`, `++x;` on an integer / SymbolicScalar variable.  A plain assignment in
+ * straight-line code gives x a new value; anything conditional, repeated or compound makes it a
+ * symbol (poolcheck does not guess values). */
+static bool scalar_assign(pc_cx *cx, CXCursor c)
+{
+    pc_ctoks toks = {0};
+    bool done = false;
+    if (pc_clang_cursor_tokens(cx, c, &toks) && toks.count >= 2) {
+        const pc_ctok *t = toks.items;
+        int n = (int)toks.count, ni = -1;
+        bool plain = false;
+        if (t[0].kind == PC_CTOK_IDENT && is_assign_op(&t[1])) {
+            ni = 0;
+            plain = pc_ctok_is(&t[1], "=");
+        } else if (t[0].kind == PC_CTOK_IDENT && n == 2 && (pc_ctok_is(&t[1], "++") || pc_ctok_is(&t[1], "--"))) {
+            ni = 0;
+        } else if ((pc_ctok_is(&t[0], "++") || pc_ctok_is(&t[0], "--")) && t[1].kind == PC_CTOK_IDENT && n == 2) {
+            ni = 1;
+        }
+        if (ni >= 0) {
+            const char *name = pc_arena_strndup(cx->scratch, t[ni].text, t[ni].len);
+            int e = pc_clang_env_find(cx, name, -1);
+            if (e >= 0 && (cx->env.items[e].kind == PC_CENV_EXPR || cx->env.items[e].kind == PC_CENV_LIST ||
+                           cx->env.items[e].kind == PC_CENV_STRING || cx->env.items[e].kind == PC_CENV_DTYPE)) {
+                pc_arena *a = pc_model_arena(cx->m);
+                pc_cenv *en = &cx->env.items[e];
+                bool straight = !cx->in_host_loop && cx->cur_loop < 0;
+                if (en->kind == PC_CENV_EXPR) {
+                    const pc_expr *v = plain && straight ? pc_clang_int_expr(cx, t + 2, n - 2) : NULL;
+                    cx->env.items[e].expr = v && !has_opaque(v) ? v : pc_expr_sym(a, name);
+                } else if (en->kind == PC_CENV_LIST && plain && straight) {
+                    const pc_expr **dims;
+                    int nd;
+                    if (pc_clang_shape_list(cx, t + 2, n - 2, &dims, &nd)) {
+                        cx->env.items[e].list = dims;
+                        cx->env.items[e].nlist = nd;
+                    }
+                } else if (en->kind == PC_CENV_DTYPE && plain) {
+                    cx->env.items[e].dtype = straight ? pc_clang_dtype(cx, t + 2, n - 2) : PC_DT_UNKNOWN;
+                } else if (en->kind == PC_CENV_STRING && plain && straight) {
+                    const char *s = pc_clang_string_arg(cx, t + 2, n - 2);
+                    if (s)
+                        cx->env.items[e].str = s;
+                }
+                done = true;
+            }
+        }
+    }
+    PC_VEC_FREE(toks);
+    return done;
+}
+
+/* ---- runtime options ---------------------------------------------------------------------------- */
+
+static void option_site(pc_cx *cx, CXCursor c)
+{
+    pc_ctoks toks = {0};
+    if (!pc_clang_cursor_tokens(cx, c, &toks)) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *t = toks.items;
+    int n = (int)toks.count, i = 0;
+    while (i < n && !pc_ctok_is(&t[i], "SetRuntimeOption"))
+        i++;
+    if (i >= n) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    uint32_t call_begin = t[0].off;
+    i++;
+    if (i < n && pc_ctok_is(&t[i], "<")) { /* SetRuntimeOption<int64_t>(...) */
+        while (i < n && !pc_ctok_is(&t[i], ">"))
+            i++;
+        i++;
+    }
+    if (i >= n || !pc_ctok_is(&t[i], "(")) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    int close = pc_clang_match(t, n, i);
+    int st[4], en[4];
+    int na = close < n ? pc_clang_split_args(t + i + 1, close - i - 1, st, en, 4) : 0;
+    pc_loc loc = pc_clang_loc_range(cx, call_begin, close < n ? t[close].off + 1 : t[n - 1].off + t[n - 1].len);
+    if (na < 2) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *kt = t + i + 1 + st[0];
+    int kn = en[0] - st[0];
+    const char *key = pc_clang_string_arg(cx, kt, kn);
+    if (!key && kn > 0) {
+        /* a key constant (STITCH_FUNCTION_MAX_NUM): upstream spells each key as its lower-case name */
+        const pc_ctok *last = &kt[kn - 1];
+        char *lower = pc_arena_strndup(cx->scratch, last->text, last->len);
+        for (char *p = lower; *p; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p - 'A' + 'a');
+        key = lower;
+    }
+    /* the same call seen twice (a helper walked as host code and inlined into a kernel): keep one,
+     * and the kernel's view of it wins */
+    for (int o = 0; o < cx->m->noptions; o++) {
+        pc_option *op = &cx->m->options[o];
+        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->loc.line == loc.line && op->loc.col == loc.col) {
+            if (cx->kernel >= 0) {
+                op->kernel = cx->kernel;
+                op->in_kernel = true;
+            }
+            PC_VEC_FREE(toks);
+            return;
+        }
+    }
+    int id = pc_model_add_option(cx->m, key, PC_SITE_CPP_SET_RUNTIME_OPTION, loc);
+    pc_option *o = &cx->m->options[id];
+    o->kernel = cx->kernel;
+    o->in_kernel = cx->kernel >= 0;
+    pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
+    PC_VEC_FREE(toks);
+}
+
+static void kernel_block(pc_cx *cx, CXCursor body);
+static bool mentions(pc_cx *cx, CXCursor c, const char *word);
+static bool in_main_file(pc_cx *cx, CXCursor c);
+
+/* ---- tensor declarations -------------------------------------------------------------------------- */
+
+bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor v, pc_chost *out)
+{
+    pc_ctoks toks = {0};
+    int i0 = 0, i1 = 0;
+    bool has_init = init_tokens(cx, v, &toks, &i0, &i1);
+    bool ok = false;
+    out->kind = PC_TENSOR_CREATED;
+    if (!has_init) {
+        /* `Tensor t;`: an empty handle, written later */
+        uint32_t b, e, name_off;
+        ok = pc_clang_offsets(cx, v, &b, &e) && main_offset(cx, clang_getCursorLocation(v), &name_off);
+        if (ok) {
+            toks.count = 0;
+            pc_clang_lex(cx->src, name_off, e, &toks);
+            ok = toks.count <= 1;
+        }
+        PC_VEC_FREE(toks);
+        return ok;
+    }
+    const pc_ctok *t = toks.items + i0;
+    int n = i1 - i0;
+    /* `= Tensor(args)` / `= npu::tile_fwk::Tensor(args)` */
+    if (i0 >= 1 && pc_ctok_is(&toks.items[i0 - 1], "=")) {
+        int k = 0;
+        while (k < n && (t[k].kind == PC_CTOK_IDENT || pc_ctok_is(&t[k], "::")) && !pc_ctok_is(&t[k], "Tensor"))
+            k++;
+        if (k + 1 < n && pc_ctok_is(&t[k], "Tensor") && (pc_ctok_is(&t[k + 1], "(") || pc_ctok_is(&t[k + 1], "{")) &&
+            pc_clang_match(t, n, k + 1) == n - 1) {
+            t += k + 2;
+            n -= k + 3;
+        } else {
+            PC_VEC_FREE(toks);
+            return false;
+        }
+    } else if (n >= 2 && pc_ctok_is(&t[0], "{") && pc_clang_match(t, n, 0) == n - 1) {
+        t += 1; /* Tensor t{args} */
+        n -= 2;
+    }
+    int st[6], en[6];
+    int na = pc_clang_split_args(t, n, st, en, 6);
+    if (na == 0) {
+        ok = true;
+    } else if (na >= 2) {
+        pc_dtype dt = pc_clang_dtype(cx, t + st[0], en[0] - st[0]);
+        bool dtype_like = dt != PC_DT_UNKNOWN;
+        if (!dtype_like) { /* a DataType variable whose value is not known, or a GetDataType() call */
+            const char *n0 = pc_clang_tok_spelling(cx, t + st[0], en[0] - st[0]);
+            dtype_like = pc_clang_env_find(cx, n0, PC_CENV_DTYPE) >= 0 || strstr(n0, "GetDataType") ||
+                         strstr(n0, "Datatype") || strstr(n0, "DataType");
+        }
+        if (dtype_like) {
+            out->dtype = dt;
+            if (!pc_clang_shape_list(cx, t + st[1], en[1] - st[1], &out->shape, &out->ndims)) {
+                out->shape = NULL;
+                out->ndims = -1;
+            }
+            if (na >= 3)
+                out->name = pc_clang_string_arg(cx, t + st[2], en[2] - st[2]);
+            ok = true;
+        }
+    }
+    PC_VEC_FREE(toks);
+    return ok;
+}
+
+/* ---- helper inlining ------------------------------------------------------------------------------- */
+
+typedef struct binding {
+    CXCursor parm;
+    const char *name;
+    vclass vc;
+    int tensor;
+    const pc_expr *expr;
+    const pc_expr **list;
+    int nlist;
+    const char *str;
+    pc_dtype dtype;
+    bool bound;
+} binding;
+
+bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
+{
+    if (cx->kernel < 0)
+        return false;
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(ref))
+        return false;
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (clang_Cursor_isNull(def) || !in_main_file(cx, def))
+        return false;
+    enum CXCursorKind dk = clang_getCursorKind(def);
+    if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_FunctionTemplate)
+        return false;
+    for (int i = 0; i < cx->depth; i++)
+        if (clang_equalCursors(cx->inline_stack[i], def)) {
+            pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_cursor_loc(cx, call),
+                                 "recursive helper call not inlined: its tensor work is not modelled");
+            return false;
+        }
+    if (cx->depth >= (int)(sizeof cx->inline_stack / sizeof cx->inline_stack[0])) {
+        pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_cursor_loc(cx, call),
+                             "helper calls nested too deeply: this one is not inlined");
+        return false;
+    }
+    cursors ch = {0};
+    children(def, &ch);
+    CXCursor body = clang_getNullCursor();
+    PC_VEC(binding) binds = {0};
+    bool relevant = pc_clang_is_tensor_type(clang_getCursorResultType(def));
+    for (size_t i = 0; i < ch.count; i++) {
+        enum CXCursorKind k = clang_getCursorKind(ch.items[i]);
+        if (k == CXCursor_CompoundStmt)
+            body = ch.items[i];
+        else if (k == CXCursor_ParmDecl) {
+            binding b;
+            memset(&b, 0, sizeof b);
+            b.parm = ch.items[i];
+            b.name = cursor_spelling(cx, ch.items[i]);
+            b.vc = classify_type(cx, clang_getCursorType(ch.items[i]));
+            b.tensor = -1;
+            const char *tn = pc_clang_type_name(cx, clang_getCursorType(ch.items[i]));
+            relevant = relevant || strstr(tn, "npu::tile_fwk::Tensor") != NULL;
+            PC_VEC_PUSH(binds, b);
+        }
+    }
+    PC_VEC_FREE(ch);
+    if (clang_Cursor_isNull(body) ||
+        !(relevant || mentions(cx, body, "LOOP") || mentions(cx, body, "SetRuntimeOption"))) {
+        PC_VEC_FREE(binds);
+        return false;
+    }
+    /* arguments, evaluated in the caller's scope */
+    int nargs = pc_clang_call_nargs(call);
+    bool member_call = clang_getCursorKind(def) == CXCursor_CXXMethod;
+    (void)member_call;
+    for (size_t i = 0; i < binds.count; i++) {
+        binding *b = &binds.items[i];
+        if ((int)i >= nargs)
+            break;
+        CXCursor arg = pc_clang_call_arg(call, (int)i);
+        pc_ctoks toks = {0};
+        bool have_toks = pc_clang_cursor_tokens(cx, arg, &toks) && toks.count > 0;
+        switch (b->vc) {
+        case VC_TENSOR: {
+            pc_ctres r = pc_clang_tensor_expr(cx, arg);
+            if (r.kind == PC_TR_NAMED) {
+                b->tensor = r.tensor;
+            } else if (r.kind == PC_TR_ANON) { /* Helper(Add(a, b)): the parameter names a new value */
+                pc_loc al = pc_clang_cursor_loc(cx, arg);
+                int id = make_tensor(cx, b->name, PC_TENSOR_VALUE, al, NULL);
+                pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
+                t->dtype = r.dtype;
+                t->ndims = r.ndims;
+                t->shape = r.shape;
+                t->scope_loop = cx->cur_loop;
+                pc_clang_access(cx, id, PC_ACC_DEFINE, r.unit, al);
+                cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
+                b->tensor = id;
+            }
+            b->bound = b->tensor >= 0;
+            break;
+        }
+        case VC_INT:
+            b->expr = have_toks ? pc_clang_int_expr(cx, toks.items, (int)toks.count) : NULL;
+            if (b->expr && has_opaque(b->expr))
+                b->expr = NULL;
+            b->bound = b->expr != NULL;
+            break;
+        case VC_LIST:
+        case VC_RANGE:
+            b->bound = have_toks && pc_clang_shape_list(cx, toks.items, (int)toks.count, &b->list, &b->nlist);
+            break;
+        case VC_STRING:
+            b->str = have_toks ? pc_clang_string_arg(cx, toks.items, (int)toks.count) : NULL;
+            b->bound = b->str != NULL;
+            break;
+        case VC_DTYPE:
+            b->dtype = have_toks ? pc_clang_dtype(cx, toks.items, (int)toks.count) : PC_DT_UNKNOWN;
+            b->bound = true;
+            break;
+        default:
+            break;
+        }
+        PC_VEC_FREE(toks);
+    }
+    /* the callee's scope */
+    int saved_frame = cx->frame;
+    size_t mark = cx->env.count;
+    cx->frame = ++cx->next_frame;
+    for (size_t i = 0; i < binds.count; i++) {
+        binding *b = &binds.items[i];
+        int e;
+        switch (b->vc) {
+        case VC_TENSOR:
+            e = pc_clang_env_push(cx, PC_CENV_TENSOR, b->name, &b->parm);
+            if (b->bound) {
+                cx->env.items[e].kernel = cx->kernel;
+                cx->env.items[e].tensor = b->tensor;
+            } else { /* unknown argument: a tensor of its own on first use */
+                cx->env.items[e].is_host = true;
+                cx->env.items[e].host.kind = PC_TENSOR_CREATED;
+                cx->env.items[e].host.ndims = -1;
+                cx->env.items[e].host.loc = pc_clang_cursor_loc(cx, call);
+            }
+            break;
+        case VC_INT:
+            e = pc_clang_env_push(cx, PC_CENV_EXPR, b->name, &b->parm);
+            cx->env.items[e].expr = b->bound ? b->expr : pc_expr_sym(pc_model_arena(cx->m), b->name);
+            break;
+        case VC_LIST:
+        case VC_RANGE:
+            if (b->bound) {
+                e = pc_clang_env_push(cx, PC_CENV_LIST, b->name, &b->parm);
+                cx->env.items[e].list = b->list;
+                cx->env.items[e].nlist = b->nlist;
+            }
+            break;
+        case VC_STRING:
+            if (b->bound) {
+                e = pc_clang_env_push(cx, PC_CENV_STRING, b->name, &b->parm);
+                cx->env.items[e].str = b->str;
+            }
+            break;
+        case VC_DTYPE:
+            e = pc_clang_env_push(cx, PC_CENV_DTYPE, b->name, &b->parm);
+            cx->env.items[e].dtype = b->dtype;
+            break;
+        default:
+            break;
+        }
+    }
+    uint32_t eb, ee;
+    if (pc_clang_offsets(cx, body, &eb, &ee))
+        PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));
+    pc_ctarget *saved_target = cx->target;
+    bool saved_host = cx->in_host_loop;
+    cx->target = target;
+    cx->inline_stack[cx->depth++] = def;
+    cx->cur_stmt = -1;
+    kernel_block(cx, body);
+    cx->depth--;
+    cx->target = saved_target;
+    cx->in_host_loop = saved_host;
+    cx->env.count = mark;
+    cx->frame = saved_frame;
+    cx->cur_stmt = -1;
+    PC_VEC_FREE(binds);
+    return true;
+}
+
+/* ---- host code ------------------------------------------------------------------------------------ */
+
+static void host_stmt(pc_cx *cx, CXCursor s);
+static void kernel_function(pc_cx *cx, CXCursor s, CXCursor body);
+
+static bool mentions(pc_cx *cx, CXCursor c, const char *word)
+{
+    pc_ctoks toks = {0};
+    bool found = false;
+    if (pc_clang_cursor_tokens(cx, c, &toks))
+        for (size_t i = 0; i < toks.count && !found; i++)
+            found = pc_ctok_is(&toks.items[i], word);
+    PC_VEC_FREE(toks);
+    return found;
+}
+
+/* A Tensor declared outside kernels: what each kernel that uses it will see. */
+static void host_tensor_decl(pc_cx *cx, CXCursor v, const char *name)
+{
+    int id = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &v);
+    pc_chost info;
+    memset(&info, 0, sizeof info);
+    info.kind = PC_TENSOR_CREATED;
+    info.ndims = -1;
+    info.base_entry = -1;
+    info.loc = name_loc(cx, v, name);
+    if (!pc_clang_tensor_ctor(cx, v, &info)) {
+        /* Tensor v = View(x, ...) / Reshape(x, ...) / x: an alias of another host tensor */
+        cursors ch = {0};
+        children(v, &ch);
+        for (size_t i = ch.count; i-- > 0;) {
+            CXCursor c = pc_clang_strip(ch.items[i]);
+            if (!clang_isExpression(clang_getCursorKind(c)))
+                continue;
+            const char *fn = pc_clang_call_name(cx, c, NULL, NULL);
+            if (fn && (!strcmp(fn, "View") || !strcmp(fn, "Reshape")) && pc_clang_call_nargs(c) >= 2) {
+                pc_ctoks toks = {0};
+                if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(c, 1), &toks))
+                    pc_clang_shape_list(cx, toks.items, (int)toks.count, &info.shape, &info.ndims);
+                PC_VEC_FREE(toks);
+                c = pc_clang_strip(pc_clang_call_arg(c, 0));
+            }
+            if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+                int b = pc_clang_env_find_decl(cx, clang_getCursorReferenced(c));
+                if (b >= 0) {
+                    info.kind = PC_TENSOR_VIEW;
+                    info.base_entry = b;
+                    if (info.ndims < 0) {
+                        info.shape = cx->env.items[b].host.shape;
+                        info.ndims = cx->env.items[b].host.ndims;
+                    }
+                    info.dtype = cx->env.items[b].host.dtype;
+                }
+            }
+            break;
+        }
+        PC_VEC_FREE(ch);
+    }
+    pc_cenv *e = &cx->env.items[id];
+    e->is_host = true;
+    e->host = info;
+}
+
+static void host_vardecl(pc_cx *cx, CXCursor v)
+{
+    const char *name = cursor_spelling(cx, v);
+    vclass vc = classify_type(cx, clang_getCursorType(v));
+    if (vc == VC_TENSOR)
+        host_tensor_decl(cx, v, name);
+    else if (vc != VC_OTHER)
+        scalar_decl(cx, v, vc, name);
+}
+
+static void host_children(pc_cx *cx, CXCursor s, bool conditional)
+{
+    cursors ch = {0};
+    children(s, &ch);
+    size_t mark = cx->env.count;
+    if (conditional)
+        cx->in_host_loop = true;
+    bool saved = cx->in_host_loop;
+    for (size_t i = 0; i < ch.count; i++) {
+        CXCursor c = ch.items[i];
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_VarDecl)
+            host_vardecl(cx, c);
+        else if (clang_isStatement(k) || k == CXCursor_CompoundStmt)
+            host_stmt(cx, c);
+        else if (clang_isExpression(k) && conditional)
+            host_stmt(cx, c);
+    }
+    cx->in_host_loop = saved;
+    cx->env.count = mark;
+    PC_VEC_FREE(ch);
+}
+
+static void host_stmt(pc_cx *cx, CXCursor s)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    bool saved = cx->in_host_loop;
+    switch (k) {
+    case CXCursor_CompoundStmt: {
+        cursors ch = {0};
+        children(s, &ch);
+        size_t mark = cx->env.count;
+        for (size_t i = 0; i < ch.count; i++)
+            host_stmt(cx, ch.items[i]);
+        cx->env.count = mark;
+        PC_VEC_FREE(ch);
+        return;
+    }
+    case CXCursor_DeclStmt: {
+        cursors ch = {0};
+        children(s, &ch);
+        for (size_t i = 0; i < ch.count; i++)
+            if (clang_getCursorKind(ch.items[i]) == CXCursor_VarDecl)
+                host_vardecl(cx, ch.items[i]);
+        PC_VEC_FREE(ch);
+        return;
+    }
+    case CXCursor_CXXForRangeStmt: {
+        CXCursor body = clang_getNullCursor();
+        marker mk = for_range_marker(cx, s, &body);
+        if (mk == MK_FUNCTION) {
+            kernel_function(cx, s, body);
+            return;
+        }
+        if (mk == MK_PROGRAM) {
+            host_stmt(cx, body);
+            return;
+        }
+        if (mk == MK_LOOP) /* a LOOP outside FUNCTION (a helper): modelled where a kernel calls it */
+            return;
+        host_children(cx, s, true);
+        return;
+    }
+    case CXCursor_IfStmt: case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_DoStmt:
+    case CXCursor_SwitchStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_CXXTryStmt:
+    case CXCursor_CXXCatchStmt: case CXCursor_LabelStmt:
+        host_children(cx, s, true);
+        cx->in_host_loop = saved;
+        return;
+    default:
+        break;
+    }
+    if (clang_isExpression(k)) {
+        if (mentions(cx, s, "SetRuntimeOption"))
+            option_site(cx, s);
+        else
+            scalar_assign(cx, s);
+    }
+}
+
+/* A function, method or function template defined in the main file. */
+static void host_function(pc_cx *cx, CXCursor fn)
+{
+    cursors ch = {0};
+    children(fn, &ch);
+    int saved_frame = cx->frame;
+    size_t mark = cx->env.count;
+    cx->frame = ++cx->next_frame;
+    for (size_t i = 0; i < ch.count; i++) {
+        CXCursor c = ch.items[i];
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_ParmDecl) {
+            const char *name = cursor_spelling(cx, c);
+            vclass vc = classify_type(cx, clang_getCursorType(c));
+            if (vc == VC_TENSOR) {
+                int id = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &c);
+                cx->env.items[id].is_host = true;
+                cx->env.items[id].host.kind = PC_TENSOR_CREATED;
+                cx->env.items[id].host.loc = name_loc(cx, c, name);
+            } else if (vc == VC_INT) {
+                int id = pc_clang_env_push(cx, PC_CENV_EXPR, name, &c);
+                cx->env.items[id].expr = pc_expr_sym(pc_model_arena(cx->m), name);
+            }
+        } else if (k == CXCursor_CompoundStmt) {
+            host_stmt(cx, c);
+        }
+    }
+    cx->env.count = mark;
+    cx->frame = saved_frame;
+    PC_VEC_FREE(ch);
+}
+
+static bool in_main_file(pc_cx *cx, CXCursor c)
+{
+    uint32_t off;
+    return main_offset(cx, clang_getCursorLocation(c), &off);
+}
+
+static void walk_decls(pc_cx *cx, CXCursor parent)
+{
+    cursors ch = {0};
+    children(parent, &ch);
+    for (size_t i = 0; i < ch.count; i++) {
+        CXCursor c = ch.items[i];
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (!in_main_file(cx, c))
+            continue;
+        switch (k) {
+        case CXCursor_Namespace: case CXCursor_LinkageSpec: case CXCursor_StructDecl: case CXCursor_ClassDecl:
+        case CXCursor_ClassTemplate: case CXCursor_UnexposedDecl:
+            walk_decls(cx, c);
+            break;
+        case CXCursor_VarDecl:
+            host_vardecl(cx, c);
+            break;
+        case CXCursor_FunctionDecl: case CXCursor_CXXMethod: case CXCursor_FunctionTemplate:
+        case CXCursor_Constructor: case CXCursor_Destructor:
+            if (clang_isCursorDefinition(c))
+                host_function(cx, c);
+            break;
+        default:
+            break;
+        }
+    }
+    PC_VEC_FREE(ch);
+}
+
+/* ---- kernels ------------------------------------------------------------------------------------ */
+
+/* The tensor lists of FUNCTION(name, {ins}, {outs}[, {{in, out}}]): each element's tokens. */
+typedef struct listitem { int t0, t1; } listitem;
+typedef PC_VEC(listitem) listitems;
+
+static void list_items(const pc_ctok *t, int a0, int a1, listitems *out)
+{
+    int st[64], en[64];
+    int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 64);
+    for (int i = 0; i < na; i++) {
+        int s0 = a0 + st[i], s1 = a0 + en[i];
+        if (s1 > s0 && pc_ctok_is(&t[s0], "{") && pc_clang_match(t, s1, s0) == s1 - 1)
+            list_items(t, s0 + 1, s1 - 1, out);
+        else if (s1 > s0)
+            PC_VEC_PUSH(*out, ((listitem){s0, s1}));
+    }
+}
+
+static void add_kernel_constants(pc_cx *cx)
+{
+    for (size_t i = 0; i < cx->env.count; i++) {
+        pc_cenv *e = &cx->env.items[i];
+        if (e->kind == PC_CENV_EXPR && (e->frame == cx->frame || e->frame == 0))
+            record_constant(cx, e->name, e->expr);
+    }
+}
+
+static void kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
+{
+    pc_ctoks toks = {0};
+    uint32_t b = 0, bo = 0;
+    int a0, a1, after;
+    const char *name = NULL;
+    listitems items = {0};
+    bool have_header = header_tokens(cx, s, body, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after);
+    pc_loc loc = have_header ? pc_clang_loc_range(cx, b, toks.items[0].off + toks.items[0].len)
+                             : pc_clang_cursor_loc(cx, s);
+    if (have_header) {
+        int st[8], en[8];
+        int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
+        if (na >= 1) {
+            name = pc_clang_string_arg(cx, toks.items + a0 + st[0], en[0] - st[0]);
+            if (!name)
+                name = pc_clang_tok_spelling(cx, toks.items + a0 + st[0], en[0] - st[0]);
+        }
+        for (int i = 1; i < na; i++) {
+            int s0 = a0 + st[i], s1 = a0 + en[i];
+            if (s1 > s0 && pc_ctok_is(&toks.items[s0], "{"))
+                list_items(toks.items, s0 + 1, s1 - 1, &items);
+        }
+    }
+    if (!name || !*name)
+        name = pc_arena_printf(cx->scratch, "function_%u", loc.line);
+
+    int saved_kernel = cx->kernel, saved_loop = cx->cur_loop;
+    pc_cblock saved_block = cx->block;
+    int k = pc_model_add_kernel(cx->m, name, loc);
+    cx->kernel = k;
+    cx->cur_loop = -1;
+    cx->block = (pc_cblock){PC_CBLK_KERNEL, 0, 0};
+    cx->cur_stmt = -1;
+    uint32_t eb, ee;
+    if (pc_clang_offsets(cx, body, &eb, &ee))
+        PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){k, -1, eb, ee}));
+
+    size_t mark = cx->env.count;
+    /* parameters: the tensors of the FUNCTION lists, in order, once each */
+    for (size_t i = 0; i < items.count; i++) {
+        const pc_ctok *it = toks.items + items.items[i].t0;
+        int n = items.items[i].t1 - items.items[i].t0;
+        const char *spelling = pc_clang_tok_spelling(cx, it, n);
+        bool seen = false;
+        for (int t = 0; t < cx->m->kernels[k].ntensors && !seen; t++)
+            seen = !strcmp(cx->m->kernels[k].tensors[t].variable, spelling);
+        if (seen)
+            continue;
+        pc_loc tloc = pc_clang_loc_range(cx, it[0].off, it[n - 1].off + it[n - 1].len);
+        int e = pc_clang_env_find(cx, spelling, PC_CENV_TENSOR);
+        pc_chost *info = e >= 0 && cx->env.items[e].is_host ? &cx->env.items[e].host : NULL;
+        if (info && info->loc.line)
+            tloc = info->loc;
+        int tid = make_tensor(cx, spelling, PC_TENSOR_PARAM, tloc, info);
+        if (e < 0)
+            e = pc_clang_env_push(cx, PC_CENV_TENSOR, spelling, NULL);
+        cx->env.items[e].kernel = k;
+        cx->env.items[e].tensor = tid;
+    }
+    add_kernel_constants(cx);
+    kernel_block(cx, body);
+    /* entries made for this kernel (list spellings without a declaration) go; host entries stay */
+    cx->env.count = mark;
+
+    cx->kernel = saved_kernel;
+    cx->cur_loop = saved_loop;
+    cx->block = saved_block;
+    cx->cur_stmt = -1;
+    PC_VEC_FREE(items);
+    PC_VEC_FREE(toks);
+}
+
+/* ---- kernel statements ------------------------------------------------------------------------- */
+
+static void kernel_block(pc_cx *cx, CXCursor body)
+{
+    size_t mark = cx->env.count;
+    if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
+        cursors ch = {0};
+        children(body, &ch);
+        for (size_t i = 0; i < ch.count; i++)
+            pc_clang_walk_kernel_stmt(cx, ch.items[i]);
+        PC_VEC_FREE(ch);
+    } else if (!clang_Cursor_isNull(body)) {
+        pc_clang_walk_kernel_stmt(cx, body);
+    }
+    cx->env.count = mark;
+}
+
+static void begin_leaf(pc_cx *cx, CXCursor s)
+{
+    cx->cur_stmt = -1;
+    cx->header_reads = false;
+    cx->stmt_loc = pc_clang_cursor_loc(cx, s);
+}
+
+/* Clang errors inside a leaf statement: that statement (or part of it) is not in the model. */
+static void end_leaf(pc_cx *cx, CXCursor s)
+{
+    uint32_t b, e;
+    if (pc_clang_offsets(cx, s, &b, &e)) {
+        const char *err = pc_clang_claim_errors(cx, b, e > b ? e : b + 1);
+        if (err)
+            unanalysed(cx, cx->stmt_loc,
+                       pc_arena_printf(cx->scratch, "statement not modelled (clang: %s)", err));
+    }
+    cx->cur_stmt = -1;
+}
+
+/* Reads hidden in a header (IF condition, LoopRange): GetTensorData(t, ...) reads tensor t. */
+static void header_reads(pc_cx *cx, const pc_ctok *t, int n)
+{
+    for (int i = 0; i + 2 < n; i++) {
+        if (!(pc_ctok_is(&t[i], "GetTensorData") || pc_ctok_is(&t[i], "GetInputData")) || !pc_ctok_is(&t[i + 1], "("))
+            continue;
+        int close = pc_clang_match(t, n, i + 1);
+        int st[4], en[4];
+        int na = close < n ? pc_clang_split_args(t + i + 2, close - i - 2, st, en, 4) : 0;
+        if (na < 1)
+            continue;
+        const char *name = pc_clang_tok_spelling(cx, t + i + 2 + st[0], en[0] - st[0]);
+        int e = pc_clang_env_find(cx, name, PC_CENV_TENSOR);
+        int tid = pc_clang_env_tensor(cx, e);
+        if (tid >= 0) {
+            bool saved = cx->header_reads;
+            cx->header_reads = true;
+            const pc_ctok *a = t + i + 2 + st[0];
+            pc_clang_access(cx, tid, PC_ACC_READ, PC_UNIT_NONE,
+                            pc_clang_loc_range(cx, a[0].off, a[en[0] - st[0] - 1].off + a[en[0] - st[0] - 1].len));
+            cx->header_reads = saved;
+        }
+    }
+}
+
+/* LoopRange(e) / LoopRange(b, e) / LoopRange(b, e, s), {b, e, s}, or a LoopRange variable. */
+static bool loop_range(pc_cx *cx, const pc_ctok *t, int n, const pc_expr **b, const pc_expr **e, const pc_expr **s)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    int k = 0;
+    while (k < n && (t[k].kind == PC_CTOK_IDENT || pc_ctok_is(&t[k], "::")) && !(k + 1 == n))
+        k++;
+    if (n == 1 && t[0].kind == PC_CTOK_IDENT) {
+        const char *name = pc_arena_strndup(cx->scratch, t[0].text, t[0].len);
+        int en = pc_clang_env_find(cx, name, PC_CENV_LIST);
+        if (en < 0 || cx->env.items[en].nlist != 3)
+            return false;
+        *b = cx->env.items[en].list[0];
+        *e = cx->env.items[en].list[1];
+        *s = cx->env.items[en].list[2];
+        return *b && *e && *s;
+    }
+    if (k >= n || !(pc_ctok_is(&t[k], "(") || pc_ctok_is(&t[k], "{")) || pc_clang_match(t, n, k) != n - 1)
+        return false;
+    if (k > 0 && !pc_ctok_is(&t[k - 1], "LoopRange"))
+        return false;
+    int st[4], en[4];
+    int na = pc_clang_split_args(t + k + 1, n - k - 2, st, en, 4);
+    const pc_ctok *in = t + k + 1;
+    if (na < 1 || na > 3)
+        return false;
+    if (na == 1) {
+        *b = pc_expr_int(a, 0);
+        *e = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
+        *s = pc_expr_int(a, 1);
+    } else {
+        *b = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
+        *e = pc_clang_int_expr(cx, in + st[1], en[1] - st[1]);
+        *s = na == 3 ? pc_clang_int_expr(cx, in + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
+    }
+    return *b && *e && *s;
+}
+
+/* A boolean argument (submitBeforeLoop, parallel): true/false or a constant. */
+static bool bool_arg(pc_cx *cx, const pc_ctok *t, int n, bool *out)
+{
+    const pc_expr *e = pc_clang_int_expr(cx, t, n);
+    int64_t v;
+    if (!e || !pc_expr_is_int(e, &v))
+        return false;
+    *out = v != 0;
+    return true;
+}
+
+static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    pc_ctoks toks = {0};
+    uint32_t b = 0, bo = 0;
+    int a0, a1, after;
+    pc_loc sloc = pc_clang_cursor_loc(cx, s);
+    if (!header_tokens(cx, s, body, &toks, &b, &bo) || !macro_args(&toks, NULL, &a0, &a1, &after)) {
+        unanalysed(cx, sloc, "LOOP not modelled: its header could not be read from the source");
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *t = toks.items;
+    pc_loc loc = pc_clang_loc_range(cx, t[0].off, t[0].off + t[0].len);
+    pc_loc header = pc_clang_loc_range(cx, t[0].off, t[a1].off + 1);
+    int st[8], en[8];
+    int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 8);
+    const pc_expr *lb = NULL, *le = NULL, *ls = NULL;
+    if (na < 4 || na > 7 || !loop_range(cx, t + a0 + st[3], en[3] - st[3], &lb, &le, &ls)) {
+        unanalysed(cx, loc, na < 4 ? "LOOP not modelled: expected LOOP(name, type, index, range, ...)"
+                                   : "LOOP not modelled: its LoopRange could not be read");
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const char *name = pc_clang_string_arg(cx, t + a0 + st[0], en[0] - st[0]);
+    if (!name)
+        name = pc_clang_tok_spelling(cx, t + a0 + st[0], en[0] - st[0]);
+    if (!name || !*name)
+        name = pc_arena_printf(cx->scratch, "loop_%u", loc.line);
+    const char *index = pc_clang_tok_spelling(cx, t + a0 + st[2], en[2] - st[2]);
+
+    /* reads of tensor data in the range (LoopRange(GetTensorData(n, {0}))) happen before the loop */
+    cx->cur_stmt = -1;
+    cx->stmt_loc = header;
+    header_reads(cx, t + a0 + st[3], en[3] - st[3]);
+    cx->cur_stmt = -1;
+
+    int64_t *unroll = NULL;
+    int nunroll = 0;
+    bool submit = false, parallel = false;
+    if (na >= 5 && en[4] > st[4]) {
+        const pc_expr **list;
+        int nl;
+        bool ok = pc_clang_shape_list(cx, t + a0 + st[4], en[4] - st[4], &list, &nl);
+        if (ok && nl > 0) {
+            unroll = pc_arena_alloc(a, sizeof *unroll * (size_t)nl);
+            for (int i = 0; i < nl && ok; i++) {
+                ok = list[i] && pc_expr_is_int(list[i], &unroll[i]) && unroll[i] > 0;
+            }
+            nunroll = ok ? nl : 0;
+        }
+        if (!ok)
+            pc_model_add_message(cx->m, PC_MSG_WARNING,
+                                 pc_clang_loc_range(cx, t[a0 + st[4]].off, t[a0 + en[4] - 1].off + t[a0 + en[4] - 1].len),
+                                 "unroll list is not a list of positive integer constants; modelled as [1]");
+    }
+    if (na >= 6 && !bool_arg(cx, t + a0 + st[5], en[5] - st[5], &submit))
+        pc_model_add_message(cx->m, PC_MSG_WARNING, header, "submitBeforeLoop is not a constant; modelled as false");
+    if (na >= 7 && !bool_arg(cx, t + a0 + st[6], en[6] - st[6], &parallel))
+        pc_model_add_message(cx->m, PC_MSG_WARNING, header, "parallel is not a constant; modelled as false");
+
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    int lid = pc_kernel_add_loop(cx->m, k, name, loc);
+    pc_loop *l = &k->loops[lid];
+    l->index_var = pc_model_strdup(cx->m, index);
+    l->begin = lb;
+    l->end = le;
+    l->step = ls;
+    l->unroll = unroll;
+    l->nunroll = nunroll;
+    l->submit_before_loop = submit;
+    l->parallel = parallel;
+    l->parent = cx->cur_loop;
+    l->header = header;
+    int sid = pc_clang_new_stmt(cx, PC_STMT_LOOP, sloc);
+    k = &cx->m->kernels[cx->kernel];
+    k->stmts[sid].loop = lid;
+    k->loops[lid].stmt = sid;
+    PC_VEC_PUSH(cx->loop_spans, ((pc_cspan){cx->kernel, lid, b, bo}));
+    uint32_t eb, ee;
+    if (pc_clang_offsets(cx, body, &eb, &ee))
+        PC_VEC_PUSH(cx->body_spans, ((pc_cspan){cx->kernel, lid, eb, ee}));
+
+    pc_cblock saved_block = cx->block;
+    int saved_loop = cx->cur_loop;
+    cx->block = (pc_cblock){PC_CBLK_LOOP, lid, 0};
+    cx->cur_loop = lid;
+    size_t mark = cx->env.count;
+    int ie = pc_clang_env_push(cx, PC_CENV_EXPR, index, NULL);
+    cx->env.items[ie].expr = pc_expr_sym(a, index);
+    kernel_block(cx, body);
+    cx->env.count = mark;
+    cx->block = saved_block;
+    cx->cur_loop = saved_loop;
+    PC_VEC_FREE(toks);
+}
+
+/* The condition tokens of `IF ( cond )` / `if (cond)` between a statement start and its body. */
+static const pc_expr *if_condition(pc_cx *cx, CXCursor s, CXCursor then_s, pc_loc *hloc)
+{
+    pc_ctoks toks = {0};
+    uint32_t b, bo;
+    int a0, a1, after;
+    const pc_expr *e = NULL;
+    *hloc = pc_clang_cursor_loc(cx, s);
+    if (header_tokens(cx, s, then_s, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after)) {
+        *hloc = pc_clang_loc_range(cx, toks.items[0].off, toks.items[a1].off + 1);
+        cx->stmt_loc = *hloc;
+        header_reads(cx, toks.items + a0, a1 - a0);
+        e = pc_clang_int_expr(cx, toks.items + a0, a1 - a0);
+    }
+    PC_VEC_FREE(toks);
+    return e;
+}
+
+/* IF / ELSE IF / ELSE: one PC_STMT_IF, one branch per path. */
+static void if_stmt(pc_cx *cx, CXCursor s)
+{
+    cx->cur_stmt = -1;
+    int sid = -1;
+    bool any_true = false, all_false = true;
+    CXCursor cur = s;
+    while (!clang_Cursor_isNull(cur)) {
+        CXCursor cond, then_s, else_s;
+        if_parts(cur, &cond, &then_s, &else_s);
+        pc_loc hloc;
+        cx->header_reads = false;
+        const pc_expr *c = if_condition(cx, cur, then_s, &hloc);
+        cx->cur_stmt = -1;
+        if (sid < 0)
+            sid = pc_clang_new_stmt(cx, PC_STMT_IF, pc_clang_cursor_loc(cx, s));
+        int64_t v;
+        int decided = any_true ? 0 : (c && pc_expr_is_int(c, &v)) ? (v != 0) : -1;
+        pc_branch *br = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], hloc);
+        br->cond = decided >= 0 && c && pc_expr_is_int(c, &v) ? c : NULL;
+        br->decided = decided;
+        any_true = any_true || decided == 1;
+        all_false = all_false && decided == 0;
+        int bi = cx->m->kernels[cx->kernel].stmts[sid].nbranches - 1;
+        pc_cblock saved = cx->block;
+        cx->block = (pc_cblock){PC_CBLK_BRANCH, sid, bi};
+        kernel_block(cx, then_s);
+        cx->block = saved;
+        cur = clang_getNullCursor();
+        if (clang_Cursor_isNull(else_s))
+            break;
+        if (clang_getCursorKind(else_s) == CXCursor_IfStmt) {
+            CXCursor c2, t2, e2;
+            if_parts(else_s, &c2, &t2, &e2);
+            if (!clang_Cursor_isNull(c2) && cond_marker(cx, c2, 6) == MK_IF) {
+                cur = else_s;
+                continue;
+            }
+        }
+        /* ELSE */
+        pc_branch *eb = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], pc_clang_cursor_loc(cx, else_s));
+        eb->cond = NULL;
+        eb->decided = any_true ? 0 : all_false ? 1 : -1;
+        bi = cx->m->kernels[cx->kernel].stmts[sid].nbranches - 1;
+        cx->block = (pc_cblock){PC_CBLK_BRANCH, sid, bi};
+        kernel_block(cx, else_s);
+        cx->block = saved;
+    }
+    cx->cur_stmt = -1;
+}
+
+static void unroll_stmt(pc_cx *cx, CXCursor s)
+{
+    CXCursor cond, then_s, else_s;
+    if_parts(s, &cond, &then_s, &else_s);
+    pc_ctoks toks = {0};
+    uint32_t b, bo;
+    int64_t factor = 0;
+    bool ok = false;
+    if (header_tokens(cx, s, then_s, &toks, &b, &bo)) {
+        int a0, a1, after;
+        if (pc_ctok_is(&toks.items[0], "UNROLL_DEFAULT")) {
+            factor = 1;
+            ok = true;
+        } else if (macro_args(&toks, NULL, &a0, &a1, &after)) {
+            const pc_expr *e = pc_clang_int_expr(cx, toks.items + a0, a1 - a0);
+            ok = e && pc_expr_is_int(e, &factor) && factor > 0;
+        }
+    }
+    PC_VEC_FREE(toks);
+    pc_loc loc = pc_clang_cursor_loc(cx, s);
+    if (!ok) {
+        unanalysed(cx, loc, "UNROLL body not modelled: its factor is not a positive integer constant");
+        return;
+    }
+    int sid = pc_clang_new_stmt(cx, PC_STMT_UNROLL, loc);
+    cx->m->kernels[cx->kernel].stmts[sid].unroll_factor = factor;
+    pc_cblock saved = cx->block;
+    cx->block = (pc_cblock){PC_CBLK_UNROLL, sid, 0};
+    kernel_block(cx, then_s);
+    cx->block = saved;
+    cx->cur_stmt = -1;
+}
+
+/* A host `if` inside a kernel: trace-time code.  Decided from constants when possible, else
+ * both paths are kept as an undecided PC_STMT_IF. */
+static void host_if(pc_cx *cx, CXCursor s)
+{
+    CXCursor cond, then_s, else_s;
+    if_parts(s, &cond, &then_s, &else_s);
+    pc_ctoks toks = {0};
+    const pc_expr *c = NULL;
+    if (pc_clang_cursor_tokens(cx, cond, &toks))
+        c = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+    PC_VEC_FREE(toks);
+    int64_t v;
+    if (c && pc_expr_is_int(c, &v)) {
+        kernel_block(cx, v ? then_s : else_s);
+        return;
+    }
+    bool saved_host = cx->in_host_loop;
+    cx->in_host_loop = true;
+    int sid = pc_clang_new_stmt(cx, PC_STMT_IF, pc_clang_cursor_loc(cx, s));
+    pc_cblock saved = cx->block;
+    pc_branch *br = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], pc_clang_cursor_loc(cx, cond));
+    br->decided = -1;
+    cx->block = (pc_cblock){PC_CBLK_BRANCH, sid, 0};
+    kernel_block(cx, then_s);
+    if (!clang_Cursor_isNull(else_s)) {
+        br = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], pc_clang_cursor_loc(cx, else_s));
+        br->decided = -1;
+        cx->block = (pc_cblock){PC_CBLK_BRANCH, sid, 1};
+        kernel_block(cx, else_s);
+    }
+    cx->block = saved;
+    cx->in_host_loop = saved_host;
+    cx->cur_stmt = -1;
+}
+
+/* `for (int h = B; h < E; h++)` with constant bounds: its trip count, or -1. */
+static int64_t host_for_trips(pc_cx *cx, CXCursor s, CXCursor body, const char **var, int64_t *first, int64_t *step)
+{
+    pc_ctoks toks = {0};
+    uint32_t b, bo;
+    int64_t trips = -1;
+    if (header_tokens(cx, s, body, &toks, &b, &bo) && toks.count > 8 && pc_ctok_is(&toks.items[0], "for")) {
+        const pc_ctok *t = toks.items;
+        int n = (int)toks.count;
+        int close = pc_clang_match(t, n, 1);
+        int semi1 = -1, semi2 = -1;
+        for (int i = 2; i < close; i++)
+            if (pc_ctok_is(&t[i], ";")) {
+                if (semi1 < 0)
+                    semi1 = i;
+                else if (semi2 < 0)
+                    semi2 = i;
+            }
+        int eq = -1;
+        for (int i = 2; i < semi1; i++)
+            if (pc_ctok_is(&t[i], "="))
+                eq = i;
+        if (semi1 > 0 && semi2 > 0 && eq > 2 && t[eq - 1].kind == PC_CTOK_IDENT) {
+            const pc_ctok *vt = &t[eq - 1];
+            const pc_expr *e0 = pc_clang_int_expr(cx, t + eq + 1, semi1 - eq - 1);
+            /* condition: var < E, var <= E, var != E */
+            const pc_expr *e1 = NULL;
+            int op = -1;
+            if (semi2 - semi1 > 3 && pc_ctok_is(&t[semi1 + 1], pc_arena_strndup(cx->scratch, vt->text, vt->len))) {
+                op = semi1 + 2;
+                e1 = pc_clang_int_expr(cx, t + op + 1, semi2 - op - 1);
+            }
+            int64_t s0, s1, inc = 0;
+            const pc_ctok *it = t + semi2 + 1;
+            int itn = close - semi2 - 1;
+            if (itn == 2 && (pc_ctok_is(&it[0], "++") || pc_ctok_is(&it[1], "++")))
+                inc = 1;
+            else if (itn >= 3 && pc_ctok_is(&it[1], "+=")) {
+                const pc_expr *se = pc_clang_int_expr(cx, it + 2, itn - 2);
+                if (!se || !pc_expr_is_int(se, &inc))
+                    inc = 0;
+            }
+            if (e0 && e1 && inc > 0 && pc_expr_is_int(e0, &s0) && pc_expr_is_int(e1, &s1)) {
+                int64_t end = s1 + (pc_ctok_is(&t[op], "<=") ? 1 : 0);
+                if (pc_ctok_is(&t[op], "<") || pc_ctok_is(&t[op], "<=") || pc_ctok_is(&t[op], "!=")) {
+                    trips = end > s0 ? (end - s0 + inc - 1) / inc : 0;
+                    *var = pc_arena_strndup(cx->scratch, vt->text, vt->len);
+                    *first = s0;
+                    *step = inc;
+                }
+            }
+        }
+    }
+    PC_VEC_FREE(toks);
+    return trips;
+}
+
+/* for / while / do and host for-range loops inside a kernel run at trace time: their bodies
+ * belong to the enclosing root function.  A body holding a LOOP is repeated per iteration when
+ * the trip count is a small constant (each iteration makes that LOOP again). */
+static void host_loop(pc_cx *cx, CXCursor s)
+{
+    cursors ch = {0};
+    children(s, &ch);
+    CXCursor body = ch.count ? ch.items[ch.count - 1] : clang_getNullCursor();
+    if (clang_getCursorKind(s) == CXCursor_DoStmt && ch.count)
+        body = ch.items[0];
+    PC_VEC_FREE(ch);
+    bool has_loop = mentions(cx, body, "LOOP");
+    bool saved_host = cx->in_host_loop;
+    size_t mark = cx->env.count;
+    if (has_loop && clang_getCursorKind(s) == CXCursor_ForStmt) {
+        const char *var = NULL;
+        int64_t first = 0, step = 1;
+        int64_t trips = host_for_trips(cx, s, body, &var, &first, &step);
+        if (trips >= 0 && trips <= 256) {
+            for (int64_t i = 0; i < trips; i++) {
+                size_t m2 = cx->env.count;
+                int e = pc_clang_env_push(cx, PC_CENV_EXPR, var, NULL);
+                cx->env.items[e].expr = pc_expr_int(pc_model_arena(cx->m), first + i * step);
+                kernel_block(cx, body);
+                cx->env.count = m2;
+            }
+            return;
+        }
+    }
+    if (has_loop) {
+        begin_leaf(cx, s);
+        unanalysed(cx, pc_clang_cursor_loc(cx, s),
+                   "host loop around a LOOP with no constant trip count: its LOOPs are modelled once");
+    }
+    /* the loop variable of `for (int h = ...)` is not a constant inside the body */
+    pc_ctoks toks = {0};
+    uint32_t b, bo;
+    if (clang_getCursorKind(s) == CXCursor_ForStmt && header_tokens(cx, s, body, &toks, &b, &bo)) {
+        for (size_t i = 1; i + 1 < toks.count; i++)
+            if (pc_ctok_is(&toks.items[i + 1], "=") && toks.items[i].kind == PC_CTOK_IDENT) {
+                const char *v = pc_arena_strndup(cx->scratch, toks.items[i].text, toks.items[i].len);
+                int e = pc_clang_env_push(cx, PC_CENV_EXPR, v, NULL);
+                cx->env.items[e].expr = pc_expr_sym(pc_model_arena(cx->m), v);
+                break;
+            }
+    }
+    PC_VEC_FREE(toks);
+    cx->in_host_loop = true;
+    kernel_block(cx, body);
+    cx->in_host_loop = saved_host;
+    cx->env.count = mark;
+}
+
+static void kernel_vardecl(pc_cx *cx, CXCursor v)
+{
+    const char *name = cursor_spelling(cx, v);
+    vclass vc = classify_type(cx, clang_getCursorType(v));
+    if (vc == VC_TENSOR) {
+        pc_clang_tensor_decl(cx, v, -1);
+        return;
+    }
+    if (vc != VC_OTHER)
+        scalar_decl(cx, v, vc, name);
+    /* scalars read from tensor data: SymbolicScalar idx = GetTensorData(t, {i}) */
+    cursors ch = {0};
+    children(v, &ch);
+    for (size_t i = 0; i < ch.count; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.items[i])))
+            pc_clang_tensor_stmt(cx, ch.items[i]);
+    PC_VEC_FREE(ch);
+}
+
+/* auto [a, b] = TopK(x, k): each binding is a new value of the call. */
+static void binding_decl(pc_cx *cx, CXCursor d)
+{
+    cursors ch = {0};
+    children(d, &ch);
+    CXCursor init = clang_getNullCursor();
+    for (size_t i = 0; i < ch.count; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.items[i])))
+            init = ch.items[i];
+    pc_ctres r = {.kind = PC_TR_NONE, .ndims = -1};
+    if (!clang_Cursor_isNull(init))
+        r = pc_clang_tensor_expr(cx, init);
+    for (size_t i = 0; i < ch.count; i++) {
+        CXCursor b = ch.items[i];
+        if (clang_getCursorKind(b) != CXCursor_UnexposedDecl || !pc_clang_is_tensor_type(clang_getCursorType(b)))
+            continue;
+        const char *name = cursor_spelling(cx, b);
+        pc_loc loc = name_loc(cx, b, name);
+        int e = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &b);
+        int tid;
+        if (r.kind == PC_TR_NAMED) {
+            tid = make_tensor(cx, name, PC_TENSOR_VIEW, loc, NULL);
+            cx->m->kernels[cx->kernel].tensors[tid].base = r.tensor;
+        } else {
+            tid = make_tensor(cx, name, r.kind == PC_TR_ANON ? PC_TENSOR_VALUE : PC_TENSOR_CREATED, loc, NULL);
+            if (r.kind == PC_TR_ANON)
+                pc_clang_access(cx, tid, PC_ACC_DEFINE, r.unit, loc);
+        }
+        pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[tid];
+        t->scope_loop = cx->cur_loop;
+        if (cx->cur_stmt < 0)
+            cx->cur_stmt = pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc);
+        t->def_stmt = cx->cur_stmt;
+        cx->env.items[e].kernel = cx->kernel;
+        cx->env.items[e].tensor = tid;
+    }
+    PC_VEC_FREE(ch);
+}
+
+static bool is_tile_call(const char *name)
+{
+    static const char *const calls[] = {"SetVecTile", "SetCubeTile", "SetConvTile", "SetDistTile", "SetMatrixSize",
+                                        "SetDistRankId", "SetDistTileCol", "SetDistTileRow", "SetDistTileRank", NULL};
+    for (int i = 0; calls[i]; i++)
+        if (!strcmp(name, calls[i]))
+            return true;
+    return false;
+}
+
+static void expr_stmt(pc_cx *cx, CXCursor s)
+{
+    CXCursor c = pc_clang_strip(s);
+    const char *name = pc_clang_call_name(cx, c, NULL, NULL);
+    if (name && !strcmp(name, "SetRuntimeOption")) {
+        option_site(cx, s);
+        return;
+    }
+    if (!name && mentions(cx, s, "SetRuntimeOption")) {
+        option_site(cx, s);
+        return;
+    }
+    if (name && is_tile_call(name)) {
+        pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc); /* tile-shape setting: no tensor work */
+        return;
+    }
+    if (pc_clang_tensor_stmt(cx, s))
+        return;
+    scalar_assign(cx, s);
+}
+
+void pc_clang_walk_kernel_stmt(pc_cx *cx, CXCursor s)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    switch (k) {
+    case CXCursor_CompoundStmt:
+        kernel_block(cx, s);
+        return;
+    case CXCursor_NullStmt: case CXCursor_BreakStmt: case CXCursor_ContinueStmt:
+        return;
+    case CXCursor_DeclStmt: {
+        begin_leaf(cx, s);
+        cursors ch = {0};
+        children(s, &ch);
+        for (size_t i = 0; i < ch.count; i++) {
+            enum CXCursorKind dk = clang_getCursorKind(ch.items[i]);
+            if (dk == CXCursor_VarDecl)
+                kernel_vardecl(cx, ch.items[i]);
+            else if (dk == CXCursor_UnexposedDecl)
+                binding_decl(cx, ch.items[i]);
+        }
+        PC_VEC_FREE(ch);
+        end_leaf(cx, s);
+        return;
+    }
+    case CXCursor_CXXForRangeStmt: {
+        CXCursor body = clang_getNullCursor();
+        marker mk = for_range_marker(cx, s, &body);
+        if (mk == MK_LOOP) {
+            cx->cur_stmt = -1;
+            loop_stmt(cx, s, body);
+        } else if (mk == MK_FUNCTION || mk == MK_PROGRAM) {
+            /* FUNCTION nested in a kernel: its work is part of the enclosing kernel */
+            uint32_t eb, ee;
+            if (pc_clang_offsets(cx, body, &eb, &ee))
+                PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));
+            kernel_block(cx, body);
+        } else {
+            host_loop(cx, s);
+        }
+        cx->cur_stmt = -1;
+        return;
+    }
+    case CXCursor_IfStmt: {
+        CXCursor cond, then_s, else_s;
+        if_parts(s, &cond, &then_s, &else_s);
+        marker mk = clang_Cursor_isNull(cond) ? MK_NONE : cond_marker(cx, cond, 6);
+        if (mk == MK_IF)
+            if_stmt(cx, s);
+        else if (mk == MK_UNROLL)
+            unroll_stmt(cx, s);
+        else
+            host_if(cx, s);
+        return;
+    }
+    case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_DoStmt:
+        host_loop(cx, s);
+        return;
+    case CXCursor_SwitchStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_CXXTryStmt:
+    case CXCursor_CXXCatchStmt: case CXCursor_LabelStmt: {
+        bool saved = cx->in_host_loop;
+        cx->in_host_loop = true;
+        cursors ch = {0};
+        children(s, &ch);
+        for (size_t i = 0; i < ch.count; i++) {
+            enum CXCursorKind ck = clang_getCursorKind(ch.items[i]);
+            if (clang_isStatement(ck) || ck == CXCursor_CompoundStmt)
+                pc_clang_walk_kernel_stmt(cx, ch.items[i]);
+        }
+        PC_VEC_FREE(ch);
+        cx->in_host_loop = saved;
+        return;
+    }
+    case CXCursor_ReturnStmt: {
+        begin_leaf(cx, s);
+        cursors ch = {0};
+        children(s, &ch);
+        CXCursor e = ch.count ? ch.items[0] : clang_getNullCursor();
+        PC_VEC_FREE(ch);
+        pc_ctarget *tg = cx->target;
+        if (!clang_Cursor_isNull(e) && tg && !tg->done && pc_clang_is_tensor_type(clang_getCursorType(e))) {
+            pc_ctres r = pc_clang_tensor_expr(cx, e);
+            tg->done = true;
+            tg->result = r;
+            if (tg->kind == PC_CTGT_DECL) {
+                pc_cenv *en = &cx->env.items[tg->env];
+                if (r.kind == PC_TR_NAMED) {
+                    en->kernel = cx->kernel;
+                    en->tensor = r.tensor;
+                } else {
+                    int tid = make_tensor(cx, en->name, r.kind == PC_TR_ANON ? PC_TENSOR_VALUE : PC_TENSOR_CREATED,
+                                          tg->loc, NULL);
+                    pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[tid];
+                    t->dtype = r.dtype;
+                    t->ndims = r.ndims;
+                    t->shape = r.shape;
+                    t->scope_loop = cx->cur_loop;
+                    if (r.kind == PC_TR_ANON)
+                        pc_clang_access(cx, tid, PC_ACC_DEFINE, r.unit, tg->loc);
+                    t = &cx->m->kernels[cx->kernel].tensors[tid];
+                    t->def_stmt = cx->cur_stmt;
+                    en = &cx->env.items[tg->env];
+                    en->kernel = cx->kernel;
+                    en->tensor = tid;
+                }
+            } else if (tg->kind == PC_CTGT_ASSIGN) {
+                if (r.kind == PC_TR_NAMED)
+                    pc_clang_access(cx, r.tensor, PC_ACC_READ, PC_UNIT_NONE, r.loc);
+                pc_clang_access(cx, tg->tensor, PC_ACC_WRITE_WHOLE, r.kind == PC_TR_ANON ? r.unit : PC_UNIT_NONE,
+                                pc_clang_cursor_loc(cx, e));
+            }
+        } else if (!clang_Cursor_isNull(e)) {
+            pc_clang_tensor_stmt(cx, e);
+        }
+        end_leaf(cx, s);
+        return;
+    }
+    default:
+        break;
+    }
+    if (clang_isExpression(k)) {
+        begin_leaf(cx, s);
+        expr_stmt(cx, s);
+        end_leaf(cx, s);
+    }
+}
+
+/* ---- what the walk could not see ------------------------------------------------------------------ */
+
+/* LOOP tokens inside a kernel that no recognised loop starts at (the macro did not expand, or
+ * clang dropped the statement), and clang errors inside a kernel that no statement claimed: each
+ * becomes an unanalysed statement at its place in the innermost enclosing LOOP body. */
+static void place_unanalysed(pc_cx *cx, int kernel, uint32_t off, const char *message)
+{
+    int loop = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->body_spans.count; i++) {
+        pc_cspan *sp = &cx->body_spans.items[i];
+        if (sp->kernel == kernel && off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            loop = sp->loop;
+        }
+    }
+    int saved_kernel = cx->kernel;
+    pc_cblock saved_block = cx->block;
+    cx->kernel = kernel;
+    cx->block = loop >= 0 ? (pc_cblock){PC_CBLK_LOOP, loop, 0} : (pc_cblock){PC_CBLK_KERNEL, 0, 0};
+    unanalysed(cx, pc_clang_loc_range(cx, off, off), message);
+    block_sort_last(cx, cx->block);
+    cx->kernel = saved_kernel;
+    cx->block = saved_block;
+}
+
+static int kernel_at(pc_cx *cx, uint32_t off)
+{
+    int k = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->kernel_spans.count; i++) {
+        pc_cspan *sp = &cx->kernel_spans.items[i];
+        if (off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            k = sp->kernel;
+        }
+    }
+    return k;
+}
+
+static void check_leftovers(pc_cx *cx)
+{
+    pc_ctoks toks = {0};
+    pc_clang_lex(cx->src, 0, cx->srclen, &toks);
+    PC_VEC(uint32_t) lines = {0};
+    for (size_t i = 0; i + 1 < toks.count; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks.items[i + 1], "("))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->loop_spans.count && !known; j++)
+            known = cx->loop_spans.items[j].begin == t->off;
+        int k = known ? -1 : kernel_at(cx, t->off);
+        if (k < 0)
+            continue;
+        /* an UNANALYSED statement already made for this LOOP (its header could not be read) */
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off);
+        bool reported = false;
+        pc_kernel *kk = &cx->m->kernels[k];
+        for (int s = 0; s < kk->nstmts && !reported; s++)
+            reported = kk->stmts[s].kind == PC_STMT_UNANALYSED && kk->stmts[s].loc.line == at.line;
+        PC_VEC_PUSH(lines, at.line);
+        if (reported)
+            continue;
+        uint32_t l1 = 0, l2 = 0;
+        (void)l1, (void)l2;
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line == at.line && !cx->diags[d].claimed)
+                err = cx->diags[d].text;
+        place_unanalysed(cx, k, t->off,
+                         err ? pc_arena_printf(cx->scratch, "LOOP not modelled: clang could not parse it (%s)", err)
+                             : "LOOP not modelled: clang could not parse it");
+    }
+    for (int d = 0; d < cx->ndiags; d++) {
+        pc_cdiag *dg = &cx->diags[d];
+        if (dg->claimed)
+            continue;
+        int k = kernel_at(cx, dg->off);
+        bool on_loop_line = false;
+        for (size_t i = 0; i < lines.count && !on_loop_line; i++)
+            on_loop_line = lines.items[i] == dg->line;
+        dg->claimed = true;
+        if (k < 0 || on_loop_line)
+            continue;
+        place_unanalysed(cx, k, dg->off, pc_arena_printf(cx->scratch, "code not modelled (clang: %s)", dg->text));
+    }
+    PC_VEC_FREE(lines);
+    PC_VEC_FREE(toks);
+}
+
+/* Options in source order (helpers are walked where they are called). */
+static void sort_options(pc_model *m)
+{
+    for (int i = 1; i < m->noptions; i++)
+        for (int j = i; j > 0 && loc_cmp(m->options[j - 1].loc, m->options[j].loc) > 0; j--) {
+            pc_option tmp = m->options[j];
+            m->options[j] = m->options[j - 1];
+            m->options[j - 1] = tmp;
+        }
+}
+
+void pc_clang_walk_tu(pc_cx *cx)
+{
+    cx->kernel = -1;
+    cx->cur_loop = -1;
+    cx->cur_stmt = -1;
+    cx->frame = 0;
+    cx->next_frame = 0;
+    walk_decls(cx, clang_getTranslationUnitCursor(cx->tu));
+    check_leftovers(cx);
+    sort_options(cx->m);
+}
