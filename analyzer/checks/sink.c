@@ -359,6 +359,17 @@ bool pc_diag_is_suppressed(const pc_diag_sink *s, int check, pc_loc loc)
 
 /* ---- reporting -------------------------------------------------------------------------------- */
 
+/* An arena copy of text on one line: the gcc-style matchers of editors and CI read only the first
+ * line of a diagnostic, so CR/LF (and tabs) become blanks. */
+static const char *one_line(pc_diag_sink *s, const char *text, size_t n)
+{
+    char *p = pc_arena_strndup(s->arena, text ? text : "", text ? n : 0);
+    for (char *q = p; *q; q++)
+        if (*q == '\n' || *q == '\r' || *q == '\t')
+            *q = ' ';
+    return p;
+}
+
 static pc_loc copy_loc(pc_diag_sink *s, pc_loc l)
 {
     if (l.file)
@@ -401,7 +412,7 @@ pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kern
     va_start(ap, fmt);
     pc_sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    d.message = pc_arena_strndup(s->arena, b.data ? b.data : "", b.len);
+    d.message = one_line(s, b.data, b.len);
     pc_sb_free(&b);
     s->nchecked++;
     return push_diag(s, &d);
@@ -422,7 +433,7 @@ void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...)
     va_start(ap, fmt);
     pc_sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    pc_note n = {copy_loc(s, loc), pc_arena_strndup(s->arena, b.data ? b.data : "", b.len)};
+    pc_note n = {copy_loc(s, loc), one_line(s, b.data, b.len)};
     pc_sb_free(&b);
     d->notes = pc_arena_grow(s->arena, d->notes, (size_t)d->nnotes, (size_t)d->nnotes + 1, sizeof n);
     d->notes[d->nnotes++] = n;
@@ -447,7 +458,7 @@ pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const cha
     d.check = -1;
     d.severity = sev;
     d.loc = copy_loc(s, loc);
-    d.message = pc_arena_strdup(s->arena, text ? text : "");
+    d.message = one_line(s, text, text ? strlen(text) : 0);
     return push_diag(s, &d);
 }
 

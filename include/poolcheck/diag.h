@@ -88,7 +88,8 @@ pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kern
 void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void pc_diag_fix(pc_diag_sink *s, pc_diag *d, pc_loc range, const char *replacement);
-/* A frontend message as a diagnostic (no check id). */
+/* A frontend message as a diagnostic (no check id).  Messages and notes are kept on one line:
+ * CR, LF and tabs in them become blanks. */
 pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const char *text);
 
 const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count);

@@ -316,6 +316,9 @@ START_TEST(test_cap_and_notes)
     pc_diag_note(s, NULL, at("a.py", 1), "x");
     pc_diag_fix(s, NULL, at("a.py", 1), "x");
     ck_assert_int_eq(other.nnotes, 0);
+    /* Messages stay on one line. */
+    pc_diag *m = pc_diag_message(s, PC_SEV_ERROR, at("a.py", 9), "SyntaxError:\n  x = (\r\n\t^");
+    ck_assert_str_eq(m->message, "SyntaxError:   x = (   ^");
     pc_diag_sink_free(s);
 }
 END_TEST
