@@ -437,6 +437,12 @@ START_TEST(empty_and_no_workspace)
     pc_log_free(s);
     unlink(p);
 
+    /* an empty memory block, even a NULL one */
+    s = scan_buffer(NULL, 0, 0);
+    ck_assert_uint_eq(s->nruns, 0);
+    ck_assert_int_eq(s->stats.lines, 0);
+    pc_log_free(s);
+
     const char *nw[1] = {FIXTURES "/no_workspace.log"};
     s = scan_paths(nw, 1);
     t = text_of(s, NULL);
