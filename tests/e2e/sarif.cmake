@@ -3,7 +3,8 @@
 # (tests/e2e/sarif/run.cmake).  Skipped, with a message, when npm is missing.
 #   sarif_tools        installs the validators (a fixture of the two below)
 #   sarif_schema_unit  the document check_report writes with pc_rep_write
-#   sarif_schema_cli   `poolcheck check --format=sarif` on the examples and the lint fixtures
+#   sarif_schema_cli   `poolcheck check --format=sarif` on the examples, the lint fixtures and a
+#                      file that does not parse (a tool execution notification)
 set(PC_SARIF_TOOLS ${CMAKE_BINARY_DIR}/e2e/sarif-tools)
 set(PC_SARIF_RUN ${CMAKE_CURRENT_LIST_DIR}/sarif/run.cmake)
 
@@ -26,7 +27,8 @@ if(TARGET poolcheck)
   set(_sarif_inputs
     ${CMAKE_SOURCE_DIR}/../shared/examples/python/k_tmp_to_d_emb.py
     ${CMAKE_SOURCE_DIR}/../shared/examples/cpp/k_tmp_to_d_emb.cpp
-    ${CMAKE_SOURCE_DIR}/tests/fixtures/checks)
+    ${CMAKE_SOURCE_DIR}/tests/fixtures/checks
+    ${CMAKE_SOURCE_DIR}/tests/fixtures/python/syntax_error.py)
   string(REPLACE ";" "\\;" _sarif_inputs "${_sarif_inputs}")
   add_test(NAME sarif_schema_cli
     COMMAND ${CMAKE_COMMAND} -DMODE=cli -DTOOLS=${PC_SARIF_TOOLS} -DPOOLCHECK=$<TARGET_FILE:poolcheck>
