@@ -1303,6 +1303,15 @@ static pc_py_val eval_call(pc_py_ctx *c, const pc_py_node *n)
             eval_args(c, n, &a);
             return pc_py_unknown();
         }
+        if (self.kind == PV_INT && (strcmp(fn->name, "min") == 0 || strcmp(fn->name, "max") == 0)) {
+            /* SymbolicScalar.min(x) / .max(x): valid shapes of the last, partial tile */
+            args a;
+            eval_args(c, n, &a);
+            const pc_expr *o = a.npos == 1 ? pc_py_as_expr(&a.pos[0]) : NULL;
+            if (!o)
+                return pc_py_unknown();
+            return expr_val(pc_expr_bin(marena(c), fn->name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, self.e, o));
+        }
         args a;
         eval_args(c, n, &a);
         return opaque_call(c, fn->name, &a, n);
