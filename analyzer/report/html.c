@@ -31,6 +31,7 @@
 #define CHART_R 200.0         /* chart right margin: labels of the depth lines */
 #define STRIP_MIN_CELL 2.0    /* narrowest instance cell before instances are binned */
 #define STRIP_MIN_BAND 4.0    /* narrowest DeviceTask band before tasks are grouped */
+#define STRIP_FULL_BOUNDARIES 60 /* up to this many task groups, boundaries cross the strip */
 #define CHART_MAX_BARS 100    /* bars per panel before DeviceTasks are grouped */
 #define CHART_LABEL_BARS 40   /* panels with at most this many bars label every bar */
 #define PANEL_H 120.0         /* height of one chart panel's plot area */
@@ -321,7 +322,7 @@ static const char css[] =
     ".c0{fill:var(--c0)}.c1{fill:var(--c1)}.c2{fill:var(--c2)}.c3{fill:var(--c3)}.c4{fill:var(--c4)}\n"
     ".band0{fill:var(--band0)}.band1{fill:var(--band1)}.frame{fill:none;stroke:var(--axis);stroke-width:1}"
     ".par{fill:none;stroke:var(--c3);stroke-width:2;stroke-dasharray:4 3}\n"
-    ".bnd{stroke:var(--bnd);stroke-width:2}.lead{stroke:var(--axis);stroke-width:1}"
+    ".bnd{stroke:var(--bnd);stroke-width:2}.bnd.thin{stroke-width:1}.lead{stroke:var(--axis);stroke-width:1}"
     ".grid{stroke:var(--grid);stroke-width:1}.axis{stroke:var(--axis);stroke-width:1}\n"
     ".cut{fill:var(--cut);stroke:var(--cfg);stroke-width:1.5}"
     ".cfg{stroke:var(--cfg);stroke-width:2.5}.cfg.off{stroke-dasharray:10 4}"
@@ -525,7 +526,7 @@ static void draw_strip(kctx *c)
             if (per == 1)
                 pc_sb_printf(&tip, "instance %lld: %s", (long long)i0, root_name(r, best));
             else
-                pc_sb_printf(&tip, "instances %lld-%lld:", (long long)i0, (long long)(i1 - 1));
+                pc_sb_printf(&tip, "instances %lld\xE2\x80\x93%lld:", (long long)i0, (long long)(i1 - 1));
             int listed = 0;
             for (int64_t i = i0; i < i1 && per > 1; i++) {
                 int rt = r->instance_roots[i];
@@ -573,7 +574,7 @@ static void draw_strip(kctx *c)
             int64_t count = G.last - G.first + 1;
             if (tper == 1) {
                 const pc_task *t = &r->tasks[G.t0];
-                pc_sb_printf(&tip, "DeviceTask T%lld: instances %lld-%lld (%lld), closed by: %s%s; needs "
+                pc_sb_printf(&tip, "DeviceTask T%lld: instances %lld\xE2\x80\x93%lld (%lld), closed by: %s%s; needs "
                              "root_inner %lld, assemble_outcast %lld, exclusive_outcast %lld",
                              (long long)G.t0, (long long)G.first, (long long)G.last, (long long)count,
                              pc_task_close_name(t->close), t->parallel ? " (parallel loop, per copy)" : "",
@@ -582,17 +583,20 @@ static void draw_strip(kctx *c)
                              plural(count, "instance", "instances"));
                 pc_sb_printf(&l2, "closed: %s%s", pc_task_close_name(t->close), t->parallel ? ", parallel" : "");
             } else {
-                pc_sb_printf(&tip, "DeviceTasks T%lld-T%lld: instances %lld-%lld (%lld)", (long long)G.t0,
+                pc_sb_printf(&tip, "DeviceTasks T%lld\xE2\x80\x93T%lld: instances %lld\xE2\x80\x93%lld (%lld)", (long long)G.t0,
                              (long long)G.t1, (long long)G.first, (long long)G.last, (long long)count);
-                pc_sb_printf(&l1, "T%lld-T%lld: %lld instances", (long long)G.t0, (long long)G.t1,
+                pc_sb_printf(&l1, "T%lld\xE2\x80\x93T%lld: %lld instances", (long long)G.t0, (long long)G.t1,
                              (long long)count);
                 pc_sb_printf(&l2, "%lld DeviceTasks", (long long)(G.t1 - G.t0 + 1));
             }
             svg_rect(&s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
             if (G.parallel)
                 svg_rect(&s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
+            /* boundaries cross the strip while they stay apart; a dense run of them would hide
+             * the roots, so then they only mark the band row */
             if (g > 0)
-                svg_line(&s, x0, strip_top - 6, x0, band_top + band_h, "bnd");
+                svg_line(&s, x0, ngroups <= STRIP_FULL_BOUNDARIES ? strip_top - 6 : band_top, x0,
+                         band_top + band_h, ngroups <= STRIP_FULL_BOUNDARIES ? "bnd" : "bnd thin");
             /* the label: centred under its task, else pushed right of the previous label (with a
              * leader line), on the first of two rows where it fits */
             double w = fmax(text_w(l1.data, 12), text_w(l2.data, 11));
@@ -600,7 +604,7 @@ static void draw_strip(kctx *c)
             double lmin = PLOT_L, lmax = SVG_W - STRIP_R - w;
             double lx = fmin(fmax(cx - w / 2, lmin), lmax);
             int row = -1;
-            for (int k = 0; k < 2 && row < 0; k++) {
+            for (int k = 0; k < (tper == 1 ? 2 : 1) && row < 0; k++) {
                 double at = fmax(lx, row_end[k] + 12);
                 if (at <= lmax && at - x1 < 60) {
                     lx = at;
@@ -695,8 +699,10 @@ static double draw_panel(pc_sb *s, double y, const panel_in *p)
 {
     const double pw = SVG_W - PLOT_L - CHART_R;
     svg_text(s, PLOT_L, y + 14, "ttl", NULL, p->title);
-    if (p->alert)
-        svg_text(s, PLOT_L + pw, y + 14, "cuttxt", "end", p->alert);
+    if (p->alert) {
+        svg_text(s, PLOT_L, y + 31, "cuttxt", NULL, p->alert);
+        y += 17;
+    }
     double top = y + 26, bottom = top + PANEL_H;
 
     /* scale: everything but an outlying configured depth */
@@ -845,7 +851,7 @@ static void draw_task_charts(kctx *c)
             pc_sb_printf(&t, "T%lld: %lld %s, closed by: %s", (long long)g, (long long)G.size_max,
                          plural(G.size_max, "instance", "instances"), pc_task_close_name(r->tasks[G.t0].close));
         else
-            pc_sb_printf(&t, "T%lld-T%lld: at most %lld instances per task", (long long)G.t0, (long long)G.t1,
+            pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: at most %lld instances per task", (long long)G.t0, (long long)G.t1,
                          (long long)G.size_max);
         tips[g] = pc_sb_take(&t);
         marker[g] = -1;
@@ -890,9 +896,20 @@ static void draw_task_charts(kctx *c)
     for (int64_t g = 0; g < ng; g++)
         pc_mem_free(tips[g]);
 
-    /* panels 2-4: the depth each DeviceTask needs, per pool */
+    /* panels 2-4: the depth each DeviceTask needs, per pool; a pool no tensor uses gets one line */
     for (int pool = 0; pool < 3; pool++) {
         int64_t cfgd = r->configured[pool];
+        int64_t most = 0;
+        for (int64_t t = 0; t < r->ntasks; t++)
+            most = max64(most, r->tasks[t].need[pool]);
+        if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
+            svg_textf(&s, PLOT_L, y + 14, "ttl", NULL, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
+            svg_textf(&s, PLOT_L + text_w(pool_short[pool], 13) + 280, y + 14, "sm mut", NULL,
+                      "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
+                      r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
+            y += 28;
+            continue;
+        }
         int64_t ncut = 0;
         have_marks = false;
         for (int64_t g = 0; g < ng; g++) {
@@ -917,7 +934,7 @@ static void draw_task_charts(kctx *c)
                              (long long)G.size_max, plural(G.size_max, "instance", "instances"),
                              pool_short[pool], (long long)v, (long long)cfgd);
             else
-                pc_sb_printf(&t, "T%lld-T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
+                pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
                              (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
             if (cut)
                 pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
@@ -970,7 +987,7 @@ static void draw_task_charts(kctx *c)
         else if (pool == 2 && r->unit_excl > 0)
             pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
         if (!r->required[pool])
-            pc_sb_append(&tb, " \xE2\x80\x94 not needed (no tensor uses this pool)");
+            pc_sb_append(&tb, " \xE2\x80\x94 no tensor needs this pool");
         if (per > 1)
             pc_sb_append(&tb, " (largest of each bar)");
         char *ptitle = pc_sb_take(&tb);
@@ -1056,11 +1073,7 @@ static void draw_workspace(kctx *c)
 #define XB(v) (lw + pw * (double)(v) / top_v)
 
     pc_sb s = {0};
-    double y = 10;
-    svg_textf(&s, lw, y + 8, "sm mut", NULL, "tensor workspace per launch (bytes%s)",
-              r->parallelism > 1 ? ", all parallel copies" : "");
-    y += 18;
-    double top = y;
+    double top = 24;
     for (double v = 0; v <= top_v + 1e-6; v += step) {
         svg_line(&s, XB(v), top, XB(v), top + row_h * nr, "grid");
         char t[48];
@@ -1093,6 +1106,9 @@ static void draw_workspace(kctx *c)
         svg_textf(&s, XB(budget), top - 6, "sm cfgtxt", "middle", "%s = %s", budget_what,
                   human_bytes((double)budget).s);
     }
+    svg_textf(&s, lw, bottom + 12, "sm mut", NULL, "tensor workspace per launch, bytes%s",
+              r->parallelism > 1 ? " (all parallel copies)" : "");
+    bottom += 16;
     svg_textf(&s, lw, bottom + 12, "sm mut", NULL,
               "AlignUp(U0\xC2\xB7" "d0 + U2\xC2\xB7" "d2 + (2E + 2A + A\xC2\xB7" "d1)\xC2\xB7S, 32768) \xC3\x97 P, "
               "P = device_sched_parallelism = %lld (model.md 7)", (long long)r->parallelism);
