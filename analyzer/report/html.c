@@ -903,8 +903,10 @@ static void draw_task_charts(kctx *c)
         for (int64_t t = 0; t < r->ntasks; t++)
             most = max64(most, r->tasks[t].need[pool]);
         if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
-            svg_textf(&s, PLOT_L, y + 14, "ttl", NULL, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
-            svg_textf(&s, PLOT_L + text_w(pool_short[pool], 13) + 280, y + 14, "sm mut", NULL,
+            char head[96];
+            snprintf(head, sizeof head, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
+            svg_text(&s, PLOT_L, y + 14, "ttl", NULL, head);
+            svg_textf(&s, PLOT_L + text_w(head, 13) + 12, y + 14, "sm mut", NULL,
                       "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
                       r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
             y += 28;
