@@ -1063,20 +1063,23 @@ static void draw_workspace(kctx *c)
         budget_what = r->precise ? "max_workspace_kb (no effect in precise mode)" : "max_workspace_kb";
     }
     double vmax = (double)budget;
-    for (int i = 0; i < nr; i++)
+    bool any_known = false;
+    for (int i = 0; i < nr; i++) {
         vmax = fmax(vmax, (double)rows[i].bytes);
+        any_known |= rows[i].bytes >= 0;
+    }
     if (!(vmax > 0))
         vmax = 1;
     /* ticks in a binary unit that suits the range */
     double unit = vmax >= 1024.0 * 1024 * 2 ? 1024.0 * 1024 : vmax >= 2048 ? 1024 : 1;
     const char *uname = unit > 1024 ? "MiB" : unit > 1 ? "KiB" : "B";
-    double step = nice_step(vmax / unit, 6) * unit;
+    double step = fmax(1.0, nice_step(vmax / unit, 6) * unit);
     double top_v = ceil(vmax / step) * step;
 #define XB(v) (lw + pw * (double)(v) / top_v)
 
     pc_sb s = {0};
     double top = 24;
-    for (double v = 0; v <= top_v + 1e-6; v += step) {
+    for (double v = 0; any_known && v <= top_v + 1e-6; v += step) {
         svg_line(&s, XB(v), top, XB(v), top + row_h * nr, "grid");
         char t[48];
         snprintf(t, sizeof t, "%.24s%s%s", N(v / unit).s, v > 0 ? " " : "", v > 0 ? uname : "");
@@ -1205,6 +1208,8 @@ static void depth_table(kctx *c)
                     pc_sb_append(b, "</code>");
                 }
             }
+        } else if (r->required[p] > 0) {
+            pc_sb_append(b, "<span class=\"muted\">unknown until the symbols are bound</span>");
         } else {
             pc_sb_append(b, "<span class=\"muted\">not needed</span>");
         }

@@ -655,7 +655,26 @@ START_TEST(unknown_trip_count)
     ck_assert_ptr_nonnull(strstr(doc, "instances depend on unbound symbols"));
     ck_assert_ptr_nonnull(strstr(doc, "bind: <code>n</code>"));
     ck_assert_ptr_nonnull(strstr(doc, "&#8804; 128"));
+    ck_assert_ptr_nonnull(strstr(doc, "unknown until the symbols are bound"));
     ck_assert_ptr_null(strstr(doc, "each cell ="));
+    pc_mem_free(doc);
+    pc_file_result_free(fr);
+
+    /* a tensor whose size depends on the symbol too: the bytes are unknown, said in words */
+    kb_init(&b, "dyn2.py", "dyn2");
+    x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 16});
+    a = created(&b, "a", 2, (int64_t[]){1, 16});
+    K(&b)->tensors[a].shape[0] = pc_expr_sym(b.m->arena, "n");
+    s = loop_begin(&b, "l", 4);
+    write_acc(&b, a, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x);
+    write_acc(&b, x, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, a);
+    loop_end(&b, s);
+    fr = analyse(&b, NULL);
+    ck_assert_int_lt(fr->results[0]->ws_predicted, 0);
+    doc = render(fr, NULL);
+    ck_assert_ptr_nonnull(strstr(doc, ">unknown: the bytes depend on unbound symbols</text>"));
+    ck_assert_ptr_null(strstr(doc, " B</text>")); /* no byte axis without a known value */
+    ck_assert_ptr_nonnull(strstr(doc, "<td class=\"n\">?</td><td class=\"n\">?</td>")); /* a's bytes */
     pc_mem_free(doc);
     pc_file_result_free(fr);
 }
