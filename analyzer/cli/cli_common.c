@@ -1,6 +1,6 @@
 /* cli_common.c - options shared by `check`, `logs --kernel` and `plan`, and the per-file
  * analysis they all run. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "cli.h"
 
 #include <cjson/cJSON.h>

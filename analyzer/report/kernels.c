@@ -206,12 +206,12 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
         fputc('\n', out);
     }
 
-    fprintf(out, "  %-12s%-13s%-19s%s\n", "depths", "root_inner", "assemble_outcast", "exclusive_outcast");
+    fprintf(out, "  %-14s%-13s%-19s%s\n", "depths", "root_inner", "assemble_outcast", "exclusive_outcast");
     const struct { const char *label; const int64_t *v; } rows[] = {
         {"predicted", r->predicted}, {"required", r->required}, {"suggested", r->suggested},
         {"configured", r->configured}};
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        fprintf(out, "    %-10s", rows[i].label);
+        fprintf(out, "    %-12s", rows[i].label);
         num(out, rows[i].v[0], 13);
         num(out, rows[i].v[1], 19);
         num(out, rows[i].v[2], 0);
