@@ -11,8 +11,12 @@ packages=(
   python3-dev                           # libpython for the embedded Python frontend
   zlib1g-dev                            # gzip'd runtime logs
   valgrind                              # leak checks in the test suite
-  nodejs npm                            # LSP and SARIF end-to-end tests (npm clients)
 )
+# Node.js and npm drive the LSP and SARIF end-to-end tests.  Some machines carry a nodejs that
+# bundles npm (nodesource), which conflicts with Debian's npm package: ask for the packages only
+# when the commands are missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 for extra in "$@"; do packages+=("$extra"); done
 
 missing=()
