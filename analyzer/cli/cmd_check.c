@@ -24,6 +24,7 @@ static const char check_help[] =
     "  --fix                     rewrite stitch_function_num_per_pool in the sources\n"
     "  --fix-dry-run             print the fixes as a unified diff instead\n"
     "  --no-summary              text: diagnostics only, no per-kernel summary\n"
+    "  --report=FILE.html        also write a self-contained HTML picture of the DeviceTasks\n"
     "  --color=auto|always|never\n"
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
@@ -341,7 +342,7 @@ int pc_cmd_check(int argc, char **argv)
     pc_report_opts ro = {0};
     ro.format = PC_FMT_TEXT;
     ro.summary = true;
-    const char *out_path = NULL, *emit = NULL, *color = "auto";
+    const char *out_path = NULL, *emit = NULL, *color = "auto", *report = NULL;
     bool fix = false, fix_dry = false;
     int64_t jobs = 1;
     str_vec inputs = {0}, excludes = {0}, files = {0};
@@ -400,6 +401,8 @@ int pc_cmd_check(int argc, char **argv)
                 status = PC_EXIT_USAGE;
                 goto done;
             }
+        } else if (strncmp(a, "--report=", 9) == 0 || (strcmp(a, "--report") == 0 && i + 1 < argc)) {
+            report = a[8] == '=' ? a + 9 : argv[++i];
         } else if (strcmp(a, "--no-summary") == 0) {
             ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -444,7 +447,8 @@ int pc_cmd_check(int argc, char **argv)
             PC_VEC_PUSH(files, pc_mem_strdup(inputs.items[i]));
     }
 
-    if (jobs > 1 && files.count > 1 && !emit && !fix && !fix_dry) {
+    /* The HTML report, emitted configs and fixes need every result in this process. */
+    if (jobs > 1 && files.count > 1 && !emit && !fix && !fix_dry && !report) {
         FILE *pout = stdout;
         if (out_path && !(pout = fopen(out_path, "w"))) {
             pc_cli_error("cannot write '%s'", out_path);
@@ -493,6 +497,10 @@ int pc_cmd_check(int argc, char **argv)
         pc_rep_write(stderr, results.items, results.count, &ro);
     } else {
         pc_rep_write(out, results.items, results.count, &ro);
+    }
+    if (report && pc_rep_html_write(report, results.items, results.count, NULL) != 0) {
+        pc_cli_error("cannot write '%s': %s", report, strerror(errno));
+        status = PC_EXIT_USAGE;
     }
     if (out != stdout)
         fclose(out);
