@@ -369,7 +369,8 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
             }
         }
     }
-    qsort(taken.items, taken.count, sizeof *taken.items, by_position);
+    if (taken.count > 1)
+        qsort(taken.items, taken.count, sizeof *taken.items, by_position);
     bool ok = true;
     pc_sb diff = {0};
     for (size_t i = 0; i < taken.count;) {

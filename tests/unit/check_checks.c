@@ -814,7 +814,7 @@ END_TEST
 /* An option the runtime rejects leaves precise mode off; its PC002 fix is the fix, not a new call. */
 START_TEST(test_pc009_no_insert_over_invalid_option)
 {
-    static const int64_t two[2] = {64, 1};
+    static const int64_t two[3] = {64, 1, 0}; /* only the first two are written */
     lf f;
     lf_init(&f, PC_LANG_PYTHON, "[64, 1]", two);
     f.m->options[0].value.nitems = 2;

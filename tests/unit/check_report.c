@@ -406,18 +406,20 @@ START_TEST(test_github)
     free(out);
     lf_free(&f);
 
-    /* Escaping: % CR LF everywhere, and : , in properties. */
+    /* Escaping: % CR LF everywhere (messages are one line; notes follow on new lines), and : ,
+     * in properties. */
     pc_diag_sink *s = pc_diag_sink_new();
-    pc_diag_report(s, 6, (pc_loc){"dir:a,b/k.py", 2, 3, 0, 0}, NULL, "50%% done\r\nnext: line, more");
+    pc_diag *d = pc_diag_report(s, 6, (pc_loc){"dir:a,b/k\r.py", 2, 3, 0, 0}, NULL, "50%% done, next: line");
+    pc_diag_note(s, d, (pc_loc){0}, "more");
     pc_diag_message(s, PC_SEV_NOTE, (pc_loc){0}, "no place");
-    pc_model *m = pc_model_new("dir:a,b/k.py", PC_LANG_PYTHON);
+    pc_model *m = pc_model_new("dir:a,b/k\r.py", PC_LANG_PYTHON);
     pc_file_result one = {.model = m, .sink = s};
     pc_file_result *p = &one;
     out = render(&p, 1, &o);
     ck_assert_str_eq(out,
                      "::notice title=poolcheck::no place\n"
-                     "::notice file=dir%3Aa%2Cb/k.py,line=2,col=3,title=PC007 pool-too-deep::50%25 done%0D%0Anext: "
-                     "line, more\n");
+                     "::notice file=dir%3Aa%2Cb/k%0D.py,line=2,col=3,title=PC007 pool-too-deep::50%25 done, next: "
+                     "line%0Anote: more\n");
     free(out);
     pc_model_free(m);
     pc_diag_sink_free(s);
