@@ -123,6 +123,7 @@ static bool run_uses_pool(const an_ctx *c, int run, pc_pool pool)
         for (int i = 0; i < k->stmts[s].naccesses; i++) {
             const pc_access *a = &k->stmts[s].accesses[i];
             if (a->kind != PC_ACC_READ && a->tensor >= 0 && a->tensor < k->ntensors &&
+                !(a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW) &&
                 c->pool[c->base[a->tensor]] == pool)
                 return true;
         }

@@ -108,6 +108,8 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
                 const pc_access *a = &st->accesses[j];
                 if (a->kind == PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
                     continue;
+                if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
+                    continue; /* making a view writes nothing into its base */
                 int t = c->base[a->tensor];
                 if (c->pool[t] != pool || seen_has(done, t))
                     continue;
@@ -280,6 +282,8 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
             const pc_access *a = &st->accesses[j];
             if (a->tensor < 0 || a->tensor >= k->ntensors)
                 continue;
+            if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
+                continue; /* making a view neither writes nor reads its base */
             int t = c->base[a->tensor];
             if (c->pool[t] != PC_POOL_ASSEMBLE)
                 continue;

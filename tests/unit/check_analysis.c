@@ -536,6 +536,35 @@ START_TEST(parallel_loop)
 }
 END_TEST
 
+/* Making a view of a tensor in another root writes nothing into it: `flat = reshape(t)` in the
+ * reading loop leaves t's exclusive need at its one producing instance. */
+START_TEST(view_define_is_not_a_write)
+{
+    kb b;
+    kb_init(&b, "alias");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){8, 128});
+    int out = tensor(&b, "out", PC_TENSOR_PARAM, 2, (int64_t[]){32, 32});
+    saved s = loop_begin(&b, "produce", 0, 1, 1);
+    int t = value(&b, "t", PC_UNIT_VECTOR, 2, (int64_t[]){8, 128}, x, x);
+    loop_end(&b, s);
+    s = loop_begin(&b, "consume", 0, 2, 1);
+    int st = stmt(&b);
+    int flat = tensor(&b, "flat", PC_TENSOR_VIEW, 2, (int64_t[]){32, 32});
+    K(&b)->tensors[flat].base = t;
+    K(&b)->tensors[flat].def_stmt = st;
+    acc(&b, st, t, PC_ACC_READ, PC_UNIT_NONE);
+    acc(&b, st, flat, PC_ACC_DEFINE, PC_UNIT_NONE);
+    write(&b, out, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, flat, -1);
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->tensors[t].pool, PC_POOL_EXCLUSIVE);
+    ck_assert_int_eq(r->roots[1].excl_bytes, 0);
+    CK_TRIPLE(r->predicted, 0, 0, 1);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -552,6 +581,7 @@ static Suite *suite(void)
     tcase_add_test(tc, if_paths);
     tcase_add_test(tc, no_op_root_and_param_views);
     tcase_add_test(tc, parallel_loop);
+    tcase_add_test(tc, view_define_is_not_a_write);
     suite_add_tcase(s, tc);
     return s;
 }
