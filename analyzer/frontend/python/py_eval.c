@@ -350,10 +350,11 @@ int pc_py_materialise(pc_py_ctx *c, pc_py_val *v, const char *variable, const pc
     case PV_VIEW:
         if (v->tensor < 0)
             return -1;
+        /* A view reads its base and allocates nothing: no define access (it would look like a
+         * write of the base's memory), just the tensor with its base. */
         pc_py_access(c, v->tensor, PC_ACC_READ, PC_UNIT_NONE, v->node ? v->node : at);
         id = pc_py_new_tensor(c, variable, PC_TENSOR_VIEW, v->dtype, v->shape, v->ndims, at);
         pc_py_kernel(c)->tensors[id].base = v->tensor;
-        pc_py_access(c, id, PC_ACC_DEFINE, PC_UNIT_NONE, at);
         break;
     case PV_CREATE: {
         id = pc_py_new_tensor(c, variable, PC_TENSOR_CREATED, v->dtype, v->shape, v->ndims, at);
