@@ -30,6 +30,10 @@ void pc_mem_fail_after(uint64_t n);
 uint64_t pc_mem_count(void);             /* allocations made on this thread so far */
 typedef void (*pc_oom_handler)(void);
 void pc_mem_set_oom_handler(pc_oom_handler h); /* NULL restores the default (print, exit 2) */
+/* Fault-injection build (POOLCHECK_FAULT_INJECTION) only: honour POOLCHECK_FAIL_ALLOC_AFTER=N
+ * (pc_mem_fail_after(N)) and POOLCHECK_ALLOC_COUNT=1 (print pc_mem_count() at exit).  Call first
+ * thing in main; a no-op in normal builds (fault_env.c). */
+void pc_mem_init_from_env(void);
 
 /* ---- arena: many small allocations freed at once ------------------------------------------ */
 pc_arena *pc_arena_new(void);
