@@ -85,6 +85,8 @@ function(poolcheck_lint target)
     "$<$<BOOL:${td}>:-D$<JOIN:${td},$<SEMICOLON>-D>>"
     "${to}")
 
+  set(stamp_dir "${CMAKE_CURRENT_BINARY_DIR}/poolcheck_lint/${target}")
+  file(MAKE_DIRECTORY "${stamp_dir}")
   set(stamps "")
   foreach(file IN LISTS files)
     if(file MATCHES "\\.py$")
@@ -97,7 +99,7 @@ function(poolcheck_lint target)
     get_filename_component(name "${file}" NAME)
     string(SHA1 hash "${file}")
     string(SUBSTRING "${hash}" 0 10 hash)
-    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/poolcheck_lint/${target}/${name}.${hash}.stamp")
+    set(stamp "${stamp_dir}/${name}.${hash}.stamp")
     file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
     add_custom_command(OUTPUT "${stamp}"
       COMMAND ${exe} ${common} "${file}" ${tail}

@@ -327,6 +327,10 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
 {
     pc_check_opts co;
     pc_check_opts_init(&co);
+    /* What a C/C++ compiler compiles is C++ to poolcheck, whatever its name (`-x c++ k.cce`). */
+    co.parse.lang = pc_frontend_lang_of(src);
+    if (co.parse.lang == PC_LANG_UNKNOWN)
+        co.parse.lang = PC_LANG_CPP;
     co.parse.compile_db_dir = o->compile_db_dir;
     co.parse.extra_args = o->extra_args.items;
     co.parse.nextra_args = o->extra_args.count;

@@ -18,6 +18,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
           -DSCENARIO=${scenario}
           -DCC=$<TARGET_FILE:poolcheck-cc>
           -DSHARED=${CMAKE_SOURCE_DIR}/../shared
+          -DSTUB=${CMAKE_SOURCE_DIR}/analyzer/frontend/clang/stub
           -DWORK=${CMAKE_BINARY_DIR}/e2e/launcher/${scenario}
           "-DGENERATOR=${CMAKE_GENERATOR}"
           -P ${CMAKE_CURRENT_LIST_FILE})
@@ -78,6 +79,12 @@ endif()
 file(WRITE "${WORK}/k_bad.cpp" "${bad}")
 file(WRITE "${WORK}/plain.cpp" "int plain(int x) { return x + 1; }\n")
 
+# Given a compile command, poolcheck parses with the headers that command names, as a build on a
+# machine with CANN would.  This one has none, so the test stands in a tilefwk/tilefwk.h that
+# pulls in poolcheck's declaration-only stub; `inc` is what a kernel's compile command adds.
+file(WRITE "${WORK}/pypto/include/tilefwk/tilefwk.h" "#include \"poolcheck_tilefwk_stub.h\"\n")
+set(inc "-I${WORK}/pypto/include" "-I${STUB}")
+
 # A compiler that records its arguments, and a ccache that records itself and runs the rest.
 set(log "${WORK}/calls.log")
 file(WRITE "${WORK}/bin/fakecc" "#!/bin/sh\necho \"fakecc $*\" >> '${log}'\n")
@@ -97,21 +104,22 @@ endfunction()
 set(pc001 "k_bad\\.cpp:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
 
 if(SCENARIO STREQUAL "args")
-  run("PC001 kernel" EXPECT 1 COMMAND "${CC}" "${fakecc}" -O2 -c k_bad.cpp -o k_bad.o)
+  run("PC001 kernel" EXPECT 1 COMMAND "${CC}" "${fakecc}" ${inc} -O2 -c k_bad.cpp -o k_bad.o)
   expect_match("PC001 kernel: stderr" "${err}" "${pc001}")
   expect_match("PC001 kernel: stderr" "${err}" "not compiling")
   read_log(calls)
   expect_no_match("PC001 kernel: the compiler ran" "${calls}" "fakecc")
 
-  run("PC001 kernel, warn only" ENV POOLCHECK_CC_WARN_ONLY=1 COMMAND "${CC}" "${fakecc}" -c k_bad.cpp -o k_bad.o)
+  run("PC001 kernel, warn only" ENV POOLCHECK_CC_WARN_ONLY=1 COMMAND "${CC}" "${fakecc}" ${inc} -c k_bad.cpp -o k_bad.o)
   expect_match("warn only: stderr" "${err}" "${pc001}")
   read_log(calls)
-  expect_match("warn only: the compiler ran" "${calls}" "fakecc -c k_bad.cpp -o k_bad.o\n")
+  expect_match("warn only: the compiler ran" "${calls}" "fakecc -I[^\n]* -c k_bad.cpp -o k_bad.o\n")
 
-  run("clean kernel" COMMAND "${CC}" "${fakecc}" -c k_clean.cpp -o k_clean.o)
+  run("clean kernel" COMMAND "${CC}" "${fakecc}" ${inc} -c k_clean.cpp -o k_clean.o)
   expect_no_match("clean kernel: stderr" "${err}" "error:")
+  expect_match("clean kernel: stderr" "${err}" "\\[PC009\\]")   # the kernel was analysed
   read_log(calls)
-  expect_match("clean kernel: the compiler ran" "${calls}" "fakecc -c k_clean.cpp -o k_clean.o\n")
+  expect_match("clean kernel: the compiler ran" "${calls}" "fakecc -I[^\n]* -c k_clean.cpp -o k_clean.o\n")
 
   # Arguments reach the compiler exactly; option values naming kernels are not sources.
   run("no kernel" COMMAND "${CC}" "${fakecc}" -DX=1 "-DMSG=a b" -MF k_bad.cpp -include k_bad.cpp -c plain.cpp -o plain.o)
@@ -126,21 +134,21 @@ if(SCENARIO STREQUAL "args")
   run("ccache chain" COMMAND "${CC}" "${WORK}/bin/ccache" "${fakecc}" -c k_clean.cpp -o k_clean.o)
   read_log(calls)
   expect_match("ccache chain" "${calls}" "^ccache ${fakecc} -c k_clean.cpp -o k_clean.o\nfakecc -c k_clean.cpp")
-  run("ccache chain, PC001" EXPECT 1 COMMAND "${CC}" "${WORK}/bin/ccache" "${fakecc}" -c k_bad.cpp -o k_bad.o)
+  run("ccache chain, PC001" EXPECT 1 COMMAND "${CC}" "${WORK}/bin/ccache" "${fakecc}" ${inc} -c k_bad.cpp -o k_bad.o)
   expect_match("ccache chain, PC001" "${err}" "${pc001}")
   read_log(calls)
   if(NOT calls STREQUAL "")
     message(FATAL_ERROR "ccache chain, PC001: something ran:\n${calls}")
   endif()
-  run("env chain, PC001" EXPECT 1 COMMAND "${CC}" env CCACHE_DISABLE=1 "${fakecc}" -c k_bad.cpp)
+  run("env chain, PC001" EXPECT 1 COMMAND "${CC}" env CCACHE_DISABLE=1 "${fakecc}" ${inc} -c k_bad.cpp)
   expect_match("env chain, PC001" "${err}" "${pc001}")
 
   # `-x c++` makes any name a source.
   file(COPY_FILE "${WORK}/k_bad.cpp" "${WORK}/k_bad.kernel")
-  run("-x c++" EXPECT 1 COMMAND "${CC}" "${fakecc}" -x c++ -c k_bad.kernel)
+  run("-x c++" EXPECT 1 COMMAND "${CC}" "${fakecc}" ${inc} -x c++ -c k_bad.kernel)
   expect_match("-x c++" "${err}" "k_bad\\.kernel:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
 
-  run("--set fixes it" COMMAND "${CC}" --set=stitch_function_num_per_pool=64,2,1 "${fakecc}" -c k_bad.cpp)
+  run("--set fixes it" COMMAND "${CC}" --set=stitch_function_num_per_pool=64,2,1 "${fakecc}" ${inc} -c k_bad.cpp)
   expect_no_match("--set fixes it" "${err}" "PC001")
   read_log(calls)
   run("missing compiler" EXPECT 127 COMMAND "${CC}" "${WORK}/bin/no-such-cc" -c plain.cpp)
@@ -148,50 +156,73 @@ if(SCENARIO STREQUAL "args")
 
 elseif(SCENARIO STREQUAL "tidy")
   # CMake 3.25's CMAKE_CXX_CLANG_TIDY call: diagnostics on stdout, nothing executed.
-  run("tidy: PC001" EXPECT 1 COMMAND "${CC}" --extra-arg-before=--driver-mode=g++ k_bad.cpp -- "${fakecc}" -c k_bad.cpp -o k_bad.o)
+  run("tidy: PC001" EXPECT 1 COMMAND "${CC}" --extra-arg-before=--driver-mode=g++ k_bad.cpp -- "${fakecc}" ${inc} -c k_bad.cpp -o k_bad.o)
   expect_match("tidy: stdout" "${out}" "${pc001}")
   read_log(calls)
   if(NOT calls STREQUAL "")
     message(FATAL_ERROR "tidy mode ran the compiler:\n${calls}")
   endif()
-  run("tidy: clean" COMMAND "${CC}" --extra-arg-before=--driver-mode=g++ k_clean.cpp -- "${fakecc}" -c k_clean.cpp)
+  run("tidy: clean" COMMAND "${CC}" --extra-arg-before=--driver-mode=g++ k_clean.cpp -- "${fakecc}" ${inc} -c k_clean.cpp)
   expect_no_match("tidy: clean" "${out}" "error:")
   run("tidy: no kernel" COMMAND "${CC}" --extra-arg-before=--driver-mode=g++ plain.cpp -- "${fakecc}" -c plain.cpp)
   # With -p the command comes from compile_commands.json.
   file(WRITE "${WORK}/db/compile_commands.json"
-    "[{\"directory\": \"${WORK}\", \"file\": \"${WORK}/k_bad.cpp\", \"arguments\": [\"c++\", \"-std=c++17\", \"-c\", \"k_bad.cpp\"]}]\n")
+    "[{\"directory\": \"${WORK}\", \"file\": \"${WORK}/k_bad.cpp\", \"arguments\": [\"c++\", \"-std=c++17\", \"-I${WORK}/pypto/include\", \"-I${STUB}\", \"-c\", \"k_bad.cpp\"]}]\n")
   run("tidy -p: PC001" EXPECT 1 COMMAND "${CC}" -p "${WORK}/db" "${WORK}/k_bad.cpp")
   expect_match("tidy -p: stdout" "${out}" "k_bad\\.cpp:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
-  run("tidy, warn only" ENV POOLCHECK_CC_WARN_ONLY=1 COMMAND "${CC}" k_bad.cpp -- "${fakecc}" -c k_bad.cpp)
+  run("tidy, warn only" ENV POOLCHECK_CC_WARN_ONLY=1 COMMAND "${CC}" k_bad.cpp -- "${fakecc}" ${inc} -c k_bad.cpp)
   expect_match("tidy, warn only" "${out}" "${pc001}")
 
 elseif(SCENARIO STREQUAL "cmake")
-  # A project with a kernel target and a plain target.  The kernel never reaches the compiler:
-  # the lint stops it first, which is what is tested (PyPTO's headers are not installed here).
+  # A project with a plain target, a PC001 kernel target and a clean kernel target, whose
+  # kernels see the stand-in PyPTO headers.  The PC001 kernel never reaches the compiler: the lint
+  # stops it.  The clean kernel is linted and compiled; the stub is declaration-only C++ that
+  # clang compiles (g++ does not), so that target is built only when clang++ is here.
   file(MAKE_DIRECTORY "${WORK}/proj")
-  file(COPY_FILE "${WORK}/k_bad.cpp" "${WORK}/proj/k_bad.cpp")
-  file(COPY_FILE "${WORK}/plain.cpp" "${WORK}/proj/plain.cpp")
+  foreach(f k_bad.cpp k_clean.cpp plain.cpp)
+    file(COPY_FILE "${WORK}/${f}" "${WORK}/proj/${f}")
+  endforeach()
   file(WRITE "${WORK}/proj/CMakeLists.txt" [=[
 cmake_minimum_required(VERSION 3.20)
 project(launcher_sample LANGUAGES CXX)
 add_library(plain STATIC plain.cpp)
 add_library(kernel STATIC k_bad.cpp)
+add_library(good_kernel STATIC k_clean.cpp)
+foreach(t kernel good_kernel)
+  target_include_directories(${t} PRIVATE ${PYPTO_INCLUDE} ${POOLCHECK_STUB})
+  set_target_properties(${t} PROPERTIES CXX_STANDARD 17)
+endforeach()
 ]=])
+  find_program(CLANGXX NAMES clang++ clang++-14)
   function(build_project name)
     set(b "${WORK}/build-${name}")
-    run("${name}: configure" COMMAND "${CMAKE_COMMAND}" -S "${WORK}/proj" -B "${b}" -G "${GENERATOR}" ${ARGN})
+    set(cxx "")
+    if(CLANGXX)
+      set(cxx "-DCMAKE_CXX_COMPILER=${CLANGXX}")
+    endif()
+    run("${name}: configure" COMMAND "${CMAKE_COMMAND}" -S "${WORK}/proj" -B "${b}" -G "${GENERATOR}"
+        "-DPYPTO_INCLUDE=${WORK}/pypto/include" "-DPOOLCHECK_STUB=${STUB}" ${cxx} ${ARGN})
     run("${name}: plain target" COMMAND "${CMAKE_COMMAND}" --build "${b}" --target plain)
     run("${name}: kernel target" EXPECT fail COMMAND "${CMAKE_COMMAND}" --build "${b}" --target kernel)
     expect_match("${name}: kernel build output" "${out}${err}" "k_bad\\.cpp:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
+    if(CLANGXX)
+      run("${name}: clean kernel target" COMMAND "${CMAKE_COMMAND}" --build "${b}" --target good_kernel)
+      expect_no_match("${name}: clean kernel" "${out}${err}" "error:")
+    else()
+      message(STATUS "${name}: clang++ not found: the clean kernel is not compiled")
+    endif()
   endfunction()
   # A list value does not survive a command line intact: hand it over in an initial cache.
   file(WRITE "${WORK}/launcher-init.cmake"
     "set(CMAKE_CXX_COMPILER_LAUNCHER \"${CC};${WORK}/bin/ccache\" CACHE STRING \"\")\n")
   build_project(launcher -C "${WORK}/launcher-init.cmake")
-  build_project(tidy "-DCMAKE_CXX_CLANG_TIDY=${CC}")
   read_log(calls)
   expect_match("launcher: ccache ran the plain compile" "${calls}" "ccache [^\n]*plain\\.cpp")
-  expect_no_match("launcher: the kernel reached ccache" "${calls}" "k_bad\\.cpp")
+  expect_no_match("launcher: the PC001 kernel reached ccache" "${calls}" "k_bad\\.cpp")
+  if(CLANGXX)
+    expect_match("launcher: ccache ran the clean kernel" "${calls}" "ccache [^\n]*k_clean\\.cpp")
+  endif()
+  build_project(tidy "-DCMAKE_CXX_CLANG_TIDY=${CC}")
 
 else()
   message(FATAL_ERROR "unknown SCENARIO '${SCENARIO}'")

@@ -1034,6 +1034,54 @@ START_TEST(seed_settings_config_file)
 }
 END_TEST
 
+START_TEST(seed_cpp_reparse)
+{
+    /* The C++ seed example: analysed with its translation unit kept (keep_tu), so the edit is
+     * a reparse of the kept unit; the zero in SetRuntimeOption gives PC001, its fix clears it. */
+    size_t len = 0;
+    char *err = NULL;
+    char *src = pc_read_file(PC_SHARED_DIR "/examples/cpp/k_tmp_to_d_emb.cpp", &len, &err);
+    ck_assert_msg(src != NULL, "%s", err ? err : "?");
+    const char *anchor = "void BuildTmpToDEmb()\n{\n";
+    const char *at = strstr(src, anchor);
+    ck_assert_ptr_nonnull(at);
+    at += strlen(anchor);
+    pc_sb bad = {0}, good = {0};
+    pc_sb_appendn(&bad, src, (size_t)(at - src));
+    pc_sb_appendn(&good, src, (size_t)(at - src));
+    pc_sb_append(&bad, "    config::SetRuntimeOption(STITCH_FUNCTION_NUM_PER_POOL, std::vector<int64_t>{64, 0, 1});\n");
+    pc_sb_append(&good, "    config::SetRuntimeOption(STITCH_FUNCTION_NUM_PER_POOL, std::vector<int64_t>{64, 2, 1});\n");
+    pc_sb_append(&bad, at);
+    pc_sb_append(&good, at);
+    int opt_line = 1;
+    for (const char *p = src; p < at; p++)
+        opt_line += *p == '\n';
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_cpp_k.cpp";
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send_json(&x, 0, did_open(uri, "cpp", 1, bad.data));
+    sess_send_json(&x, 1, did_change(uri, 2, good.data));
+    sess_send_json(&x, 2, did_change(uri, 3, bad.data));
+    sess_run(&x);
+    static const bool want[] = {true, false, true};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *pub = notification(&x, "textDocument/publishDiagnostics", i);
+        ck_assert_msg(pub != NULL, "publish %d missing", i);
+        ck_assert_int_eq(num(pub, "version"), i + 1);
+        const cJSON *d = find_code(cJSON_GetObjectItemCaseSensitive(pub, "diagnostics"), "PC001");
+        ck_assert_msg((d != NULL) == want[i], "version %d: PC001 %s", i + 1, d ? "present" : "absent");
+        if (d)
+            ck_assert_int_eq(num(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "range"), "start"), "line"),
+                             opt_line - 1);
+    }
+    sess_free(&x);
+    pc_sb_free(&bad);
+    pc_sb_free(&good);
+    pc_mem_free(src);
+}
+END_TEST
+
 static const char *hover_text(const session *x, int id)
 {
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(response(x, id), "result");
@@ -1138,6 +1186,7 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, seed_settings_set_and_reconfigure);
     tcase_add_test(tc, seed_settings_config_file);
     tcase_add_test(tc, seed_hover);
+    tcase_add_test(tc, seed_cpp_reparse);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,11 +4,11 @@
 #         -DWORK=<scratch dir> -DGENERATOR=<generator> -P run.cmake
 #
 # 1. `cmake --install` poolcheck into WORK/prefix.
-# 2. Copy this project to WORK/src with the seed example as its kernels; the Python kernel
-#    configures a zero assemble pool (stitch_function_num_per_pool=[64, 0, 1]).
-# 3. Configure against the prefix; build: it must fail, showing PC001 for the Python kernel.
-# 4. Replace the kernel with the fixed one ([64, 2, 1]); build: it must succeed.
-# 5. The probe program linked against libpoolcheck runs and analyses a kernel.
+# 2. Copy this project to WORK/src with the seed example as its kernels (Python and C++).
+# 3. Configure against the prefix.  Build with a zero assemble pool ([64, 0, 1]) in the Python
+#    kernel: it fails showing PC001; fix it and put the zero in the C++ kernel: it fails showing
+#    PC001 there; fix that ([64, 2, 1]): it builds; build again: nothing is linted again.
+# 4. The probe program linked against libpoolcheck runs and analyses a kernel.
 cmake_minimum_required(VERSION 3.20)
 foreach(v POOLCHECK_BUILD PROJECT_SRC SHARED WORK GENERATOR)
   if(NOT DEFINED ${v})
@@ -37,6 +37,17 @@ function(write_kernel dest triple)
   file(WRITE "${dest}" "${text}")
 endfunction()
 
+# The C++ seed example, with the pool option set before its FUNCTION when a triple is given.
+function(write_cpp_kernel dest triple)
+  file(READ "${SHARED}/examples/cpp/k_tmp_to_d_emb.cpp" text)
+  if(triple)
+    string(REPLACE "void BuildTmpToDEmb()\n{\n"
+      "void BuildTmpToDEmb()\n{\n    config::SetRuntimeOption(STITCH_FUNCTION_NUM_PER_POOL, std::vector<int64_t>${triple});\n"
+      text "${text}")
+  endif()
+  file(WRITE "${dest}" "${text}")
+endfunction()
+
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
 run("install" COMMAND "${CMAKE_COMMAND}" --install "${POOLCHECK_BUILD}" --prefix "${prefix}")
@@ -50,14 +61,13 @@ endforeach()
 
 set(src "${WORK}/src")
 file(COPY "${PROJECT_SRC}/" DESTINATION "${src}" PATTERN "run.cmake" EXCLUDE)
-file(COPY "${SHARED}/examples/cpp/k_tmp_to_d_emb.cpp" DESTINATION "${src}/kernels")
-file(RENAME "${src}/kernels/k_tmp_to_d_emb.cpp" "${src}/kernels/k_cpp.cpp")
+write_cpp_kernel("${src}/kernels/k_cpp.cpp" "")
 write_kernel("${src}/kernels/kernel.py" "[64, 0, 1]")
 
 set(build "${WORK}/build")
 run("configure" COMMAND "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G "${GENERATOR}"
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release)
-run("build with the PC001 kernel" EXPECT_FAIL COMMAND "${CMAKE_COMMAND}" --build "${build}")
+run("build with the PC001 Python kernel" EXPECT_FAIL COMMAND "${CMAKE_COMMAND}" --build "${build}")
 if(NOT run_output MATCHES "kernel\\.py:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
   message(FATAL_ERROR "the failed build does not show PC001 for kernel.py:\n${run_output}")
 endif()
@@ -65,13 +75,28 @@ if(EXISTS "${build}/app")
   message(FATAL_ERROR "app was built although its kernel failed the lint")
 endif()
 
+# The C++ kernel fails only if the target's include directories reach poolcheck: without them
+# its #include "tilefwk/tilefwk.h" is not found and no kernel is seen.
 write_kernel("${src}/kernels/kernel.py" "[64, 2, 1]")
-run("build with the fixed kernel" COMMAND "${CMAKE_COMMAND}" --build "${build}")
+write_cpp_kernel("${src}/kernels/k_cpp.cpp" "{64, 0, 1}")
+run("build with the PC001 C++ kernel" EXPECT_FAIL COMMAND "${CMAKE_COMMAND}" --build "${build}")
+if(NOT run_output MATCHES "k_cpp\\.cpp:[0-9]+:[0-9]+: error: [^\n]*\\[PC001\\]")
+  message(FATAL_ERROR "the failed build does not show PC001 for k_cpp.cpp:\n${run_output}")
+endif()
+
+write_cpp_kernel("${src}/kernels/k_cpp.cpp" "{64, 2, 1}")
+run("build with the fixed kernels" COMMAND "${CMAKE_COMMAND}" --build "${build}")
 if(run_output MATCHES "\\[PC001\\]")
-  message(FATAL_ERROR "the fixed kernel still reports PC001:\n${run_output}")
+  message(FATAL_ERROR "a fixed kernel still reports PC001:\n${run_output}")
 endif()
 if(NOT EXISTS "${build}/app")
   message(FATAL_ERROR "app was not built")
+endif()
+
+# Nothing changed: nothing is linted again.
+run("rebuild" COMMAND "${CMAKE_COMMAND}" --build "${build}")
+if(run_output MATCHES "poolcheck (kernels|main)")
+  message(FATAL_ERROR "an unchanged kernel was linted again:\n${run_output}")
 endif()
 
 run("probe" COMMAND "${build}/probe" "${src}/kernels/kernel.py")
