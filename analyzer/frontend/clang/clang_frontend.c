@@ -240,8 +240,14 @@ void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *in
 /* The compile command for path in DIR/compile_commands.json; false (with a note) if none. */
 static bool compile_db_args(pc_model *m, const char *dir, const char *abs_path, pc_clang_argv *out, char **workdir)
 {
-    CXCompilationDatabase_Error err;
-    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
+    /* libclang reports a missing database on stderr itself: look first */
+    pc_sb pb = {0};
+    pc_sb_printf(&pb, "%s/compile_commands.json", dir);
+    char *dbpath = pc_sb_take(&pb);
+    bool present = access(dbpath, R_OK) == 0;
+    pc_mem_free(dbpath);
+    CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
+    CXCompilationDatabase db = present ? clang_CompilationDatabase_fromDirectory(dir, &err) : NULL;
     if (err != CXCompilationDatabase_NoError || !db) {
         if (db)
             clang_CompilationDatabase_dispose(db);
@@ -573,6 +579,8 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     cx.srclen = rq.len;
     cx.line_start = line_table(rq.buffer, rq.len, &cx.nlines);
     cx.stub_mode = rq.stub;
+    cx.args = rq.args.items;
+    cx.nargs = (int)rq.args.count;
     cx.kernel = -1;
     cx.cur_loop = -1;
     cx.cur_stmt = -1;

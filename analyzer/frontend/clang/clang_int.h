@@ -172,6 +172,8 @@ typedef struct pc_cx {
     uint32_t *line_start;        /* offsets of line starts */
     int nlines;
     bool stub_mode;
+    char *const *args;           /* the compiler arguments (for -D definitions) */
+    int nargs;
 
     pc_cdiag *diags;
     int ndiags;
