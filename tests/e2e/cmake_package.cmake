@@ -5,7 +5,7 @@ add_test(NAME cmake_package
   COMMAND ${CMAKE_COMMAND}
     -DPOOLCHECK_BUILD=${CMAKE_BINARY_DIR}
     -DPROJECT_SRC=${CMAKE_CURRENT_LIST_DIR}/cmake_project
-    -DSHARED=${CMAKE_SOURCE_DIR}/../shared
+    -DEXAMPLES=${CMAKE_SOURCE_DIR}/examples
     -DWORK=${CMAKE_BINARY_DIR}/e2e/cmake_package
     "-DGENERATOR=${CMAKE_GENERATOR}"
     -P ${CMAKE_CURRENT_LIST_DIR}/cmake_project/run.cmake)

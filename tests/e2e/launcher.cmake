@@ -17,7 +17,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
         COMMAND ${CMAKE_COMMAND}
           -DSCENARIO=${scenario}
           -DCC=$<TARGET_FILE:poolcheck-cc>
-          -DSHARED=${CMAKE_SOURCE_DIR}/../shared
+          -DEXAMPLES=${CMAKE_SOURCE_DIR}/examples
           -DSTUB=${CMAKE_SOURCE_DIR}/analyzer/frontend/clang/stub
           -DWORK=${CMAKE_BINARY_DIR}/e2e/launcher/${scenario}
           "-DGENERATOR=${CMAKE_GENERATOR}"
@@ -68,7 +68,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
 # The C++ seed example, clean and with a zero-depth assemble pool set before its FUNCTION.
-file(READ "${SHARED}/examples/cpp/k_tmp_to_d_emb.cpp" kernel)
+file(READ "${EXAMPLES}/k_tmp_to_d_emb.cpp" kernel)
 file(WRITE "${WORK}/k_clean.cpp" "${kernel}")
 string(REPLACE "void BuildTmpToDEmb()\n{\n"
   "void BuildTmpToDEmb()\n{\n    config::SetRuntimeOption(STITCH_FUNCTION_NUM_PER_POOL, std::vector<int64_t>{64, 0, 1});\n"

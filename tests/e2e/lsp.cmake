@@ -10,7 +10,7 @@ if(TARGET poolcheck-lsp)
   add_test(NAME lsp_e2e
     COMMAND ${CMAKE_COMMAND}
       -DSERVER=$<TARGET_FILE:poolcheck-lsp>
-      -DEXAMPLE=${CMAKE_SOURCE_DIR}/../shared/examples/python/k_tmp_to_d_emb.py
+      -DEXAMPLE=${CMAKE_SOURCE_DIR}/examples/k_tmp_to_d_emb.py
       -DCLIENT_DIR=${CMAKE_CURRENT_LIST_DIR}/lsp
       -DWORK=${CMAKE_BINARY_DIR}/e2e/lsp
       -P ${CMAKE_CURRENT_LIST_DIR}/lsp/run.cmake)

@@ -1,7 +1,7 @@
 /*
  * check_lsp.c - poolcheck-lsp's core over an in-memory transport: framing, JSON-RPC dispatch and
  * the lifecycle, position-encoding conversion, debounce on a virtual clock, and the diagnostics,
- * quickfixes and hovers for the seed example (../shared/examples/python/k_tmp_to_d_emb.py) with a
+ * quickfixes and hovers for the seed example (examples/k_tmp_to_d_emb.py, bundled) with a
  * zero-depth assemble pool configured.
  *
  * Outputs are parsed here with an independent, strict framing parser, so a server that wrote a
@@ -728,7 +728,7 @@ static char *seed_text(bool with_option, int *option_line)
 {
     size_t len = 0;
     char *err = NULL;
-    char *src = pc_read_file(PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py", &len, &err);
+    char *src = pc_read_file(PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py", &len, &err);
     ck_assert_msg(src != NULL, "%s", err ? err : "?");
     const char *at = strstr(src, "import pypto\n");
     ck_assert_ptr_nonnull(at);
@@ -1040,7 +1040,7 @@ START_TEST(seed_cpp_reparse)
      * a reparse of the kept unit; the zero in SetRuntimeOption gives PC001, its fix clears it. */
     size_t len = 0;
     char *err = NULL;
-    char *src = pc_read_file(PC_SHARED_DIR "/examples/cpp/k_tmp_to_d_emb.cpp", &len, &err);
+    char *src = pc_read_file(PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp", &len, &err);
     ck_assert_msg(src != NULL, "%s", err ? err : "?");
     const char *anchor = "void BuildTmpToDEmb()\n{\n";
     const char *at = strstr(src, anchor);

@@ -1,6 +1,6 @@
 # run.cmake - the cmake_package end-to-end test (registered by tests/e2e/cmake_package.cmake).
 #
-#   cmake -DPOOLCHECK_BUILD=<build dir> -DPROJECT_SRC=<this dir> -DSHARED=<../shared>
+#   cmake -DPOOLCHECK_BUILD=<build dir> -DPROJECT_SRC=<this dir> -DEXAMPLES=<examples dir>
 #         -DWORK=<scratch dir> -DGENERATOR=<generator> -P run.cmake
 #
 # 1. `cmake --install` poolcheck into WORK/prefix.
@@ -10,7 +10,7 @@
 #    PC001 there; fix that ([64, 2, 1]): it builds; build again: nothing is linted again.
 # 4. The probe program linked against libpoolcheck runs and analyses a kernel.
 cmake_minimum_required(VERSION 3.20)
-foreach(v POOLCHECK_BUILD PROJECT_SRC SHARED WORK GENERATOR)
+foreach(v POOLCHECK_BUILD PROJECT_SRC EXAMPLES WORK GENERATOR)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run.cmake: -D${v}=... is required")
   endif()
@@ -30,7 +30,7 @@ endfunction()
 
 # The seed example with a module-level pool option after `import pypto`.
 function(write_kernel dest triple)
-  file(READ "${SHARED}/examples/python/k_tmp_to_d_emb.py" text)
+  file(READ "${EXAMPLES}/k_tmp_to_d_emb.py" text)
   string(REPLACE "import pypto\n"
     "import pypto\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=${triple})\n"
     text "${text}")
@@ -39,7 +39,7 @@ endfunction()
 
 # The C++ seed example, with the pool option set before its FUNCTION when a triple is given.
 function(write_cpp_kernel dest triple)
-  file(READ "${SHARED}/examples/cpp/k_tmp_to_d_emb.cpp" text)
+  file(READ "${EXAMPLES}/k_tmp_to_d_emb.cpp" text)
   if(triple)
     string(REPLACE "void BuildTmpToDEmb()\n{\n"
       "void BuildTmpToDEmb()\n{\n    config::SetRuntimeOption(STITCH_FUNCTION_NUM_PER_POOL, std::vector<int64_t>${triple});\n"
