@@ -233,9 +233,19 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     pc_cfg_effective_pool(cfg, r->configured);
     for (int i = 0; i < 3; i++)
         r->needed[i] = c.needed[i];
+    /* E and A count slots: upstream binds one runtime slot per program-level tensor variable
+     * (TensorSlotManager), so `h = x + 1` and a loop's `h = h + x` share one slot. */
     for (int t = 0; t < k->ntensors; t++) {
+        if (c.pool[t] != PC_POOL_ASSEMBLE && c.pool[t] != PC_POOL_EXCLUSIVE)
+            continue;
+        const char *v = k->tensors[t].variable;
+        bool seen = false;
+        for (int u = 0; u < t && v && *v && !seen; u++)
+            seen = c.pool[u] == c.pool[t] && k->tensors[u].variable && strcmp(k->tensors[u].variable, v) == 0;
+        if (seen)
+            continue;
         if (c.pool[t] == PC_POOL_ASSEMBLE) r->n_assemble++;
-        if (c.pool[t] == PC_POOL_EXCLUSIVE) r->n_exclusive++;
+        else r->n_exclusive++;
     }
     int64_t A = r->n_assemble;
 
