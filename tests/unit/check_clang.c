@@ -269,6 +269,18 @@ static void remove_tree(const char *dir)
     ck_assert_int_eq(system(cmd), 0);
 }
 
+static bool under_valgrind(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, "vgpreload") != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -391,7 +403,9 @@ START_TEST(seed_example)
     for (int i = 0; i < k->nconstants; i++)
         found = found || (!strcmp(k->constants[i].name, "L_STATIC") && k->constants[i].value == 64);
     ck_assert(found);
-    ck_assert_msg(ms < 2000, "the seed example took %.0f ms", ms);
+    /* well under 0.3 s on a 2-core CI machine; valgrind slows everything ~100 times */
+    if (!under_valgrind())
+        ck_assert_msg(ms < 1000, "the seed example took %.0f ms", ms);
     pc_model_free(m);
 }
 END_TEST
@@ -1036,9 +1050,15 @@ START_TEST(compile_commands_with_bisheng_flags)
     pc_parse_opts o;
     memset(&o, 0, sizeof o);
     o.compile_db_dir = dir;
+    char *cwd = getcwd(NULL, 0);
     pc_model *m = parse_opts(path, NULL, &o);
     check_real_model(m);
     pc_model_free(m);
+    /* clang's driver chdir()s for -working-directory: the frontend puts the process back */
+    char *after = getcwd(NULL, 0);
+    ck_assert_str_eq(after, cwd);
+    free(after);
+    free(cwd);
 
     /* a file with no entry of its own gets the command of its nearest neighbour (libclang
      * interpolates, as clangd does) */
@@ -1089,7 +1109,7 @@ START_TEST(compiler_command_line)
     /* the sanitiser itself */
     pc_clang_argv out = {0};
     const char *cmd[] = {"/usr/bin/ccache", "bisheng", "-xcce", "--npu-arch", "-O2", "-o", "x.o", "-MFdep.d", path};
-    pc_clang_sanitize_args(cmd, sizeof cmd / sizeof *cmd, path, &out);
+    pc_clang_sanitize_args(cmd, sizeof cmd / sizeof *cmd, path, NULL, &out);
     ck_assert_int_eq(out.count, 3);
     ck_assert_str_eq(out.items[0], "-x");
     ck_assert_str_eq(out.items[1], "c++");

@@ -184,17 +184,30 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static bool same_file(const char *a, const char *b)
+/* Do a (relative to dir, when given) and b name the same file? */
+static bool same_file(const char *dir, const char *a, const char *b)
 {
     if (!a || !b)
         return false;
     if (!strcmp(a, b))
         return true;
+    if (strcmp(base_name(a), base_name(b)) != 0)
+        return false;
     char ra[PATH_MAX], rb[PATH_MAX];
-    return strcmp(base_name(a), base_name(b)) == 0 && realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+    char *joined = NULL;
+    if (dir && a[0] != '/') {
+        pc_sb sb = {0};
+        pc_sb_printf(&sb, "%s/%s", dir, a);
+        joined = pc_sb_take(&sb);
+        a = joined;
+    }
+    bool r = realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+    pc_mem_free(joined);
+    return r;
 }
 
-void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, pc_clang_argv *out)
+void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, const char *dir,
+                            pc_clang_argv *out)
 {
     size_t i = 0;
     /* the compiler, behind any launcher (ccache clang++ ...) */
@@ -231,7 +244,7 @@ void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *in
             i++;
             continue;
         }
-        if (input && a[0] != '-' && same_file(a, input))
+        if (input && a[0] != '-' && same_file(dir, a, input))
             continue;
         argv_push(out, a);
     }
@@ -269,26 +282,10 @@ static bool compile_db_args(pc_model *m, const char *dir, const char *abs_path, 
             strs[i] = clang_CompileCommand_getArg(cmd, i);
             args[i] = clang_getCString(strs[i]);
         }
-        CXString fn = clang_CompileCommand_getFilename(cmd);
         CXString wd = clang_CompileCommand_getDirectory(cmd);
         *workdir = pc_mem_strdup(clang_getCString(wd));
         /* relative paths in the command (the input, -I) are relative to the entry's directory */
-        char *saved_cwd = getcwd(NULL, 0);
-        bool moved = chdir(*workdir) == 0;
-        pc_clang_sanitize_args(args, n, clang_getCString(fn), out);
-        /* drop the input spelled as in the entry, whichever form it takes */
-        for (size_t i = 0; i < out->count; i++)
-            if (out->items[i][0] != '-' && same_file(out->items[i], abs_path)) {
-                pc_mem_free(out->items[i]);
-                memmove(&out->items[i], &out->items[i + 1], sizeof *out->items * (out->count - i - 1));
-                out->count--;
-                i--;
-            }
-        if (moved && saved_cwd && chdir(saved_cwd) != 0)
-            pc_model_add_message(m, PC_MSG_WARNING, pc_model_loc(m, m->file, 1, 1, 0, 0),
-                                 "could not return to the working directory after reading the compile command");
-        free(saved_cwd);
-        clang_disposeString(fn);
+        pc_clang_sanitize_args(args, n, abs_path, *workdir, out);
         clang_disposeString(wd);
         for (unsigned i = 0; i < n; i++)
             clang_disposeString(strs[i]);
@@ -343,8 +340,7 @@ static void collect_diagnostics(pc_cx *cx, pc_clang_argv *unused)
         } else if (f) {
             CXString fn = clang_getFileName(f);
             loc = pc_model_loc(m, clang_getCString(fn), line, col, 0, 0);
-            clang_disposeString(fn);
-        } else {
+            } else {
             loc = pc_model_loc(m, m->file, 1, 1, 0, 0);
         }
         pc_sb b = {0};
@@ -382,6 +378,15 @@ typedef struct parse_req {
     bool stub;
 } parse_req;
 
+static void restore_cwd(const char *cwd)
+{
+    char *now = getcwd(NULL, 0);
+    if (cwd && (!now || strcmp(now, cwd) != 0) && chdir(cwd) != 0) {
+        /* nothing better to do: the directory we started in is gone */
+    }
+    free(now);
+}
+
 static char *args_key(const pc_clang_argv *v)
 {
     pc_sb b = {0};
@@ -403,14 +408,19 @@ static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opt
     *owned = true;
     *rc = CXError_Success;
     char *key = opts->keep_tu ? args_key(&rq->args) : NULL;
+    /* clang's driver applies -working-directory with a real chdir(): put the process back */
+    char *saved_cwd = getcwd(NULL, 0);
     if (opts->keep_tu) {
         for (size_t i = 0; i < st->kept.count; i++) {
             pc_clang_kept *k = &st->kept.items[i];
             if (strcmp(k->path, rq->filename) != 0)
                 continue;
-            if (!strcmp(k->args_key, key) &&
-                clang_reparseTranslationUnit(k->tu, nunsaved, unsaved, clang_defaultReparseOptions(k->tu)) == 0) {
+            int rr = strcmp(k->args_key, key) ? -1
+                     : clang_reparseTranslationUnit(k->tu, nunsaved, unsaved, clang_defaultReparseOptions(k->tu));
+            restore_cwd(saved_cwd);
+            if (rr == 0) {
                 pc_mem_free(key);
+                free(saved_cwd);
                 *owned = false;
                 return k->tu;
             }
@@ -426,6 +436,9 @@ static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opt
     CXTranslationUnit tu = NULL;
     *rc = clang_parseTranslationUnit2(st->index, rq->filename, (const char *const *)rq->args.items,
                                       (int)rq->args.count, unsaved, nunsaved, flags, &tu);
+    restore_cwd(saved_cwd);
+    free(saved_cwd);
+    saved_cwd = NULL;
     if (*rc != CXError_Success || !tu) {
         pc_mem_free(key);
         return NULL;
@@ -506,7 +519,7 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     } else if (opts->ncompiler_args > 0) {
         for (size_t i = 0; i < opts->nextra_args_before; i++)
             argv_push(&rq.args, opts->extra_args_before[i]);
-        pc_clang_sanitize_args(opts->compiler_args, opts->ncompiler_args, path, &rq.args);
+        pc_clang_sanitize_args(opts->compiler_args, opts->ncompiler_args, path, NULL, &rq.args);
         real_mode = true;
     }
     if (real_mode) {

@@ -48,9 +48,11 @@ struct pc_clang_state {
 
 /* Rewrite a compiler command line for libclang: drop the compiler, the input file, output and
  * dependency-file options and flags libclang does not know (`--npu-arch=...`), turn bisheng's
- * `-xcce` / `-x cce` into `-x c++`.  Appends malloc'd strings to out; input may be NULL. */
+ * `-xcce` / `-x cce` into `-x c++`.  Appends pc_mem strings to out; input may be NULL; relative
+ * arguments are compared with input relative to dir (NULL: the current directory). */
 typedef PC_VEC(char *) pc_clang_argv;
-void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, pc_clang_argv *out);
+void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, const char *dir,
+                            pc_clang_argv *out);
 
 /* ================================================================================================
  * clang_lex.c
