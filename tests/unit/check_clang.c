@@ -482,6 +482,53 @@ START_TEST(helper_function_loops)
 }
 END_TEST
 
+START_TEST(helper_forms)
+{
+    pc_model *m = parse_text(
+        "using namespace npu::tile_fwk;\n"
+        "template <typename T> void Tmpl(const Tensor &in, Tensor &out, T rows)\n"
+        "{\n"
+        "    LOOP(\"tmpl\", FunctionType::DYNAMIC_LOOP, i, LoopRange(rows)) { Assemble(in, {i, 0}, out); }\n"
+        "}\n"
+        "struct Builder {\n"
+        "    void Stage(const Tensor &in, Tensor &out) {\n"
+        "        LOOP(\"method\", FunctionType::DYNAMIC_LOOP, i, LoopRange(3)) { Assemble(in, {i, 0}, out); }\n"
+        "    }\n"
+        "};\n"
+        "void Rec(Tensor &t, int n) { LOOP(\"rec\", FunctionType::DYNAMIC_LOOP, i, LoopRange(n)) { t = Exp(t); } Rec(t, n - 1); }\n"
+        "void Build(Tensor &a, Tensor &b)\n"
+        "{\n"
+        "    FUNCTION(\"k\", {a}, {b}) {\n"
+        "        Tmpl<int>(a, b, 5);\n"
+        "        Builder bld;\n"
+        "        bld.Stage(a, b);\n"
+        "        auto lam = [&](int n) { LOOP(\"lambda\", FunctionType::DYNAMIC_LOOP, j, LoopRange(n)) { b = Exp(a); } };\n"
+        "        lam(7);\n"
+        "        auto unused = [&]() { LOOP(\"never\", FunctionType::DYNAMIC_LOOP, j, LoopRange(1)) { b = Exp(a); } };\n"
+        "        Rec(b, 2);\n"
+        "    }\n"
+        "}\n");
+    const pc_kernel *k = kernel_named(m, "k");
+    expect_int(loop_named(k, "tmpl", 0)->end, 5, "a function template");
+    expect_int(loop_named(k, "method", 0)->end, 3, "a method");
+    expect_int(loop_named(k, "lambda", 0)->end, 7, "a lambda's parameter");
+    expect_int(loop_named(k, "rec", 0)->end, 2, "the first call of a recursive helper");
+    ck_assert_int_eq(count_in_block(k, &loop_named(k, "method", 0)->body, "b", PC_ACC_WRITE_ASSEMBLE, ANY_UNIT), 1);
+    /* a LOOP in a lambda that is never called, and the recursive call: reported, not dropped */
+    int un = 0;
+    bool never = false, rec = false;
+    for (int i = 0; i < k->nstmts; i++)
+        if (k->stmts[i].kind == PC_STMT_UNANALYSED) {
+            un++;
+            never = never || k->stmts[i].loc.line == 20;
+            rec = rec || strstr(k->stmts[i].message, "recursive") != NULL;
+        }
+    ck_assert_int_eq(un, 2);
+    ck_assert(never && rec);
+    pc_model_free(m);
+}
+END_TEST
+
 /* ---- IF / ELSE IF / ELSE ------------------------------------------------------------------------ */
 
 START_TEST(if_else_branches)
@@ -1175,6 +1222,7 @@ int main(void)
     TCase *tc = tcase_create("frontend");
     tcase_add_test(tc, seed_example);
     tcase_add_test(tc, helper_function_loops);
+    tcase_add_test(tc, helper_forms);
     tcase_add_test(tc, if_else_branches);
     tcase_add_test(tc, unroll_and_loop_flags);
     tcase_add_test(tc, runtime_options);

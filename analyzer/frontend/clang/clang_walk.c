@@ -559,12 +559,8 @@ static void scalar_decl(pc_cx *cx, CXCursor v, vclass vc, const char *name)
                 dims[2] = na == 3 ? pc_clang_int_expr(cx, rt + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
                 nd = 3;
             }
-        } else if (has_init) {
-            if (!pc_clang_shape_list(cx, it, n, &dims, &nd)) {
-                /* std::vector<int64_t> v(...) with a brace list inside */
-                if (n >= 2 && pc_ctok_is(&it[0], "{") == false)
-                    nd = -1;
-            }
+        } else if (has_init && !pc_clang_shape_list(cx, it, n, &dims, &nd)) {
+            nd = -1; /* std::vector<int64_t> v(n, 0), a call...: not a list poolcheck can read */
         }
         int id = pc_clang_env_push(cx, PC_CENV_LIST, name, &v);
         if (nd >= 0) {
@@ -824,16 +820,17 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
     enum CXCursorKind dk = clang_getCursorKind(def);
     if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_FunctionTemplate)
         return false;
+    const char *refused = NULL;
     for (int i = 0; i < cx->depth; i++)
-        if (clang_equalCursors(cx->inline_stack[i], def)) {
-            pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_cursor_loc(cx, call),
-                                 "recursive helper call not inlined: its tensor work is not modelled");
-            return false;
-        }
-    if (cx->depth >= (int)(sizeof cx->inline_stack / sizeof cx->inline_stack[0])) {
-        pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_cursor_loc(cx, call),
-                             "helper calls nested too deeply: this one is not inlined");
-        return false;
+        if (clang_equalCursors(cx->inline_stack[i], def))
+            refused = "recursive call of a helper: its tensor work and LOOPs are not modelled";
+    if (cx->depth >= (int)(sizeof cx->inline_stack / sizeof cx->inline_stack[0]))
+        refused = "helper calls nested too deeply: this call's tensor work and LOOPs are not modelled";
+    if (refused) {
+        int id = unanalysed(cx, pc_clang_cursor_loc(cx, call), refused);
+        (void)id;
+        cx->cur_stmt = -1;
+        return true; /* handled: reported instead of guessed */
     }
     cursors ch = {0};
     children(def, &ch);
@@ -862,15 +859,17 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
         PC_VEC_FREE(binds);
         return false;
     }
-    /* arguments, evaluated in the caller's scope */
+    /* arguments, evaluated in the caller's scope; a member operator call (a lambda's
+     * operator()) passes the object as argument 0 */
     int nargs = pc_clang_call_nargs(call);
-    bool member_call = clang_getCursorKind(def) == CXCursor_CXXMethod;
-    (void)member_call;
+    int first = 0;
+    if (clang_getCursorKind(def) == CXCursor_CXXMethod && !strncmp(cursor_spelling(cx, call), "operator", 8))
+        first = 1;
     for (size_t i = 0; i < binds.count; i++) {
         binding *b = &binds.items[i];
-        if ((int)i >= nargs)
+        if ((int)i + first >= nargs)
             break;
-        CXCursor arg = pc_clang_call_arg(call, (int)i);
+        CXCursor arg = pc_clang_call_arg(call, (int)i + first);
         pc_ctoks toks = {0};
         bool have_toks = pc_clang_cursor_tokens(cx, arg, &toks) && toks.count > 0;
         switch (b->vc) {
@@ -2056,7 +2055,8 @@ static void check_leftovers(pc_cx *cx)
                 err = cx->diags[d].text;
         place_unanalysed(cx, k, t->off,
                          err ? pc_arena_printf(cx->scratch, "LOOP not modelled: clang could not parse it (%s)", err)
-                             : "LOOP not modelled: clang could not parse it");
+                             : "LOOP not modelled: it is in code poolcheck does not follow from the FUNCTION "
+                               "(a lambda that is not called, a call through a pointer)");
     }
     for (int d = 0; d < cx->ndiags; d++) {
         pc_cdiag *dg = &cx->diags[d];
