@@ -83,40 +83,47 @@ static bool try_stub_dir(struct pc_clang_state *st, const char *dir)
     return true;
 }
 
-/* The stub directory: $POOLCHECK_STUB_DIR when set (an explicit choice wins), then the source
- * tree this library was built from, then next to the executable (an installed poolcheck:
- * <prefix>/bin/poolcheck with <prefix>/share/poolcheck/stub). */
+/* The stub directory: $POOLCHECK_STUB_DIR when set (an explicit choice wins); then an installed
+ * layout next to the executable (<prefix>/bin/poolcheck, <prefix>/share/poolcheck/stub: an
+ * installed poolcheck uses the stub it was installed with); then the source tree this library
+ * was built from (build trees and tests). */
+static bool try_exe_relative(struct pc_clang_state *st, const char *const *rel)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    *slash = 0;
+    for (int i = 0; rel[i]; i++) {
+        pc_sb b = {0};
+        pc_sb_printf(&b, "%s%s", exe, rel[i]);
+        char *dir = pc_sb_take(&b);
+        bool ok = try_stub_dir(st, dir);
+        pc_mem_free(dir);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
 static bool find_stub(struct pc_clang_state *st)
 {
     if (st->stub_searched)
         return st->stub_path != NULL;
     st->stub_searched = true;
-    if (try_stub_dir(st, getenv("POOLCHECK_STUB_DIR")))
+    static const char *const installed[] = {"/../share/poolcheck/stub", NULL};
+    static const char *const beside[] = {"/stub", "/../stub", NULL};
+    if (try_stub_dir(st, getenv("POOLCHECK_STUB_DIR")) || try_exe_relative(st, installed))
         return true;
 #ifdef POOLCHECK_STUB_DIR
     if (try_stub_dir(st, POOLCHECK_STUB_DIR))
         return true;
 #endif
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            static const char *const rel[] = {"/../share/poolcheck/stub", "/stub", "/../stub", NULL};
-            for (int i = 0; rel[i]; i++) {
-                pc_sb b = {0};
-                pc_sb_printf(&b, "%s%s", exe, rel[i]);
-                char *dir = pc_sb_take(&b);
-                bool ok = try_stub_dir(st, dir);
-                pc_mem_free(dir);
-                if (ok)
-                    return true;
-            }
-        }
-    }
-    return false;
+    return try_exe_relative(st, beside);
 }
 
 /* ---- sources ------------------------------------------------------------------------------------- */
