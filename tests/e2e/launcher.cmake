@@ -151,6 +151,13 @@ if(SCENARIO STREQUAL "args")
   run("--set fixes it" COMMAND "${CC}" --set=stitch_function_num_per_pool=64,2,1 "${fakecc}" ${inc} -c k_bad.cpp)
   expect_no_match("--set fixes it" "${err}" "PC001")
   read_log(calls)
+  # --config: tile_fwk_config.json's "runtime" section applies to the clean kernel.
+  file(WRITE "${WORK}/tile_fwk_config.json" "{\"runtime\": {\"stitch_function_num_per_pool\": [64, 0, 1]}}\n")
+  run("--config" EXPECT 1 COMMAND "${CC}" "--config=${WORK}/tile_fwk_config.json" "${fakecc}" ${inc} -c k_clean.cpp)
+  expect_match("--config" "${err}" "tile_fwk_config\\.json:1:[0-9]+: error: [^\n]*\\[PC001\\]")
+  run("--config missing" EXPECT 2 COMMAND "${CC}" "--config=${WORK}/nope.json" "${fakecc}" -c k_clean.cpp)
+  expect_match("--config missing" "${err}" "nope\\.json")
+  read_log(calls)
   run("missing compiler" EXPECT 127 COMMAND "${CC}" "${WORK}/bin/no-such-cc" -c plain.cpp)
   run("unknown option" EXPECT 2 COMMAND "${CC}" --no-such-option "${fakecc}" -c plain.cpp)
 
