@@ -1044,8 +1044,19 @@ static const char *const real_header =
     "#define ELSE else\n"
     "#define UNROLL(X) if (npu::tile_fwk::RecordLoopFunc::MatchUnrollTimes(X))\n";
 
+/* A helper in a project header: inlined from that file in the real-header mode. */
+static const char *const real_helpers =
+    "#pragma once\n"
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "inline void Stage(const npu::tile_fwk::Tensor &in, npu::tile_fwk::Tensor &out)\n"
+    "{\n"
+    "    using namespace npu::tile_fwk;\n"
+    "    LOOP(\"helper_loop\", FunctionType::DYNAMIC_LOOP, h, LoopRange(0, 2, 1)) { Assemble(in, {h, 0}, out); }\n"
+    "}\n";
+
 static const char *const real_kernel =
     "#include \"tilefwk/tilefwk.h\"\n"
+    "#include \"kernel_helpers.h\"\n"
     "using namespace npu::tile_fwk;\n"
     "void Build()\n"
     "{\n"
@@ -1058,6 +1069,7 @@ static const char *const real_kernel =
     "            Tensor mm = Matrix::Matmul(DT_FP32, View(a, {16, 16}, {i * 16, 0}), w);\n"
     "            IF(i) { Assemble(Exp(mm), {i * 16, 0}, o); } ELSE { Assemble(mm, {i * 16, 0}, o); }\n"
     "        }\n"
+    "        Stage(w, o);\n"
     "    }\n"
     "}\n";
 
@@ -1077,12 +1089,20 @@ static void check_real_model(const pc_model *m)
     ck_assert_int_eq(count_in_block(k, &l->body, "mm", PC_ACC_DEFINE, PC_UNIT_CUBE), 1);
     ck_assert_int_eq(count_in_block(k, &l->body, "mm", PC_ACC_READ, PC_UNIT_VECTOR), 1);
     ck_assert_int_eq(count_in_block(k, &l->body, "o", PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE), 3);
+    /* the helper from include/kernel_helpers.h, located in that file */
+    const pc_loop *h = loop_named(k, "helper_loop", 0);
+    expect_int(h->end, 2, "helper loop");
+    ck_assert_ptr_nonnull(strstr(h->loc.file, "kernel_helpers.h"));
+    ck_assert_uint_eq(h->loc.line, 6);
+    ck_assert_int_eq(count_in_block(k, &h->body, "w", PC_ACC_READ, PC_UNIT_NONE), 1);
+    ck_assert_int_eq(count_in_block(k, &h->body, "o", PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE), 1);
 }
 
 START_TEST(compile_commands_with_bisheng_flags)
 {
     char *dir = temp_dir();
     write_file(dir, "include/tilefwk/tilefwk.h", real_header);
+    write_file(dir, "include/kernel_helpers.h", real_helpers);
     write_file(dir, "kernel.cpp", real_kernel);
     char json[8192];
     /* relative paths: they resolve against the entry's directory, not poolcheck's cwd */
@@ -1137,6 +1157,7 @@ START_TEST(compiler_command_line)
 {
     char *dir = temp_dir();
     write_file(dir, "include/tilefwk/tilefwk.h", real_header);
+    write_file(dir, "include/kernel_helpers.h", real_helpers);
     write_file(dir, "kernel.cpp", real_kernel);
     char inc[4200], path[4200];
     snprintf(inc, sizeof inc, "-I%s/include", dir);

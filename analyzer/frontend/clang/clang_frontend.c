@@ -158,7 +158,7 @@ static void blank_includes(char *s, size_t len)
     }
 }
 
-static uint32_t *line_table(const char *s, size_t len, int *n)
+uint32_t *pc_clang_line_table(const char *s, size_t len, int *n)
 {
     int count = 1;
     for (size_t i = 0; i < len; i++)
@@ -597,7 +597,8 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     cx.main_file = clang_getFile(tu, rq.filename);
     cx.src = rq.buffer;
     cx.srclen = rq.len;
-    cx.line_start = line_table(rq.buffer, rq.len, &cx.nlines);
+    cx.line_start = pc_clang_line_table(rq.buffer, rq.len, &cx.nlines);
+    cx.in_main = true;
     cx.stub_mode = rq.stub;
     cx.args = rq.args.items;
     cx.nargs = (int)rq.args.count;

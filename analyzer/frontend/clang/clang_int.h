@@ -51,6 +51,8 @@ struct pc_clang_state {
  * `-xcce` / `-x cce` into `-x c++`.  Appends pc_mem strings to out; input may be NULL; relative
  * arguments are compared with input relative to dir (NULL: the current directory). */
 typedef PC_VEC(char *) pc_clang_argv;
+/* Offsets of the line starts of s[0, len) (pc_mem; *n lines). */
+uint32_t *pc_clang_line_table(const char *s, size_t len, int *n);
 void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, const char *dir,
                             pc_clang_argv *out);
 
@@ -169,10 +171,13 @@ typedef struct pc_cx {
     pc_arena *scratch;           /* temporary strings for this parse */
     CXTranslationUnit tu;
     CXFile main_file;
-    const char *src;             /* the main buffer clang parsed */
+    const char *src;             /* the buffer being walked: the main file's, or while a helper from
+                                    another (project) file is inlined, that file's */
     size_t srclen;
     uint32_t *line_start;        /* offsets of line starts */
     int nlines;
+    const char *src_name;        /* the file name locations get; NULL = the model's file */
+    bool in_main;                /* walking the main file: its clang errors can be claimed */
     bool stub_mode;
     char *const *args;           /* the compiler arguments (for -D definitions) */
     int nargs;
@@ -259,8 +264,10 @@ bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor vardecl, pc_chost *out);
 /* Statement helpers shared with the walker. */
 int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc);
 void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc);
-/* Inline a call to a helper defined in the main file; returns false when it is not one. */
+/* Inline a call to a helper whose body poolcheck can walk: defined in the main file, or in a
+ * project header (not a system header, not the PyPTO API).  False when it is not one. */
 bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target);
+bool pc_clang_inlinable(pc_cx *cx, CXCursor decl);
 /* The callee name (last component) of a call or recovery expression, NULL if not a call. */
 const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *resolved);
 int pc_clang_call_nargs(CXCursor c);

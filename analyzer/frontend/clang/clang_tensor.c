@@ -435,18 +435,6 @@ static bool api_function(CXCursor decl)
     return r;
 }
 
-static bool defined_in_main(pc_cx *cx, CXCursor decl)
-{
-    if (clang_Cursor_isNull(decl))
-        return false;
-    CXCursor def = clang_getCursorDefinition(decl);
-    if (clang_Cursor_isNull(def))
-        return false;
-    CXFile f;
-    clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
-    return f && clang_File_isEqual(f, cx->main_file);
-}
-
 /* ---- shapes --------------------------------------------------------------------------------------- */
 
 static pc_ctres tres_none(void)
@@ -1068,7 +1056,7 @@ pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e)
         pc_clang_tensor_stmt(cx, c);
         return tres_none();
     }
-    if (resolved && defined_in_main(cx, decl) &&
+    if (resolved && pc_clang_inlinable(cx, decl) &&
         (clang_getCursorKind(decl) == CXCursor_FunctionDecl || clang_getCursorKind(decl) == CXCursor_FunctionTemplate ||
          clang_getCursorKind(decl) == CXCursor_CXXMethod)) {
         pc_ctarget t;
@@ -1117,7 +1105,7 @@ static void assign_tensor(pc_cx *cx, CXCursor lhs, CXCursor rhs)
     CXCursor decl;
     bool resolved;
     const char *name = pc_clang_call_name(cx, rc, &decl, &resolved);
-    if (name && resolved && defined_in_main(cx, decl)) {
+    if (name && resolved && pc_clang_inlinable(cx, decl)) {
         pc_ctarget tg;
         memset(&tg, 0, sizeof tg);
         tg.kind = PC_CTGT_ASSIGN;
@@ -1233,7 +1221,7 @@ void pc_clang_tensor_decl(pc_cx *cx, CXCursor v, int stmt_unused)
             CXCursor decl;
             bool resolved;
             const char *fn = pc_clang_call_name(cx, c, &decl, &resolved);
-            if (fn && resolved && defined_in_main(cx, decl)) {
+            if (fn && resolved && pc_clang_inlinable(cx, decl)) {
                 pc_ctarget tg;
                 memset(&tg, 0, sizeof tg);
                 tg.kind = PC_CTGT_DECL;

@@ -60,7 +60,7 @@ pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end)
     uint32_t l1, c1, l2, c2;
     line_col(cx, begin, &l1, &c1);
     line_col(cx, end, &l2, &c2);
-    return pc_model_loc(cx->m, cx->m->file, l1, c1, l2, c2);
+    return pc_model_loc(cx->m, cx->src_name ? cx->src_name : cx->m->file, l1, c1, l2, c2);
 }
 
 pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c)
@@ -231,6 +231,8 @@ int pc_clang_env_tensor(pc_cx *cx, int entry)
 const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end)
 {
     const char *first = NULL;
+    if (!cx->in_main) /* the errors recorded are the main file's; their offsets mean nothing here */
+        return NULL;
     for (int i = 0; i < cx->ndiags; i++) {
         pc_cdiag *d = &cx->diags[i];
         if (!d->claimed && d->off >= begin && d->off < end) {
@@ -792,7 +794,38 @@ bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor v, pc_chost *out)
     return ok;
 }
 
-/* ---- helper inlining ------------------------------------------------------------------------------- */
+/* ---- helper inlining ------------------------------------------------------------------------------ */
+
+/* A function poolcheck can walk into: defined in the main file, or in a project header (not a
+ * system header; not the PyPTO API itself, whose inline bodies are implementation). */
+bool pc_clang_inlinable(pc_cx *cx, CXCursor decl)
+{
+    if (clang_Cursor_isNull(decl))
+        return false;
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (clang_Cursor_isNull(def))
+        return false;
+    CXSourceLocation l = clang_getCursorLocation(def);
+    CXFile f;
+    clang_getExpansionLocation(l, &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    if (clang_File_isEqual(f, cx->main_file))
+        return true;
+    if (cx->stub_mode || clang_Location_isInSystemHeader(l))
+        return false;
+    /* declared in npu::tile_fwk: the API */
+    for (CXCursor p = clang_getCursorSemanticParent(def);
+         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
+         p = clang_getCursorSemanticParent(p)) {
+        CXString n = clang_getCursorSpelling(p);
+        bool api = clang_getCursorKind(p) == CXCursor_Namespace && !strcmp(clang_getCString(n), "tile_fwk");
+        clang_disposeString(n);
+        if (api)
+            return false;
+    }
+    return true;
+}
 
 typedef struct binding {
     CXCursor parm;
@@ -814,9 +847,9 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
     CXCursor ref = clang_getCursorReferenced(call);
     if (clang_Cursor_isNull(ref))
         return false;
-    CXCursor def = clang_getCursorDefinition(ref);
-    if (clang_Cursor_isNull(def) || !in_main_file(cx, def))
+    if (!pc_clang_inlinable(cx, ref))
         return false;
+    CXCursor def = clang_getCursorDefinition(ref);
     enum CXCursorKind dk = clang_getCursorKind(def);
     if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_FunctionTemplate)
         return false;
@@ -974,14 +1007,43 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
         }
     }
     uint32_t eb, ee;
-    if (pc_clang_offsets(cx, body, &eb, &ee))
+    if (cx->in_main && pc_clang_offsets(cx, body, &eb, &ee))
         PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));
     pc_ctarget *saved_target = cx->target;
     bool saved_host = cx->in_host_loop;
     cx->target = target;
     cx->inline_stack[cx->depth++] = def;
     cx->cur_stmt = -1;
+    /* a helper from another file: walk that file's bytes (the token readers work on cx->src) */
+    pc_cx saved_src = *cx;
+    uint32_t *other_lines = NULL;
+    CXFile hf;
+    clang_getExpansionLocation(clang_getCursorLocation(def), &hf, NULL, NULL, NULL);
+    bool other = hf && !clang_File_isEqual(hf, cx->main_file);
+    if (other) {
+        size_t len = 0;
+        const char *text = clang_getFileContents(cx->tu, hf, &len);
+        CXString fn = clang_getFileName(hf);
+        cx->src_name = pc_arena_strdup(cx->scratch, clang_getCString(fn) ? clang_getCString(fn) : "");
+        clang_disposeString(fn);
+        cx->main_file = hf;
+        cx->src = text ? text : "";
+        cx->srclen = text ? len : 0;
+        other_lines = pc_clang_line_table(cx->src, cx->srclen, &cx->nlines);
+        cx->line_start = other_lines;
+        cx->in_main = false;
+    }
     kernel_block(cx, body);
+    if (other) {
+        cx->main_file = saved_src.main_file;
+        cx->src = saved_src.src;
+        cx->srclen = saved_src.srclen;
+        cx->line_start = saved_src.line_start;
+        cx->nlines = saved_src.nlines;
+        cx->src_name = saved_src.src_name;
+        cx->in_main = saved_src.in_main;
+        pc_mem_free(other_lines);
+    }
     cx->depth--;
     cx->target = saved_target;
     cx->in_host_loop = saved_host;
@@ -1502,10 +1564,12 @@ static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
     k = &cx->m->kernels[cx->kernel];
     k->stmts[sid].loop = lid;
     k->loops[lid].stmt = sid;
-    PC_VEC_PUSH(cx->loop_spans, ((pc_cspan){cx->kernel, lid, b, bo}));
     uint32_t eb, ee;
-    if (pc_clang_offsets(cx, body, &eb, &ee))
-        PC_VEC_PUSH(cx->body_spans, ((pc_cspan){cx->kernel, lid, eb, ee}));
+    if (cx->in_main) {
+        PC_VEC_PUSH(cx->loop_spans, ((pc_cspan){cx->kernel, lid, b, bo}));
+        if (pc_clang_offsets(cx, body, &eb, &ee))
+            PC_VEC_PUSH(cx->body_spans, ((pc_cspan){cx->kernel, lid, eb, ee}));
+    }
 
     pc_cblock saved_block = cx->block;
     int saved_loop = cx->cur_loop;
@@ -1890,7 +1954,7 @@ void pc_clang_walk_kernel_stmt(pc_cx *cx, CXCursor s)
         } else if (mk == MK_FUNCTION || mk == MK_PROGRAM) {
             /* FUNCTION nested in a kernel: its work is part of the enclosing kernel */
             uint32_t eb, ee;
-            if (pc_clang_offsets(cx, body, &eb, &ee))
+            if (cx->in_main && pc_clang_offsets(cx, body, &eb, &ee))
                 PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));
             kernel_block(cx, body);
         } else {
