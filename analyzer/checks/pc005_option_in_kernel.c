@@ -19,18 +19,21 @@ void pc_chk_option_in_kernel(pc_chk_ctx *c)
                                     ? &c->model->kernels[o->kernel] : NULL;
         pc_loc at = pc_chk_loc_known(o->loc) ? o->loc : pc_chk_option_loc(o);
         const char *value = pc_cfg_value_text(c->arena, &o->value);
+        /* The call as written in the source's language. */
+        const char *call = o->site == PC_SITE_CPP_SET_RUNTIME_OPTION
+                               ? pc_arena_printf(c->arena, "config::SetRuntimeOption(\"%s\", %s)", o->key, value)
+                               : pc_arena_printf(c->arena, "%s(%s=%s)", pc_chk_site_name(o), o->key, value);
         pc_diag *d;
         if (kern)
             d = pc_diag_report(c->sink, PC_CHK_OPTION_IN_KERNEL, at, kern->name,
-                               "%s(%s=%s) is called inside kernel '%s': options are read when the "
-                               "kernel is compiled, so it does not apply; call it before the kernel",
-                               pc_chk_site_name(o), o->key, value, kern->name);
+                               "%s is called inside kernel '%s': options are read when the kernel is "
+                               "compiled, so it does not apply; call it before the kernel",
+                               call, kern->name);
         else
             d = pc_diag_report(c->sink, PC_CHK_OPTION_IN_KERNEL, at, NULL,
-                               "%s(%s=%s) is called inside a kernel or loop body: options are read "
-                               "when the kernel is compiled, so it does not apply; call it before "
-                               "the kernel",
-                               pc_chk_site_name(o), o->key, value);
+                               "%s is called inside a kernel or loop body: options are read when the "
+                               "kernel is compiled, so it does not apply; call it before the kernel",
+                               call);
         if (d && kern)
             pc_chk_note_kernel(c, d, kern, at);
     }
