@@ -82,7 +82,8 @@ void pc_diag_set_source(pc_diag_sink *s, const char *file, const char *text, siz
 
 /* Report.  fmt is printf-style; notes and fixes are attached with the two calls below, to the
  * diagnostic just reported (dropped silently if that one was filtered). Returns the diag or NULL
- * when it was filtered (unselected, suppressed, capped). */
+ * when it was filtered (unselected, suppressed, capped).  The pointer is valid until the next
+ * report (diagnostics live in one growable array); strings are copied into the sink. */
 pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kernel,
                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void pc_diag_note(pc_diag_sink *s, pc_diag *d, pc_loc loc, const char *fmt, ...)
