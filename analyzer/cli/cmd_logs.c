@@ -1,5 +1,6 @@
 /* cmd_logs.c - `poolcheck logs [options] PATH...`: read the runtime's Workspace INFO logs and,
- * with --kernel, check the prediction against what the run observed (model.md 11). */
+ * with --kernel, check the prediction against what the run observed (model.md 11) and, with
+ * --report, draw the runs on the axes of the kernel's HTML report. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -21,6 +22,9 @@ static const char logs_help[] =
     "                            (element-wise maximum over its kernels); exit 1 when a pool is\n"
     "                            under-predicted\n"
     "  --kernel-name NAME        with --kernel: the one kernel of FILE to compare with\n"
+    "  --report=FILE.html        with --kernel: also write the HTML report of FILE's analysis\n"
+    "                            with every run drawn on the same axes (observed depths, each\n"
+    "                            DeviceTask's stitchCount and recommendedDepths)\n"
     "  --format=text|json        output format (default text)\n"
     "  -o FILE                   write the output to FILE\n"
     "  --max-line-kb N           longest line read (default 1024); longer lines are skipped and\n"
@@ -38,11 +42,11 @@ static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
 }
 
 /* The prediction of `--kernel FILE` (element-wise maximum over its kernels, or the one named).
- * Returns false after printing an error (exit 2). */
-static bool kernel_prediction(pc_cli_common *c, const char *file, const char *name,
-                              int64_t pred[3])
+ * Returns the analysis (the caller frees it, after the HTML report that draws it), or NULL
+ * after printing an error (exit 2). */
+static pc_file_result *kernel_prediction(pc_cli_common *c, pc_frontend *fe, const char *file,
+                                         const char *name, int64_t pred[3])
 {
-    pc_frontend *fe = pc_frontend_new();
     pc_file_result *fr = pc_cli_analyze(c, fe, file);
     bool ok = fr != NULL;
     if (ok && fr->model->fatal) {
@@ -85,9 +89,63 @@ static bool kernel_prediction(pc_cli_common *c, const char *file, const char *na
         }
         ok = false;
     }
-    pc_file_result_free(fr);
-    pc_frontend_free(fe);
-    return ok;
+    if (!ok) {
+        pc_file_result_free(fr);
+        return NULL;
+    }
+    return fr;
+}
+
+/* `--report`: the kernel file's HTML report with one pc_rep_html_run per log run (the report
+ * module takes plain numbers; this is where the log reader's runs become them).  Returns 0, or -1
+ * with errno set by pc_rep_html_write. */
+static int write_report(const char *path, pc_file_result *fr, const char *kernel_name,
+                        const pc_log_set *set)
+{
+    size_t n = set->nruns;
+    pc_rep_html_run *runs = pc_mem_calloc(n ? n : 1, sizeof *runs);
+    char **labels = pc_mem_calloc(n ? n : 1, sizeof *labels);
+    pc_rep_html_task_obs **tasks = pc_mem_calloc(n ? n : 1, sizeof *tasks);
+    for (size_t i = 0; i < n; i++) {
+        const pc_log_run *lr = &set->runs[i];
+        pc_sb label = {0};
+        if (lr->pid >= 0)
+            pc_sb_printf(&label, "%s, pid %lld", lr->source, (long long)lr->pid);
+        else
+            pc_sb_append(&label, lr->source);
+        labels[i] = pc_sb_take(&label);
+        if (lr->ntasks) {
+            tasks[i] = pc_mem_alloc(lr->ntasks * sizeof *tasks[i]);
+            for (size_t t = 0; t < lr->ntasks; t++) {
+                tasks[i][t].stitch_count = lr->tasks[t].stitch_count;
+                memcpy(tasks[i][t].depths, lr->tasks[t].recommended, sizeof tasks[i][t].depths);
+            }
+        }
+        if (lr->tasks_dropped > 0)
+            fprintf(stderr, "poolcheck: note: %s: the report draws the first %zu of the run's %lld "
+                            "DeviceTasks (the rest are counted, not kept)\n",
+                    labels[i], lr->ntasks, (long long)lr->device_tasks);
+        runs[i] = (pc_rep_html_run){
+            .label = labels[i],
+            .observed = {lr->observed[0], lr->observed[1], lr->observed[2]},
+            .tasks = tasks[i],
+            .ntasks = lr->ntasks,
+            .cut_short = lr->nfailures > 0,
+        };
+    }
+    pc_rep_html_extra extra = {.kernel = kernel_name, .runs = runs, .nruns = n,
+                               .plan_bytes = -1};
+    int rc = pc_rep_html_write(path, &fr, 1, &extra);
+    int saved = errno;
+    for (size_t i = 0; i < n; i++) {
+        pc_mem_free(labels[i]);
+        pc_mem_free(tasks[i]);
+    }
+    pc_mem_free(labels);
+    pc_mem_free(tasks);
+    pc_mem_free(runs);
+    errno = saved;
+    return rc;
 }
 
 int pc_cmd_logs(int argc, char **argv)
@@ -95,11 +153,13 @@ int pc_cmd_logs(int argc, char **argv)
     pc_cli_common c;
     pc_cli_common_init(&c);
     PC_VEC(const char *) paths = {0};
-    const char *kernel = NULL, *kernel_name = NULL, *out_path = NULL;
+    const char *kernel = NULL, *kernel_name = NULL, *out_path = NULL, *report = NULL;
     bool json = false;
     int64_t max_line_kb = 1024;
     int status = PC_EXIT_OK;
     pc_log_set *set = NULL;
+    pc_frontend *fe = NULL;
+    pc_file_result *kernel_fr = NULL;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -134,6 +194,14 @@ int pc_cmd_logs(int argc, char **argv)
                 goto done;
             }
             kernel = v;
+        } else if (strncmp(a, "--report", 8) == 0 && (a[8] == '=' || a[8] == 0)) {
+            v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || !*v) {
+                pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            report = v;
         } else if (strncmp(a, "--format", 8) == 0 && (a[8] == '=' || a[8] == 0)) {
             v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
             if (strcmp(v, "json") == 0) {
@@ -178,10 +246,21 @@ int pc_cmd_logs(int argc, char **argv)
         goto done;
     }
 
-    int64_t pred[3] = {-1, -1, -1};
-    if (kernel && !kernel_prediction(&c, kernel, kernel_name, pred)) {
+    if (report && !kernel) {
+        pc_cli_error("--report needs --kernel FILE: the report draws the runs on the axes of that "
+                     "file's analysis");
         status = PC_EXIT_USAGE;
         goto done;
+    }
+
+    int64_t pred[3] = {-1, -1, -1};
+    if (kernel) {
+        fe = pc_frontend_new();
+        kernel_fr = kernel_prediction(&c, fe, kernel, kernel_name, pred);
+        if (!kernel_fr) {
+            status = PC_EXIT_USAGE;
+            goto done;
+        }
     }
 
     pc_log_opts lo = {.buffer_bytes = (size_t)max_line_kb * 1024};
@@ -215,8 +294,15 @@ int pc_cmd_logs(int argc, char **argv)
     } else if (fflush(stdout) != 0) {
         status = PC_EXIT_USAGE;
     }
+    if (report && write_report(report, kernel_fr, kernel_name, set) != 0) {
+        pc_cli_error("cannot write '%s': %s", report, strerror(errno));
+        status = PC_EXIT_USAGE;
+    }
 
 done:
+    pc_file_result_free(kernel_fr);
+    if (fe)
+        pc_frontend_free(fe);
     pc_log_free(set);
     PC_VEC_FREE(paths);
     pc_cli_common_free(&c);

@@ -23,7 +23,9 @@ static const char plan_help[] =
     "                            logged rawPerParallelBytes (repeatable; files or directories)\n"
     "  --format=text|json        output format (default text)\n"
     "  --emit-config=json|python|cpp  print the planned configuration instead\n"
-    "  -o FILE                   write the output to FILE\n\n";
+    "  -o FILE                   write the output to FILE\n"
+    "  --report=FILE.html        also write the HTML report of FILE's analysis with each planned\n"
+    "                            kernel's plan depths, their workspace bytes and the budget\n\n";
 
 typedef struct plan_item {
     const pc_kernel *kernel;
@@ -194,6 +196,28 @@ static void emit_config(FILE *out, const plan_item *it, const char *kind, int64_
                 (long long)d[0], (long long)d[1], (long long)d[2]);
 }
 
+/* `--report`: the file's HTML report with one extra entry per planned kernel (chained through
+ * next; the report matches them by kernel name).  A plan that does not fit is drawn too: its
+ * depths are the required ones and its bytes the minimum, against the budget line.  Returns 0, or
+ * -1 with errno set by pc_rep_html_write. */
+static int write_report(const char *path, pc_file_result *fr, const plan_item *items, size_t n,
+                        int64_t budget_bytes)
+{
+    pc_rep_html_extra *extra = n ? pc_mem_calloc(n, sizeof *extra) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        extra[i].kernel = items[i].kernel->name;
+        extra[i].plan_depths = items[i].plan.depths;
+        extra[i].plan_bytes = items[i].plan.bytes;
+        extra[i].budget_bytes = budget_bytes;
+        extra[i].next = i + 1 < n ? &extra[i + 1] : NULL;
+    }
+    int rc = pc_rep_html_write(path, &fr, 1, extra);
+    int saved = errno;
+    pc_mem_free(extra);
+    errno = saved;
+    return rc;
+}
+
 /* `--opt=value` / `--opt value`; NULL when argv[*i] is another option; *bad when it lacks a value. */
 static const char *value_of(int argc, char **argv, int *i, const char *name, bool *bad)
 {
@@ -217,7 +241,7 @@ int pc_cmd_plan(int argc, char **argv)
     pc_cli_common_init(&c);
     PC_VEC(const char *) log_paths = {0};
     PC_VEC(plan_item) items = {0};
-    const char *file = NULL, *kernel_name = NULL, *out_path = NULL, *emit = NULL;
+    const char *file = NULL, *kernel_name = NULL, *out_path = NULL, *emit = NULL, *report = NULL;
     bool json = false, bad = false;
     int64_t budget_kb = -1;
     int status = PC_EXIT_OK;
@@ -261,6 +285,13 @@ int pc_cmd_plan(int argc, char **argv)
                 status = PC_EXIT_USAGE;
                 goto done;
             }
+        } else if ((v = value_of(argc, argv, &i, "--report", &bad))) {
+            if (!*v) {
+                pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            report = v;
         } else if ((v = value_of(argc, argv, &i, "--emit-config", &bad))) {
             if (strcmp(v, "json") && strcmp(v, "python") && strcmp(v, "cpp")) {
                 pc_cli_error("unknown --emit-config '%s' (json, python, cpp)", v);
@@ -428,6 +459,10 @@ int pc_cmd_plan(int argc, char **argv)
     } else {
         for (size_t i = 0; i < items.count; i++)
             write_text(out, &items.items[i], budget_kb, logs);
+    }
+    if (report && write_report(report, fr, items.items, items.count, budget) != 0) {
+        pc_cli_error("cannot write '%s': %s", report, strerror(errno));
+        status = PC_EXIT_USAGE;
     }
 
 done:

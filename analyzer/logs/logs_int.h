@@ -79,6 +79,7 @@ void pc_log_warn(pc_log_set *s, const char *source, const char *fmt, ...)
 typedef struct pc_log_acc pc_log_acc;
 struct pc_log_state {
     size_t buffer_bytes;
+    size_t max_tasks;        /* per run: DeviceTasks kept in pc_log_run.tasks */
     PC_VEC(pc_log_acc *) runs;
     pc_log_acc *last;        /* the run of the previous line (most lines belong to it) */
     PC_VEC(pc_log_msg) warnings;

@@ -26,6 +26,7 @@ struct pc_log_acc {
     int64_t size_unit_inner;     /* [workspaceSize] rootInnerUnitBytes */
     int64_t size_depths[3];      /* [workspaceSize] rootInnerDepth/assembleOutcast/exclusiveDepth */
     PC_VEC(pc_log_failure) failures;
+    PC_VEC(pc_log_task) tasks;   /* handed to run.tasks by pc_log_finish, freed with the set */
 };
 
 static void set3(int64_t *d, int64_t v)
@@ -46,6 +47,7 @@ pc_log_set *pc_log_new(const pc_log_opts *opts)
     s->arena = a;
     s->state = pc_mem_calloc(1, sizeof *s->state);
     s->state->buffer_bytes = pc_log_buffer_size(opts);
+    s->state->max_tasks = opts && opts->max_tasks ? opts->max_tasks : PC_LOG_DEFAULT_MAX_TASKS;
     set3(s->recommended, -1);
     set3(s->observed, -1);
     return s;
@@ -57,6 +59,7 @@ void pc_log_free(pc_log_set *s)
         return;
     for (size_t i = 0; i < s->state->runs.count; i++) {
         PC_VEC_FREE(s->state->runs.items[i]->failures);
+        PC_VEC_FREE(s->state->runs.items[i]->tasks);
         pc_mem_free(s->state->runs.items[i]);
     }
     PC_VEC_FREE(s->state->runs);
@@ -192,12 +195,24 @@ static bool take_peaks(pc_log_acc *a, const pc_log_fields *f)
     return true;
 }
 
-static bool take_tuning(pc_log_acc *a, const pc_log_fields *f)
+/* A Tuning line is one submitted DeviceTask (LogTuningUsage): it is counted, kept in the run's
+ * task list while the list is under max_tasks (past it, only counted: a log of a long run must
+ * not take memory without bound), and folded into the run's maxima. */
+static bool take_tuning(pc_log_acc *a, const pc_log_fields *f, size_t max_tasks)
 {
     int64_t stitch, rec[3];
     if (!pc_log_field_u64(f, "stitchCount", &stitch) || !read_triple(f, "recommendedDepths", rec))
         return false;
     a->run.device_tasks++;
+    if (a->tasks.count < max_tasks) {
+        pc_log_task t = {.task_id = -1, .stitch_count = stitch};
+        memcpy(t.recommended, rec, sizeof rec);
+        if (!pc_log_field_u64(f, "taskId", &t.task_id))
+            t.task_id = -1;
+        PC_VEC_PUSH(a->tasks, t);
+    } else {
+        a->run.tasks_dropped++;
+    }
     max_into(&a->run.max_stitch_count, stitch);
     for (int i = 0; i < 3; i++)
         max_into(&a->tuning_rec_max[i], rec[i]);
@@ -358,7 +373,7 @@ bool pc_log_take_line(pc_log_set *s, const pc_log_line *l)
     switch (l->tag) {
     case PC_TAG_POOL:
     case PC_TAG_SUMMARY: ok = take_peaks(a, &f); break;
-    case PC_TAG_TUNING: ok = take_tuning(a, &f); break;
+    case PC_TAG_TUNING: ok = take_tuning(a, &f, s->state->max_tasks); break;
     case PC_TAG_RECOMMENDATION: ok = take_recommendation(a, &f); break;
     case PC_TAG_ALLOC_FAILURE: ok = take_failure(s, a, &f, l->line); break;
     case PC_TAG_WORKSPACE_SIZE: ok = take_size(a, sk, &f); break;
@@ -403,6 +418,9 @@ void pc_log_finish(pc_log_set *s)
             a->run.nfailures = a->failures.count;
             s->cut_short = true;
         }
+        /* no copy: the list can be large; the accumulator keeps ownership until pc_log_free */
+        a->run.tasks = a->tasks.count ? a->tasks.items : NULL;
+        a->run.ntasks = a->tasks.count;
         for (int k = 0; k < 3; k++) {
             max_into(&s->recommended[k], a->run.recommended[k]);
             max_into(&s->observed[k], a->run.observed[k]);

@@ -32,7 +32,22 @@ typedef struct pc_log_opts {
     /* Scan buffer size: also the longest line read (longer lines are skipped and counted).
      * 0 = default (1 MiB).  Values below 4 KiB are raised to 4 KiB. */
     size_t buffer_bytes;
+    /* Added for the per-DeviceTask list (additive): the most DeviceTasks kept per run in
+     * pc_log_run.tasks; the Tuning lines past it are counted in tasks_dropped, not stored.
+     * 0 = default (PC_LOG_DEFAULT_MAX_TASKS). */
+    size_t max_tasks;
 } pc_log_opts;
+
+/* 1,000,000 tasks x sizeof(pc_log_task) = 40 MB per run at most. */
+#define PC_LOG_DEFAULT_MAX_TASKS 1000000u
+
+/* One DeviceTask as its `[Workspace Runtime Tuning] taskId=.., stitchCount=..,
+ * recommendedDepths={...}` line (LogTuningUsage, once per submitted DeviceTask) logged it. */
+typedef struct pc_log_task {
+    int64_t task_id;             /* taskId (restarts at 0 with every launch); -1 = not logged */
+    int64_t stitch_count;        /* root instances stitched into the task */
+    int64_t recommended[3];      /* the task's recommendedDepths */
+} pc_log_task;
 
 /* One `[Workspace Runtime Alloc Failure] reason=...` line: parallelism was cut by memory. */
 typedef struct pc_log_failure {
@@ -78,6 +93,14 @@ typedef struct pc_log_run {
     int64_t size_lines;          /* [workspaceSize] lines read */
     pc_log_failure *failures;
     size_t nfailures;
+
+    /* Added (additive): every DeviceTask of the run, in submit order (the order of its Tuning
+     * lines, launch after launch).  At most pc_log_opts.max_tasks entries; tasks_dropped counts
+     * the Tuning lines read past that cap (ntasks + tasks_dropped == device_tasks).  Owned by the
+     * set, freed by pc_log_free; NULL when ntasks is 0. */
+    pc_log_task *tasks;
+    size_t ntasks;
+    int64_t tasks_dropped;
 } pc_log_run;
 
 typedef struct pc_log_stats {

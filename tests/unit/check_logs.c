@@ -241,6 +241,11 @@ static void check_fixture(const char *path)
         }
     }
     ck_assert_msg(checked > 0, "%s states no expectation", path);
+    for (size_t i = 0; i < s->nruns; i++) /* every Tuning line is a listed or a counted task */
+        ck_assert_msg((int64_t)s->runs[i].ntasks + s->runs[i].tasks_dropped ==
+                          s->runs[i].device_tasks,
+                      "%s: run %zu lists %zu tasks of %lld", path, i + 1, s->runs[i].ntasks,
+                      (long long)s->runs[i].device_tasks);
     pc_log_free(s);
     free(text);
 }
@@ -606,6 +611,13 @@ static void same_runs(const pc_log_set *a, const pc_log_set *b, const char *what
         for (size_t k = 0; k < x->nfailures; k++)
             ck_assert_int_eq(x->failures[k].line, y->failures[k].line);
         ck_assert_int_eq(x->first_line, y->first_line);
+        ck_assert_uint_eq(x->ntasks, y->ntasks);
+        ck_assert_int_eq(x->tasks_dropped, y->tasks_dropped);
+        for (size_t k = 0; k < x->ntasks; k++) {
+            ck_assert_int_eq(x->tasks[k].task_id, y->tasks[k].task_id);
+            ck_assert_int_eq(x->tasks[k].stitch_count, y->tasks[k].stitch_count);
+            assert_triple(x->tasks[k].recommended, y->tasks[k].recommended, what);
+        }
     }
     ck_assert_int_eq(a->stats.lines, b->stats.lines);
     ck_assert_int_eq(a->stats.workspace_lines, b->stats.workspace_lines);
@@ -691,6 +703,142 @@ START_TEST(flat_memory)
     same_runs_except_lines(s1, s2, 200000);
     pc_log_free(s1);
     pc_log_free(s2);
+    free(small);
+    free(big);
+}
+END_TEST
+
+/* ---- the per-DeviceTask list ------------------------------------------------------------------ */
+
+static void assert_task(const pc_log_run *r, size_t k, int64_t id, int64_t stitch, int64_t d0,
+                        int64_t d1, int64_t d2, const char *what)
+{
+    ck_assert_msg(k < r->ntasks, "%s: no task %zu (%zu tasks)", what, k, r->ntasks);
+    const pc_log_task *t = &r->tasks[k];
+    ck_assert_msg(t->task_id == id && t->stitch_count == stitch, "%s: task %zu is taskId=%lld "
+                  "stitchCount=%lld, want %lld, %lld", what, k, (long long)t->task_id,
+                  (long long)t->stitch_count, (long long)id, (long long)stitch);
+    int64_t want[3] = {d0, d1, d2};
+    assert_triple(t->recommended, want, what);
+}
+
+START_TEST(task_lists)
+{
+    /* the seed logs, both forms: taskId 0 stitches 128 roots (recommends [64,1,1]), taskId 1
+     * the last root alone ([1,1,1]) */
+    const char *both[2] = {SAMPLE_SIM, SAMPLE_DEV};
+    for (int i = 0; i < 2; i++) {
+        pc_log_set *s = scan_paths(&both[i], 1);
+        const pc_log_run *r = &s->runs[0];
+        ck_assert_uint_eq(r->ntasks, 2);
+        ck_assert_int_eq(r->tasks_dropped, 0);
+        ck_assert_int_eq((int64_t)r->ntasks, r->device_tasks);
+        assert_task(r, 0, 0, 128, 64, 1, 1, both[i]);
+        assert_task(r, 1, 1, 1, 1, 1, 1, both[i]);
+        pc_log_free(s);
+    }
+
+    /* two pids interleaved in one file: each run keeps its own tasks */
+    const char *p[1] = {FIXTURES "/device_two_pids.log"};
+    pc_log_set *s = scan_paths(p, 1);
+    ck_assert_uint_eq(s->nruns, 2);
+    ck_assert_uint_eq(s->runs[0].ntasks, 2);
+    assert_task(&s->runs[0], 0, 0, 128, 64, 1, 1, "pid 100");
+    assert_task(&s->runs[0], 1, 1, 1, 1, 1, 1, "pid 100");
+    ck_assert_uint_eq(s->runs[1].ntasks, 1);
+    assert_task(&s->runs[1], 0, 0, 128, 128, 3, 2, "pid 200");
+    pc_log_free(s);
+
+    /* two launches in one run: taskId restarts at 0, the list stays in submit order */
+    p[0] = FIXTURES "/multi_launch.sim.log";
+    s = scan_paths(p, 1);
+    ck_assert_uint_eq(s->nruns, 1);
+    ck_assert_uint_eq(s->runs[0].ntasks, 2);
+    assert_task(&s->runs[0], 0, 0, 128, 64, 2, 1, "launch 1");
+    assert_task(&s->runs[0], 1, 0, 20, 20, 3, 1, "launch 2");
+    pc_log_free(s);
+
+    /* the older innerTemporal key, and a stitchCount split across quoted pieces */
+    p[0] = FIXTURES "/old_keys.sim.log";
+    s = scan_paths(p, 1);
+    assert_task(&s->runs[0], 1, 1, 1, 1, 1, 1, "old keys");
+    pc_log_free(s);
+    p[0] = FIXTURES "/quoted_split.device.log";
+    s = scan_paths(p, 1);
+    ck_assert_uint_eq(s->runs[0].ntasks, 1);
+    assert_task(&s->runs[0], 0, 0, 128, 64, 2, 1, "quoted split");
+    pc_log_free(s);
+
+    /* a Tuning line without taskId is still a task; one without stitchCount is malformed and
+     * not a task; runs without Tuning lines have no list */
+    const char *log =
+        "[x.cpp:1][MACHINE]:[Workspace Runtime Tuning] stitchCount=7, "
+        "recommendedDepths={rootInner=7,assembleOutcast=1,exclusive=1}.\n"
+        "[x.cpp:1][MACHINE]:[Workspace Runtime Tuning] taskId=5, "
+        "recommendedDepths={rootInner=9,assembleOutcast=1,exclusive=1}.\n";
+    s = scan_buffer(log, strlen(log), 0);
+    ck_assert_uint_eq(s->runs[0].ntasks, 1);
+    assert_task(&s->runs[0], 0, -1, 7, 7, 1, 1, "no taskId");
+    ck_assert_int_eq(s->stats.malformed_lines, 1);
+    pc_log_free(s);
+    p[0] = FIXTURES "/host_plog.log"; /* [workspaceSize] lines only */
+    s = scan_paths(p, 1);
+    ck_assert_uint_eq(s->nruns, 1);
+    ck_assert_uint_eq(s->runs[0].ntasks, 0);
+    ck_assert_ptr_null(s->runs[0].tasks);
+    pc_log_free(s);
+}
+END_TEST
+
+/* Tuning lines with stitchCount = 1 + i % 100 (taskId i), as one simulator log. */
+static char *tuning_log(size_t *len, int ntasks)
+{
+    pc_sb b = {0};
+    for (int i = 0; i < ntasks; i++)
+        pc_sb_printf(&b, "[dev_workspace.cpp:131][MACHINE]:[Workspace Runtime Tuning] taskId=%d, "
+                         "stitchCount=%d, configuredDepths={rootInner=128,innerTemporal=128,"
+                         "exclusive=128}, recommendedDepths={rootInner=%d,assembleOutcast=1,"
+                         "exclusive=1}.\n",
+                     i, 1 + i % 100, 1 + i % 100);
+    *len = b.len;
+    return pc_sb_take(&b);
+}
+
+START_TEST(task_list_cap)
+{
+    /* the cap keeps the first tasks and counts the rest; memory stops growing at the cap */
+    size_t small_len, big_len;
+    char *small = tuning_log(&small_len, 2000);
+    char *big = tuning_log(&big_len, 20000);
+    pc_log_opts o = {.max_tasks = 50};
+    uint64_t c0 = pc_mem_count();
+    pc_log_set *s1 = pc_log_new(&o);
+    ck_assert_int_eq(pc_log_add_buffer(s1, small, small_len, "small.log", NULL), 0);
+    pc_log_finish(s1);
+    uint64_t c1 = pc_mem_count();
+    pc_log_set *s2 = pc_log_new(&o);
+    ck_assert_int_eq(pc_log_add_buffer(s2, big, big_len, "big.log", NULL), 0);
+    pc_log_finish(s2);
+    uint64_t c2 = pc_mem_count();
+    ck_assert_msg(c2 - c1 == c1 - c0, "allocations: %llu for 2000 tasks, %llu for 20000",
+                  (unsigned long long)(c1 - c0), (unsigned long long)(c2 - c1));
+    const pc_log_run *r = &s2->runs[0];
+    ck_assert_int_eq(r->device_tasks, 20000);
+    ck_assert_uint_eq(r->ntasks, 50);
+    ck_assert_int_eq(r->tasks_dropped, 19950);
+    ck_assert_int_eq(r->max_stitch_count, 100); /* the maxima still see every task */
+    assert_task(r, 0, 0, 1, 1, 1, 1, "first");
+    assert_task(r, 49, 49, 50, 50, 1, 1, "last kept");
+    ck_assert_int_eq(s1->runs[0].tasks_dropped, 1950);
+    pc_log_free(s1);
+    pc_log_free(s2);
+
+    /* the default cap keeps every one of them */
+    pc_log_set *s = scan_buffer(big, big_len, 0);
+    ck_assert_uint_eq(s->runs[0].ntasks, 20000);
+    ck_assert_int_eq(s->runs[0].tasks_dropped, 0);
+    assert_task(&s->runs[0], 19999, 19999, 100, 100, 1, 1, "last");
+    pc_log_free(s);
     free(small);
     free(big);
 }
@@ -1058,6 +1206,8 @@ static Suite *suite(void)
     tcase_add_test(tc, truncated_last_line);
     tcase_add_test(tc, chunk_boundaries);
     tcase_add_test(tc, flat_memory);
+    tcase_add_test(tc, task_lists);
+    tcase_add_test(tc, task_list_cap);
     tcase_add_test(tc, tag_anywhere_and_headers);
     tcase_add_test(tc, fields_by_name);
     tcase_add_test(tc, verdicts);
