@@ -225,9 +225,9 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
         const char *eol = memchr(bol, '\n', (size_t)(end - bol));
         if (!eol)
             eol = end;
-        for (const char *p = bol; p + 6 <= eol; p++) {
+        for (const char *p = bol; p < eol; p++) {
             /* clang-tidy: NOLINT, NOLINTNEXTLINE, NOLINTBEGIN, NOLINTEND (case-sensitive). */
-            if (memcmp(p, "NOLINT", 6) == 0 && (p == bol || !is_ident(p[-1]))) {
+            if (eol - p >= 6 && memcmp(p, "NOLINT", 6) == 0 && (p == bol || !is_ident(p[-1]))) {
                 const char *q = p + 6;
                 int form = 0; /* 0 NOLINT, 1 NEXTLINE, 2 BEGIN, 3 END */
                 if (eol - q >= 8 && memcmp(q, "NEXTLINE", 8) == 0)

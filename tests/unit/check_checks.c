@@ -231,7 +231,8 @@ START_TEST(test_suppress_noqa)
         "e = 5  # noqa: E501\n"                            /* 5: another tool's code */
         "f = 6  #noqa:poolcheck-pool-too-deep\n"           /* 6 */
         "g = 7  # noqa: PC*\n"                             /* 7: glob */
-        "h = 8  # noqanot\n";                              /* 8: not a noqa */
+        "h = 8  # noqanot\n"                               /* 8: not a noqa */
+        "i = 9 #noqa";                                     /* 9: at the very end, no newline */
     pc_diag_sink *s = pc_diag_sink_new();
     pc_diag_set_source(s, "k.py", src, strlen(src), PC_LANG_PYTHON);
     ck_assert(!kept(s, "k.py", 3, 1));
@@ -247,7 +248,8 @@ START_TEST(test_suppress_noqa)
     ck_assert(kept(s, "k.py", 5, 6));
     ck_assert(!kept(s, "k.py", 8, 7));
     ck_assert(kept(s, "k.py", 0, 8));
-    ck_assert_uint_eq(pc_diag_suppressed(s), 7);
+    ck_assert(!kept(s, "k.py", 0, 9));
+    ck_assert_uint_eq(pc_diag_suppressed(s), 8);
     pc_diag_sink_free(s);
 }
 END_TEST
