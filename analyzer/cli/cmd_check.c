@@ -26,6 +26,8 @@ static const char check_help[] =
     "  --no-summary              text: diagnostics only, no per-kernel summary\n"
     "  --report=FILE.html        also write a self-contained HTML picture of the DeviceTasks\n"
     "  --color=auto|always|never\n"
+    "  --docs-url=URL            SARIF: base of the checks' help links (default: the docs/checks\n"
+    "                            directory of this source tree)\n"
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
     "  -j N                      analyse files in N worker processes (default 1)\n"
@@ -407,6 +409,8 @@ int pc_cmd_check(int argc, char **argv)
             ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             ro.verbose = true;
+        } else if (strncmp(a, "--docs-url=", 11) == 0) {
+            ro.docs_url = a + 11;
         } else if (strncmp(a, "--color=", 8) == 0) {
             color = a + 8;
         } else if (strcmp(a, "--exclude") == 0 && i + 1 < argc) {
@@ -429,6 +433,7 @@ int pc_cmd_check(int argc, char **argv)
     ro.color = strcmp(color, "always") == 0 ||
                (strcmp(color, "auto") == 0 && !out_path && isatty(1) && !getenv("NO_COLOR"));
     ro.assemble_headroom = c.assemble_headroom;
+    ro.stats = ro.format == PC_FMT_TEXT ? stderr : NULL;
     {
         char cwd[4096];
         ro.base_dir = getcwd(cwd, sizeof cwd) ? pc_arena_strdup(c.arena, cwd) : NULL;
