@@ -916,6 +916,17 @@ START_TEST(syntax_error_recovery)
     }
     ck_assert(found);
     loop_named(k, "L2", 0);
+    /* a FUNCTION clang dropped entirely leaves no kernel: a located warning says so */
+    pc_model *m2 = parse_text("void f(){\n    FUNCTION(\"gone\", {a}, {b}) }\n");
+    ck_assert_int_eq(m2->nkernels, 0);
+    ck_assert_int_eq(count_messages(m2, PC_MSG_WARNING), 1);
+    for (int i = 0; i < m2->nmessages; i++)
+        if (m2->messages[i].kind == PC_MSG_WARNING) {
+            ck_assert_uint_eq(m2->messages[i].loc.line, 2);
+            ck_assert_uint_eq(m2->messages[i].loc.col, 5);
+            ck_assert_ptr_nonnull(strstr(m2->messages[i].text, "FUNCTION"));
+        }
+    pc_model_free(m2);
     /* statements come in source order even with the late insertion */
     int last = 0;
     for (int i = 0; i < k->body.count; i++) {

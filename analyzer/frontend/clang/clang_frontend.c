@@ -615,6 +615,7 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     PC_VEC_FREE(cx.env);
     PC_VEC_FREE(cx.late);
     PC_VEC_FREE(cx.loop_spans);
+    PC_VEC_FREE(cx.function_offs);
     PC_VEC_FREE(cx.body_spans);
     PC_VEC_FREE(cx.kernel_spans);
     pc_mem_free(cx.line_start);

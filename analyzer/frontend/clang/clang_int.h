@@ -204,6 +204,7 @@ typedef struct pc_cx {
     PC_VEC(struct pc_clate { int kernel; CXCursor decl; const char *spelling; int tensor; }) late;
 
     PC_VEC(pc_cspan) loop_spans; /* recognised LOOPs (begin = LOOP token offset) */
+    PC_VEC(uint32_t) function_offs; /* recognised FUNCTIONs (kernels and nested): their token offsets */
     PC_VEC(pc_cspan) body_spans; /* LOOP bodies, for placing unanalysed LOOP tokens */
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
 } pc_cx;

@@ -1312,6 +1312,8 @@ static void kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     bool have_header = header_tokens(cx, s, body, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after);
     pc_loc loc = have_header ? pc_clang_loc_range(cx, b, toks.items[0].off + toks.items[0].len)
                              : pc_clang_cursor_loc(cx, s);
+    if (have_header && cx->in_main)
+        PC_VEC_PUSH(cx->function_offs, b);
     if (have_header) {
         int st[8], en[8];
         int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
@@ -1954,6 +1956,8 @@ void pc_clang_walk_kernel_stmt(pc_cx *cx, CXCursor s)
         } else if (mk == MK_FUNCTION || mk == MK_PROGRAM) {
             /* FUNCTION nested in a kernel: its work is part of the enclosing kernel */
             uint32_t eb, ee;
+            if (mk == MK_FUNCTION && cx->in_main && pc_clang_offsets(cx, s, &eb, &ee))
+                PC_VEC_PUSH(cx->function_offs, eb);
             if (cx->in_main && pc_clang_offsets(cx, body, &eb, &ee))
                 PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));
             kernel_block(cx, body);
@@ -2121,6 +2125,27 @@ static void check_leftovers(pc_cx *cx)
                          err ? pc_arena_printf(cx->scratch, "LOOP not modelled: clang could not parse it (%s)", err)
                              : "LOOP not modelled: it is in code poolcheck does not follow from the FUNCTION "
                                "(a lambda that is not called, a call through a pointer)");
+    }
+    /* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
+     * hold an unanalysed statement; say so where it is */
+    for (size_t i = 0; i + 1 < toks.count; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks.items[i + 1], "("))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->function_offs.count && !known; j++)
+            known = cx->function_offs.items[j] == t->off;
+        if (known)
+            continue;
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off + t->len);
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line >= at.line && cx->diags[d].line <= at.line + 1)
+                err = cx->diags[d].text;
+        pc_model_add_message(cx->m, PC_MSG_WARNING, at,
+                             err ? pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang could not parse it (%s)", err)
+                                 : "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a "
+                                   "macro of its own)");
     }
     for (int d = 0; d < cx->ndiags; d++) {
         pc_cdiag *dg = &cx->diags[d];
