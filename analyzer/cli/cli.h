@@ -34,9 +34,8 @@ typedef struct pc_cli_common {
     int64_t assemble_headroom;
     bool inner_policy_set, assemble_headroom_set;  /* given on the command line */
     bool show_parse_errors;
-    /* Loaded once and reused for every file: project files by path, tile_fwk_config.json files. */
-    PC_VEC(pc_project_config *) projects;
-    PC_VEC(pc_config_file *) config_files;
+    /* Project files and tile_fwk_config.json files, loaded once for every file. */
+    pc_config_cache *configs;
 } pc_cli_common;
 
 void pc_cli_common_init(pc_cli_common *c);

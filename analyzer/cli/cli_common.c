@@ -44,18 +44,14 @@ void pc_cli_common_init(pc_cli_common *c)
 {
     memset(c, 0, sizeof *c);
     c->arena = pc_arena_new();
+    c->configs = pc_config_cache_new();
     c->inner_policy = PC_INNER_BOUNDARY;
     c->assemble_headroom = 1;
 }
 
 void pc_cli_common_free(pc_cli_common *c)
 {
-    for (size_t i = 0; i < c->projects.count; i++)
-        pc_cfg_project_free(c->projects.items[i]);
-    PC_VEC_FREE(c->projects);
-    for (size_t i = 0; i < c->config_files.count; i++)
-        pc_cfg_config_file_free(c->config_files.items[i]);
-    PC_VEC_FREE(c->config_files);
+    pc_config_cache_free(c->configs);
     PC_VEC_FREE(c->binds);
     PC_VEC_FREE(c->sets);
     PC_VEC_FREE(c->set_opts);
@@ -287,34 +283,16 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
     return 0;
 }
 
-static pc_project_config *load_project(pc_cli_common *c, const char *path, bool *failed)
+const pc_project_config *pc_cli_project_for(pc_cli_common *c, const char *path, bool *failed)
 {
-    for (size_t i = 0; i < c->projects.count; i++)
-        if (strcmp(c->projects.items[i]->path, path) == 0)
-            return c->projects.items[i];
+    const pc_project_config *p = NULL;
     char *err = NULL;
-    pc_project_config *p = pc_cfg_load_project(path, &err);
-    if (!p) {
+    if (!pc_config_cache_project(c->configs, path, c->project_file, !c->no_config_lookup, &p, &err)) {
         pc_cli_error("%s", err ? err : path);
         free(err);
         *failed = true;
         return NULL;
     }
-    PC_VEC_PUSH(c->projects, p);
-    return p;
-}
-
-const pc_project_config *pc_cli_project_for(pc_cli_common *c, const char *path, bool *failed)
-{
-    if (c->project_file)
-        return load_project(c, c->project_file, failed);
-    if (c->no_config_lookup)
-        return NULL;
-    char *found = pc_cfg_find_project(path);
-    if (!found)
-        return NULL;
-    pc_project_config *p = load_project(c, found, failed);
-    free(found);
     return p;
 }
 
@@ -339,22 +317,6 @@ bool pc_cli_project_excludes(pc_cli_common *c, const char *path)
     return hit;
 }
 
-static pc_config_file *load_config_file(pc_cli_common *c, const char *path)
-{
-    for (size_t i = 0; i < c->config_files.count; i++)
-        if (strcmp(c->config_files.items[i]->path, path) == 0)
-            return c->config_files.items[i];
-    char *err = NULL;
-    pc_config_file *f = pc_cfg_load_config_file(path, &err);
-    if (!f) {
-        pc_cli_error("%s", err ? err : path);
-        free(err);
-        return NULL;
-    }
-    PC_VEC_PUSH(c->config_files, f);
-    return f;
-}
-
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
 {
     bool failed = false;
@@ -372,61 +334,39 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     o.parse.nextra_args_before = c->extra_args_before.count;
     o.parse.compiler_args = c->compiler_args.items;
     o.parse.ncompiler_args = c->compiler_args.count;
-    /* The command line wins over the project file. */
     o.analysis.inner_policy = c->inner_policy;
-    if (!c->inner_policy_set && proj && proj->inner_policy)
-        o.analysis.inner_policy = strcmp(proj->inner_policy, "all") == 0 ? PC_INNER_ALL : PC_INNER_BOUNDARY;
     o.analysis.assemble_headroom = c->assemble_headroom;
-    if (!c->assemble_headroom_set && proj && proj->has_assemble_headroom)
-        o.analysis.assemble_headroom = proj->assemble_headroom;
-    o.checks = c->checks ? c->checks : proj ? proj->checks : NULL;
-    o.werror = c->werror ? c->werror : proj ? proj->warnings_as_errors : NULL;
+    o.checks = c->checks;
+    o.werror = c->werror;
     o.show_parse_errors = c->show_parse_errors;
 
-    /* Binding sets: --shapes (else the project's), each searched before the --bind values. */
-    const pc_bindings *base_sets = c->sets.count ? c->sets.items : proj ? proj->binding_sets : NULL;
-    size_t nbase = c->sets.count ? c->sets.count : proj ? proj->nbinding_sets : 0;
-    pc_arena *tmp = pc_arena_new();
-    size_t nsets = nbase ? nbase : 1;
-    pc_bindings *sets = pc_arena_alloc(tmp, nsets * sizeof(pc_bindings));
-    for (size_t s = 0; s < nsets; s++) {
-        size_t n0 = nbase ? base_sets[s].count : 0;
-        pc_binding *items = pc_arena_alloc(tmp, (n0 + c->binds.count + 1) * sizeof(pc_binding));
-        if (n0)
-            memcpy(items, base_sets[s].items, n0 * sizeof(pc_binding));
-        if (c->binds.count)
-            memcpy(items + n0, c->binds.items, c->binds.count * sizeof(pc_binding));
-        sets[s].items = items;
-        sets[s].count = n0 + c->binds.count;
-    }
-    o.analysis.sets = sets;
-    o.analysis.nsets = nsets;
-
-    /* External options in precedence order: tile_fwk_config.json, the project's "runtime",
-     * then --set. */
+    pc_opts_layers l = {0};
+    l.project = proj;
     const char *cfg_path = c->config_path ? c->config_path : proj ? proj->config_path : NULL;
-    pc_config_file *cf = NULL;
-    if (cfg_path && !(cf = load_config_file(c, cfg_path))) {
-        pc_arena_free(tmp);
-        return NULL;
+    if (cfg_path) {
+        char *err = NULL;
+        if (!(l.config = pc_config_cache_config_file(c->configs, cfg_path, &err))) {
+            pc_cli_error("%s", err ? err : cfg_path);
+            free(err);
+            return NULL;
+        }
     }
-    size_t next = (cf ? cf->noptions : 0) + (proj ? proj->noptions : 0) + c->set_opts.count;
+    l.set_opts = c->set_opts.items;
+    l.nset_opts = c->set_opts.count;
+    l.sets = c->sets.items;
+    l.nsets = c->sets.count;
+    l.binds = c->binds.items;
+    l.nbinds = c->binds.count;
+    l.checks_given = c->checks != NULL;
+    l.werror_given = c->werror != NULL;
+    l.inner_policy_given = c->inner_policy_set;
+    l.headroom_given = c->assemble_headroom_set;
     /* in the command's arena: the results' configurations point at these options (provenance) */
-    pc_option *ext = pc_arena_alloc(c->arena, (next ? next : 1) * sizeof(pc_option));
-    size_t at = 0;
-    if (cf && cf->noptions)
-        memcpy(ext + at, cf->options, cf->noptions * sizeof(pc_option)), at += cf->noptions;
-    if (proj && proj->noptions)
-        memcpy(ext + at, proj->options, proj->noptions * sizeof(pc_option)), at += proj->noptions;
-    if (c->set_opts.count)
-        memcpy(ext + at, c->set_opts.items, c->set_opts.count * sizeof(pc_option)), at += c->set_opts.count;
-    o.ext_opts = ext;
-    o.next_opts = at;
+    pc_check_opts_layer(&o, &l, c->arena);
 
     const char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
     if (!fr)
         pc_cli_error("%s", err ? err : "invalid options");
-    pc_arena_free(tmp);
     return fr;
 }

@@ -293,6 +293,73 @@ START_TEST(shapes_file)
 }
 END_TEST
 
+static bool has_check(cJSON *doc, const char *id)
+{
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "diagnostics")) {
+        cJSON *c = cJSON_GetObjectItemCaseSensitive(d, "check");
+        if (cJSON_IsString(c) && !strcmp(c->valuestring, id))
+            return true;
+    }
+    return false;
+}
+
+/* .poolcheck.json in a parent directory applies (runtime options, checks, bindings);
+ * --no-config-lookup ignores it; --config's tile_fwk_config.json applies; broken files exit 2. */
+START_TEST(project_and_config_files)
+{
+    char *d = tmpdir();
+    char sub[512], k[600], proj[600], cfg[600], arg[700];
+    snprintf(sub, sizeof sub, "%s/kernels", d);
+    mkdir(sub, 0700);
+    snprintf(k, sizeof k, "%s/seed.py", sub);
+    FILE *in = fopen(SEED_PY, "r");
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, in);
+    buf[n] = 0;
+    fclose(in);
+    write_file(k, buf);
+    snprintf(proj, sizeof proj, "%s/.poolcheck.json", d);
+    write_file(proj, "{\"checks\": \"-PC009\", \"runtime\": {\"stitch_function_num_per_pool\": [64, 0, 1]}}");
+
+    char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", "check", "--format=json", k, NULL};
+    pc_test_output o = pc_test_run(argv, NULL);
+    ck_assert_msg(o.status == 1, "exit %d: %s", o.status, o.err);
+    cJSON *doc = cJSON_Parse(o.out);
+    ck_assert(has_check(doc, "PC001"));
+    ck_assert(!has_check(doc, "PC009"));
+    cJSON_Delete(doc);
+    pc_test_output_free(&o);
+
+    doc = check_json(k, 0, NULL); /* check_json passes --no-config-lookup */
+    ck_assert(!has_check(doc, "PC001"));
+    ck_assert(has_check(doc, "PC009"));
+    cJSON_Delete(doc);
+
+    snprintf(cfg, sizeof cfg, "%s/tile_fwk_config.json", d);
+    write_file(cfg, "{\"runtime\": {\"stitch_function_num_per_pool\": [64, 2, 0]}}");
+    snprintf(arg, sizeof arg, "--config=%s", cfg);
+    doc = check_json(k, 1, arg);
+    ck_assert(has_check(doc, "PC001"));
+    cJSON *kern = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0);
+    assert_triple(kern, "configured", 64, 2, 0);
+    cJSON_Delete(doc);
+
+    write_file(cfg, "{\"runtime\": {\"stitch_function_num_per_pool\": [64, 2, 0]");
+    o = pc_test_poolcheck("check", "--no-config-lookup", arg, k, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "tile_fwk_config.json:1:"));
+    pc_test_output_free(&o);
+
+    write_file(proj, "{\"chekcs\": \"PC001\"}");
+    o = pc_test_run(argv, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, ".poolcheck.json:1:"));
+    pc_test_output_free(&o);
+    free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cli");
@@ -309,6 +376,7 @@ static Suite *suite(void)
     tcase_add_test(tc, subcommand_vs_file);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
+    tcase_add_test(tc, project_and_config_files);
     suite_add_tcase(s, tc);
     return s;
 }

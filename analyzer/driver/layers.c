@@ -1,0 +1,115 @@
+/* layers.c - options from outside the source, layered the same way for every front door
+ * (see poolcheck.h): the user's explicit choices, then the governing .poolcheck.json, with the
+ * runtime options in precedence order tile_fwk_config.json -> project "runtime" -> --set. */
+#define _XOPEN_SOURCE 700
+#include "poolcheck/poolcheck.h"
+#include "support/support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pc_config_cache {
+    PC_VEC(pc_project_config *) projects;
+    PC_VEC(pc_config_file *) config_files;
+};
+
+pc_config_cache *pc_config_cache_new(void) { return pc_mem_calloc(1, sizeof(pc_config_cache)); }
+
+void pc_config_cache_free(pc_config_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->projects.count; i++)
+        pc_cfg_project_free(c->projects.items[i]);
+    PC_VEC_FREE(c->projects);
+    for (size_t i = 0; i < c->config_files.count; i++)
+        pc_cfg_config_file_free(c->config_files.items[i]);
+    PC_VEC_FREE(c->config_files);
+    pc_mem_free(c);
+}
+
+static const pc_project_config *load_project(pc_config_cache *c, const char *path, char **err)
+{
+    for (size_t i = 0; i < c->projects.count; i++)
+        if (strcmp(c->projects.items[i]->path, path) == 0)
+            return c->projects.items[i];
+    pc_project_config *p = pc_cfg_load_project(path, err);
+    if (p)
+        PC_VEC_PUSH(c->projects, p);
+    return p;
+}
+
+bool pc_config_cache_project(pc_config_cache *c, const char *path, const char *explicit_file, bool lookup,
+                             const pc_project_config **found, char **err)
+{
+    *found = NULL;
+    if (explicit_file) {
+        *found = load_project(c, explicit_file, err);
+        return *found != NULL;
+    }
+    if (!lookup)
+        return true;
+    char *p = pc_cfg_find_project(path);
+    if (!p)
+        return true;
+    *found = load_project(c, p, err);
+    free(p);
+    return *found != NULL;
+}
+
+const pc_config_file *pc_config_cache_config_file(pc_config_cache *c, const char *path, char **err)
+{
+    for (size_t i = 0; i < c->config_files.count; i++)
+        if (strcmp(c->config_files.items[i]->path, path) == 0)
+            return c->config_files.items[i];
+    pc_config_file *f = pc_cfg_load_config_file(path, err);
+    if (f)
+        PC_VEC_PUSH(c->config_files, f);
+    return f;
+}
+
+void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
+{
+    const pc_project_config *proj = l->project;
+    if (proj) {
+        if (!l->inner_policy_given && proj->inner_policy)
+            o->analysis.inner_policy = strcmp(proj->inner_policy, "all") == 0 ? PC_INNER_ALL : PC_INNER_BOUNDARY;
+        if (!l->headroom_given && proj->has_assemble_headroom)
+            o->analysis.assemble_headroom = proj->assemble_headroom;
+        if (!l->checks_given && proj->checks)
+            o->checks = proj->checks;
+        if (!l->werror_given && proj->warnings_as_errors)
+            o->werror = proj->warnings_as_errors;
+    }
+
+    /* Binding sets: the explicit ones (else the project's), each searched before --bind. */
+    const pc_bindings *base = l->nsets ? l->sets : proj ? proj->binding_sets : NULL;
+    size_t nbase = l->nsets ? l->nsets : proj ? proj->nbinding_sets : 0;
+    size_t nsets = nbase ? nbase : 1;
+    pc_bindings *sets = pc_arena_alloc(a, nsets * sizeof(pc_bindings));
+    for (size_t s = 0; s < nsets; s++) {
+        size_t n0 = nbase ? base[s].count : 0;
+        pc_binding *items = pc_arena_alloc(a, (n0 + l->nbinds + 1) * sizeof(pc_binding));
+        if (n0)
+            memcpy(items, base[s].items, n0 * sizeof(pc_binding));
+        if (l->nbinds)
+            memcpy(items + n0, l->binds, l->nbinds * sizeof(pc_binding));
+        sets[s].items = items;
+        sets[s].count = n0 + l->nbinds;
+    }
+    o->analysis.sets = sets;
+    o->analysis.nsets = nsets;
+
+    size_t ncfg = l->config ? l->config->noptions : 0, nproj = proj ? proj->noptions : 0;
+    size_t n = ncfg + nproj + l->nset_opts;
+    pc_option *ext = pc_arena_alloc(a, (n ? n : 1) * sizeof(pc_option));
+    size_t at = 0;
+    if (ncfg)
+        memcpy(ext + at, l->config->options, ncfg * sizeof(pc_option)), at += ncfg;
+    if (nproj)
+        memcpy(ext + at, proj->options, nproj * sizeof(pc_option)), at += nproj;
+    if (l->nset_opts)
+        memcpy(ext + at, l->set_opts, l->nset_opts * sizeof(pc_option)), at += l->nset_opts;
+    o->ext_opts = ext;
+    o->next_opts = at;
+}
