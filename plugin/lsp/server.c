@@ -43,6 +43,7 @@ struct pc_lsp_doc {
     size_t alen;
     int64_t aversion;
     pc_lsp_lines alines;
+    pc_arena *oarena;        /* the options `result` was analysed with (its provenance) */
 };
 
 /* Settings from initializationOptions and workspace/didChangeConfiguration:
@@ -71,6 +72,7 @@ struct pc_lsp_server {
     char *root;              /* workspace root (relative configFile paths start there) */
     PC_VEC(pc_lsp_doc *) docs;
     settings cfg;
+    pc_config_cache *configs; /* .poolcheck.json files (and the configs they name), loaded once */
 };
 
 /* ---- output ---------------------------------------------------------------------------------- */
@@ -354,6 +356,8 @@ static void doc_drop_result(pc_lsp_doc *d)
     pc_mem_free(d->atext);
     d->atext = NULL;
     pc_lsp_lines_free(&d->alines);
+    pc_arena_free(d->oarena);
+    d->oarena = NULL;
 }
 
 static void doc_free(pc_lsp_doc *d)
@@ -397,14 +401,47 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
     o.next_opts = s->cfg.ext.count;
     o.checks = s->cfg.checks;
     o.werror = s->cfg.werror;
+    /* The .poolcheck.json governing the file fills what the editor's settings leave open, the
+     * same layering as the command line (pc_check_opts_layer). */
+    pc_arena *oarena = NULL;
+    const pc_project_config *proj = NULL;
+    char *perr = NULL;
+    if (!pc_config_cache_project(s->configs, d->path, NULL, true, &proj, &perr)) {
+        tell_user(s, MSG_ERROR, "poolcheck: %s", perr ? perr : "cannot read the project file");
+        free(perr);
+        perr = NULL;
+    }
+    if (proj) {
+        pc_opts_layers l = {0};
+        l.project = proj;
+        l.config = s->cfg.file;
+        if (!l.config && proj->config_path &&
+            !(l.config = pc_config_cache_config_file(s->configs, proj->config_path, &perr))) {
+            tell_user(s, MSG_ERROR, "poolcheck: %s", perr ? perr : proj->config_path);
+            free(perr);
+        }
+        size_t first_set = 0;
+        while (first_set < s->cfg.ext.count && s->cfg.ext.items[first_set].site != PC_SITE_COMMAND_LINE)
+            first_set++;
+        l.set_opts = s->cfg.ext.items + first_set;
+        l.nset_opts = s->cfg.ext.count - first_set;
+        l.binds = s->cfg.binds.items;
+        l.nbinds = s->cfg.binds.count;
+        l.checks_given = s->cfg.checks != NULL;
+        l.werror_given = s->cfg.werror != NULL;
+        oarena = pc_arena_new();
+        pc_check_opts_layer(&o, &l, oarena);
+    }
     const char *err = NULL;
     int64_t t0 = s->tr.now_ms(s->tr.ctx);
     pc_file_result *fr = pc_check_file(s->fe, d->path, d->text, d->len, &o, &err);
     if (!fr) {
         tell_user(s, MSG_ERROR, "poolcheck: %s", err ? err : "the analysis failed");
+        pc_arena_free(oarena);
         return;
     }
     doc_drop_result(d);
+    d->oarena = oarena;
     d->result = fr;
     d->atext = pc_mem_strndup(d->text, d->len);
     d->alen = d->len;
@@ -906,6 +943,7 @@ pc_lsp_server *pc_lsp_server_new(const pc_lsp_transport *t, const pc_lsp_server_
     s->fe = pc_frontend_new();
     s->exit_code = 1;
     s->cfg.arena = pc_arena_new();
+    s->configs = pc_config_cache_new();
     return s;
 }
 
@@ -917,6 +955,7 @@ void pc_lsp_server_free(pc_lsp_server *s)
         doc_free(s->docs.items[i]);
     PC_VEC_FREE(s->docs);
     settings_free(&s->cfg);
+    pc_config_cache_free(s->configs);
     pc_frontend_free(s->fe);
     pc_lsp_reader_free(&s->reader);
     pc_mem_free(s->root);

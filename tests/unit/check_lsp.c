@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lsp.h"
 
@@ -1144,6 +1145,37 @@ END_TEST
 
 /* ==== runner ================================================================================== */
 
+START_TEST(seed_project_file)
+{
+    /* The .poolcheck.json governing the document applies in the editor as on the command line. */
+    int unused;
+    char *text = seed_text(false, &unused);
+    char dir[] = "/tmp/pclsp-proj-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], uri[300];
+    snprintf(path, sizeof path, "%s/.poolcheck.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"checks\": \"-PC009\", \"runtime\": {\"stitch_function_num_per_pool\": [64, 0, 1]}}\n", f);
+    fclose(f);
+    snprintf(uri, sizeof uri, "file://%s/k.py", dir);
+    session x;
+    sess_init(&x, 0);
+    sess_send_json(&x, 0, initialize_with(NULL, NULL));
+    sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+    sess_run(&x);
+    const cJSON *pub = notification(&x, "textDocument/publishDiagnostics", 0);
+    ck_assert_ptr_nonnull(pub);
+    const cJSON *diags = cJSON_GetObjectItemCaseSensitive(pub, "diagnostics");
+    ck_assert_ptr_nonnull(find_code(diags, "PC001"));
+    ck_assert_ptr_null(find_code(diags, "PC009"));
+    sess_free(&x);
+    pc_mem_free(text);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *lsp_suite(void)
 {
     Suite *s = suite_create("lsp");
@@ -1185,6 +1217,7 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, seed_quickfix_clears);
     tcase_add_test(tc, seed_settings_set_and_reconfigure);
     tcase_add_test(tc, seed_settings_config_file);
+    tcase_add_test(tc, seed_project_file);
     tcase_add_test(tc, seed_hover);
     tcase_add_test(tc, seed_cpp_reparse);
     suite_add_tcase(s, tc);
