@@ -716,6 +716,8 @@ START_TEST(constants_and_symbols)
         "        LOOP(\"stat\", FunctionType::DYNAMIC_LOOP, j, LoopRange(0, n + sq, d)) { (void)j; }\n"
         "        LOOP(\"sym\", FunctionType::DYNAMIC_LOOP, k, LoopRange(rows)) { (void)k; }\n"
         "        SymbolicScalar seq = GetTensorData(x, {0, 0});\n"
+        "        Tensor idx(DT_INT32, {4}, \"idx\");\n"
+        "        Tensor pick = View(q, {1, 64}, {GetTensorData(idx, {0}) + 1, 0});\n"
         "        LOOP(\"data\", FunctionType::DYNAMIC_LOOP, s, LoopRange(seq)) { (void)s; }\n"
         "    }\n"
         "}\n");
@@ -736,8 +738,10 @@ START_TEST(constants_and_symbols)
     const pc_tensor *t = tensor_var(k, "t");
     ck_assert_int_eq(t->dtype, PC_DT_FP16);
     expect_shape(t, 2, (int64_t[]){16, 16});
-    /* GetTensorData reads its tensor */
+    /* GetTensorData reads its tensor, in a declaration and inside an offset list */
     ck_assert_int_eq(count_in_block(k, &k->body, "x", PC_ACC_READ, ANY_UNIT), 2);
+    ck_assert_int_eq(count_in_block(k, &k->body, "idx", PC_ACC_READ, PC_UNIT_NONE), 1);
+    ck_assert_int_eq(tensor_var(k, "pick")->kind, PC_TENSOR_VIEW);
     bool have_d = false, have_n = false;
     for (int i = 0; i < k->nconstants; i++) {
         have_d = have_d || (!strcmp(k->constants[i].name, "d") && k->constants[i].value == 64);

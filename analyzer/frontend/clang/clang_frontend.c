@@ -321,9 +321,8 @@ static bool has_lang_flag(const pc_clang_argv *v)
 
 /* ---- diagnostics -------------------------------------------------------------------------------- */
 
-static void collect_diagnostics(pc_cx *cx, pc_clang_argv *unused)
+static void collect_diagnostics(pc_cx *cx)
 {
-    (void)unused;
     pc_model *m = cx->m;
     unsigned n = clang_getNumDiagnostics(cx->tu);
     PC_VEC(pc_cdiag) diags = {0};
@@ -608,7 +607,7 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     if (!cx.main_file) {
         pc_model_add_message(m, PC_MSG_FATAL, top, "libclang lost track of the main file");
     } else {
-        collect_diagnostics(&cx, NULL);
+        collect_diagnostics(&cx);
         pc_clang_walk_tu(&cx);
     }
 

@@ -194,7 +194,8 @@ typedef struct pc_cx {
     pc_cblock block;             /* where new statements go */
     int cur_stmt;                /* the statement accesses go to; -1: made on the first access */
     pc_loc stmt_loc;             /* the location that statement gets */
-    bool header_reads;           /* accesses from LOOP / IF headers: they do not make an op */
+    bool header_reads;           /* reads of tensor data for control (LOOP / IF headers,
+                                    GetTensorData): they do not make the statement an op */
     int depth;                   /* helper inlining depth */
     CXCursor inline_stack[16];
     pc_ctarget *target;          /* the return target of the innermost inlined helper */
@@ -257,7 +258,7 @@ pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e);
  * (an op call, an assignment to a Tensor, a write through a Tensor& parameter). */
 bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e);
 /* A tensor variable's declaration (kernel mode): creates the tensor, its statement, accesses. */
-void pc_clang_tensor_decl(pc_cx *cx, CXCursor vardecl, int stmt);
+void pc_clang_tensor_decl(pc_cx *cx, CXCursor vardecl);
 /* Read `Tensor t(DT_, {dims}, "name")`, `Tensor t;`, `Tensor t = Tensor(DT_, ...)` from the
  * declaration's tokens (works even where clang rejected the initialiser); false for any other
  * initialiser (`Tensor t = Add(a, b)`).  (clang_walk.c) */

@@ -663,7 +663,7 @@ static pc_ctres first_tensor(tres_list *l)
     return l->count ? l->items[0] : tres_none();
 }
 
-static pc_ctres view_like(pc_cx *cx, pc_ctres base, const pc_expr **shape, int nd, pc_dtype dt)
+static pc_ctres view_like(pc_ctres base, const pc_expr **shape, int nd, pc_dtype dt)
 {
     pc_ctres r = base;
     if (r.kind == PC_TR_NONE)
@@ -676,8 +676,44 @@ static pc_ctres view_like(pc_cx *cx, pc_ctres base, const pc_expr **shape, int n
     }
     if (dt != PC_DT_UNKNOWN)
         r.dtype = dt;
-    (void)cx;
     return r;
+}
+
+/* Tensor data read inside a scalar argument (an offset list, a shape, a value):
+ * View(x, {16, 16}, {i * 16 + GetTensorData(idx, {0})}) reads idx. */
+typedef struct data_read_ctx { pc_cx *cx; int depth; } data_read_ctx;
+
+static enum CXChildVisitResult data_read_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    data_read_ctx *ctx = d;
+    pc_cx *cx = ctx->cx;
+    if (pc_clang_is_tensor_type(clang_getCursorType(c)))
+        return CXChildVisit_Continue; /* a tensor operand: the op's own rules cover it */
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        const char *n = pc_clang_call_name(cx, c, NULL, NULL);
+        if (n && (!strcmp(n, "GetTensorData") || !strcmp(n, "GetInputData")) && pc_clang_call_nargs(c) >= 1) {
+            bool saved = cx->header_reads;
+            cx->header_reads = true; /* a scalar read for control flow, not an op of its own */
+            operand_reads(cx, pc_clang_call_arg(c, 0), PC_UNIT_NONE, NULL, 0);
+            cx->header_reads = saved;
+            return CXChildVisit_Continue;
+        }
+    }
+    if (ctx->depth < 16) {
+        ctx->depth++;
+        clang_visitChildren(c, data_read_visit, ctx);
+        ctx->depth--;
+    }
+    return CXChildVisit_Continue;
+}
+
+static void data_reads(pc_cx *cx, CXCursor arg)
+{
+    if (clang_Cursor_isNull(arg) || pc_clang_is_tensor_type(clang_getCursorType(arg)))
+        return;
+    data_read_ctx ctx = {cx, 0};
+    data_read_visit(arg, clang_getNullCursor(), &ctx);
 }
 
 static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, bool resolved)
@@ -692,6 +728,9 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
     int nargs = pc_clang_call_nargs(c);
     tres_list ins = {0};
     pc_ctres r = tres_none();
+    if (!op || op->kind != OPK_GETDATA)
+        for (int i = 0; i < nargs; i++)
+            data_reads(cx, pc_clang_call_arg(c, i));
     if (!op) {
         if (resolved && !returns_tensor && !returns_void && !api_function(decl)) {
             PC_VEC_FREE(ins);
@@ -744,12 +783,12 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
                                         pc_expr_int(a, nb));
                 shape = d;
             }
-            r = view_like(cx, base, shape, nd, dt);
+            r = view_like(base, shape, nd, dt);
         } else {
             const pc_expr **shape = NULL;
             int nd = -1;
             arg_shape(cx, c, 1, &shape, &nd);
-            r = view_like(cx, base, shape, nd, PC_DT_UNKNOWN);
+            r = view_like(base, shape, nd, PC_DT_UNKNOWN);
         }
         break;
     }
@@ -765,7 +804,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         const pc_expr **shape = NULL;
         int nd = -1;
         arg_shape(cx, c, 1, &shape, &nd);
-        r = view_like(cx, base, shape, nd, PC_DT_UNKNOWN);
+        r = view_like(base, shape, nd, PC_DT_UNKNOWN);
         break;
     }
     case OPK_ASSEMBLE: {
@@ -805,10 +844,14 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
     case OPK_SETDATA:
         write_arg(cx, c, 2, PC_ACC_WRITE_ELEMENT, PC_UNIT_NONE);
         break;
-    case OPK_GETDATA:
+    case OPK_GETDATA: {
+        bool saved = cx->header_reads;
+        cx->header_reads = true; /* a scalar read for control flow, not an op of its own */
         if (nargs >= 1)
             operand_reads(cx, pc_clang_call_arg(c, 0), PC_UNIT_NONE, NULL, 0);
+        cx->header_reads = saved;
         break;
+    }
     case OPK_INPLACE: {
         static const signed char skip[] = {0, -1};
         call_reads(cx, c, op->unit, skip, NULL);
@@ -1177,9 +1220,8 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e)
     return r.kind != PC_TR_NONE || after > before || cx->m->kernels[cx->kernel].nstmts > nstmts;
 }
 
-void pc_clang_tensor_decl(pc_cx *cx, CXCursor v, int stmt_unused)
+void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
 {
-    (void)stmt_unused;
     pc_kernel *k = &cx->m->kernels[cx->kernel];
     const char *name = spelling(cx, v);
     uint32_t off;

@@ -860,8 +860,7 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
     if (cx->depth >= (int)(sizeof cx->inline_stack / sizeof cx->inline_stack[0]))
         refused = "helper calls nested too deeply: this call's tensor work and LOOPs are not modelled";
     if (refused) {
-        int id = unanalysed(cx, pc_clang_cursor_loc(cx, call), refused);
-        (void)id;
+        unanalysed(cx, pc_clang_cursor_loc(cx, call), refused);
         cx->cur_stmt = -1;
         return true; /* handled: reported instead of guessed */
     }
@@ -1839,7 +1838,7 @@ static void kernel_vardecl(pc_cx *cx, CXCursor v)
     const char *name = cursor_spelling(cx, v);
     vclass vc = classify_type(cx, clang_getCursorType(v));
     if (vc == VC_TENSOR) {
-        pc_clang_tensor_decl(cx, v, -1);
+        pc_clang_tensor_decl(cx, v);
         return;
     }
     if (vc != VC_OTHER)
@@ -2115,8 +2114,6 @@ static void check_leftovers(pc_cx *cx)
         PC_VEC_PUSH(lines, at.line);
         if (reported)
             continue;
-        uint32_t l1 = 0, l2 = 0;
-        (void)l1, (void)l2;
         const char *err = NULL;
         for (int d = 0; d < cx->ndiags && !err; d++)
             if (cx->diags[d].line == at.line && !cx->diags[d].claimed)
