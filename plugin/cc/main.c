@@ -347,10 +347,47 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
     co.next_opts = o->ext.count;
     co.checks = o->checks;
     co.werror = o->werror;
+    /* The .poolcheck.json governing the source fills what the arguments leave open, layered as
+     * on the command line (pc_check_opts_layer). */
+    pc_config_cache *cache = pc_config_cache_new();
+    pc_arena *oarena = pc_arena_new();
+    const pc_project_config *proj = NULL;
+    char *perr = NULL;
+    if (!pc_config_cache_project(cache, src, NULL, true, &proj, &perr)) {
+        fprintf(stderr, "poolcheck-cc: error: %s\n", perr ? perr : "cannot read the project file");
+        free(perr);
+        pc_arena_free(oarena);
+        pc_config_cache_free(cache);
+        return 1;
+    }
+    if (proj) {
+        pc_opts_layers l = {0};
+        l.project = proj;
+        l.config = o->configs.count ? o->configs.items[o->configs.count - 1] : NULL;
+        if (!l.config && proj->config_path && !(l.config = pc_config_cache_config_file(cache, proj->config_path, &perr))) {
+            fprintf(stderr, "poolcheck-cc: error: %s\n", perr ? perr : proj->config_path);
+            free(perr);
+            pc_arena_free(oarena);
+            pc_config_cache_free(cache);
+            return 1;
+        }
+        size_t first_set = 0;
+        while (first_set < o->ext.count && o->ext.items[first_set].site != PC_SITE_COMMAND_LINE)
+            first_set++;
+        l.set_opts = o->ext.items + first_set;
+        l.nset_opts = o->ext.count - first_set;
+        l.binds = o->binds.items;
+        l.nbinds = o->binds.count;
+        l.checks_given = o->checks != NULL;
+        l.werror_given = o->werror != NULL;
+        pc_check_opts_layer(&co, &l, oarena);
+    }
     const char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, src, NULL, 0, &co, &err);
     if (!fr) {
         fprintf(stderr, "poolcheck-cc: error: %s\n", err ? err : "invalid options");
+        pc_arena_free(oarena);
+        pc_config_cache_free(cache);
         return 1;
     }
     pc_report_opts ro;
@@ -362,6 +399,8 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
     /* A file poolcheck cannot parse does not fail the build: the compiler judges the source. */
     size_t errors = fr->model->fatal ? 0 : pc_diag_count(fr->sink, PC_SEV_ERROR);
     pc_file_result_free(fr);
+    pc_arena_free(oarena);
+    pc_config_cache_free(cache);
     return errors;
 }
 
