@@ -360,6 +360,30 @@ START_TEST(project_and_config_files)
 }
 END_TEST
 
+/* One run mixes languages (language from the extension). */
+START_TEST(mixed_languages)
+{
+    pc_test_output o = pc_test_poolcheck("check", "--format=json", "--no-config-lookup", SEED_CPP, SEED_PY, NULL);
+    ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+    cJSON *doc = cJSON_Parse(o.out);
+    cJSON *ks = cJSON_GetObjectItemCaseSensitive(doc, "kernels");
+    ck_assert_int_eq(cJSON_GetArraySize(ks), 2);
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ks, 0), "file")->valuestring, ".cpp"));
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ks, 1), "file")->valuestring, ".py"));
+    assert_triple(cJSON_GetArrayItem(ks, 0), "predicted", 64, 1, 1);
+    assert_triple(cJSON_GetArrayItem(ks, 1), "predicted", 64, 1, 1);
+    cJSON_Delete(doc);
+    pc_test_output_free(&o);
+    /* the same with two worker processes: same document */
+    o = pc_test_poolcheck("check", "--format=json", "--no-config-lookup", "-j", "2", SEED_CPP, SEED_PY, NULL);
+    ck_assert_msg(o.status == 0, "-j 2 exit %d: %s", o.status, o.err);
+    doc = cJSON_Parse(o.out);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "kernels")), 2);
+    cJSON_Delete(doc);
+    pc_test_output_free(&o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cli");
@@ -377,6 +401,7 @@ static Suite *suite(void)
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);
+    tcase_add_test(tc, mixed_languages);
     suite_add_tcase(s, tc);
     return s;
 }
