@@ -1189,6 +1189,20 @@ START_TEST(compiler_command_line)
     check_real_model(m);
     pc_model_free(m);
 
+    /* a command whose include path does not reach the PyPTO headers (no CANN here): the stub
+     * header instead, with the command's definitions, and a warning saying so */
+    const char *nocann[] = {"c++", "-I/nonexistent/include", "-DROWS=4", "-Werror", "-c", path};
+    pc_parse_opts o2;
+    memset(&o2, 0, sizeof o2);
+    o2.compiler_args = nocann;
+    o2.ncompiler_args = sizeof nocann / sizeof *nocann;
+    m = parse_opts(path, NULL, &o2);
+    ck_assert(!m->fatal);
+    ck_assert_int_eq(count_messages(m, PC_MSG_WARNING), 1);
+    ck_assert_ptr_nonnull(strstr(m->messages[0].text, "stub"));
+    expect_int(loop_named(kernel_named(m, "real_kernel"), "L0", 0)->end, 4, "-DROWS=4 kept in stub mode");
+    pc_model_free(m);
+
     /* the sanitiser itself */
     pc_clang_argv out = {0};
     const char *cmd[] = {"/usr/bin/ccache", "bisheng", "-xcce", "--npu-arch", "-O2", "-o", "x.o", "-MFdep.d", path};

@@ -457,10 +457,52 @@ static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opt
     return tu;
 }
 
-static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, pc_clang_argv *v)
+/* Did the real-header parse miss the PyPTO headers themselves (`tilefwk/tilefwk.h` not found)? */
+static bool missing_pypto_headers(CXTranslationUnit tu)
+{
+    bool missing = false;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n && !missing; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        CXString s = clang_getDiagnosticSpelling(d);
+        const char *t = clang_getCString(s);
+        missing = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && t && strstr(t, "file not found") &&
+                  strstr(t, "tilefwk");
+        clang_disposeString(s);
+        clang_disposeDiagnostic(d);
+    }
+    return missing;
+}
+
+static void drop_tu(struct pc_clang_state *st, CXTranslationUnit tu, bool owned)
+{
+    if (owned) {
+        clang_disposeTranslationUnit(tu);
+        return;
+    }
+    for (size_t i = 0; i < st->kept.count; i++)
+        if (st->kept.items[i].tu == tu) {
+            kept_free(&st->kept.items[i]);
+            st->kept.items[i] = st->kept.items[--st->kept.count];
+            return;
+        }
+}
+
+static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, const pc_clang_argv *defs,
+                      pc_clang_argv *v)
 {
     for (size_t i = 0; i < opts->nextra_args_before; i++)
         argv_push(v, opts->extra_args_before[i]);
+    /* definitions from a compile command the stub mode replaces (they pick #if branches) */
+    for (size_t i = 0; defs && i < defs->count; i++) {
+        const char *a = defs->items[i];
+        if ((!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2)) && a[2])
+            argv_push(v, a);
+        else if ((!strcmp(a, "-D") || !strcmp(a, "-U")) && i + 1 < defs->count) {
+            argv_push(v, a);
+            argv_push(v, defs->items[++i]);
+        }
+    }
     argv_push(v, "-x");
     argv_push(v, "c++");
     argv_push(v, "-std=c++17");
@@ -547,16 +589,26 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     enum CXErrorCode rc = CXError_Success;
     bool owned = true;
     CXTranslationUnit tu = NULL;
+    pc_clang_argv real_args = {0};
     if (real_mode) {
         tu = run_parse(st, opts, &rq, &rc, &owned);
-        if (!tu) {
+        const char *why = NULL;
+        if (!tu)
+            why = parse_error_name(rc);
+        else if (missing_pypto_headers(tu)) {
+            /* the command's include path does not reach the PyPTO headers (no CANN here) */
+            why = "tilefwk headers not found on its include path";
+            drop_tu(st, tu, owned);
+            tu = NULL;
+        }
+        if (why) {
             pc_sb b = {0};
-            pc_sb_printf(&b, "libclang rejected the compile command (%s): parsed with the PyPTO stub header instead",
-                         parse_error_name(rc));
+            pc_sb_printf(&b, "the compile command cannot be used (%s): parsed with the PyPTO stub header instead", why);
             char *msg = pc_sb_take(&b);
             pc_model_add_message(m, PC_MSG_WARNING, top, msg);
             pc_mem_free(msg);
-            argv_free(&rq.args);
+            real_args = rq.args;
+            memset(&rq.args, 0, sizeof rq.args);
             real_mode = false;
         }
     }
@@ -568,11 +620,13 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
             pc_mem_free(rq.buffer);
             pc_mem_free(abs_path);
             pc_mem_free(workdir);
+            argv_free(&real_args);
             return m;
         }
         blank_includes(rq.buffer, rq.len);
         rq.stub = true;
-        stub_args(st, opts, &rq.args);
+        stub_args(st, opts, &real_args, &rq.args);
+        argv_free(&real_args);
         tu = run_parse(st, opts, &rq, &rc, &owned);
     }
     if (!tu) {
