@@ -1,0 +1,9 @@
+#include "tilefwk/tilefwk.h"
+using namespace npu::tile_fwk;
+void K(Tensor &x) {
+  FUNCTION("k", {x}, {x}) {
+    LOOP("l", FunctionType::DYNAMIC_LOOP, i, ) {
+      Tensor y = Add(x, ;
+    }
+  }
+}

@@ -1,0 +1,2 @@
+#include "cpp_include_self.cpp"
+int x;

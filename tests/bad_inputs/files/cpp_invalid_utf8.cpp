@@ -1,0 +1,3 @@
+const char *s = "ÿşÃ(";
+// été
+int x;

@@ -1,0 +1,3 @@
+#define A(x) x x x x x x x x
+#define B(x) A(A(A(A(x))))
+int v[] = { B(1,) };

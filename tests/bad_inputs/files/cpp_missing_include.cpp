@@ -1,0 +1,3 @@
+#include "no/such/header.h"
+#include <no_such_system_header>
+int x;

@@ -1,0 +1,3 @@
+// not closed
+/* comment never ends
+int x;

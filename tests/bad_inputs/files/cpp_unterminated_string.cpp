@@ -1,0 +1,2 @@
+const char *s = "never closed;
+int x = 1;

@@ -1,0 +1,3 @@
+import pypto
+
+@pypto.frontend.jit

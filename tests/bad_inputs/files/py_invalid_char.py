@@ -1,0 +1,3 @@
+import pypto
+
+x = 1 $ 2

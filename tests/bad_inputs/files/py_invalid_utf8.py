@@ -1,0 +1,3 @@
+import pypto
+
+name = "ÿþÃ("

@@ -1,0 +1,4 @@
+import pypto
+
+def class(x):
+    pass

@@ -1,0 +1,4 @@
+# -*- coding: latin-1 -*-
+import pypto
+
+name = "café"

@@ -1,0 +1,5 @@
+import pypto
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor)
+    pass

@@ -1,0 +1,6 @@
+import pypto
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor):
+    for i in pypto.loop(4:
+        pass

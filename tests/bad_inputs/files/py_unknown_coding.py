@@ -1,0 +1,2 @@
+# -*- coding: no-such-codec -*-
+import pypto

@@ -1,0 +1,3 @@
+import pypto
+
+x = "abc
