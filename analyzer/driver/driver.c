@@ -75,9 +75,10 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     size_t nfile = 0;
     while (nfile < opts->next_opts && opts->ext_opts[nfile].site != PC_SITE_COMMAND_LINE)
         nfile++;
+    /* No external options: ext_opts may be NULL, and NULL + 0 is undefined behaviour in C. */
+    const pc_option *cli_opts = opts->ext_opts ? opts->ext_opts + nfile : NULL;
     for (int kidx = 0; kidx < m->nkernels; kidx++) {
-        pc_cfg_resolve(&fr->cfgs[kidx], m, kidx, opts->ext_opts, nfile, opts->ext_opts + nfile,
-                       opts->next_opts - nfile);
+        pc_cfg_resolve(&fr->cfgs[kidx], m, kidx, opts->ext_opts, nfile, cli_opts, opts->next_opts - nfile);
         fr->results[kidx] = pc_analyze(m, kidx, &fr->cfgs[kidx], &opts->analysis);
     }
     pc_lint_input in = {0};
