@@ -24,10 +24,17 @@
 
 int64_t pc_plan_costs_bytes(const pc_plan_costs *c, const int64_t d[3])
 {
-    int64_t raw = c->fixed;
+    /* Prices can come from logs (pc_log_plan_costs), where any int64 may appear: a total that
+     * does not fit in int64 saturates at INT64_MAX, a workspace no budget holds. */
+    int64_t raw = c->fixed, term, total;
     for (int i = 0; i < 3; i++)
-        raw += c->step[i] * d[i];
-    return pc_align_up(raw, 32768) * (c->parallelism < 1 ? 1 : c->parallelism);
+        if (__builtin_mul_overflow(c->step[i], d[i], &term) || __builtin_add_overflow(raw, term, &raw))
+            return INT64_MAX;
+    if (raw > INT64_MAX - 32767)
+        return INT64_MAX;
+    if (__builtin_mul_overflow(pc_align_up(raw, 32768), c->parallelism < 1 ? 1 : c->parallelism, &total))
+        return INT64_MAX;
+    return total;
 }
 
 bool pc_an_plan_costs(const pc_result *r, pc_plan_costs *out)
@@ -100,7 +107,7 @@ void pc_an_plan_ex(const pc_result *r, const pc_plan_costs *costs, int64_t budge
         out->bytes_unknown = true;
         return;
     }
-    out->min_budget_kb = (out->min_bytes + 1023) / 1024;
+    out->min_budget_kb = pc_ceil_div(out->min_bytes, 1024);
     if (out->min_bytes > budget_bytes) {
         out->fits = false;
         memcpy(out->depths, floor_, sizeof floor_);

@@ -73,6 +73,10 @@ static void write_text(FILE *out, const plan_item *it, int64_t budget_kb, const 
             if (run->next_depth_bytes[0] < 0 || run->actual_depths[0] < 0 ||
                 run->actual_depths[1] < 0 || run->actual_depths[2] < 0)
                 continue;
+            /* each depth is raised by one below: a logged INT64_MAX would overflow */
+            if (run->actual_depths[0] == INT64_MAX || run->actual_depths[1] == INT64_MAX ||
+                run->actual_depths[2] == INT64_MAX)
+                continue;
             int64_t priced[3];
             int64_t base = pc_plan_costs_bytes(&it->costs, run->actual_depths);
             for (int k = 0; k < 3; k++) {

@@ -498,7 +498,10 @@ bool pc_log_plan_costs(const pc_log_set *s, const pc_result *r, pc_plan_costs *o
         return false;
     for (int k = 0; k < 3; k++)
         out->step[k] = raw[k];
-    out->fixed = boundary * slot;
+    /* Logged numbers are only bounded by int64: a product that does not fit saturates (a price
+     * nothing fits under) instead of overflowing. */
+    if (__builtin_mul_overflow(boundary, slot, &out->fixed))
+        out->fixed = INT64_MAX;
     out->parallelism = par > 0 ? par : 1;
     return true;
 }

@@ -266,7 +266,8 @@ char *pc_read_file(const char *path, size_t *len, char **err)
 
 int64_t pc_align_up(int64_t v, int64_t a) { return a <= 0 ? v : (v + a - 1) / a * a; }
 
-int64_t pc_ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+/* Not (a + b - 1) / b: that overflows for a near INT64_MAX (byte counts read from logs). */
+int64_t pc_ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : a / b + (a % b > 0); }
 
 bool pc_glob_match(const char *p, const char *s)
 {
