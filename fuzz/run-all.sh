@@ -82,7 +82,7 @@ for t in "${TARGETS[@]}"; do
   rc=$?
   set -e
   after=$(ls "$art" | wc -l)
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo "?")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo '?')
   if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
     status=1
