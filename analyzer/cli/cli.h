@@ -56,6 +56,10 @@ extern const char pc_cli_common_help[];
 
 /* Print "poolcheck: error: ..." to stderr (printf-style). */
 void pc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Finish an output stream: flush stdout, close any other.  When a write to it failed (a closed or
+ * full stdout, a full disk) print "cannot write 'NAME': why" and return false: the caller exits 2,
+ * because a report that never arrived is an error, not silence. */
+bool pc_cli_close_output(FILE *f, const char *name);
 
 int pc_cmd_check(int argc, char **argv);
 int pc_cmd_model(int argc, char **argv);

@@ -40,6 +40,16 @@ void pc_cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
+bool pc_cli_close_output(FILE *f, const char *name)
+{
+    errno = 0;
+    bool bad = ferror(f) != 0;    /* an earlier write failed, maybe in a flush of a full buffer */
+    bad |= (f == stdout ? fflush(f) : fclose(f)) != 0;
+    if (bad)
+        pc_cli_error("cannot write '%s': %s", name, errno ? strerror(errno) : "write error");
+    return !bad;
+}
+
 void pc_cli_common_init(pc_cli_common *c)
 {
     memset(c, 0, sizeof *c);

@@ -463,8 +463,8 @@ int pc_cmd_check(int argc, char **argv)
         int st = run_parallel(&c, &files, (int)(jobs < (int64_t)files.count ? jobs : (int64_t)files.count), &ro, pout);
         if (status == PC_EXIT_OK || st == PC_EXIT_USAGE)
             status = st;
-        if (pout != stdout)
-            fclose(pout);
+        if (!pc_cli_close_output(pout, pout != stdout ? out_path : "<stdout>"))
+            status = PC_EXIT_USAGE;
         goto done;
     }
 
@@ -507,10 +507,8 @@ int pc_cmd_check(int argc, char **argv)
         pc_cli_error("cannot write '%s': %s", report, strerror(errno));
         status = PC_EXIT_USAGE;
     }
-    if (out != stdout)
-        fclose(out);
-    else if (fflush(stdout) != 0)
-        status = PC_EXIT_USAGE; /* a closed or full stdout is an error, not silence */
+    if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
+        status = PC_EXIT_USAGE;
 
     for (size_t i = 0; i < results.count; i++)
         pc_file_result_free(results.items[i]);

@@ -288,12 +288,8 @@ int pc_cmd_logs(int argc, char **argv)
         pc_log_write_json(out, set, &chk);
     else
         pc_log_write_text(out, set, &chk);
-    if (out != stdout) {
-        if (fclose(out) != 0)
-            status = PC_EXIT_USAGE;
-    } else if (fflush(stdout) != 0) {
+    if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
         status = PC_EXIT_USAGE;
-    }
     if (report && write_report(report, kernel_fr, kernel_name, set) != 0) {
         pc_cli_error("cannot write '%s': %s", report, strerror(errno));
         status = PC_EXIT_USAGE;

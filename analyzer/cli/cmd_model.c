@@ -63,6 +63,8 @@ int pc_cmd_model(int argc, char **argv)
         fputs(json, stdout);
         fputc('\n', stdout);
         pc_mem_free(json);
+        if (!pc_cli_close_output(stdout, "<stdout>"))
+            status = PC_EXIT_USAGE;
     }
     pc_model_free(m);
     pc_frontend_free(fe);

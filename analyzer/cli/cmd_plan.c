@@ -470,12 +470,8 @@ int pc_cmd_plan(int argc, char **argv)
     }
 
 done:
-    if (out != stdout) {
-        if (fclose(out) != 0 && status == PC_EXIT_OK)
-            status = PC_EXIT_USAGE;
-    } else if (fflush(stdout) != 0 && status == PC_EXIT_OK) {
+    if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>") && status == PC_EXIT_OK)
         status = PC_EXIT_USAGE;
-    }
     PC_VEC_FREE(items);
     if (fr)
         pc_file_result_free(fr);
