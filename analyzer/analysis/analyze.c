@@ -193,6 +193,47 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
     pc_mem_free(per_root);
 }
 
+/* `--bind PARAM.shape[D]` names a parameter by its variable name or by its name string
+ * (model.md section 12); frontends spell dynamic dims with one of the two.  Extend each binding
+ * set with the other spelling so either works. */
+static pc_bindings alias_param_names(pc_arena *a, const pc_kernel *k, pc_bindings in)
+{
+    size_t extra = 0;
+    for (size_t i = 0; i < in.count; i++)
+        if (strchr(in.items[i].name, '.'))
+            extra += 1;
+    if (!extra)
+        return in;
+    pc_binding *items = pc_arena_alloc(a, (in.count + extra) * sizeof(pc_binding));
+    if (in.count)
+        memcpy(items, in.items, in.count * sizeof(pc_binding));
+    size_t n = in.count;
+    for (size_t i = 0; i < in.count; i++) {
+        const char *name = in.items[i].name, *dot = strchr(name, '.');
+        if (!dot)
+            continue;
+        size_t plen = (size_t)(dot - name);
+        for (int t = 0; t < k->ntensors; t++) {
+            const pc_tensor *T = &k->tensors[t];
+            if (T->kind != PC_TENSOR_PARAM || !T->name || !T->variable || !strcmp(T->name, T->variable))
+                continue;
+            const char *other = NULL;
+            if (strlen(T->name) == plen && !strncmp(T->name, name, plen))
+                other = T->variable;
+            else if (strlen(T->variable) == plen && !strncmp(T->variable, name, plen))
+                other = T->name;
+            if (other) {
+                items[n].name = pc_arena_printf(a, "%s%s", other, dot);
+                items[n].value = in.items[i].value;
+                n++;
+                break;
+            }
+        }
+    }
+    pc_bindings out = {items, n};
+    return out;
+}
+
 pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cfg, const pc_analysis_opts *in_opts)
 {
     pc_arena *arena = pc_arena_new();
@@ -252,6 +293,12 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     /* ---- walk every binding set ---- */
     pc_bindings empty = {NULL, 0};
     size_t nsets = opts.nsets ? opts.nsets : 1;
+    if (opts.nsets) {
+        pc_bindings *aliased = pc_arena_alloc(arena, opts.nsets * sizeof(pc_bindings));
+        for (size_t i = 0; i < opts.nsets; i++)
+            aliased[i] = alias_param_names(arena, k, opts.sets[i]);
+        opts.sets = aliased;
+    }
     an_set_result *sets = pc_mem_calloc(nsets, sizeof(an_set_result));
     set_depths *depths = pc_mem_calloc(nsets, sizeof(set_depths));
     bool all_known = true;
