@@ -442,7 +442,7 @@ int pc_cmd_check(int argc, char **argv)
     for (size_t i = 0; i < inputs.count; i++) {
         struct stat st;
         if (stat(inputs.items[i], &st) != 0) {
-            pc_cli_error("cannot open '%s': no such file or directory", inputs.items[i]);
+            pc_cli_error("cannot open '%s': %s", inputs.items[i], strerror(errno)); /* ELOOP, EACCES too */
             status = PC_EXIT_USAGE;
             continue;
         }
