@@ -16,6 +16,12 @@ void pc_frontend_free(pc_frontend *fe)
     pc_mem_free(fe);
 }
 
+void pc_frontend_release(pc_frontend *fe, const char *path)
+{
+    if (fe && fe->clang && path)
+        pc_clang_release(fe->clang, path);
+}
+
 pc_lang pc_frontend_lang_of(const char *path)
 {
     const char *dot = strrchr(path, '.');

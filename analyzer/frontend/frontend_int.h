@@ -8,6 +8,8 @@
 /* Per-session state of the libclang frontend (CXIndex, kept TUs); defined in frontend/clang/. */
 struct pc_clang_state;
 void pc_clang_state_free(struct pc_clang_state *st);
+/* Dispose the translation unit kept for path, if any. */
+void pc_clang_release(struct pc_clang_state *st, const char *path);
 
 struct pc_frontend {
     struct pc_clang_state *clang;   /* created lazily by pc_clang_parse */

@@ -33,6 +33,9 @@ typedef struct pc_frontend pc_frontend;
 pc_frontend *pc_frontend_new(void);
 void pc_frontend_free(pc_frontend *fe);
 
+/* Forget what the session keeps for path (an editor closed the document): its translation unit. */
+void pc_frontend_release(pc_frontend *fe, const char *path);
+
 /* Language of a path by extension: .py -> Python; .cpp .cc .cxx .c .h .hpp .hh -> C++. */
 pc_lang pc_frontend_lang_of(const char *path);
 

@@ -775,6 +775,7 @@ static void note_did_close(pc_lsp_server *s, const cJSON *params)
         s->docs.items[i] = s->docs.items[--s->docs.count];
         doc_drop_result(d);
         publish(s, d);   /* no result: an empty list clears the editor's markers */
+        pc_frontend_release(s->fe, d->path);   /* a long session must not keep every closed TU */
         doc_free(d);
         return;
     }

@@ -1017,6 +1017,15 @@ START_TEST(editor_reparse)
     pc_model *m4 = pc_clang_parse(fe, path, v2, strlen(v2), &o);
     ck_assert_int_eq(fe->clang->kept.count, 1);
     kernel_named(m4, "k");
+    /* the editor closed the document: the kept translation unit goes */
+    pc_frontend_release(fe, "/nonexistent/other.cpp");
+    ck_assert_int_eq(fe->clang->kept.count, 1);
+    pc_frontend_release(fe, path);
+    ck_assert_int_eq(fe->clang->kept.count, 0);
+    pc_model *m5 = pc_clang_parse(fe, path, v1, strlen(v1), &o);
+    ck_assert_int_eq(fe->clang->kept.count, 1);
+    expect_int(loop_named(kernel_named(m5, "k"), "one", 0)->end, 4, "after release");
+    pc_model_free(m5);
     pc_model_free(m1);
     pc_model_free(m2);
     pc_model_free(m3);

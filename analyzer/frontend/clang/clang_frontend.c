@@ -54,6 +54,17 @@ void pc_clang_state_free(struct pc_clang_state *st)
     pc_mem_free(st);
 }
 
+void pc_clang_release(struct pc_clang_state *st, const char *path)
+{
+    for (size_t i = 0; i < st->kept.count; i++) {
+        if (strcmp(st->kept.items[i].path, path) != 0)
+            continue;
+        kept_free(&st->kept.items[i]);
+        st->kept.items[i] = st->kept.items[--st->kept.count];
+        return;
+    }
+}
+
 /* ---- the stub header ------------------------------------------------------------------------------ */
 
 static bool try_stub_dir(struct pc_clang_state *st, const char *dir)
