@@ -185,8 +185,12 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
                 if (tid < 0 || tid >= c->k->ntensors)
                     continue;
                 tid = c->base[tid];
-                if ((int)c->pool[tid] == pool)
-                    add_name(c->arena, &w->tensors, &w->ntensors, c->k->tensors[tid].name);
+                if ((int)c->pool[tid] != pool)
+                    continue;
+                const pc_tensor *T = &c->k->tensors[tid];
+                /* anonymous intermediates are named where they are computed (as in reports) */
+                add_name(c->arena, &w->tensors, &w->ntensors,
+                         T->name && *T->name ? T->name : pc_arena_printf(c->arena, "tmp@%u:%u", T->loc.line, T->loc.col));
             }
         }
     }
