@@ -413,6 +413,11 @@ int pc_cmd_check(int argc, char **argv)
             ro.docs_url = a + 11;
         } else if (strncmp(a, "--color=", 8) == 0) {
             color = a + 8;
+            if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+                pc_cli_error("unknown --color '%s' (auto, always, never)", color);
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
         } else if (strcmp(a, "--exclude") == 0 && i + 1 < argc) {
             PC_VEC_PUSH(excludes, argv[++i]);
         } else if (strncmp(a, "--exclude=", 10) == 0) {
