@@ -54,8 +54,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
         /* what `plan --logs` prices: each run's actualDepths and one more of each pool */
         for (size_t r = 0; r < s->nruns; r++) {
             const int64_t *a = s->runs[r].actual_depths;
-            if (a[0] < 0 || a[1] < 0 || a[2] < 0)
-                continue;
+            if (a[0] < 0 || a[1] < 0 || a[2] < 0 || a[0] == INT64_MAX || a[1] == INT64_MAX || a[2] == INT64_MAX)
+                continue; /* as cmd_plan.c: each depth is raised by one below */
             (void)pc_plan_costs_bytes(&costs, a);
             for (int k = 0; k < 3; k++) {
                 int64_t dk[3] = {a[0], a[1], a[2]};
