@@ -189,8 +189,8 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
                     continue;
                 const pc_tensor *T = &c->k->tensors[tid];
                 /* anonymous intermediates are named where they are computed (as in reports) */
-                add_name(c->arena, &w->tensors, &w->ntensors,
-                         T->name && *T->name ? T->name : pc_arena_printf(c->arena, "tmp@%u:%u", T->loc.line, T->loc.col));
+                char label[32];
+                add_name(c->arena, &w->tensors, &w->ntensors, pc_tensor_label(T, label, sizeof label));
             }
         }
     }

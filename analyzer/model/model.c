@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- data types ------------------------------------------------------------------------------ */
@@ -42,6 +43,14 @@ pc_dtype pc_dtype_from_name(const char *name)
         if (strcmp(dtypes[t].name, name) == 0)
             return (pc_dtype)t;
     return PC_DT_UNKNOWN;
+}
+
+const char *pc_tensor_label(const pc_tensor *t, char *buf, size_t n)
+{
+    if (t->name && *t->name)
+        return t->name;
+    snprintf(buf, n, "tmp@%u:%u", t->loc.line, t->loc.col);
+    return buf;
 }
 
 /* ---- names ------------------------------------------------------------------------------------ */

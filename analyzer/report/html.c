@@ -1156,7 +1156,8 @@ static void depth_table(kctx *c)
                 if (listed < 5) {
                     pc_sb_append(b, listed ? ", " : "");
                     pc_sb_append(b, "<code>");
-                    esc(b, r->kernel->tensors[t].name);
+                    char label[32];
+                    esc(b, pc_tensor_label(&r->kernel->tensors[t], label, sizeof label));
                     pc_sb_append(b, "</code>");
                 } else if (listed == 5) {
                     pc_sb_append(b, ", ...");
@@ -1230,7 +1231,8 @@ static void tensor_table(kctx *c)
         const pc_tensor_result *tr = &r->tensors[t];
         int pool = tr->pool >= PC_POOL_ROOT_INNER && tr->pool <= PC_POOL_NONE ? (int)tr->pool : 3;
         pc_sb_append(b, "<tr><td><code>");
-        esc(b, T->name);
+        char label[32];
+        esc(b, pc_tensor_label(T, label, sizeof label));
         pc_sb_append(b, "</code>");
         if (T->variable && *T->variable && T->name && strcmp(T->variable, T->name) != 0) {
             pc_sb_append(b, " <span class=\"muted\">(<code>");

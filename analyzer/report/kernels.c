@@ -17,16 +17,6 @@ static cJSON *triple(const int64_t v[3])
     return a;
 }
 
-/* Anonymous intermediates (an op result used without a name, `cast(p)` fed to a matmul) are
- * shown as `tmp@LINE:COL`, where they are computed. */
-static const char *tensor_label(const pc_tensor *T, char *buf, size_t n)
-{
-    if (T->name && *T->name)
-        return T->name;
-    snprintf(buf, n, "tmp@%u:%u", T->loc.line, T->loc.col);
-    return buf;
-}
-
 static const char *loop_name(const pc_result *r, int loop)
 {
     return loop >= 0 && loop < r->kernel->nloops ? r->kernel->loops[loop].name : NULL;
@@ -60,7 +50,7 @@ void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
         const pc_tensor_result *tr = &r->tensors[t];
         cJSON *x = cJSON_CreateObject();
         char label[64];
-        cJSON_AddStringToObject(x, "name", tensor_label(T, label, sizeof label));
+        cJSON_AddStringToObject(x, "name", pc_tensor_label(T, label, sizeof label));
         cJSON_AddStringToObject(x, "variable", T->variable ? T->variable : "");
         cJSON_AddStringToObject(x, "kind", pc_tensor_kind_name(T->kind));
         cJSON_AddStringToObject(x, "pool", pc_pool_name(tr->pool));
@@ -184,14 +174,14 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
     size_t wname = 4;
     char label[64];
     for (int t = 0; t < r->ntensors; t++) {
-        size_t n = strlen(tensor_label(&k->tensors[t], label, sizeof label));
+        size_t n = strlen(pc_tensor_label(&k->tensors[t], label, sizeof label));
         if (n > wname)
             wname = n;
     }
     for (int t = 0; t < r->ntensors; t++) {
         const pc_tensor *T = &k->tensors[t];
         const pc_tensor_result *tr = &r->tensors[t];
-        fprintf(out, "    %-*s  %-17s  ", (int)wname, tensor_label(T, label, sizeof label), pc_pool_name(tr->pool));
+        fprintf(out, "    %-*s  %-17s  ", (int)wname, pc_tensor_label(T, label, sizeof label), pc_pool_name(tr->pool));
         char b[32];
         if (tr->aligned_bytes >= 0)
             snprintf(b, sizeof b, "%lld B", (long long)tr->aligned_bytes);

@@ -316,6 +316,10 @@ pc_model *pc_model_from_json(const char *text, size_t len, char **err);
 /* Deep structural equality (locations included); on difference, *where names the first one. */
 bool pc_model_equal(const pc_model *a, const pc_model *b, char *where, size_t where_size);
 
+/* How reports name a tensor: its name, or `tmp@LINE:COL` for an anonymous intermediate (written
+ * into buf, which must hold 32 bytes). */
+const char *pc_tensor_label(const pc_tensor *t, char *buf, size_t n);
+
 const char *pc_access_kind_name(pc_access_kind k);
 const char *pc_tensor_kind_name(pc_tensor_kind k);
 const char *pc_unit_name(pc_unit u);
