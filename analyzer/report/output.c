@@ -72,6 +72,11 @@ static size_t chars(const char *line, size_t n, size_t from, size_t to)
     return c;
 }
 
+/* A source line longer than this is shown as a window of it around the caret, with "..." where
+ * it was cut (as clang trims long lines): a minified or generated 10 MB line must not be echoed
+ * under every diagnostic on it. */
+#define SNIPPET_MAX 240
+
 /* Source line, caret line, and the fix-it line when a fix rewrites part of this line. */
 static void print_snippet(FILE *out, const palette *p, const char *text, size_t len, pc_loc l,
                           const pc_fix *fixes, int nfixes)
@@ -81,11 +86,23 @@ static void print_snippet(FILE *out, const palette *p, const char *text, size_t 
     if (!text || l.line == 0 || !pc_rep_line(text, len, l.line, &line, &n))
         return;
     uint32_t col = l.col ? l.col : 1;
-    fprintf(out, "%.*s\n", (int)n, line);
-    pad_to(out, line, n, col);
+    size_t from = 0, to = n; /* the bytes shown, on character boundaries */
+    if (n > SNIPPET_MAX) {
+        size_t at = col - 1 < n ? col - 1 : n;
+        from = at > SNIPPET_MAX / 2 ? at - SNIPPET_MAX / 2 : 0;
+        while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80)
+            from--;
+        to = from + SNIPPET_MAX < n ? from + SNIPPET_MAX : n;
+        while (to < n && ((unsigned char)line[to] & 0xC0) == 0x80)
+            to++;
+    }
+    const char *lead = from ? "..." : "";
+    fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), line + from, to < n ? "..." : "");
+    fprintf(out, "%*s", (int)strlen(lead), "");
+    pad_to(out, line + from, to - from, (uint32_t)(col - from));
     fprintf(out, "%s^", p->caret);
     if (l.end_line == l.line && l.end_col > col + 1) {
-        size_t tildes = chars(line, n, col, l.end_col - 1);
+        size_t tildes = chars(line, n, col, l.end_col - 1 < to ? l.end_col - 1 : to);
         for (size_t i = 0; i < tildes; i++)
             fputc('~', out);
     }
@@ -93,9 +110,11 @@ static void print_snippet(FILE *out, const palette *p, const char *text, size_t 
     for (int i = 0; i < nfixes; i++) {
         const pc_fix *f = &fixes[i];
         if (f->range.line != l.line || f->range.end_line != l.line || strchr(f->replacement, '\n') ||
-            !f->range.file || !l.file || strcmp(f->range.file, l.file) != 0)
+            !f->range.file || !l.file || strcmp(f->range.file, l.file) != 0 || f->range.col < from + 1 ||
+            f->range.col > to + 1)
             continue;
-        pad_to(out, line, n, f->range.col);
+        fprintf(out, "%*s", (int)strlen(lead), "");
+        pad_to(out, line + from, to - from, (uint32_t)(f->range.col - from));
         fprintf(out, "%s%s%s\n", p->caret, f->replacement, p->reset);
         break;
     }
@@ -154,6 +173,7 @@ void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, c
     }
     pc_rep_sources_free(&srcs);
     if (o->stats) {
+        fflush(out); /* the count comes after the diagnostics, also when both streams are one pipe */
         if (counts[PC_SEV_ERROR] || counts[PC_SEV_WARNING])
             fprintf(o->stats, "%zu error%s, %zu warning%s generated.\n", counts[PC_SEV_ERROR],
                     counts[PC_SEV_ERROR] == 1 ? "" : "s", counts[PC_SEV_WARNING],
