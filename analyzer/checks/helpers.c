@@ -190,20 +190,7 @@ const char *pc_chk_source(const pc_chk_ctx *c, const char *file, size_t *len)
 
 long pc_chk_offset(const char *text, size_t len, uint32_t line, uint32_t col)
 {
-    if (line == 0 || col == 0)
-        return -1;
-    size_t off = 0;
-    for (uint32_t l = 1; l < line; l++) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        if (!nl)
-            return -1;
-        off = (size_t)(nl - text) + 1;
-    }
-    const char *nl = memchr(text + off, '\n', len - off);
-    size_t line_len = nl ? (size_t)(nl - (text + off)) : len - off;
-    if (col - 1 > line_len)
-        return -1;
-    return (long)(off + col - 1);
+    return pc_text_offset(text, len, line, col);
 }
 
 bool pc_chk_suggest_for_option(pc_chk_ctx *c, const pc_option *o, int64_t out[3])

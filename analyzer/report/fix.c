@@ -34,25 +34,6 @@ typedef struct fix_file {
     size_t len;
 } fix_file;
 
-/* Byte offset of (line, col), or -1 outside the text (col may be one past the line's end). */
-static long offset_of(const char *text, size_t len, uint32_t line, uint32_t col)
-{
-    if (line == 0 || col == 0)
-        return -1;
-    size_t off = 0;
-    for (uint32_t l = 1; l < line; l++) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        if (!nl)
-            return -1;
-        off = (size_t)(nl - text) + 1;
-    }
-    const char *nl = memchr(text + off, '\n', len - off);
-    size_t line_len = nl ? (size_t)(nl - (text + off)) : len - off;
-    if (col - 1 > line_len)
-        return -1;
-    return (long)(off + col - 1);
-}
-
 static bool conflicts(const edit *a, const edit *b)
 {
     if (a->file != b->file)
@@ -346,8 +327,8 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
                 PC_VEC_PUSH(files, f);
             }
             const fix_file *f = &files.items[fi];
-            long s = offset_of(f->text, f->len, fx->range.line, fx->range.col);
-            long e = fx->range.end_line ? offset_of(f->text, f->len, fx->range.end_line, fx->range.end_col) : s;
+            long s = pc_text_offset(f->text, f->len, fx->range.line, fx->range.col);
+            long e = fx->range.end_line ? pc_text_offset(f->text, f->len, fx->range.end_line, fx->range.end_col) : s;
             if (s < 0 || e < s) {
                 fprintf(stderr, "%s:%u:%u: warning: fix for %s is outside the file; skipped\n",
                         fx->range.file, fx->range.line, fx->range.col, items[i].id ? items[i].id : "a message");

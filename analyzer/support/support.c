@@ -269,6 +269,24 @@ int64_t pc_align_up(int64_t v, int64_t a) { return a <= 0 ? v : (v + a - 1) / a 
 /* Not (a + b - 1) / b: that overflows for a near INT64_MAX (byte counts read from logs). */
 int64_t pc_ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : a / b + (a % b > 0); }
 
+long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col)
+{
+    if (line == 0 || col == 0)
+        return -1;
+    size_t off = 0;
+    for (uint32_t l = 1; l < line; l++) {
+        const char *nl = memchr(text + off, '\n', len - off);
+        if (!nl)
+            return -1;
+        off = (size_t)(nl - text) + 1;
+    }
+    const char *nl = memchr(text + off, '\n', len - off);
+    size_t line_len = nl ? (size_t)(nl - (text + off)) : len - off;
+    if (col - 1 > line_len)
+        return -1;
+    return (long)(off + col - 1);
+}
+
 bool pc_glob_match(const char *p, const char *s)
 {
     const char *star = NULL, *resume = NULL;

@@ -75,6 +75,9 @@ char *pc_read_file(const char *path, size_t *len, char **err);
 /* ---- small helpers -------------------------------------------------------------------------- */
 int64_t pc_align_up(int64_t v, int64_t a);
 int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */
+/* Byte offset of 1-based (line, byte column) in text, or -1 outside it (col may be one past the
+ * line's end: an insertion point). */
+long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col);
 /* fnmatch-style glob with * and ? only, case-sensitive. */
 bool pc_glob_match(const char *pattern, const char *s);
 
