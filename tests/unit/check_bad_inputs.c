@@ -301,6 +301,27 @@ static void generate_inputs(void)
     /* a source whose one line is 10 MB long */
     gen_repeat("long_line.py", "x = 1", " + 1", (10u << 20) / 4, "\n");
 
+    {
+        /* the PC001 fixture with its options call 2 KB long: a diagnostic with a fix-it far out on
+         * a long line */
+        size_t flen;
+        char *fx = read_all(PC_SOURCE_DIR "/tests/fixtures/checks/pc001_zero_depth_pool.py", &flen);
+        REQUIRE(fx != NULL);
+        const char *call = "set_runtime_options(stitch_function_num_per_pool=[64, 0, 1])";
+        char *at = strstr(fx, call);
+        REQUIRE(at != NULL);
+        char *p = path_in(tmpdir, "long_option_line.py");
+        FILE *f = fopen(p, "wb");
+        fwrite(fx, 1, (size_t)(at - fx), f);
+        fputs("set_runtime_options(", f);
+        for (int i = 0; i < 100; i++)
+            fputs("max_workspace_kb=1, ", f);
+        fputs(call + strlen("set_runtime_options("), f);
+        fputs(at + strlen(call), f);
+        fclose(f);
+        free(p);
+        free(fx);
+    }
     /* a kernel whose runtime_options value is nested 100 deep (the option parser's recursion) */
     {
         char *p = path_in(tmpdir, "deep_option.py");
