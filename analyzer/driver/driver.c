@@ -4,6 +4,7 @@
 #include "poolcheck/poolcheck.h"
 #include "support/support.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *pc_version(void)
@@ -40,8 +41,15 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
         opts = &defaults;
     }
     pc_diag_sink *sink = pc_diag_sink_new();
-    if ((opts->checks && !pc_diag_set_checks(sink, opts->checks, err)) ||
-        (opts->werror && !pc_diag_set_werror(sink, opts->werror, err))) {
+    const char *why = NULL;
+    if ((opts->checks && !pc_diag_set_checks(sink, opts->checks, &why)) ||
+        (opts->werror && !pc_diag_set_werror(sink, opts->werror, &why))) {
+        /* The sink's message dies with its arena: copy it to this thread's buffer, valid until
+         * the thread's next pc_check_file (per-thread, like the allocation counters). */
+        static _Thread_local char err_buf[512];
+        snprintf(err_buf, sizeof err_buf, "%s", why ? why : "invalid check selection");
+        if (err)
+            *err = err_buf;
         pc_diag_sink_free(sink);
         return NULL;
     }
