@@ -79,7 +79,7 @@ for t in "${TARGETS[@]}"; do
   # libpython has no frame pointers: the leak suppressions need the slow unwinder to see
   # Py_InitializeFromConfig on the stack (only fuzz_lsp reaches the Python frontend)
   extra_asan=""
-  [ "$t" = lsp ] && extra_asan=":fast_unwind_on_malloc=0:malloc_context_size=256"
+  [ "$t" = lsp ] && extra_asan=":fast_unwind_on_malloc=0:malloc_context_size=255"
   ASAN_OPTIONS="$ASAN_OPTIONS$extra_asan" \
   "$bin" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
     -dict="$(dict_of "$t")" -artifact_prefix="$art/" -print_final_stats=1 \

@@ -20,7 +20,7 @@ cmake -S . -B "$BUILD" -DPOOLCHECK_SANITIZE=ON -DPOOLCHECK_WERROR=ON -DCMAKE_BUI
 cmake --build "$BUILD" -j2
 # slow unwinding: libpython has no frame pointers, and scripts/lsan.supp matches libpython entry
 # points deep in its stacks
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=256:detect_stack_use_after_return=1:check_initialization_order=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=255:detect_stack_use_after_return=1:check_initialization_order=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # libclang's crash recovery installs signal handlers that hide ASan reports (tooling-notes 6)
