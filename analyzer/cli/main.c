@@ -14,6 +14,7 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+    pc_mem_init_from_env(); /* allocation-failure tests; a no-op unless POOLCHECK_FAULT_INJECTION */
     if (argc < 2) {
         fputs(usage, stderr);
         return PC_EXIT_USAGE;
