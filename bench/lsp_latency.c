@@ -1,0 +1,261 @@
+/*
+ * lsp_latency.c - time from textDocument/didChange to the matching textDocument/publishDiagnostics
+ * of poolcheck-lsp, as an editor sees it: over pipes, whole messages, one document.
+ *
+ *   lsp_latency SERVER FILE [EDITS] [-- SERVER ARGS...]
+ *
+ * Opens FILE (file:// URI, languageId from its extension), waits for its first diagnostics, then
+ * EDITS times (default 30) sends a full-text didChange (the original text with a comment line
+ * `edit N` appended: every change is new text, so nothing can be answered from a cache) and
+ * waits for the publishDiagnostics carrying that version.  Prints the
+ * median, 90th percentile and maximum in milliseconds.  Run the server with --debounce-ms=0 to
+ * time the analysis itself; with its default debounce the editor waits that much longer.
+ * POSIX only, no JSON library: the server's messages are found by Content-Length framing and
+ * the notification by its method and "version" field.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int to_server, from_server;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "lsp_latency: %s\n", what);
+    exit(2);
+}
+
+static void send_body(const char *body)
+{
+    char head[64];
+    int n = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", strlen(body));
+    if (write(to_server, head, (size_t)n) != n)
+        die("write to the server failed");
+    size_t len = strlen(body), off = 0;
+    while (off < len) {
+        ssize_t w = write(to_server, body + off, len - off);
+        if (w <= 0)
+            die("write to the server failed");
+        off += (size_t)w;
+    }
+}
+
+/* Read buffer for the server's output. */
+static char *rbuf;
+static size_t rlen, rcap;
+
+/* The next message body from the server (malloc'd), or NULL at end of output. */
+static char *next_message(void)
+{
+    for (;;) {
+        char *hdr_end = rlen ? strstr(rbuf, "\r\n\r\n") : NULL;
+        if (hdr_end) {
+            char *cl = strstr(rbuf, "Content-Length:");
+            if (!cl || cl > hdr_end)
+                die("a server message without Content-Length");
+            size_t n = strtoul(cl + 15, NULL, 10);
+            size_t start = (size_t)(hdr_end - rbuf) + 4;
+            if (rlen >= start + n) {
+                char *body = malloc(n + 1);
+                memcpy(body, rbuf + start, n);
+                body[n] = 0;
+                memmove(rbuf, rbuf + start + n, rlen - start - n);
+                rlen -= start + n;
+                rbuf[rlen] = 0;
+                return body;
+            }
+        }
+        if (rcap - rlen < 65536) {
+            rcap = rcap ? rcap * 2 : 1 << 20;
+            rbuf = realloc(rbuf, rcap);
+        }
+        ssize_t r = read(from_server, rbuf + rlen, rcap - rlen - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return NULL;
+        rlen += (size_t)r;
+        rbuf[rlen] = 0;
+    }
+}
+
+/* Wait for publishDiagnostics of `version`; other messages are skipped. */
+static void wait_diagnostics(int version)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\"version\":%d", version);
+    for (;;) {
+        char *m = next_message();
+        if (!m)
+            die("the server ended before publishing diagnostics");
+        const char *v = strstr(m, want);
+        int hit = strstr(m, "textDocument/publishDiagnostics") && v && (v[strlen(want)] == ',' || v[strlen(want)] == '}');
+        free(m);
+        if (hit)
+            return;
+    }
+}
+
+static void wait_response(int id)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\"id\":%d", id);
+    for (;;) {
+        char *m = next_message();
+        if (!m)
+            die("the server ended before answering");
+        int hit = strstr(m, want) && !strstr(m, "\"method\"");
+        free(m);
+        if (hit)
+            return;
+    }
+}
+
+/* JSON string contents of s. */
+static char *json_escape(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n * 6 + 1), *o = out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            *o++ = '\\';
+            *o++ = (char)*p;
+        } else if (*p == '\n') {
+            *o++ = '\\';
+            *o++ = 'n';
+        } else if (*p == '\r') {
+            *o++ = '\\';
+            *o++ = 'r';
+        } else if (*p == '\t') {
+            *o++ = '\\';
+            *o++ = 't';
+        } else if (*p < 0x20) {
+            o += sprintf(o, "\\u%04x", *p);
+        } else {
+            *o++ = (char)*p;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        die("usage: lsp_latency SERVER FILE [EDITS] [-- SERVER ARGS...]");
+    const char *server = argv[1], *file = argv[2];
+    int edits = 30, sargs = argc;
+    for (int i = 3; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            sargs = i + 1;
+            break;
+        } else {
+            edits = atoi(argv[i]);
+        }
+    if (edits < 1)
+        edits = 1;
+
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        die("cannot open FILE");
+    char *text = malloc(1 << 22);
+    size_t tlen = fread(text, 1, (1 << 22) - 1, f);
+    text[tlen] = 0;
+    fclose(f);
+    char abs[4096];
+    if (!realpath(file, abs))
+        die("cannot resolve FILE");
+    const char *dot = strrchr(file, '.');
+    const char *lang = dot && strcmp(dot, ".py") == 0 ? "python" : "cpp";
+    const char *comment = strcmp(lang, "python") == 0 ? "#" : "//";
+    char *escaped = json_escape(text);
+
+    int in[2], out[2];
+    if (pipe(in) || pipe(out))
+        die("pipe failed");
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        char **av = calloc((size_t)(argc - sargs + 2), sizeof *av);
+        int k = 0;
+        av[k++] = (char *)server;
+        for (int i = sargs; i < argc; i++)
+            av[k++] = argv[i];
+        execv(server, av);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_server = in[1];
+    from_server = out[0];
+
+    size_t cap = strlen(escaped) + 4096;
+    char *msg = malloc(cap);
+    send_body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":null,"
+              "\"rootUri\":null,\"capabilities\":{}}}");
+    wait_response(1);
+    send_body("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+    snprintf(msg, cap,
+             "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+             "{\"uri\":\"file://%s\",\"languageId\":\"%s\",\"version\":1,\"text\":\"%s\"}}}",
+             abs, lang, escaped);
+    double t_open = now_ms();
+    send_body(msg);
+    wait_diagnostics(1);
+    double first = now_ms() - t_open;
+
+    double *lat = calloc((size_t)edits, sizeof *lat);
+    for (int i = 0; i < edits; i++) {
+        int version = i + 2;
+        snprintf(msg, cap,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+                 "{\"uri\":\"file://%s\",\"version\":%d},\"contentChanges\":[{\"text\":\"%s%s edit %d\\n\"}]}}",
+                 abs, version, escaped, comment, version);
+        double t0 = now_ms();
+        send_body(msg);
+        wait_diagnostics(version);
+        lat[i] = now_ms() - t0;
+    }
+    send_body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
+    wait_response(2);
+    send_body("{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    close(to_server);
+    int st = 0;
+    waitpid(pid, &st, 0);
+
+    qsort(lat, (size_t)edits, sizeof *lat, cmp_double);
+    double median = edits % 2 ? lat[edits / 2] : (lat[edits / 2 - 1] + lat[edits / 2]) / 2;
+    int p90 = (int)((edits - 1) * 0.9 + 0.5);
+    printf("didOpen->diagnostics %.1f ms; didChange->publishDiagnostics over %d edits: median %.1f ms, "
+           "p90 %.1f ms, max %.1f ms (server exit %d)\n",
+           first, edits, median, lat[p90], lat[edits - 1], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    free(lat);
+    free(msg);
+    free(escaped);
+    free(text);
+    free(rbuf);
+    return 0;
+}
