@@ -392,6 +392,25 @@ static void push_binding(walker *w, const char *name, int64_t v)
     refresh_sets(w);
 }
 
+/* Iterations of a loop from `from` to `to` (exclusive) by `step`, exact for any int64 bounds a
+ * source or a model file can give (the span may not fit in int64: it is taken unsigned);
+ * saturates at INT64_MAX, far past the walk's max_instances safety valve. */
+static int64_t trip_count(int64_t from, int64_t to, int64_t step)
+{
+    uint64_t span, st;
+    if (step > 0 && to > from) {
+        span = (uint64_t)to - (uint64_t)from;
+        st = (uint64_t)step;
+    } else if (step < 0 && from > to) {
+        span = (uint64_t)from - (uint64_t)to;
+        st = 0 - (uint64_t)step;
+    } else {
+        return 0;
+    }
+    uint64_t n = span / st + (span % st != 0);
+    return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
 static void walk_loop(walker *w, int l)
 {
     an_ctx *c = w->c;
@@ -421,26 +440,29 @@ static void walk_loop(walker *w, int l)
     int64_t cur = b;
     for (int f = 0; f < nf && !w->stop; f++) {
         int64_t p = c->loop_factors[l][f];
-        int64_t stride = s * p;
-        int64_t n, seg_end;
+        int64_t stride, n, seg_end;
+        if (__builtin_mul_overflow(s, p, &stride))  /* a stride past int64: one iteration at most */
+            stride = (s > 0) == (p > 0) ? INT64_MAX : INT64_MIN;
         if (nf == 1) {
-            n = s > 0 ? (e > b ? pc_ceil_div(e - b, s) : 0) : (b > e ? pc_ceil_div(b - e, -s) : 0);
+            n = trip_count(b, e, s);
             seg_end = e;
         } else {
             /* upstream: the factor-p loop starts where the previous stopped and ends at
              * stop - ((stop - start) % (step*p)), stepping by step*p */
-            if (s <= 0 || e <= cur) {
+            if (s <= 0 || stride <= 0 || e <= cur) {
                 n = 0;
                 seg_end = cur;
             } else {
-                seg_end = e - ((e - cur) % stride);
-                n = (seg_end - cur) / stride;
+                uint64_t span = (uint64_t)e - (uint64_t)cur, whole = span - span % (uint64_t)stride;
+                seg_end = (int64_t)((uint64_t)cur + whole);
+                n = trip_count(cur, seg_end, stride);
             }
         }
         w->cur_factor[l] = p;
         for (int64_t i = 0; i < n && !w->stop; i++) {
             w->nscope = saved_scope;
-            push_binding(w, lp->index_var, cur + i * stride);
+            /* unsigned: the true value lies between the bounds, the intermediate may not */
+            push_binding(w, lp->index_var, (int64_t)((uint64_t)cur + (uint64_t)i * (uint64_t)stride));
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
             walk_body(w, &c->loop_bodies[l], l);
