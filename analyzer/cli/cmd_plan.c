@@ -455,6 +455,7 @@ int pc_cmd_plan(int argc, char **argv)
         cJSON *plans = cJSON_AddArrayToObject(root, "plans");
         for (size_t i = 0; i < items.count; i++)
             cJSON_AddItemToArray(plans, plan_json(&items.items[i]));
+        pc_json_repair_utf8(root); /* a path need not be UTF-8; JSON text must be */
         char *text = cJSON_Print(root);
         fputs(text, out);
         fputc('\n', out);

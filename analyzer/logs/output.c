@@ -93,6 +93,7 @@ void *pc_log_json(const pc_log_set *s, const pc_log_check *chk)
 void pc_log_write_json(FILE *out, const pc_log_set *s, const pc_log_check *chk)
 {
     cJSON *root = pc_log_json(s, chk);
+    pc_json_repair_utf8(root); /* a log file's name need not be UTF-8; JSON text must be */
     char *text = cJSON_Print(root);
     fputs(text, out);
     fputc('\n', out);

@@ -159,10 +159,24 @@ static void jw_string_raw(pc_sb *b, const char *s)
         case '\b': pc_sb_append(b, "\\b"); break;
         case '\f': pc_sb_append(b, "\\f"); break;
         default:
-            if (*p < 0x20 || *p == 0x7f)
+            if (*p < 0x20 || *p == 0x7f) {
                 pc_sb_printf(b, "\\u%04x", *p);
-            else
+            } else if (*p >= 0x80) {
+                /* JSON text must be UTF-8 (RFC 8259 8.1); a path need not be: a byte outside a
+                 * valid sequence is written as U+FFFD */
+                size_t avail = 1;
+                while (avail < 4 && p[avail])
+                    avail++;
+                size_t k = pc_utf8_seq_len(p, avail);
+                if (k) {
+                    pc_sb_appendn(b, (const char *)p, k);
+                    p += k - 1;
+                } else {
+                    pc_sb_append(b, "\\ufffd");
+                }
+            } else {
                 pc_sb_putc(b, (char)*p);
+            }
         }
     }
     pc_sb_putc(b, '"');

@@ -78,6 +78,7 @@ void pc_rep_write_json(FILE *out, pc_file_result *const *files, size_t nfiles, c
                 cJSON_AddItemToArray(diags, diag_json(&items[order[k]]));
         pc_mem_free(order);
     }
+    pc_json_repair_utf8(doc); /* a path need not be UTF-8; JSON text must be */
     char *s = cJSON_Print(doc);
     if (s) {
         fputs(s, out);

@@ -345,6 +345,7 @@ void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, 
     cJSON_AddItemToObject(inv, "toolExecutionNotifications", notes);
     cJSON_AddStringToObject(run, "columnKind", "unicodeCodePoints");
 
+    pc_json_repair_utf8(doc); /* a path need not be UTF-8; JSON text must be */
     char *s = cJSON_Print(doc);
     if (s) {
         fputs(s, out);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,92 @@ char *pc_read_file(const char *path, size_t *len, char **err)
     if (len)
         *len = b.len;
     return pc_sb_take(&b);
+}
+
+/* ---- UTF-8 ------------------------------------------------------------------------------------ */
+
+size_t pc_utf8_seq_len(const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;             /* no overlong forms */
+        else if (c == 0xED)
+            hi = 0x9F;             /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;             /* nothing past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+char *pc_utf8_repair(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), i = 0;
+    while (i < n && pc_utf8_seq_len(p + i, n - i))
+        i += pc_utf8_seq_len(p + i, n - i);
+    if (i == n)
+        return NULL;
+    pc_sb b = {0};
+    pc_sb_appendn(&b, s, i);
+    while (i < n) {
+        size_t k = pc_utf8_seq_len(p + i, n - i);
+        if (k) {
+            pc_sb_appendn(&b, s + i, k);
+            i += k;
+        } else {
+            pc_sb_append(&b, "\xEF\xBF\xBD"); /* U+FFFD REPLACEMENT CHARACTER */
+            i++;
+        }
+    }
+    return pc_sb_take(&b);
+}
+
+void pc_json_repair_utf8(void *root)
+{
+    for (cJSON *j = root; j; j = j->next) {
+        if (j->string && !(j->type & cJSON_StringIsConst)) {
+            char *fixed = pc_utf8_repair(j->string);
+            if (fixed) {
+                char *key = cJSON_malloc(strlen(fixed) + 1);
+                if (key) {
+                    strcpy(key, fixed);
+                    cJSON_free(j->string);
+                    j->string = key;
+                }
+                pc_mem_free(fixed);
+            }
+        }
+        if (cJSON_IsString(j) && j->valuestring) {
+            char *fixed = pc_utf8_repair(j->valuestring);
+            if (fixed) {
+                cJSON_SetValuestring(j, fixed);
+                pc_mem_free(fixed);
+            }
+        }
+        if (j->child)
+            pc_json_repair_utf8(j->child);
+    }
 }
 
 /* ---- small helpers ---------------------------------------------------------------------------- */

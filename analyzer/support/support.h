@@ -72,6 +72,18 @@ void pc_sb_free(pc_sb *b);
 /* Read a whole file.  Returns NULL with a malloc'd "cannot open 'x': No such file" in *err. */
 char *pc_read_file(const char *path, size_t *len, char **err);
 
+/* ---- UTF-8 ---------------------------------------------------------------------------------- */
+/* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF), or 0 when s[0] does not start one. */
+size_t pc_utf8_seq_len(const unsigned char *s, size_t n);
+/* A copy of s in which every byte that is not part of a valid UTF-8 sequence is U+FFFD (free
+ * with pc_mem_free), or NULL when s is valid already. */
+char *pc_utf8_repair(const char *s);
+/* JSON text must be UTF-8 (RFC 8259 section 8.1), but a path or a name taken from the file system
+ * or a source need not be: repair every string value and key of a cJSON tree (void * so this
+ * header does not need cJSON) before printing it. */
+void pc_json_repair_utf8(void *root);
+
 /* ---- small helpers -------------------------------------------------------------------------- */
 int64_t pc_align_up(int64_t v, int64_t a);
 int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */

@@ -11,7 +11,8 @@
  *    `>FILE` writes it to FILE (e.g. /dev/full), `<FILE` reads stdin from FILE; a word `@@FILE`
  *    is one argument holding FILE's contents.
  *    Expectations, joined by ` && `: `stderr~TEXT` / `stdout~TEXT` (contains), `stderr!~TEXT`
- *    (does not contain), `stdout#TEXT<=N` (at most N times), `stderr=` / `stdout=` (empty).
+ *    (does not contain), `stdout#TEXT<=N` (at most N times), `stdout:utf8` (valid UTF-8),
+ *    `stderr=` / `stdout=` (empty).
  *    Every case also must not die of a
  *    signal, time out, or print a sanitizer report or a Python traceback.
  * 2. Generated inputs, written into a fresh temporary directory before the cases run: binary
@@ -665,6 +666,29 @@ static const char *head_of(const char *s)
     return shown[which];
 }
 
+/* Offset of the first byte that is not part of a valid UTF-8 sequence, or (size_t)-1. Written
+ * here rather than taken from the library: the test must not share the code it checks. */
+static size_t utf8_invalid_at(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!k || i + k > len)
+            return i;
+        for (size_t j = 1; j < k; j++)
+            if ((s[i + j] & 0xC0) != 0x80)
+                return i;
+        unsigned cp = k == 1 ? c : k == 2 ? (c & 0x1F) : k == 3 ? (c & 0x0F) : (c & 0x07);
+        for (size_t j = 1; j < k; j++)
+            cp = (cp << 6) | (s[i + j] & 0x3F);
+        if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += k;
+    }
+    return (size_t)-1;
+}
+
 /* The first way the run differs from the case's expectations, or NULL (malloc'd message). */
 static char *judge_case(const bad_case *c, const run_result *r)
 {
@@ -721,6 +745,12 @@ static char *judge_case(const bad_case *c, const run_result *r)
                     n++;
             if (n > max)
                 snprintf(msg, sizeof msg, "%s has '%s' %ld times (at most %ld expected)", stream, op + 1, n, max);
+        } else if (strcmp(op, ":utf8") == 0) {
+            /* JSON text must be UTF-8 (RFC 8259 8.1), whatever bytes the paths hold */
+            size_t bad = utf8_invalid_at(text, len);
+            if (bad != (size_t)-1)
+                snprintf(msg, sizeof msg, "%s is not valid UTF-8 (byte 0x%02X at offset %zu)", stream,
+                         (unsigned char)text[bad], bad);
         } else if (op[0] == '=' && op[1] == 0) {
             if (len != 0)
                 snprintf(msg, sizeof msg, "%s should be empty: %s", stream, head_of(text));
