@@ -111,7 +111,11 @@ static void list_checks(void)
  * concatenate; JSON and SARIF documents are merged into one).  Processes rather than threads, like
  * run-clang-tidy: a crash in one parse cannot take the others down. */
 
-typedef struct file_output { int status; char *text; size_t len; bool done; } file_output;
+/* A worker's record per file: index, exit status, then the text format's counts (errors,
+ * warnings, suppressed), which the parent adds up into one closing line. */
+enum { HDR_INDEX, HDR_STATUS, HDR_ERRORS, HDR_WARNINGS, HDR_SUPPRESSED, HDR_COUNT };
+
+typedef struct file_output { int status; char *text; size_t len; bool done; int32_t counts[3]; } file_output;
 
 static int file_status(const pc_file_result *fr)
 {
@@ -142,6 +146,8 @@ static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, size
                    int fd)
 {
     pc_frontend *fe = pc_frontend_new();
+    pc_report_opts one = *ro;
+    one.stats = NULL; /* the parent prints one count line for all files */
     for (size_t k = 0;; k++) {
         size_t i = next ? __atomic_fetch_add(next, 1, __ATOMIC_RELAXED) : (size_t)w + k * (size_t)jobs;
         if (i >= files->count)
@@ -150,10 +156,13 @@ static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, size
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
-        int32_t hdr[2] = {(int32_t)i, PC_EXIT_USAGE};
+        int32_t hdr[HDR_COUNT] = {(int32_t)i, PC_EXIT_USAGE, 0, 0, 0};
         if (fr && mem) {
-            hdr[1] = file_status(fr);
-            pc_rep_write(mem, &fr, 1, ro);
+            hdr[HDR_STATUS] = file_status(fr);
+            hdr[HDR_ERRORS] = (int32_t)pc_diag_count(fr->sink, PC_SEV_ERROR);
+            hdr[HDR_WARNINGS] = (int32_t)pc_diag_count(fr->sink, PC_SEV_WARNING);
+            hdr[HDR_SUPPRESSED] = (int32_t)pc_diag_suppressed(fr->sink);
+            pc_rep_write(mem, &fr, 1, &one);
         }
         if (mem)
             fclose(mem);
@@ -167,15 +176,16 @@ static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, size
     pc_frontend_free(fe);
 }
 
-typedef struct reader { int fd; size_t got; char *buf; int32_t hdr[2]; uint64_t len; int stage; } reader;
+typedef struct reader { int fd; size_t got; char *buf; int32_t hdr[HDR_COUNT]; uint64_t len; int stage; } reader;
 
 /* Feed bytes read from a worker; completes records into outs. Returns false on a corrupt stream. */
 static bool feed(reader *r, const char *data, size_t n, file_output *outs, size_t nfiles, size_t *finished)
 {
     for (;;) {
         if (r->stage == 2 && r->got == (size_t)r->len) {
-            file_output *o = &outs[r->hdr[0]];
-            o->status = r->hdr[1];
+            file_output *o = &outs[r->hdr[HDR_INDEX]];
+            o->status = r->hdr[HDR_STATUS];
+            memcpy(o->counts, r->hdr + HDR_ERRORS, sizeof o->counts);
             o->text = r->buf;
             o->text[r->len] = 0;
             o->len = (size_t)r->len;
@@ -340,9 +350,17 @@ static int run_parallel(pc_cli_common *c, const str_vec *files, int jobs, const 
     if (ro->format == PC_FMT_JSON || ro->format == PC_FMT_SARIF) {
         merge_json(out, outs, n, ro->format == PC_FMT_SARIF);
     } else {
+        size_t total[3] = {0, 0, 0};
         for (size_t i = 0; i < n; i++)
-            if (outs[i].done)
+            if (outs[i].done) {
                 fwrite(outs[i].text, 1, outs[i].len, out);
+                for (int k = 0; k < 3; k++)
+                    total[k] += (size_t)outs[i].counts[k];
+            }
+        if (ro->stats) {
+            fflush(out); /* the count comes after the diagnostics, as with one process */
+            pc_rep_write_counts(ro->stats, total[0], total[1], total[2]);
+        }
     }
     for (size_t i = 0; i < n; i++)
         pc_mem_free(outs[i].text);

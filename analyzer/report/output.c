@@ -174,12 +174,15 @@ void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, c
     pc_rep_sources_free(&srcs);
     if (o->stats) {
         fflush(out); /* the count comes after the diagnostics, also when both streams are one pipe */
-        if (counts[PC_SEV_ERROR] || counts[PC_SEV_WARNING])
-            fprintf(o->stats, "%zu error%s, %zu warning%s generated.\n", counts[PC_SEV_ERROR],
-                    counts[PC_SEV_ERROR] == 1 ? "" : "s", counts[PC_SEV_WARNING],
-                    counts[PC_SEV_WARNING] == 1 ? "" : "s");
-        if (suppressed)
-            fprintf(o->stats, "Suppressed %zu diagnostic%s (NOLINT/noqa).\n", suppressed,
-                    suppressed == 1 ? "" : "s");
+        pc_rep_write_counts(o->stats, counts[PC_SEV_ERROR], counts[PC_SEV_WARNING], suppressed);
     }
+}
+
+void pc_rep_write_counts(FILE *stats, size_t errors, size_t warnings, size_t suppressed)
+{
+    if (errors || warnings)
+        fprintf(stats, "%zu error%s, %zu warning%s generated.\n", errors, errors == 1 ? "" : "s", warnings,
+                warnings == 1 ? "" : "s");
+    if (suppressed)
+        fprintf(stats, "Suppressed %zu diagnostic%s (NOLINT/noqa).\n", suppressed, suppressed == 1 ? "" : "s");
 }

@@ -52,6 +52,9 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
  *   zero-depth-pool::message`, notes appended to the message on their own lines.
  * A diagnostic located outside its file (a config file shared by every input) is written once. */
 void pc_rep_write(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
+/* The text format's closing counts ("N errors, M warnings generated.", "Suppressed K ...") for
+ * diagnostics counted elsewhere (check -j N adds up its workers' files); nothing when all are 0. */
+void pc_rep_write_counts(FILE *stats, size_t errors, size_t warnings, size_t suppressed);
 
 /* ---- emitted configuration (report/emit.c) -------------------------------------------------- */
 /* The runtime configuration for every kernel of `files`: the depths are the element-wise maximum
