@@ -4,8 +4,8 @@
  * All library allocation goes through pc_mem_alloc/pc_mem_realloc/pc_mem_free (Lua's habit): a
  * test build can make the Nth allocation fail (pc_mem_fail_after) and check that poolcheck
  * reports out-of-memory cleanly.  Running out of memory is not recoverable inside the library: the
- * seam calls the out-of-memory handler, which by default prints "poolcheck: out of memory" and
- * exits with status 2 (the CLI's "internal error" status).  The counters are per-thread
+ * seam calls the out-of-memory handler, which by default prints "poolcheck: error: out of
+ * memory" and exits with status 2 (the CLI's "internal error" status).  The counters are per-thread
  * (_Thread_local), so analyses in different threads never share mutable state.
  */
 #ifndef POOLCHECK_SUPPORT_H
