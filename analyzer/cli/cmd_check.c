@@ -400,9 +400,11 @@ int pc_cmd_check(int argc, char **argv)
             continue;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s%s", check_help, pc_cli_common_help);
+            status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
             goto done;
         } else if (strcmp(a, "--list-checks") == 0) {
             list_checks();
+            status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
             goto done;
         } else if (strncmp(a, "--format=", 9) == 0 || (strcmp(a, "--format") == 0 && i + 1 < argc)) {
             const char *f = a[8] == '=' ? a + 9 : argv[++i];

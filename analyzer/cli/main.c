@@ -22,11 +22,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage, stdout);
-        return PC_EXIT_OK;
+        return pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("poolcheck %s\n", pc_version());
-        return PC_EXIT_OK;
+        return pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
     }
     /* A subcommand name wins over a file of that name (`./logs` names the file). */
     if (strcmp(cmd, "check") == 0)
