@@ -216,40 +216,6 @@ static const char *directive(const char *line, const char *key)
     return p;
 }
 
-static int split_args(char *s, char **argv, int max, const char *dir)
-{
-    int n = 0;
-    char *p = s;
-    while (*p && n < max) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        char buf[4096];
-        size_t len = 0;
-        char quote = 0;
-        while (*p && (quote || !isspace((unsigned char)*p)) && len < sizeof buf - 1) {
-            if (!quote && (*p == '\'' || *p == '"')) {
-                quote = *p++;
-                continue;
-            }
-            if (quote && *p == quote) {
-                quote = 0;
-                p++;
-                continue;
-            }
-            if (p[0] == '%' && p[1] == 'S') {
-                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", dir);
-                p += 2;
-                continue;
-            }
-            buf[len++] = *p++;
-        }
-        buf[len] = 0;
-        argv[n++] = strdup(buf);
-    }
-    return n;
-}
 
 static void check_case(const char *fixture, const char *run_args, int run_line, char **lines, int from, int to)
 {
@@ -265,7 +231,7 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
     argv[argc++] = strdup("--format=json");
     argv[argc++] = strdup("--no-config-lookup");
     char *args = strdup(run_args ? run_args : "");
-    argc += split_args(args, argv + argc, 56, dir);
+    argc += pc_test_split_args(args, argv + argc, 56, dir);
     free(args);
     argv[argc++] = strdup(fixture);
     argv[argc] = NULL;

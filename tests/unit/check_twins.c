@@ -115,44 +115,6 @@ static char *first_run_args(const char *path)
     return args ? args : strdup("");
 }
 
-/* Split RUN arguments at blanks (quotes group, %S is the fixture's directory). */
-static int split_args(const char *s, char **argv, int max, const char *dir)
-{
-    int n = 0;
-    const char *p = s;
-    while (*p && n < max) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        char buf[4096];
-        size_t len = 0;
-        char quote = 0;
-        while (*p && (quote || !isspace((unsigned char)*p)) && len < sizeof buf - 1) {
-            if (!quote && (*p == '\'' || *p == '"')) {
-                quote = *p++;
-                continue;
-            }
-            if (quote && *p == quote) {
-                quote = 0;
-                p++;
-                continue;
-            }
-            if (p[0] == '%' && p[1] == 'S') {
-                int w = snprintf(buf + len, sizeof buf - len, "%s", dir);
-                len += w > 0 ? (size_t)w : 0;
-                if (len >= sizeof buf)
-                    len = sizeof buf - 1;
-                p += 2;
-                continue;
-            }
-            buf[len++] = *p++;
-        }
-        buf[len] = 0;
-        argv[n++] = strdup(buf);
-    }
-    return n;
-}
 
 typedef struct side {
     char path[4096];
@@ -175,7 +137,7 @@ static void run_side(side *s, const char *path)
     argv[argc++] = strdup("--format=json");
     argv[argc++] = strdup("--no-config-lookup");
     char *args = first_run_args(path);
-    argc += split_args(args, argv + argc, 56, dir);
+    argc += pc_test_split_args(args, argv + argc, 56, dir);
     free(args);
     argv[argc++] = strdup(path);
     argv[argc] = NULL;

@@ -2,7 +2,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_run.h"
 
+#include <ctype.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,4 +77,42 @@ void pc_test_output_free(pc_test_output *o)
     free(o->out);
     free(o->err);
     o->out = o->err = NULL;
+}
+
+int pc_test_split_args(const char *s, char **argv, int max, const char *dir)
+{
+    int n = 0;
+    const char *p = s;
+    while (*p && n < max) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        char buf[4096];
+        size_t len = 0;
+        char quote = 0;
+        while (*p && (quote || !isspace((unsigned char)*p)) && len < sizeof buf - 1) {
+            if (!quote && (*p == '\'' || *p == '"')) {
+                quote = *p++;
+                continue;
+            }
+            if (quote && *p == quote) {
+                quote = 0;
+                p++;
+                continue;
+            }
+            if (p[0] == '%' && p[1] == 'S') {
+                int w = snprintf(buf + len, sizeof buf - len, "%s", dir);
+                len += w > 0 ? (size_t)w : 0;
+                if (len >= sizeof buf)
+                    len = sizeof buf - 1;
+                p += 2;
+                continue;
+            }
+            buf[len++] = *p++;
+        }
+        buf[len] = 0;
+        argv[n++] = strdup(buf);
+    }
+    return n;
 }

@@ -13,5 +13,8 @@ pc_test_output pc_test_run(char *const argv[], const char *stdin_text);
 /* Convenience: poolcheck with up to 30 arguments, NULL-terminated. */
 pc_test_output pc_test_poolcheck(const char *arg, ...);
 void pc_test_output_free(pc_test_output *o);
+/* Split a fixture's RUN: arguments at blanks (quotes group, %S becomes dir) into strdup'd
+ * argv entries; returns how many (at most max). */
+int pc_test_split_args(const char *s, char **argv, int max, const char *dir);
 
 #endif
