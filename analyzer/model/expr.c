@@ -187,6 +187,14 @@ static bool fold(pc_expr_kind k, int64_t x, int64_t y, int64_t *out)
     case PC_EXPR_MIN: *out = x < y ? x : y; return true;
     case PC_EXPR_MAX: *out = x > y ? x : y; return true;
     case PC_EXPR_CEILDIV: if (div_bad) return false; *out = ceildiv(x, y); return true;
+    case PC_EXPR_LT: *out = x < y; return true;
+    case PC_EXPR_LE: *out = x <= y; return true;
+    case PC_EXPR_GT: *out = x > y; return true;
+    case PC_EXPR_GE: *out = x >= y; return true;
+    case PC_EXPR_EQ: *out = x == y; return true;
+    case PC_EXPR_NE: *out = x != y; return true;
+    case PC_EXPR_AND: *out = x != 0 && y != 0; return true;
+    case PC_EXPR_OR: *out = x != 0 || y != 0; return true;
     default: return false;
     }
 }
@@ -230,6 +238,16 @@ pc_expr *pc_expr_bin(pc_arena *a, pc_expr_kind k, const pc_expr *l, const pc_exp
         if (pc_expr_equal(l, r))
             return (pc_expr *)l;
         break;
+    case PC_EXPR_AND: /* a constant side decides or drops out: `0 and x` is 0, `1 and x` is x */
+    case PC_EXPR_OR:
+        if (li || ri) {
+            bool truth = (li ? x : y) != 0;
+            const pc_expr *other = li ? r : l;
+            if (truth == (k == PC_EXPR_OR))
+                return pc_expr_int(a, truth);
+            return (pc_expr *)other;
+        }
+        break;
     default: break;
     }
     return raw(a, k, l, r);
@@ -238,6 +256,27 @@ pc_expr *pc_expr_bin(pc_arena *a, pc_expr_kind k, const pc_expr *l, const pc_exp
 pc_expr *pc_expr_neg(pc_arena *a, const pc_expr *e)
 {
     return pc_expr_bin(a, PC_EXPR_SUB, pc_expr_int(a, 0), e);
+}
+
+pc_expr *pc_expr_not(pc_arena *a, const pc_expr *e)
+{
+    if (!e)
+        return NULL;
+    int64_t v;
+    if (pc_expr_is_int(e, &v))
+        return pc_expr_int(a, v == 0);
+    if (e->kind == PC_EXPR_NOT)
+        return (pc_expr *)e->a;
+    return raw(a, PC_EXPR_NOT, e, NULL);
+}
+
+pc_expr *pc_expr_loop_pred(pc_arena *a, pc_expr_kind kind, const char *index_var)
+{
+    if (kind != PC_EXPR_IS_LOOP_BEGIN && kind != PC_EXPR_IS_LOOP_END)
+        return NULL;
+    pc_expr *e = mk(a, kind);
+    e->name = pc_arena_strdup(a, index_var);
+    return e;
 }
 
 /* ---- evaluation ------------------------------------------------------------------------------ */
@@ -267,6 +306,16 @@ bool pc_expr_eval(const pc_expr *e, const pc_bindings *sets, size_t nsets, int64
         *out = -v;
         return true;
     }
+    case PC_EXPR_NOT: {
+        int64_t v;
+        if (!pc_expr_eval(e->a, sets, nsets, &v))
+            return false;
+        *out = v == 0;
+        return true;
+    }
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END:
+        return false; /* needs the iteration: the analysis decides these per instance */
     default: {
         int64_t x, y;
         if (!pc_expr_eval(e->a, sets, nsets, &x) || !pc_expr_eval(e->b, sets, nsets, &y))
@@ -285,6 +334,9 @@ const pc_expr *pc_expr_subst(pc_arena *a, const pc_expr *e, const pc_bindings *s
     case PC_EXPR_INT: return e;
     case PC_EXPR_SYM: return lookup(e->name, sets, nsets, &v) ? pc_expr_int(a, v) : e;
     case PC_EXPR_NEG: return pc_expr_neg(a, pc_expr_subst(a, e->a, sets, nsets));
+    case PC_EXPR_NOT: return pc_expr_not(a, pc_expr_subst(a, e->a, sets, nsets));
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END: return e;
     default:
         return pc_expr_bin(a, e->kind, pc_expr_subst(a, e->a, sets, nsets), pc_expr_subst(a, e->b, sets, nsets));
     }

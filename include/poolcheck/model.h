@@ -51,7 +51,16 @@ typedef enum pc_expr_kind {
     PC_EXPR_MIN,
     PC_EXPR_MAX,
     PC_EXPR_CEILDIV,
-    PC_EXPR_NEG
+    PC_EXPR_NEG,
+    /* Branch conditions (model.md section 3, "Paths"): 0/1 valued.  Comparisons and and/or are
+     * built with pc_expr_bin, not with pc_expr_not / pc_expr_loop_pred below. */
+    PC_EXPR_LT, PC_EXPR_LE, PC_EXPR_GT, PC_EXPR_GE, PC_EXPR_EQ, PC_EXPR_NE,
+    PC_EXPR_AND,     /* a and b (C++ &&) */
+    PC_EXPR_OR,      /* a or b (C++ ||) */
+    PC_EXPR_NOT,     /* not a (C++ !a); operand in a */
+    PC_EXPR_IS_LOOP_BEGIN, /* pypto.is_loop_begin(i) / C++ IsLoopBegin(i): name = the index variable */
+    PC_EXPR_IS_LOOP_END    /* is_loop_end(i): true on the last iteration of i's loop (of the factor's
+                            * own loop under loop_unroll); name = the index variable */
 } pc_expr_kind;
 
 typedef struct pc_expr pc_expr;
@@ -66,6 +75,12 @@ pc_expr *pc_expr_int(pc_arena *a, int64_t v);
 pc_expr *pc_expr_sym(pc_arena *a, const char *name);
 pc_expr *pc_expr_bin(pc_arena *a, pc_expr_kind k, const pc_expr *l, const pc_expr *r);
 pc_expr *pc_expr_neg(pc_arena *a, const pc_expr *e);
+/* Conditions: not e (folds constants, not(not x) = x); is_loop_begin/is_loop_end of the loop whose
+ * index variable is index_var (kind is PC_EXPR_IS_LOOP_BEGIN or PC_EXPR_IS_LOOP_END).  These are
+ * evaluated per instance by the analysis, which knows the iteration; pc_expr_eval cannot decide the
+ * loop predicates and returns false for them. */
+pc_expr *pc_expr_not(pc_arena *a, const pc_expr *e);
+pc_expr *pc_expr_loop_pred(pc_arena *a, pc_expr_kind kind, const char *index_var);
 bool pc_expr_is_int(const pc_expr *e, int64_t *out);
 
 /* Bindings: name -> value.  Lookups are by exact name. */
@@ -166,7 +181,11 @@ typedef enum pc_stmt_kind {
 typedef struct pc_block { int *stmts; int count; } pc_block;
 
 typedef struct pc_branch {
-    const pc_expr *cond;   /* NULL: else branch, or an undecidable condition (see decided) */
+    /* The path's condition, as written, over constants, symbols (bindable names, loop indices, the
+     * unroll factor variable) and the loop predicates.  NULL: an else branch (taken when no earlier
+     * branch is), or a condition that is data-dependent (cond_text says what it was). */
+    const pc_expr *cond;
+    const char *cond_text; /* the condition's source spelling for notes ("i < 1"); NULL for else */
     int decided;           /* -1 unknown, 0 never taken, 1 always taken (constants) */
     pc_block body;
     pc_loc loc;
