@@ -38,7 +38,7 @@ seed_dir() { # target -> seed files go to $BUILD/corpus/<target>
   [ -d tests/bad_inputs/fuzz/$t ] && cp -n tests/bad_inputs/fuzz/$t/* "$c"/ 2>/dev/null || true
   case $t in
     logs)   # byte 0 is the harness's control byte: default buffer, one source / 4 KiB, two sources
-      for f in tests/fixtures/logs/*.log tests/fixtures/logs/tree/*.log tests/fixtures/logs/tree/*/*.log ../shared/examples/logs/*.log; do
+      for f in tests/fixtures/logs/*.log tests/fixtures/logs/tree/*.log tests/fixtures/logs/tree/*/*.log examples/logs/*.log; do
         [ -f "$f" ] || continue
         b=$(basename "$f")
         { printf '\000'; cat "$f"; } > "$c/$b.0"

@@ -12,7 +12,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SHARED=$ROOT/../shared/examples
 BUILD=${1:-$ROOT/build-valgrind}
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
 if [ ! -x "$BUILD/bin/poolcheck" ]; then
@@ -31,7 +30,7 @@ VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 # name | stdin file (- for none) | command...
 CASES=(
   "check-examples|-|$PC check --no-config-lookup examples"
-  "check-shared-examples|-|$PC check --no-config-lookup $SHARED/python $SHARED/cpp"
+  "check-examples-dir|-|$PC check --no-config-lookup examples"
   "check-fixtures-python|-|$PC check --no-config-lookup tests/fixtures/python"
   "check-fixtures-cpp|-|$PC check --no-config-lookup tests/fixtures/cpp"
   "check-fixtures-checks|-|$PC check --no-config-lookup tests/fixtures/checks"
@@ -48,12 +47,12 @@ CASES=(
   "model-py|-|$PC model examples/k_tmp_to_d_emb.py"
   "model-cpp|-|$PC model examples/k_tmp_to_d_emb.cpp"
   "model-broken|-|$PC model tests/bad_inputs/files/py_unterminated_string.py"
-  "logs-fixtures|-|$PC logs tests/fixtures/logs $SHARED/logs"
+  "logs-fixtures|-|$PC logs tests/fixtures/logs examples/logs"
   "logs-json|-|$PC logs --format=json tests/fixtures/logs tests/bad_inputs/files"
-  "logs-kernel|-|$PC logs --kernel examples/k_tmp_to_d_emb.py $SHARED/logs/k_tmp_to_d_emb.device.log"
-  "logs-stdin|$SHARED/logs/k_tmp_to_d_emb.sim.log|$PC logs -"
+  "logs-kernel|-|$PC logs --kernel examples/k_tmp_to_d_emb.py examples/logs/k_tmp_to_d_emb.device.log"
+  "logs-stdin|examples/logs/k_tmp_to_d_emb.sim.log|$PC logs -"
   "plan|-|$PC plan examples/k_tmp_to_d_emb.py --budget-kb 64"
-  "plan-logs|-|$PC plan examples/k_tmp_to_d_emb.cpp --budget-kb 40 --logs $SHARED/logs"
+  "plan-logs|-|$PC plan examples/k_tmp_to_d_emb.cpp --budget-kb 40 --logs examples/logs"
   "plan-logs-int64|-|$PC plan examples/k_tmp_to_d_emb.py --budget-kb 64 --logs tests/bad_inputs/files/log_int64_max.log"
   "lsp-bad-documents|tests/bad_inputs/files/lsp_bad_documents.bin|$LSP"
   "lsp-bad-framing|tests/bad_inputs/files/lsp_bad_framing.bin|$LSP"

@@ -25,8 +25,8 @@ endif()
 
 if(TARGET poolcheck)
   set(_sarif_inputs
-    ${CMAKE_SOURCE_DIR}/../shared/examples/python/k_tmp_to_d_emb.py
-    ${CMAKE_SOURCE_DIR}/../shared/examples/cpp/k_tmp_to_d_emb.cpp
+    ${CMAKE_SOURCE_DIR}/examples/k_tmp_to_d_emb.py
+    ${CMAKE_SOURCE_DIR}/examples/k_tmp_to_d_emb.cpp
     ${CMAKE_SOURCE_DIR}/tests/fixtures/checks
     ${CMAKE_SOURCE_DIR}/tests/fixtures/python/syntax_error.py)
   string(REPLACE ";" "\\;" _sarif_inputs "${_sarif_inputs}")

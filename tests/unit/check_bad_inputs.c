@@ -182,7 +182,7 @@ static void generate_inputs(void)
 {
     const char *example_py = PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py";
     const char *example_cpp = PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp";
-    const char *example_log = PC_SHARED_DIR "/examples/logs/k_tmp_to_d_emb.device.log";
+    const char *example_log = PC_SOURCE_DIR "/examples/logs/k_tmp_to_d_emb.device.log";
 
     gen_dir("cwd"); /* every case runs here: no .poolcheck.json above it but /tmp's */
 
@@ -473,7 +473,7 @@ static char *expand(const char *s)
         {"{bad}", BAD_DIR},
         {"{ex}", PC_SOURCE_DIR "/examples"},
         {"{fix}", PC_SOURCE_DIR "/tests/fixtures"},
-        {"{shared}", PC_SHARED_DIR "/examples"},
+        {"{shared}", PC_SOURCE_DIR "/examples"},
         {"{tmp}", NULL},
     };
     buf b = {0};

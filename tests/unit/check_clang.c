@@ -17,7 +17,7 @@
 #include "frontend/clang/clang_int.h"
 #include "poolcheck/frontend.h"
 
-#define SEED PC_SHARED_DIR "/examples/cpp/k_tmp_to_d_emb.cpp"
+#define SEED PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 

@@ -20,9 +20,9 @@
 #include "support/support.h"
 
 #define FIXTURES PC_SOURCE_DIR "/tests/fixtures/logs"
-#define SAMPLE_SIM PC_SHARED_DIR "/examples/logs/k_tmp_to_d_emb.sim.log"
-#define SAMPLE_DEV PC_SHARED_DIR "/examples/logs/k_tmp_to_d_emb.device.log"
-#define SEED_PY PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py"
+#define SAMPLE_SIM PC_SOURCE_DIR "/examples/logs/k_tmp_to_d_emb.sim.log"
+#define SAMPLE_DEV PC_SOURCE_DIR "/examples/logs/k_tmp_to_d_emb.device.log"
+#define SEED_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
 
 static const int64_t SEED[3] = {64, 1, 1};
 
@@ -280,7 +280,7 @@ START_TEST(fixtures)
 }
 END_TEST
 
-/* ---- the shared samples: both forms give [64, 1, 1] and match the seed prediction -------------- */
+/* ---- the sample logs in examples/logs: both forms give [64, 1, 1] and match the seed prediction - */
 
 START_TEST(shared_samples)
 {
@@ -293,7 +293,7 @@ START_TEST(shared_samples)
         ck_assert(s->runs[0].recommended_final);
         ck_assert_int_eq(s->runs[0].device_tasks, 2);
         ck_assert_int_eq(s->runs[0].max_stitch_count, 128);
-        ck_assert_int_eq(s->runs[0].pid, i == 0 ? -1 : 48211);
+        ck_assert_int_eq(s->runs[0].pid, i == 0 ? -1 : 27305);
         ck_assert_int_eq(s->stats.skipped_lines, 0);
         pc_log_check chk;
         pc_log_check_against(s, SEED, &chk);
@@ -349,7 +349,7 @@ START_TEST(gzip_by_magic)
     pc_log_set *s = scan_paths(paths, 1);
     ck_assert_uint_eq(s->nruns, 1);
     assert_triple(s->observed, SEED, "gzip");
-    ck_assert_int_eq(s->runs[0].pid, 48211);
+    ck_assert_int_eq(s->runs[0].pid, 27305);
     ck_assert_int_eq(s->stats.bytes, (int64_t)len);
     ck_assert_uint_eq(s->nwarnings, 0);
     pc_log_free(s);
@@ -407,11 +407,11 @@ START_TEST(crlf_line_ends)
     }
     pc_log_set *s = scan_buffer(crlf, n, 0);
     ck_assert_uint_eq(s->nruns, 1);
-    ck_assert_int_eq(s->runs[0].pid, 48211);
+    ck_assert_int_eq(s->runs[0].pid, 27305);
     assert_triple(s->runs[0].observed, SEED, "crlf");
     assert_triple(s->runs[0].recommended, SEED, "crlf");
     ck_assert_int_eq(s->stats.skipped_lines, 0);
-    ck_assert_int_eq(s->stats.lines, 14);
+    ck_assert_int_eq(s->stats.lines, 18); /* 9 messages, a header line and a message line each */
     pc_log_free(s);
     free(crlf);
     free(plain);
@@ -482,7 +482,7 @@ START_TEST(ten_mb_line)
     ck_assert_int_eq(s->runs[0].max_stitch_count, 128);
     assert_triple(s->runs[0].recommended, SEED, "after a long line");
     ck_assert_int_eq(s->runs[0].first_line, 2); /* line numbers count the skipped line */
-    ck_assert_int_eq(s->stats.lines, 10);
+    ck_assert_int_eq(s->stats.lines, 12); /* the junk line and the sample's 11 */
     pc_log_free(s);
 
     /* the same long line as the file's last, unterminated line */
@@ -519,7 +519,7 @@ START_TEST(random_binary)
     ck_assert_int_eq(s->stats.malformed_lines, 0);
     ck_assert_uint_eq(s->nruns, 1);
     assert_triple(s->runs[0].observed, SEED, "after binary junk");
-    ck_assert_int_eq(s->runs[0].pid, 48211);
+    ck_assert_int_eq(s->runs[0].pid, 27305);
     pc_log_free(s);
 
     /* binary bytes inside a tagged line: the line is skipped as binary, not read */
@@ -1116,7 +1116,7 @@ START_TEST(cli_logs)
     o = pc_test_poolcheck("logs", "--kernel", SEED_PY, SAMPLE_DEV, NULL);
     ck_assert_int_eq(o.status, 0);
     ck_assert_ptr_nonnull(strstr(o.out, "root_inner                64        64  match"));
-    ck_assert_ptr_nonnull(strstr(o.out, "(pid 48211)"));
+    ck_assert_ptr_nonnull(strstr(o.out, "(pid 27305)"));
     pc_test_output_free(&o);
 
     /* under-predicted: exit 1 */

@@ -19,8 +19,8 @@
 #include "helpers/test_run.h"
 #include "poolcheck/logs.h"
 
-#define SEED_PY PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py"
-#define SAMPLES PC_SHARED_DIR "/examples/logs"
+#define SEED_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
+#define SAMPLES PC_SOURCE_DIR "/examples/logs"
 
 static void assert_triple(const int64_t got[3], int64_t a, int64_t b, int64_t c, const char *what)
 {

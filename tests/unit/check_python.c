@@ -18,7 +18,7 @@
 #include "poolcheck/frontend.h"
 #include "poolcheck/model.h"
 
-#define SEED PC_SHARED_DIR "/examples/python/k_tmp_to_d_emb.py"
+#define SEED PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
 

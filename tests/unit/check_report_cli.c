@@ -18,7 +18,7 @@
 #include "support/support.h"
 
 #define EXAMPLE_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
-#define SEED_LOGS PC_SHARED_DIR "/examples/logs"
+#define SEED_LOGS PC_SOURCE_DIR "/examples/logs"
 #define SAMPLE_DEV SEED_LOGS "/k_tmp_to_d_emb.device.log"
 #define SAMPLE_SIM SEED_LOGS "/k_tmp_to_d_emb.sim.log"
 #define FIXTURES PC_SOURCE_DIR "/tests/fixtures/logs"
@@ -145,7 +145,7 @@ START_TEST(logs_report_seed)
         ck_assert_int_eq(cJSON_GetArraySize(item(doc, "runs")), 2);
         char *html = read_report(out);
         assert_runs_drawn(html, doc);
-        assert_has(html, SAMPLE_DEV ", pid 48211</td><td class=\"n\">[64, 1, 1]</td>", "device log");
+        assert_has(html, SAMPLE_DEV ", pid 27305</td><td class=\"n\">[64, 1, 1]</td>", "device log");
         assert_has(html, SAMPLE_SIM "</td><td class=\"n\">[64, 1, 1]</td>", "sim log");
         /* the combined observation in the depth table and on the pool panels */
         assert_has(html, "<th class=\"n\">observed</th>", "depth table");
@@ -170,7 +170,7 @@ START_TEST(logs_report_seed)
     ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
     ck_assert_ptr_nonnull(strstr(o.out, "root_inner                64        64  match"));
     char *html = read_report(out);
-    assert_has(html, SAMPLE_DEV ", pid 48211</td><td class=\"n\">[64, 1, 1]</td><td class=\"n\">2</td>"
+    assert_has(html, SAMPLE_DEV ", pid 27305</td><td class=\"n\">[64, 1, 1]</td><td class=\"n\">2</td>"
                                 "<td class=\"n\">128</td>",
                "named kernel");
     free(html);
