@@ -15,4 +15,73 @@ struct pc_frontend {
     struct pc_clang_state *clang;   /* created lazily by pc_clang_parse */
 };
 
+/* ---- the PyPTO op table (ops.c), shared by the C++ and Python frontends ------------------------
+ * Owned by the op-table maintainer (cpp-values); one row per op with both spellings. */
+typedef enum pc_op_lang { PC_OP_CPP, PC_OP_PY } pc_op_lang;
+
+/* What an op is. */
+typedef enum pc_op_class {
+    PC_OPC_CUBE,       /* runs on the cube unit (matmul family, conv) */
+    PC_OPC_VECTOR,     /* runs on the vector unit */
+    PC_OPC_VIEW,       /* aliases its first operand (View, Reshape): allocates nothing */
+    PC_OPC_CREATION,   /* makes a tensor from scalars and a shape (Full) */
+    PC_OPC_SCALAR,     /* reads one element as a symbolic scalar (GetTensorData): no pool */
+    PC_OPC_DATA        /* moves data into a destination operand (Assemble, TensorMove, collectives) */
+} pc_op_class;
+
+/* How the result's shape (or the op's effect) follows from its arguments. */
+typedef enum pc_op_shape {
+    PC_OPSHAPE_ELEMWISE,   /* broadcast of the tensor operands' shapes */
+    PC_OPSHAPE_MATMUL,     /* [..., M, N] from a [..., M, K] x [..., K, N] with the transpose flags */
+    PC_OPSHAPE_CAST,       /* the first operand's shape */
+    PC_OPSHAPE_REDUCE,     /* (input, axis = -1, keepdim = false) */
+    PC_OPSHAPE_FULL,       /* the shape argument */
+    PC_OPSHAPE_EXPAND,     /* the shape argument */
+    PC_OPSHAPE_TRANSPOSE,  /* two axes swapped (C++ also takes a full permutation) */
+    PC_OPSHAPE_PERMUTE,    /* a permutation list */
+    PC_OPSHAPE_UNSQUEEZE,  /* a 1 inserted at the axis */
+    PC_OPSHAPE_SQUEEZE,    /* 1-dims removed (all, or the listed axes) */
+    PC_OPSHAPE_CONCAT,     /* (tensors, axis): the axis summed */
+    PC_OPSHAPE_VIEW,       /* the shape argument (or a dtype reinterpretation) */
+    PC_OPSHAPE_RESHAPE,    /* the shape argument; C++ Reshape(src, dst) writes dst */
+    PC_OPSHAPE_ASSEMBLE,   /* writes part of its destination */
+    PC_OPSHAPE_ATOMIC,     /* AtomicRMW(src, offsets, dst): part of dst */
+    PC_OPSHAPE_MOVE,       /* whole write of its destination */
+    PC_OPSHAPE_SETDATA,    /* one element of its destination */
+    PC_OPSHAPE_GETDATA,    /* a scalar */
+    PC_OPSHAPE_INPLACE,    /* writes elements of its first operand */
+    PC_OPSHAPE_WRITES,     /* void: writes the arguments listed in `outs` whole */
+    PC_OPSHAPE_TUPLE,      /* several results (std::tuple / Python tuple): shapes not tracked */
+    PC_OPSHAPE_OPAQUE      /* one result whose shape poolcheck does not infer */
+} pc_op_shape;
+
+/* The result's dtype. */
+typedef enum pc_op_dtype {
+    PC_OPDT_NONE,      /* no tensor result */
+    PC_OPDT_FIRST,     /* the first tensor operand's */
+    PC_OPDT_ARG,       /* an explicit DataType argument (cpp_dtype_arg / py_dtype_arg; -1 in a
+                          language: the first tensor operand's) */
+    PC_OPDT_BOOL,
+    PC_OPDT_INT32,
+    PC_OPDT_UNKNOWN
+} pc_op_dtype;
+
+typedef struct pc_op_info {
+    const char *cpp;             /* C++ name (last component), NULL when C++ has no such op */
+    const char *py;              /* pypto.<name>, NULL when Python has no such op */
+    pc_op_class cls;
+    pc_op_shape shape;
+    pc_op_dtype dtype;
+    signed char cpp_dtype_arg;   /* PC_OPDT_ARG: the DataType argument's position */
+    signed char py_dtype_arg;
+    signed char outs[4];         /* PC_OPSHAPE_WRITES: written argument positions, -1 ends */
+} pc_op_info;
+
+/* The row for an op name in a language, NULL if the table has none. */
+const pc_op_info *pc_op_find(pc_op_lang lang, const char *name);
+/* Row i of the table, NULL past the end (for tests and listings). */
+const pc_op_info *pc_op_at(size_t i);
+/* The unit an op runs on: cube, vector (vector and creation ops), none (views, data, scalars). */
+pc_unit pc_op_unit(const pc_op_info *op);
+
 #endif

@@ -1275,6 +1275,53 @@ START_TEST(byte_columns)
 }
 END_TEST
 
+START_TEST(op_table)
+{
+    /* one table for both languages: a C++ op and its Python twin are the same row */
+    const pc_op_info *mm = pc_op_find(PC_OP_CPP, "Matmul");
+    ck_assert_ptr_nonnull(mm);
+    ck_assert_ptr_eq(mm, pc_op_find(PC_OP_PY, "matmul"));
+    ck_assert_int_eq(mm->cls, PC_OPC_CUBE);
+    ck_assert_int_eq(mm->shape, PC_OPSHAPE_MATMUL);
+    /* Conv runs on the cube unit and is not a matmul (its shape is [N, Cout, Ho, Wo]) */
+    const pc_op_info *conv = pc_op_find(PC_OP_CPP, "Conv");
+    ck_assert_ptr_nonnull(conv);
+    ck_assert_ptr_eq(conv, pc_op_find(PC_OP_PY, "conv"));
+    ck_assert_int_eq(conv->cls, PC_OPC_CUBE);
+    ck_assert_int_eq(conv->shape, PC_OPSHAPE_OPAQUE);
+    ck_assert_int_eq(pc_op_unit(conv), PC_UNIT_CUBE);
+    ck_assert_int_eq(pc_op_unit(pc_op_find(PC_OP_CPP, "View")), PC_UNIT_NONE);
+    ck_assert_int_eq(pc_op_unit(pc_op_find(PC_OP_PY, "exp")), PC_UNIT_VECTOR);
+    ck_assert_ptr_null(pc_op_find(PC_OP_CPP, "matmul"));
+    ck_assert_ptr_null(pc_op_find(PC_OP_PY, NULL));
+    /* no name twice in one language, every row named in at least one */
+    size_t n = 0;
+    for (const pc_op_info *r; (r = pc_op_at(n)) != NULL; n++) {
+        ck_assert(r->cpp || r->py);
+        if (r->cpp)
+            ck_assert_ptr_eq(pc_op_find(PC_OP_CPP, r->cpp), r);
+        if (r->py)
+            ck_assert_ptr_eq(pc_op_find(PC_OP_PY, r->py), r);
+        if (r->shape == PC_OPSHAPE_WRITES)
+            ck_assert_int_ge(r->outs[0], 0);
+    }
+    ck_assert_uint_gt(n, 100);
+
+    /* the C++ frontend uses it: a Conv result is a cube value of unknown shape with the output dtype */
+    pc_model *m = parse_text("using namespace npu::tile_fwk;\n"
+                             "void B(Tensor &x, Tensor &w, Tensor &o) { FUNCTION(\"k\", {x, w}, {o}) {\n"
+                             "  Conv::ConvExtendParam p;\n"
+                             "  Tensor c = Conv::Conv(DT_FP16, x, w, {1, 1}, {0, 0, 0, 0}, {1, 1}, p);\n"
+                             "  o = Exp(c);\n"
+                             "} }\n");
+    const pc_kernel *k = kernel_named(m, "k");
+    const pc_tensor *c = tensor_var(k, "c");
+    ck_assert_int_eq(c->dtype, PC_DT_FP16);
+    ck_assert_int_lt(c->ndims, 0);
+    pc_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clang");
@@ -1297,6 +1344,7 @@ int main(void)
     tcase_add_test(tc, compiler_command_line);
     tcase_add_test(tc, stub_dir_from_environment);
     tcase_add_test(tc, byte_columns);
+    tcase_add_test(tc, op_table);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -305,110 +305,25 @@ static bool arg_type_is(pc_cx *cx, CXCursor call, int i, const char *suffix)
     return ln >= ls && !strcmp(n + ln - ls, suffix);
 }
 
-/* ---- the op table ------------------------------------------------------------------------------- */
+/* ---- the op table: frontend/ops.c, shared with the Python frontend --------------------------------- */
 
-typedef enum opk {
-    OPK_NONE, OPK_VIEW, OPK_RESHAPE, OPK_ASSEMBLE, OPK_ATOMIC, OPK_MOVE, OPK_SETDATA, OPK_INPLACE,
-    OPK_MATMUL, OPK_CAST, OPK_REDUCE, OPK_FULL, OPK_EXPAND, OPK_TRANSPOSE, OPK_UNSQUEEZE, OPK_SQUEEZE,
-    OPK_CAT, OPK_BOOL, OPK_OPAQUE, OPK_WRITES, OPK_TUPLE, OPK_GETDATA, OPK_ELEMWISE
-} opk;
+static const pc_op_info *op_lookup(const char *name) { return pc_op_find(PC_OP_CPP, name); }
 
-typedef struct opinfo {
-    const char *name;
-    opk kind;
-    pc_unit unit;
-    signed char outs[4];   /* OPK_WRITES: the written (non-const Tensor&) argument positions, -1 ends */
-} opinfo;
-
-static const opinfo ops[] = {
-    {"View", OPK_VIEW, PC_UNIT_NONE, {-1}},
-    {"Reshape", OPK_RESHAPE, PC_UNIT_NONE, {-1}},
-    {"Assemble", OPK_ASSEMBLE, PC_UNIT_NONE, {-1}},
-    {"AtomicRMW", OPK_ATOMIC, PC_UNIT_NONE, {-1}},
-    {"TensorMove", OPK_MOVE, PC_UNIT_NONE, {-1}},
-    {"SetTensorData", OPK_SETDATA, PC_UNIT_NONE, {-1}},
-    {"GetTensorData", OPK_GETDATA, PC_UNIT_NONE, {-1}},
-    {"GetInputData", OPK_GETDATA, PC_UNIT_NONE, {-1}},
-    {"IndexPut_", OPK_INPLACE, PC_UNIT_VECTOR, {-1}},
-    {"IndexAdd_", OPK_INPLACE, PC_UNIT_VECTOR, {-1}},
-    {"Matmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"BatchMatmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"MatmulMX", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"TransposedBatchMatmul", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"QuantMM", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"Conv", OPK_MATMUL, PC_UNIT_CUBE, {-1}},
-    {"Cast", OPK_CAST, PC_UNIT_VECTOR, {-1}},
-    {"Sum", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"Amax", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"Amin", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"Prod", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"ArgMax", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"ArgMin", OPK_REDUCE, PC_UNIT_VECTOR, {-1}},
-    {"Full", OPK_FULL, PC_UNIT_VECTOR, {-1}},
-    {"Expand", OPK_EXPAND, PC_UNIT_VECTOR, {-1}},
-    {"Transpose", OPK_TRANSPOSE, PC_UNIT_VECTOR, {-1}},
-    {"Permute", OPK_TRANSPOSE, PC_UNIT_VECTOR, {-1}},
-    {"Unsqueeze", OPK_UNSQUEEZE, PC_UNIT_VECTOR, {-1}},
-    {"Squeeze", OPK_SQUEEZE, PC_UNIT_VECTOR, {-1}},
-    {"Cat", OPK_CAT, PC_UNIT_VECTOR, {-1}},
-    {"Compare", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
-    {"LogicalNot", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
-    {"LogicalAnd", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
-    {"IsFinite", OPK_BOOL, PC_UNIT_VECTOR, {-1}},
-    /* results whose shape is not a function of the operand shapes poolcheck tracks */
-    {"Gather", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"GatherElements", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"GatherMask", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"GatherInL1", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"GatherInUB", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"TensorIndex", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Range", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Uniform", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Pad", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"FillPad", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Maxpool", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Reduce", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"OneHot", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Sort32", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"MrgSort", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"TopKExtract", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"TopKMerge", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Compact", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"NewCompact", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Var", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Quantize", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Dequantize", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"Nop", OPK_OPAQUE, PC_UNIT_VECTOR, {-1}},
-    {"TopK", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
-    {"Sort", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
-    {"SortWithIndex", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
-    {"Quant", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
-    {"TopKSort", OPK_TUPLE, PC_UNIT_VECTOR, {-1}},
-    /* void ops writing through non-const Tensor& parameters (tilefwk_op.h signatures) */
-    {"SoftmaxDynamic", OPK_WRITES, PC_UNIT_VECTOR, {1, -1}},
-    {"ApplyRotaryPosEmb", OPK_WRITES, PC_UNIT_VECTOR, {5, 6, -1}},
-    {"ApplyRotaryPosEmbV2", OPK_WRITES, PC_UNIT_VECTOR, {4, 5, -1}},
-    {"IncreFlashAttention", OPK_WRITES, PC_UNIT_VECTOR, {8, -1}},
-    {"PageAttentionAddS", OPK_WRITES, PC_UNIT_VECTOR, {9, 10, -1}},
-    {"PageAttentionAddSSingleOutput", OPK_WRITES, PC_UNIT_VECTOR, {9, 10, -1}},
-    {"PrologPost", OPK_WRITES, PC_UNIT_VECTOR, {11, -1}},
-    {"MoeDistributedDispatch", OPK_WRITES, PC_UNIT_NONE, {2, 3, 4, -1}},
-    {"MoeDistributedCombine", OPK_WRITES, PC_UNIT_NONE, {9, -1}},
-    {"MoeDistributedDispatchV2", OPK_WRITES, PC_UNIT_NONE, {7, 8, 9, 10}},
-    {"MoeDistributedCombineV2", OPK_WRITES, PC_UNIT_NONE, {9, -1}},
-    {"AllGather", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
-    {"ReduceScatter", OPK_WRITES, PC_UNIT_NONE, {4, -1}},
-    {"OneShotAllReduce", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
-    {"TwoShotAllReduce", OPK_WRITES, PC_UNIT_NONE, {3, -1}},
-    {NULL, OPK_NONE, PC_UNIT_NONE, {-1}},
-};
-
-static const opinfo *op_lookup(const char *name)
+/* The result dtype an op's row gives, from the call's arguments and its first tensor operand. */
+static pc_dtype op_dtype(pc_cx *cx, const pc_op_info *op, CXCursor call, pc_dtype first)
 {
-    for (int i = 0; ops[i].name; i++)
-        if (!strcmp(ops[i].name, name))
-            return &ops[i];
-    return NULL;
+    switch (op->dtype) {
+    case PC_OPDT_FIRST:
+        return first;
+    case PC_OPDT_ARG:
+        return op->cpp_dtype_arg >= 0 ? arg_dtype(cx, call, op->cpp_dtype_arg) : first;
+    case PC_OPDT_BOOL:
+        return PC_DT_BOOL;
+    case PC_OPDT_INT32:
+        return PC_DT_INT32;
+    default:
+        return PC_DT_UNKNOWN;
+    }
 }
 
 /* A function of the PyPTO API (namespace npu::tile_fwk, not defined in the main file). */
@@ -719,7 +634,7 @@ static void data_reads(pc_cx *cx, CXCursor arg)
 static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, bool resolved)
 {
     pc_arena *a = pc_model_arena(cx->m);
-    const opinfo *op = op_lookup(name);
+    const pc_op_info *op = op_lookup(name);
     CXType rt = clang_getCursorType(c);
     bool returns_tensor = pc_clang_is_tensor_type(rt);
     bool returns_void = rt.kind == CXType_Void;
@@ -728,7 +643,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
     int nargs = pc_clang_call_nargs(c);
     tres_list ins = {0};
     pc_ctres r = tres_none();
-    if (!op || op->kind != OPK_GETDATA)
+    if (!op || op->shape != PC_OPSHAPE_GETDATA)
         for (int i = 0; i < nargs; i++)
             data_reads(cx, pc_clang_call_arg(c, i));
     if (!op) {
@@ -768,8 +683,8 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         PC_VEC_FREE(ins);
         return r;
     }
-    switch (op->kind) {
-    case OPK_VIEW: {
+    switch (op->shape) {
+    case PC_OPSHAPE_VIEW: {
         pc_ctres base = nargs ? pc_clang_tensor_expr(cx, pc_clang_call_arg(c, 0)) : tres_none();
         if (nargs == 2 && arg_type_is(cx, c, 1, "DataType")) { /* View(t, dtype): same bits, new type */
             pc_dtype dt = arg_dtype(cx, c, 1);
@@ -792,7 +707,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         }
         break;
     }
-    case OPK_RESHAPE: {
+    case PC_OPSHAPE_RESHAPE: {
         bool void_form = returns_void || (!resolved && nargs == 2 && pc_clang_is_tensor_type(clang_getCursorType(pc_clang_call_arg(c, 1))));
         pc_ctres base = nargs ? pc_clang_tensor_expr(cx, pc_clang_call_arg(c, 0)) : tres_none();
         if (void_form) { /* Reshape(src, dst): dst takes src's data */
@@ -807,7 +722,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = view_like(base, shape, nd, PC_DT_UNKNOWN);
         break;
     }
-    case OPK_ASSEMBLE: {
+    case PC_OPSHAPE_ASSEMBLE: {
         if (returns_tensor || (!resolved && nargs == 1)) { /* Assemble({{t, offsets}, ...}) -> new tensor */
             call_reads(cx, c, PC_UNIT_NONE, NULL, NULL);
             r = tres_anon(PC_UNIT_NONE, PC_DT_UNKNOWN, NULL, -1);
@@ -829,22 +744,22 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         write_arg(cx, c, dst, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE);
         break;
     }
-    case OPK_ATOMIC: {
+    case PC_OPSHAPE_ATOMIC: {
         static const signed char skip[] = {2, -1};
         call_reads(cx, c, PC_UNIT_NONE, skip, NULL);
         write_arg(cx, c, 2, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE);
         break;
     }
-    case OPK_MOVE: {
+    case PC_OPSHAPE_MOVE: {
         static const signed char skip[] = {1, -1};
         call_reads(cx, c, PC_UNIT_NONE, skip, NULL);
         write_arg(cx, c, 1, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
         break;
     }
-    case OPK_SETDATA:
+    case PC_OPSHAPE_SETDATA:
         write_arg(cx, c, 2, PC_ACC_WRITE_ELEMENT, PC_UNIT_NONE);
         break;
-    case OPK_GETDATA: {
+    case PC_OPSHAPE_GETDATA: {
         bool saved = cx->header_reads;
         cx->header_reads = true; /* a scalar read for control flow, not an op of its own */
         if (nargs >= 1)
@@ -852,20 +767,20 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         cx->header_reads = saved;
         break;
     }
-    case OPK_INPLACE: {
+    case PC_OPSHAPE_INPLACE: {
         static const signed char skip[] = {0, -1};
-        call_reads(cx, c, op->unit, skip, NULL);
-        write_arg(cx, c, 0, PC_ACC_WRITE_ELEMENT, op->unit);
+        call_reads(cx, c, pc_op_unit(op), skip, NULL);
+        write_arg(cx, c, 0, PC_ACC_WRITE_ELEMENT, pc_op_unit(op));
         break;
     }
-    case OPK_WRITES:
-        call_reads(cx, c, op->unit, op->outs, NULL);
+    case PC_OPSHAPE_WRITES:
+        call_reads(cx, c, pc_op_unit(op), op->outs, NULL);
         for (int i = 0; i < 4 && op->outs[i] >= 0; i++)
-            write_arg(cx, c, op->outs[i], PC_ACC_WRITE_WHOLE, op->unit);
+            write_arg(cx, c, op->outs[i], PC_ACC_WRITE_WHOLE, pc_op_unit(op));
         break;
-    case OPK_MATMUL: {
+    case PC_OPSHAPE_MATMUL: {
         call_reads(cx, c, PC_UNIT_CUBE, NULL, &ins);
-        pc_dtype dt = strcmp(name, "QuantMM") ? arg_dtype(cx, c, 0) : PC_DT_UNKNOWN;
+        pc_dtype dt = op_dtype(cx, op, c, PC_DT_UNKNOWN);
         int nd = -1;
         const pc_expr **shape = NULL;
         if (!strcmp(name, "Matmul") || !strcmp(name, "BatchMatmul") || !strcmp(name, "MatmulMX") || !strcmp(name, "QuantMM")) {
@@ -895,13 +810,13 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_CUBE, dt, shape, nd);
         break;
     }
-    case OPK_CAST: {
+    case PC_OPSHAPE_CAST: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
-        r = tres_anon(PC_UNIT_VECTOR, arg_dtype(cx, c, 1), f.shape, f.ndims);
+        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), f.shape, f.ndims);
         break;
     }
-    case OPK_REDUCE: {
+    case PC_OPSHAPE_REDUCE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         int64_t axis = -1, keep = 0;
@@ -925,18 +840,17 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
                 }
             }
         }
-        bool arg = !strcmp(name, "ArgMax") || !strcmp(name, "ArgMin");
-        r = tres_anon(PC_UNIT_VECTOR, arg ? PC_DT_UNKNOWN : f.dtype, shape, nd);
+        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), shape, nd);
         break;
     }
-    case OPK_FULL: {
+    case PC_OPSHAPE_FULL: {
         const pc_expr **shape = NULL;
         int nd = -1;
         arg_shape(cx, c, 2, &shape, &nd);
-        r = tres_anon(PC_UNIT_VECTOR, arg_dtype(cx, c, 1), shape, nd);
+        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, PC_DT_UNKNOWN), shape, nd);
         break;
     }
-    case OPK_EXPAND: {
+    case PC_OPSHAPE_EXPAND: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         const pc_expr **shape = NULL;
         int nd = -1;
@@ -944,7 +858,8 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_VECTOR, first_tensor(&ins).dtype, shape, nd);
         break;
     }
-    case OPK_TRANSPOSE: {
+    case PC_OPSHAPE_TRANSPOSE:
+    case PC_OPSHAPE_PERMUTE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         const pc_expr **perm = NULL;
@@ -975,7 +890,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
         break;
     }
-    case OPK_UNSQUEEZE: {
+    case PC_OPSHAPE_UNSQUEEZE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         int64_t d;
@@ -994,7 +909,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
         break;
     }
-    case OPK_SQUEEZE: {
+    case PC_OPSHAPE_SQUEEZE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         const pc_expr **dims = NULL;
@@ -1019,7 +934,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
         break;
     }
-    case OPK_CAT: {
+    case PC_OPSHAPE_CONCAT: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         int64_t axis = 0;
@@ -1042,28 +957,24 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
         break;
     }
-    case OPK_BOOL:
-    case OPK_ELEMWISE: {
-        call_reads(cx, c, op->unit, NULL, &ins);
+    case PC_OPSHAPE_ELEMWISE: {
+        call_reads(cx, c, pc_op_unit(op), NULL, &ins);
         pc_ctres f = first_tensor(&ins);
         int nd = f.ndims;
         const pc_expr **shape = f.shape;
         for (size_t i = 1; i < ins.count; i++)
             shape = broadcast(cx, shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
-        r = tres_anon(op->unit, op->kind == OPK_BOOL ? PC_DT_BOOL : f.dtype, shape, nd);
+        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, f.dtype), shape, nd);
         break;
     }
-    case OPK_OPAQUE: {
-        call_reads(cx, c, op->unit, NULL, &ins);
-        pc_dtype dt = first_tensor(&ins).dtype;
-        if (!strcmp(name, "Quantize") || !strcmp(name, "Dequantize"))
-            dt = arg_dtype(cx, c, 2);
-        r = tres_anon(op->unit, dt, NULL, -1);
+    case PC_OPSHAPE_OPAQUE: {
+        call_reads(cx, c, pc_op_unit(op), NULL, &ins);
+        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, first_tensor(&ins).dtype), NULL, -1);
         break;
     }
-    case OPK_TUPLE:
-        call_reads(cx, c, op->unit, NULL, NULL);
-        r = tres_anon(op->unit, PC_DT_UNKNOWN, NULL, -1);
+    case PC_OPSHAPE_TUPLE:
+        call_reads(cx, c, pc_op_unit(op), NULL, NULL);
+        r = tres_anon(pc_op_unit(op), PC_DT_UNKNOWN, NULL, -1);
         break;
     default:
         break;
