@@ -1,7 +1,7 @@
 /*
  * analysis_int.h - internal header of the analysis module.
  *
- * The pipeline (spec model.md 3-7), one file per phase:
+ * The pipeline (spec docs/model.md 3-7), one file per phase:
  *   roots.c     statement runs -> root functions (one per unroll factor), textual positions
  *   classify.c  every tensor -> a pool (section 4), loop-carried values
  *   walk.c      the instance interpreter: instances, DeviceTasks, per-task needs, assemble

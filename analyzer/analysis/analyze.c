@@ -1,5 +1,5 @@
 /* analyze.c - depths, units and bytes over binding sets; builds the pc_result
- * (spec model.md sections 6 and 7). */
+ * (spec docs/model.md sections 6 and 7). */
 #include "analysis_int.h"
 
 #include <string.h>
@@ -57,7 +57,7 @@ static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths 
     for (size_t t = 0; t < s->tasks.count; t++) {
         pc_task *task = &s->tasks.items[t];
         int64_t si = s->task_sum_inner.items[t], se = s->task_sum_excl.items[t];
-        /* unknown bytes: count the instances that need the pool (model.md section 6) */
+        /* unknown bytes: count the instances that need the pool (docs/model.md section 6) */
         task->need[0] = s->unit_inner > 0 && si >= 0 ? pc_ceil_div(si, s->unit_inner)
                                                       : s->task_cnt_inner.items[t];
         task->need[2] = s->unit_excl > 0 && se >= 0 ? pc_ceil_div(se, s->unit_excl)
@@ -198,7 +198,7 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
 }
 
 /* `--bind PARAM.shape[D]` names a parameter by its variable name or by its name string
- * (model.md section 12); frontends spell dynamic dims with one of the two.  Extend each binding
+ * (docs/model.md section 12); frontends spell dynamic dims with one of the two.  Extend each binding
  * set with the other spelling so either works. */
 static pc_bindings alias_param_names(pc_arena *a, const pc_kernel *k, pc_bindings in)
 {

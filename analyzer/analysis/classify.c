@@ -1,4 +1,4 @@
-/* classify.c - which pool each tensor uses (spec model.md section 4).
+/* classify.c - which pool each tensor uses (spec docs/model.md section 4).
  *
  * Mirrors upstream's encode-time classification (DevAscendFunction::InitRawTensorAndMemoryRequirement
  * and MarkOutcastSlotsFromEncodeList): parameters and aliases take no workspace; a slot written by

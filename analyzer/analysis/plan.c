@@ -1,11 +1,11 @@
 /*
- * plan.c - depths for a workspace budget (model.md section 7; scenario 2 of the seed article:
+ * plan.c - depths for a workspace budget (docs/model.md section 7; scenario 2 of the seed article:
  * "memory first, then parallelism").
  *
  * Start from the suggested depths (or the depths a run observed).  While they cost more than
  * the budget, lower the pool whose step frees the most bytes per lost instance; a tie goes to
  * root_inner, which only serialises instances (WAR dependencies after a wrap) where the other
- * pools make the runtime submit DeviceTasks early.  The assemble headroom slot(s) (model.md 6)
+ * pools make the runtime submit DeviceTasks early.  The assemble headroom slot(s) (docs/model.md 6)
  * go last: without them newer runtimes can stop with `Root cannot fit in an empty DeviceTask`.
  * No needed pool goes below 1; when even that does not fit, the plan fails with the smallest
  * runnable budget (PC010).  Because the workspace is rounded up to 32 KiB, lowering one pool

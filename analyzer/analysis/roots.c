@@ -1,4 +1,4 @@
-/* roots.c - statement runs, root functions and textual positions (spec model.md section 3).
+/* roots.c - statement runs, root functions and textual positions (spec docs/model.md section 3).
  *
  * A root function is a maximal run of non-loop statements directly inside one block (a loop body
  * or the kernel body).  A loop with an unroll list has one root per factor, named like upstream's

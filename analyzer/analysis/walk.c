@@ -1,4 +1,4 @@
-/* walk.c - the instance interpreter (spec model.md sections 3, 5 and 6).
+/* walk.c - the instance interpreter (spec docs/model.md sections 3, 5 and 6).
  *
  * Walks the kernel's control flow like the AICPU control program does, emitting one instance per
  * execution of a root function, cutting DeviceTasks where the runtime submits

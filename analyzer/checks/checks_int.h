@@ -5,7 +5,7 @@
  *                 check over one analysed file
  *   sink.c        the diagnostics sink: selection, promotion, NOLINT/noqa suppression, caps
  *   helpers.c     what several checks share: triples, option locations, notes, fixes
- *   pcNNN_*.c     one file per check (model.md section 9)
+ *   pcNNN_*.c     one file per check (docs/model.md section 9)
  */
 #ifndef POOLCHECK_CHECKS_INT_H
 #define POOLCHECK_CHECKS_INT_H

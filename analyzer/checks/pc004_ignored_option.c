@@ -1,7 +1,7 @@
 /*
  * PC004 ignored-option (warning): precise mode is on while stitch_function_max_num or
  * max_workspace_kb is also set.  In precise mode the runtime sizes the workspace from the three
- * depths alone (model.md section 1; the encode summary logs stitchNumMax=1024 whatever was set),
+ * depths alone (docs/model.md section 1; the encode summary logs stitchNumMax=1024 whatever was set),
  * so these options do nothing.  Reported once per option site, at the ignored option.
  */
 #include "checks/checks_int.h"

@@ -1,7 +1,7 @@
 /*
  * PC007 pool-too-deep (note): precise mode, a configured depth above the suggested one (the
  * predicted depth, plus the assemble headroom) that reserves workspace no instance uses.  The
- * bytes are the tensor-workspace difference of lowering only that pool (model.md section 7,
+ * bytes are the tensor-workspace difference of lowering only that pool (docs/model.md section 7,
  * AlignUp to 32 KiB, times device_sched_parallelism); silent when that is 0 or unknown.
  */
 #include "checks/checks_int.h"

@@ -1,6 +1,6 @@
 /*
  * PC008 unknown-trip-count (note): a depth could not be computed exactly.  One note per unbound
- * symbol per kernel (model.md section 12), at the first loop header or tensor that mentions it,
+ * symbol per kernel (docs/model.md section 12), at the first loop header or tensor that mentions it,
  * naming the pools whose depth is only a bound and how to bind the symbol.
  */
 #include "checks/checks_int.h"

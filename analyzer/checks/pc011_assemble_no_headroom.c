@@ -3,7 +3,7 @@
  * predicted one (the live allocations) while an assemble tensor's allocation lives across
  * DeviceTasks.  Newer runtimes refuse a root whenever fewer than A assemble slots are free (the
  * preflight behind "#ctrl.workspace.preflight: Root cannot fit in an empty DeviceTask") and
- * RecommendAssembleOutcastDepth says observed + 1 (model.md section 6).  A lower depth is PC006's.
+ * RecommendAssembleOutcastDepth says observed + 1 (docs/model.md section 6).  A lower depth is PC006's.
  * With --assemble-headroom 0 the user has said their runtime has no such pre-check: silent.
  */
 #include "checks/checks_int.h"

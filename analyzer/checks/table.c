@@ -1,5 +1,5 @@
 /*
- * table.c - the check table, the one registry of poolcheck's checks (model.md section 9), and
+ * table.c - the check table, the one registry of poolcheck's checks (docs/model.md section 9), and
  * pc_lint, which runs the selected checks over one analysed file.
  *
  * --list-checks, the SARIF rules, the docs index (docs/checks/index.md) and the docs test are

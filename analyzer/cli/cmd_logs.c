@@ -1,5 +1,5 @@
 /* cmd_logs.c - `poolcheck logs [options] PATH...`: read the runtime's Workspace INFO logs and,
- * with --kernel, check the prediction against what the run observed (model.md 11) and, with
+ * with --kernel, check the prediction against what the run observed (docs/model.md 11) and, with
  * --report, draw the runs on the axes of the kernel's HTML report. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"

@@ -1,5 +1,5 @@
 /* cmd_plan.c - `poolcheck plan FILE --budget-kb N`: the depths to use under a workspace memory
- * limit (model.md 7; scenario 2 of the seed article), optionally starting from a run's logs. */
+ * limit (docs/model.md 7; scenario 2 of the seed article), optionally starting from a run's logs. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 

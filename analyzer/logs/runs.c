@@ -1,6 +1,6 @@
 /*
  * runs.c - from tagged log lines to runs: recommended depths as printed, observed depths from
- * the logged peaks, DeviceTasks, Alloc Failures (model.md 11; reference sections 6, 7, 9).
+ * the logged peaks, DeviceTasks, Alloc Failures (docs/model.md 11; reference sections 6, 7, 9).
  *
  * Lines of one launch come in this order (dev_workspace.cpp): per submit a Pool line per
  * parallel id and a Tuning line (LogTuningUsage), then at the end of the control flow a Summary

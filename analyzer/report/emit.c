@@ -1,6 +1,6 @@
 /*
  * emit.c - pc_rep_emit_config: the runtime configuration that gives every analysed kernel its
- * suggested depths (model.md section 6), as a tile_fwk_config.json "runtime" fragment, a Python
+ * suggested depths (docs/model.md section 6), as a tile_fwk_config.json "runtime" fragment, a Python
  * set_runtime_options line or a C++ config::SetRuntimeOption line.
  *
  * One configuration serves every kernel it is given (a module-level option applies to all of

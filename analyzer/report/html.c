@@ -1,6 +1,6 @@
 /* html.c - the HTML report (`--report=FILE.html`): one self-contained page with inline SVG and
  * CSS only (no script, no font, nothing fetched) that draws what the analysis computed for every
- * kernel: the instances in program order and their DeviceTasks (model.md 3, 5), the depth each
+ * kernel: the instances in program order and their DeviceTasks (docs/model.md 3, 5), the depth each
  * DeviceTask needs per pool against the configured and predicted depths (6), the tensors and their
  * pools (4) and the workspace bytes (7); with a run's logs, what it observed (11).
  *
@@ -342,7 +342,7 @@ typedef struct kctx {
     const pc_result *r;
     const pc_runtime_config *cfg;   /* may be NULL */
     const pc_rep_html_extra *ex;    /* logs / plan of this kernel, or NULL */
-    int64_t observed[3];            /* element-wise maximum over the runs (model.md 11); -1 none */
+    int64_t observed[3];            /* element-wise maximum over the runs (docs/model.md 11); -1 none */
     bool have_observed;
     int64_t plan_bytes;             /* -1 unknown */
     int uid;                        /* unique per kernel in the page, for element ids */
@@ -921,7 +921,7 @@ static void draw_task_charts(kctx *c)
             for (int64_t t = G.t0; t <= G.t1; t++) {
                 int64_t need = r->tasks[t].need[pool];
                 v = max64(v, need);
-                /* precise mode: the runtime uses the configured depth as given (model.md 1, 6) */
+                /* precise mode: the runtime uses the configured depth as given (docs/model.md 1, 6) */
                 if (r->precise && need > cfgd) {
                     cut = true;
                     ncut++;
@@ -1116,7 +1116,7 @@ static void draw_workspace(kctx *c)
     bottom += 16;
     svg_textf(&s, lw, bottom + 12, "sm mut", NULL,
               "AlignUp(U0\xC2\xB7" "d0 + U2\xC2\xB7" "d2 + (2E + 2A + A\xC2\xB7" "d1)\xC2\xB7S, 32768) \xC3\x97 P, "
-              "P = device_sched_parallelism = %lld (model.md 7)", (long long)r->parallelism);
+              "P = device_sched_parallelism = %lld (docs/model.md 7)", (long long)r->parallelism);
 #undef XB
     svg_emit(c->b, &s, bottom + 22, "workspace bytes for the default, configured, suggested, predicted and required depths");
     pc_sb_free(&s);

@@ -1,5 +1,5 @@
 /*
- * json.c - `check --format=json` (model.md section 12): one document,
+ * json.c - `check --format=json` (docs/model.md section 12): one document,
  *   {"version": 1, "kernels": [<pc_rep_kernel_json>...], "diagnostics": [...]}
  * each diagnostic {file, line, column, end_line, end_column, severity, check, name, message,
  * kernel, notes: [{file, line, column, message}], fixes: [{file, start: {line, column},

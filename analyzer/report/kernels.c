@@ -1,5 +1,5 @@
 /* kernels.c - per-kernel summaries: the JSON object of `check --format=json` and the readable
- * text block (spec model.md section 12). */
+ * text block (spec docs/model.md section 12). */
 #define _POSIX_C_SOURCE 200809L
 #include "poolcheck/report.h"
 #include "support/support.h"

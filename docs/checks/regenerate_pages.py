@@ -108,7 +108,7 @@ GOOD = both(SET % "[64, 2, 1]", CSET % "64, 2, 1")
 page("PC001", "zero-depth-pool", "error", """
  Precise mode is on (an element of `stitch_function_num_per_pool` is non-zero), one of the three
  pools is set to 0, and the kernel has a tensor that needs that pool: a `root_inner` intermediate, an
- `assemble_outcast` tensor or an `exclusive_outcast` tensor (model.md section 4).
+ `assemble_outcast` tensor or an `exclusive_outcast` tensor (docs/model.md section 4).
  """, """
  In precise mode the runtime uses the three depths as given. Upstream checks at encode time that every
  pool the program needs has a depth and stops compilation with `stitch_function_num_per_pool[i] cannot
@@ -157,7 +157,7 @@ page("PC004", "ignored-option", "warning", """
  With any non-zero element in `stitch_function_num_per_pool` the runtime sizes each DeviceTask's
  Workspace from the three depths alone; `stitch_function_max_num` and `max_workspace_kb` stop having
  an effect. A budget written next to the triple therefore bounds nothing. (poolcheck still uses
- `stitch_function_max_num` as the parallelism the depths must keep, model.md section 5.)
+ `stitch_function_max_num` as the parallelism the depths must keep, docs/model.md section 5.)
  """, both(SET % "[64, 2, 1]" + "\npypto.experimental.set_runtime_options(max_workspace_kb=4096)",
            CSET % "64, 2, 1" + '\n    config::SetRuntimeOption("max_workspace_kb", 4096);'), GOOD, notes="""
  To work to a budget instead, leave precise mode off and let `poolcheck plan` choose depths that fit.
@@ -183,7 +183,7 @@ page("PC006", "pool-too-shallow", "warning", """
  PC008's.
  """, """
  The predicted depths are the smallest under which no DeviceTask is cut early and nothing is
- serialised (model.md sections 5-6; what the upstream `[Workspace Runtime Recommendation]` log
+ serialised (docs/model.md sections 5-6; what the upstream `[Workspace Runtime Recommendation]` log
  recommends after a run). With less, the runtime submits DeviceTasks before `stitch_function_max_num`
  instances or makes instances wait for a free slot: the kernel is correct but slower. A note names the
  DeviceTask and the root functions that set the prediction.
@@ -195,7 +195,7 @@ page("PC007", "pool-too-deep", "note", """
  bytes the extra depth reserves, and stays silent when it reserves nothing (the workspace is rounded up
  to 32 KiB, and a pool no tensor uses costs nothing).
  """, """
- Every DeviceTask gets a Workspace sized from the three depths (model.md section 7:
+ Every DeviceTask gets a Workspace sized from the three depths (docs/model.md section 7:
  `AlignUp(U0·d0 + U2·d2 + (2E + 2A + A·d1)·S, 32768) × P`). Depth that no instance uses is device
  memory taken from everything else. When one option serves several kernels, the deepest suggestion
  among them is the yardstick.
@@ -255,7 +255,7 @@ page("PC011", "assemble-no-headroom", "warning", """
  Newer upstream runtimes refuse a root whenever fewer assemble slots are free than there are assemble
  tensors (a conservative pre-check) and recommend `assembleOutcast = observed + 1`. With exactly the
  observed depth, the allocation carried into the next DeviceTask leaves too few free slots and the
- launch stops with `Root cannot fit in an empty DeviceTask` (model.md section 6). The fix adds the
+ launch stops with `Root cannot fit in an empty DeviceTask` (docs/model.md section 6). The fix adds the
  headroom.
  """, both(SET % "[64, 1, 1]", CSET % "64, 1, 1"), GOOD, notes="""
  `--assemble-headroom 0` (a runtime without the pre-check; the seed article's exact `[64, 1, 1]`)

@@ -1,5 +1,5 @@
 /*
- * poolcheck/analysis.h - pools, instances, DeviceTasks, depths and bytes (spec model.md 3-7).
+ * poolcheck/analysis.h - pools, instances, DeviceTasks, depths and bytes (spec docs/model.md 3-7).
  *
  * Input: one kernel of a pc_model and the effective runtime configuration.  Output: a
  * pc_result that owns everything it points to (one arena); free with pc_result_free().
@@ -33,7 +33,7 @@ typedef struct pc_analysis_opts {
      * kernel's own constants.  The prediction is the element-wise maximum over the sets. */
     const pc_bindings *sets;
     size_t nsets;
-    int64_t assemble_headroom;   /* default 1 (model.md section 6) */
+    int64_t assemble_headroom;   /* default 1 (docs/model.md section 6) */
     /* Safety valve: instances walked per binding set before the walk gives up and reports the
      * depths as bounds (PC008-style).  0 = default (50 million). */
     int64_t max_instances;
@@ -110,12 +110,12 @@ typedef struct pc_result {
     int32_t *instance_roots; int64_t ninstances; /* root index of each instance, same set */
     pc_why why[3];
 
-    /* Units (model.md 6-7); -1 unknown. */
+    /* Units (docs/model.md 6-7); -1 unknown. */
     int64_t unit_inner, unit_excl, slot_size;
     int n_assemble, n_exclusive;
     bool needed[3];
 
-    /* Tensor workspace bytes (model.md 7); -1 unknown. */
+    /* Tensor workspace bytes (docs/model.md 7); -1 unknown. */
     int64_t ws_predicted, ws_suggested, ws_required, ws_default, ws_configured;
 
     const char **unknowns; int nunknowns;      /* unbound symbols the numbers depend on */
@@ -132,9 +132,9 @@ void pc_result_free(pc_result *r);
 /* Tensor workspace bytes for depths d with parallelism P; -1 if units are unknown. */
 int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P);
 
-/* ---- budget plan (model.md 7, scenario 2 of the seed article) ------------------------------ */
+/* ---- budget plan (docs/model.md 7, scenario 2 of the seed article) ------------------------------ */
 /* How a plan prices depths: bytes(d) = AlignUp(fixed + sum_i step[i]*d[i], 32768) * parallelism,
- * the tensor workspace of model.md 7 (step = {U0, A*S, U2}, fixed = (2E+2A)*S). */
+ * the tensor workspace of docs/model.md 7 (step = {U0, A*S, U2}, fixed = (2E+2A)*S). */
 typedef struct pc_plan_costs {
     int64_t step[3];         /* raw bytes one more depth of pool i adds, per parallel copy */
     int64_t fixed;           /* depth-independent raw bytes (boundary slots) */

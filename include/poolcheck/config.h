@@ -1,6 +1,6 @@
 /*
  * poolcheck/config.h - the runtime options that decide DeviceTasks and pool depths, and where
- * each one came from (spec model.md section 8).
+ * each one came from (spec docs/model.md section 8).
  *
  * Sources, later wins: defaults -> tile_fwk_config.json "runtime" -> module-level
  * set_runtime_options / set_options -> options(...) scope -> jit(runtime_options=...) / C++

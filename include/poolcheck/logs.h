@@ -1,6 +1,6 @@
 /*
  * poolcheck/logs.h - reading the runtime's Workspace INFO logs and checking a prediction
- * against them (spec model.md section 11; formats: pypto-runtime-reference.md section 9).
+ * against them (spec docs/model.md section 11; formats: pypto-runtime-reference.md section 9).
  *
  * A pc_log_set collects runs from any number of sources (files, directories, stdin, memory).
  * The scanner streams: it holds one fixed-size buffer per source whatever the file size, finds
@@ -65,7 +65,7 @@ typedef struct pc_log_run {
      * over the Tuning lines; -1 where nothing was logged. */
     int64_t recommended[3];
     bool recommended_final;      /* true: from a Recommendation line */
-    /* Depths derived from the logged peaks (model.md 11): root_inner and exclusive =
+    /* Depths derived from the logged peaks (docs/model.md 11): root_inner and exclusive =
      * ceil(peak bytes / unit bytes) with the units of rawPerParallelBytes, assemble =
      * ceil(peakSlots / (capacitySlots / actualDepths.innerTemporal)); maximum over the launches
      * in the run; -1 where no peak was logged. */
@@ -171,7 +171,7 @@ typedef struct pc_log_check {
 void pc_log_check_against(const pc_log_set *s, const int64_t *predicted, pc_log_check *out);
 
 /* ---- output ----------------------------------------------------------------------------------- */
-/* The `logs --format=json` document (model.md 11): {"version":1, "runs":[...], "recommended",
+/* The `logs --format=json` document (docs/model.md 11): {"version":1, "runs":[...], "recommended",
  * "observed", "predicted", "verdict", "skipped_lines", ...}.  Returns a cJSON tree (void* so this
  * header does not need cJSON); the caller frees it with cJSON_Delete.  chk may be NULL. */
 void *pc_log_json(const pc_log_set *s, const pc_log_check *chk);

@@ -30,7 +30,7 @@ typedef struct pc_report_opts {
 } pc_report_opts;
 
 /* ---- kernel summaries (report/kernels.c) ------------------------------------------------------ */
-/* One kernel object of `check --format=json` (model.md section 12); caller owns the cJSON tree.
+/* One kernel object of `check --format=json` (docs/model.md section 12); caller owns the cJSON tree.
  * Declared with void* so this header does not need cJSON. */
 void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg);
 /* The readable per-kernel summary: tensors with pools and file:line, then depths and bytes. */
@@ -38,7 +38,7 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
 
 /* ---- whole-run output (report/output.c and friends) ------------------------------------------- */
 /* Write every file's kernels and diagnostics in the chosen format, as one document. */
-/* Formats (model.md 12, tooling-notes 2-3):
+/* Formats (docs/model.md 12, tooling-notes 2-3):
  * - text: clang style `file:line:col: severity: message [PC001]` (`[PC006,-warnings-as-errors]`
  *   when promoted), the source line, a caret line and a fix-it line when the fix is on that
  *   line; notes as `file:line:col: note: ...`; then, when o->summary, each kernel's summary.
@@ -110,7 +110,7 @@ typedef struct pc_rep_html_run {
 typedef struct pc_rep_html_extra pc_rep_html_extra;
 struct pc_rep_html_extra {
     const char *kernel;          /* name of the kernel this belongs to; NULL = every kernel */
-    /* Observed data (poolcheck logs): the runs are combined element-wise by maximum (model.md 11). */
+    /* Observed data (poolcheck logs): the runs are combined element-wise by maximum (docs/model.md 11). */
     const pc_rep_html_run *runs;
     size_t nruns;
     /* A budget plan (poolcheck plan): drawn when plan_depths is not NULL. */

@@ -91,7 +91,7 @@ bool pc_lsp_write_body(const pc_lsp_transport *t, const char *body, size_t len);
 
 /* ==== position.c: position encodings, line tables, URIs ====================================== */
 
-/* LSP 3.17 position encodings.  poolcheck's own columns are 1-based byte columns (model.md 12). */
+/* LSP 3.17 position encodings.  poolcheck's own columns are 1-based byte columns (docs/model.md 12). */
 typedef enum pc_lsp_encoding { PC_LSP_UTF16 = 0, PC_LSP_UTF8 } pc_lsp_encoding;
 const char *pc_lsp_encoding_name(pc_lsp_encoding e);   /* "utf-16", "utf-8" */
 

@@ -308,7 +308,7 @@ static void apply_settings(pc_lsp_server *s, const cJSON *obj)
                 PC_VEC_PUSH(c.ext, c.file->options[i]);
         }
         pc_mem_free(cfg);
-        /* --set comes after the config file: later wins (model.md 8). */
+        /* --set comes after the config file: later wins (docs/model.md 8). */
         each_string(cJSON_GetObjectItemCaseSensitive(obj, "set"), "set", &problems, add_set, &c);
         const cJSON *bind = cJSON_GetObjectItemCaseSensitive(obj, "bind");
         if (cJSON_IsObject(bind)) {

@@ -1,4 +1,4 @@
-/* check_analysis.c - the analysis on hand-built models: every rule of model.md sections 3-7 with
+/* check_analysis.c - the analysis on hand-built models: every rule of docs/model.md sections 3-7 with
  * numbers worked out by hand (independent of either frontend). */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -148,7 +148,7 @@ static int find(const pc_result *r, const char *name)
 
 static const int64_t D4[] = {1, 64, 1, 16};
 
-/* The seed example (model.md section 10). */
+/* The seed example (docs/model.md section 10). */
 static void build_seed(kb *b)
 {
     kb_init(b, "k_tmp_to_d_emb");
@@ -223,7 +223,7 @@ START_TEST(seed_headroom_zero_and_precise)
     CK_TRIPLE(r->suggested, 64, 1, 1);
     CK_TRIPLE(r->configured, 64, 0, 1);
     ck_assert(r->precise);
-    /* k stays the configured stitch_function_max_num for the partition (model.md section 5) */
+    /* k stays the configured stitch_function_max_num for the partition (docs/model.md section 5) */
     CK_TRIPLE(r->predicted, 64, 1, 1);
     pc_result_free(r);
     pc_model_free(b.m);

@@ -1,6 +1,6 @@
 /* check_checks.c - the check table, the diagnostics sink (selection, promotion, suppression, caps)
  * and every check PC001-PC012 firing and staying silent, on hand-built models and results
- * (lint_fixture.h: the seed example of model.md section 10). */
+ * (lint_fixture.h: the seed example of docs/model.md section 10). */
 #include "lint_fixture.h"
 
 #include <check.h>
@@ -27,7 +27,7 @@ START_TEST(test_table)
         for (size_t j = 0; j < i; j++)
             ck_assert_str_ne(t[i].name, t[j].name);
     }
-    /* model.md section 9, verbatim */
+    /* docs/model.md section 9, verbatim */
     ck_assert_str_eq(t[0].name, "zero-depth-pool");
     ck_assert_str_eq(t[5].name, "pool-too-shallow");
     ck_assert_str_eq(t[11].name, "unanalysed-region");

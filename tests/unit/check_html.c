@@ -122,7 +122,7 @@ static void loop_end(kb *b, saved sv) { b->cur = sv.blk; b->cur_loop = sv.loop; 
 
 static const int64_t D4[] = {1, 64, 1, 16};
 
-/* The seed example (model.md section 10); names may be replaced to test escaping. */
+/* The seed example (docs/model.md section 10); names may be replaced to test escaping. */
 static void build_seed_named(kb *b, const char *file, const char *kernel, const char *tmp_assemble_name)
 {
     kb_init(b, file, kernel);

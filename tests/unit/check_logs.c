@@ -1047,7 +1047,7 @@ START_TEST(plan_costs_from_logs)
 {
     /* sim sample: rawPerParallelBytes {512, 4096, 4096}, devTaskBoundaryOutcastNum=4, slot size =
      * innerTemporal / slots per depth = 4096 / 1; fixed = 4 x 4096 = 16384.
-     * bytes([64,1,1]) = AlignUp(64*512 + 4096 + 4096 + 16384, 32768) = 65536 (model.md 10). */
+     * bytes([64,1,1]) = AlignUp(64*512 + 4096 + 4096 + 16384, 32768) = 65536 (docs/model.md 10). */
     const char *p[1] = {SAMPLE_SIM};
     pc_log_set *s = scan_paths(p, 1);
     pc_plan_costs c;

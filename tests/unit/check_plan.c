@@ -1,8 +1,8 @@
-/* check_plan.c - the budget planner (model.md 7, seed article scenario 2) on pc_result structs
+/* check_plan.c - the budget planner (docs/model.md 7, seed article scenario 2) on pc_result structs
  * built by hand with known units, every number worked out by hand below.
  *
- * Bytes (model.md 7): AlignUp(U0*d0 + U2*d2 + (2E + 2A + A*d1)*S, 32768) * P.
- * The seed example (model.md 10): U0 = 512, U2 = 4096, S = 4096, E = 1, A = 1, P = 1:
+ * Bytes (docs/model.md 7): AlignUp(U0*d0 + U2*d2 + (2E + 2A + A*d1)*S, 32768) * P.
+ * The seed example (docs/model.md 10): U0 = 512, U2 = 4096, S = 4096, E = 1, A = 1, P = 1:
  *   fixed (boundary slots) = (2 + 2) * 4096 = 16384, one assemble depth = A*S = 4096, so
  *   raw(d) = 512*d0 + 4096*d1 + 4096*d2 + 16384
  *   [64,1,1]: 32768 + 4096 + 4096 + 16384 = 57344 -> 65536

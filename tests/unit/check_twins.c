@@ -14,7 +14,7 @@
  * has are tolerated: the languages spell views differently (C++ names every View/Reshape result,
  * Python reads a slice inline), and a view never takes workspace.  Anonymous tensors are skipped.
  *
- * Broken input is the one place the languages differ by design (model.md 12): a Python syntax
+ * Broken input is the one place the languages differ by design (docs/model.md 12): a Python syntax
  * error loses the whole file (exit 2, one located error, no kernel) while libclang recovers a
  * broken C++ file and reports what it could not model as PC012.  For such a pair the test checks
  * that each twin follows its own rule instead of comparing depths.

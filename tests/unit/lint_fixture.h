@@ -1,8 +1,8 @@
 /*
  * lint_fixture.h - hand-built inputs for the checks and report suites (check_checks.c,
- * check_report.c): the seed article's kernel (model.md section 10) as a pc_model with a source
+ * check_report.c): the seed article's kernel (docs/model.md section 10) as a pc_model with a source
  * text, per-kernel pc_results filled in by hand, and effective configurations.  No frontend and
- * no analysis run: every number below is the one model.md section 10 works out.
+ * no analysis run: every number below is the one docs/model.md section 10 works out.
  *
  *   dx            root_inner         512 B aligned (U0 = 512)
  *   tmp_assemble  assemble_outcast   4096 B (A = 1), lives across DeviceTasks

@@ -1,7 +1,7 @@
 /* clang_tensor.c - tensor expressions: which call is which op, what it reads and writes, and the
  * shape and dtype of what it produces.
  *
- * Rules (model.md sections 2 and 4): a named tensor used as an operand is a READ by the unit of
+ * Rules (docs/model.md sections 2 and 4): a named tensor used as an operand is a READ by the unit of
  * the op that consumes it; views and reshapes are transparent (they alias their base, so the
  * consumer reads the base); the value of a nested op is an anonymous temporary, not a tensor, and
  * the value on the right of a write lives in the destination.  `Matrix::Matmul` and friends run
@@ -1049,7 +1049,7 @@ static void fill_shape(pc_cx *cx, int t, pc_ctres r)
         pt->dtype = r.dtype;
 }
 
-/* t = e on an existing tensor: a whole write; the value of e lives in t (model.md 4). */
+/* t = e on an existing tensor: a whole write; the value of e lives in t (docs/model.md 4). */
 static void assign_tensor(pc_cx *cx, CXCursor lhs, CXCursor rhs)
 {
     int t = resolve_lvalue(cx, lhs);
