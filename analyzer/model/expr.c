@@ -48,7 +48,9 @@ bool pc_expr_equal(const pc_expr *a, const pc_expr *b)
         return false;
     switch (a->kind) {
     case PC_EXPR_INT: return a->value == b->value;
-    case PC_EXPR_SYM: return strcmp(a->name, b->name) == 0;
+    case PC_EXPR_SYM:
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END: return strcmp(a->name, b->name) == 0;
     default: return pc_expr_equal(a->a, b->a) && pc_expr_equal(a->b, b->b);
     }
 }
@@ -360,25 +362,65 @@ size_t pc_expr_symbols(const pc_expr *e, const char **names, size_t count, size_
 
 /* ---- printing -------------------------------------------------------------------------------- */
 
+/* Binding strength, loosest first (Python's order): or < and < not < comparisons < + - < * / // %
+ * < unary minus < atoms.  Comparisons do not chain (Python's `a < b < c` means something else), so
+ * a comparison operand that is itself a comparison is parenthesised. */
+enum { P_OR = 1, P_AND, P_NOT, P_CMP, P_SUM, P_PROD, P_NEG, P_ATOM };
+
 static int prec(const pc_expr *e)
 {
     switch (e->kind) {
-    case PC_EXPR_ADD: case PC_EXPR_SUB: return 1;
-    case PC_EXPR_MUL: case PC_EXPR_DIV: case PC_EXPR_FLOORDIV: case PC_EXPR_MOD: return 2;
-    case PC_EXPR_NEG: return 3;
-    default: return 4;
+    case PC_EXPR_OR: return P_OR;
+    case PC_EXPR_AND: return P_AND;
+    case PC_EXPR_NOT: return P_NOT;
+    case PC_EXPR_LT: case PC_EXPR_LE: case PC_EXPR_GT: case PC_EXPR_GE: case PC_EXPR_EQ: case PC_EXPR_NE:
+        return P_CMP;
+    case PC_EXPR_ADD: case PC_EXPR_SUB: return P_SUM;
+    case PC_EXPR_MUL: case PC_EXPR_DIV: case PC_EXPR_FLOORDIV: case PC_EXPR_MOD: return P_PROD;
+    case PC_EXPR_NEG: return P_NEG;
+    default: return P_ATOM;
+    }
+}
+
+static const char *op_text(pc_expr_kind k)
+{
+    switch (k) {
+    case PC_EXPR_ADD: return " + ";
+    case PC_EXPR_SUB: return " - ";
+    case PC_EXPR_MUL: return "*";
+    case PC_EXPR_DIV: return "/";
+    case PC_EXPR_FLOORDIV: return "//";
+    case PC_EXPR_MOD: return "%";
+    case PC_EXPR_LT: return " < ";
+    case PC_EXPR_LE: return " <= ";
+    case PC_EXPR_GT: return " > ";
+    case PC_EXPR_GE: return " >= ";
+    case PC_EXPR_EQ: return " == ";
+    case PC_EXPR_NE: return " != ";
+    case PC_EXPR_AND: return " and ";
+    case PC_EXPR_OR: return " or ";
+    default: return " ? ";
     }
 }
 
 static void print(pc_sb *b, const pc_expr *e, int min_prec)
 {
+    if (!e) { /* a malformed tree (an operand missing): keep the printer total */
+        pc_sb_putc(b, '?');
+        return;
+    }
     bool paren = prec(e) < min_prec;
     if (paren)
         pc_sb_putc(b, '(');
     switch (e->kind) {
     case PC_EXPR_INT: pc_sb_printf(b, "%lld", (long long)e->value); break;
     case PC_EXPR_SYM: pc_sb_append(b, e->name); break;
-    case PC_EXPR_NEG: pc_sb_putc(b, '-'); print(b, e->a, 4); break;
+    case PC_EXPR_NEG: pc_sb_putc(b, '-'); print(b, e->a, P_ATOM); break;
+    case PC_EXPR_NOT: pc_sb_append(b, "not "); print(b, e->a, P_NOT); break;
+    case PC_EXPR_IS_LOOP_BEGIN: case PC_EXPR_IS_LOOP_END:
+        pc_sb_printf(b, "%s(%s)", e->kind == PC_EXPR_IS_LOOP_BEGIN ? "is_loop_begin" : "is_loop_end",
+                     e->name ? e->name : "?");
+        break;
     case PC_EXPR_MIN: case PC_EXPR_MAX:
         pc_sb_append(b, e->kind == PC_EXPR_MIN ? "min(" : "max(");
         print(b, e->a, 0);
@@ -388,19 +430,17 @@ static void print(pc_sb *b, const pc_expr *e, int min_prec)
         break;
     case PC_EXPR_CEILDIV:
         pc_sb_append(b, "ceil(");
-        print(b, e->a, 2);
+        print(b, e->a, P_PROD);
         pc_sb_putc(b, '/');
-        print(b, e->b, 3);
+        print(b, e->b, P_NEG);
         pc_sb_putc(b, ')');
         break;
     default: {
-        const char *op = e->kind == PC_EXPR_ADD ? " + " : e->kind == PC_EXPR_SUB ? " - "
-                       : e->kind == PC_EXPR_MUL ? "*" : e->kind == PC_EXPR_DIV ? "/"
-                       : e->kind == PC_EXPR_FLOORDIV ? "//" : "%";
         int p = prec(e);
-        print(b, e->a, p);
-        pc_sb_append(b, op);
-        print(b, e->b, p + 1); /* left-associative: a right operand of equal rank needs parens */
+        /* left-associative: a right operand of equal rank needs parens; comparisons: both */
+        print(b, e->a, p == P_CMP ? p + 1 : p);
+        pc_sb_append(b, op_text(e->kind));
+        print(b, e->b, p + 1);
         break;
     }
     }
@@ -420,10 +460,16 @@ char *pc_expr_to_string(const pc_expr *e)
 
 /* ---- parsing (the grammar print() writes) ----------------------------------------------------
  *
+ *   or    := and ('or' and)*                        (also C++ '||')
+ *   and   := not ('and' not)*                       (also '&&')
+ *   not   := 'not' not | cmp                        (also '!')
+ *   cmp   := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)?     comparisons do not chain
  *   sum   := prod (('+' | '-') prod)*
  *   prod  := atom (('*' | '/' | '//' | '%') atom)*
- *   atom  := INT | NAME | '(' sum ')' | '-' atom | min(sum, sum) | max(sum, sum) | ceil(prod '/' atom)
+ *   atom  := INT | NAME | '(' or ')' | '-' atom | min(or, or) | max(or, or) | ceil(prod '/' atom)
+ *          | is_loop_begin(NAME) | is_loop_end(NAME)
  *   NAME  := ident ('.' ident | '::' ident | '[' '-'? [A-Za-z0-9_.]+ ']')*     e.g. x.shape[0]
+ *            (not one of the keywords and, or, not)
  *
  * Input may come from a hand-edited or corrupt model file, so nesting and size are bounded: the
  * parser recurses once per '(' or unary '-', and every operator adds a node that later recursive
@@ -497,7 +543,24 @@ static size_t name_len(const char *s)
 }
 
 static pc_expr *p_sum(parser *ps);
+static pc_expr *p_or(parser *ps);
 static pc_expr *p_atom(parser *ps);
+
+static bool is_keyword(const char *s, size_t n)
+{
+    return (n == 3 && (!strncmp(s, "and", 3) || !strncmp(s, "not", 3))) || (n == 2 && !strncmp(s, "or", 2));
+}
+
+/* The keyword kw as a whole word (not the start of a longer name). */
+static bool eat_kw(parser *ps, const char *kw)
+{
+    skip(ps);
+    size_t n = strlen(kw);
+    if (strncmp(ps->p, kw, n) != 0 || ident_char(ps->p[n]))
+        return false;
+    ps->p += n;
+    return true;
+}
 
 /* Product chain.  When `last_div` is given (inside ceil(...)), the final '/' is not built:
  * its left side goes to *last_left and its divisor is returned through *last_div. */
@@ -543,14 +606,29 @@ static pc_expr *p_call(parser *ps, const char *fn)
         }
         return pc_expr_bin(ps->a, PC_EXPR_CEILDIV, num, den);
     }
-    pc_expr *l = p_sum(ps);
+    if (!strcmp(fn, "is_loop_begin") || !strcmp(fn, "is_loop_end")) {
+        skip(ps);
+        size_t n = name_len(ps->p);
+        if (!n || is_keyword(ps->p, n)) {
+            fail(ps, "expected a loop index name");
+            return NULL;
+        }
+        const char *var = pc_arena_strndup(ps->a, ps->p, n);
+        ps->p += n;
+        if (!eat(ps, ")")) {
+            fail(ps, "expected ')'");
+            return NULL;
+        }
+        return pc_expr_loop_pred(ps->a, fn[8] == 'b' ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END, var);
+    }
+    pc_expr *l = p_or(ps);
     if (!l)
         return NULL;
     if (!eat(ps, ",")) {
         fail(ps, "expected ','");
         return NULL;
     }
-    pc_expr *r = p_sum(ps);
+    pc_expr *r = p_or(ps);
     if (!r)
         return NULL;
     if (!eat(ps, ")")) {
@@ -565,7 +643,7 @@ static pc_expr *p_atom_inner(parser *ps)
     skip(ps);
     const char *s = ps->p;
     if (eat(ps, "(")) {
-        pc_expr *e = p_sum(ps);
+        pc_expr *e = p_or(ps);
         if (e && !eat(ps, ")")) {
             fail(ps, "expected ')'");
             return NULL;
@@ -592,11 +670,13 @@ static pc_expr *p_atom_inner(parser *ps)
         return pc_expr_int(ps->a, v);
     }
     size_t n = name_len(s);
-    if (n) {
+    if (n && !is_keyword(s, n)) {
         ps->p = s + n;
         if (*ps->p == '(' && ((n == 3 && (!strncmp(s, "min", 3) || !strncmp(s, "max", 3))) ||
-                              (n == 4 && !strncmp(s, "ceil", 4)))) {
-            char fn[5];
+                              (n == 4 && !strncmp(s, "ceil", 4)) ||
+                              (n == 13 && !strncmp(s, "is_loop_begin", 13)) ||
+                              (n == 11 && !strncmp(s, "is_loop_end", 11)))) {
+            char fn[14];
             memcpy(fn, s, n);
             fn[n] = 0;
             ps->p++;
@@ -639,10 +719,78 @@ static pc_expr *p_sum(parser *ps)
     return l;
 }
 
+static pc_expr *p_cmp(parser *ps)
+{
+    pc_expr *l = p_sum(ps);
+    if (!l)
+        return NULL;
+    pc_expr_kind k;
+    if (eat(ps, "<=")) k = PC_EXPR_LE;
+    else if (eat(ps, ">=")) k = PC_EXPR_GE;
+    else if (eat(ps, "==")) k = PC_EXPR_EQ;
+    else if (eat(ps, "!=")) k = PC_EXPR_NE;
+    else if (eat(ps, "<")) k = PC_EXPR_LT;
+    else if (eat(ps, ">")) k = PC_EXPR_GT;
+    else return l;
+    if (!count_op(ps))
+        return NULL;
+    pc_expr *r = p_sum(ps);
+    return r ? pc_expr_bin(ps->a, k, l, r) : NULL;
+}
+
+static pc_expr *p_not(parser *ps)
+{
+    skip(ps);
+    bool neg = eat_kw(ps, "not");
+    if (!neg && ps->p[0] == '!' && ps->p[1] != '=') {
+        ps->p++;
+        neg = true;
+    }
+    if (!neg)
+        return p_cmp(ps);
+    if (!count_op(ps))
+        return NULL;
+    if (++ps->depth > EXPR_MAX_DEPTH) {
+        fail(ps, "expression nested too deeply");
+        return NULL;
+    }
+    pc_expr *e = p_not(ps);
+    ps->depth--;
+    return e ? pc_expr_not(ps->a, e) : NULL;
+}
+
+static pc_expr *p_and(parser *ps)
+{
+    pc_expr *l = p_not(ps);
+    while (l && (eat_kw(ps, "and") || eat(ps, "&&"))) {
+        if (!count_op(ps))
+            return NULL;
+        pc_expr *r = p_not(ps);
+        if (!r)
+            return NULL;
+        l = pc_expr_bin(ps->a, PC_EXPR_AND, l, r);
+    }
+    return l;
+}
+
+static pc_expr *p_or(parser *ps)
+{
+    pc_expr *l = p_and(ps);
+    while (l && (eat_kw(ps, "or") || eat(ps, "||"))) {
+        if (!count_op(ps))
+            return NULL;
+        pc_expr *r = p_and(ps);
+        if (!r)
+            return NULL;
+        l = pc_expr_bin(ps->a, PC_EXPR_OR, l, r);
+    }
+    return l;
+}
+
 pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err)
 {
     parser ps = {a, text ? text : "", NULL, 0, 0};
-    pc_expr *e = p_sum(&ps);
+    pc_expr *e = p_or(&ps);
     skip(&ps);
     if (e && *ps.p) {
         e = NULL;

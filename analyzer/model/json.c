@@ -17,12 +17,17 @@
  *            "unroll_body", "message")}
  *   loop    {"id", "name", "index_var", "factor_var", "begin", "end", "step", "unroll",
  *            "submit_before_loop", "parallel", "parent", "stmt", "body", "loc", "header"}
+ *            (+ "unroll_rule": "per_factor" | "greedy" when not the default)
+ *   branch  {"cond": expr or null, "cond_text": string or null (optional on input), "decided",
+ *            "body", "loc"}
  *   option  {"key", "value": optval, "site", "kernel", "in_kernel", "loc"}
  *   optval  {"kind", "value" | "text" | "items", "loc"} (+ "i", "f", "text", "items" when set
  *            on a kind that does not use them)
  *   loc     {"file" (omitted when it is the model's file), "line", "col", "end_line", "end_col"}
  *   expr    an integer when constant; else pc_expr_to_string's text; else (a name or a shape the
- *           text form cannot carry) {"int": n} / {"sym": name} / {"op": "add", "a": e, "b": e}.
+ *           text form cannot carry) {"int": n} / {"sym": name} / {"op": "add", "a": e, "b": e}
+ *           / {"op": "not", "a": e} / {"op": "is_loop_begin", "var": index_var}.  Conditions
+ *           print as `i < 1 and not is_loop_end(i)`.
  *   Integers beyond 2^53 (which a JSON double cannot hold exactly) are written as strings.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -65,10 +70,18 @@ static const char *msg_kind_name(pc_msg_kind k)
 static const char *expr_op_name(pc_expr_kind k)
 {
     static const char *n[] = {"int", "sym", "add", "sub", "mul", "div", "floordiv", "mod",
-                              "min", "max", "ceildiv", "neg"};
-    return k >= 0 && k <= PC_EXPR_NEG ? n[k] : "?";
+                              "min", "max", "ceildiv", "neg", "lt", "le", "gt", "ge", "eq", "ne",
+                              "and", "or", "not", "is_loop_begin", "is_loop_end"};
+    return k >= 0 && k <= PC_EXPR_IS_LOOP_END ? n[k] : "?";
 }
 
+static const char *unroll_rule_name(pc_unroll_rule r)
+{
+    static const char *n[] = {"default", "per_factor", "greedy"};
+    return r >= 0 && r <= PC_UNROLL_RULE_GREEDY ? n[r] : "?";
+}
+
+static const char *unroll_rule_i(int k) { return unroll_rule_name((pc_unroll_rule)k); }
 static const char *dtype_name(int t) { return pc_dtype_name((pc_dtype)t); }
 static const char *access_name(int k) { return pc_access_kind_name((pc_access_kind)k); }
 static const char *tensor_name(int k) { return pc_tensor_kind_name((pc_tensor_kind)k); }
@@ -270,11 +283,16 @@ static void jw_expr_struct(jw *w, const pc_expr *e)
     switch (e->kind) {
     case PC_EXPR_INT: jw_kint(w, "int", e->value); break;
     case PC_EXPR_SYM: jw_kstr(w, "sym", e->name); break;
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END:
+        jw_kstr(w, "op", expr_op_name(e->kind));
+        jw_kstr(w, "var", e->name);
+        break;
     default:
         jw_kstr(w, "op", expr_op_name(e->kind));
         jw_key(w, "a");
         jw_expr_struct(w, e->a);
-        if (e->kind != PC_EXPR_NEG || e->b) {
+        if ((e->kind != PC_EXPR_NEG && e->kind != PC_EXPR_NOT) || e->b) {
             jw_key(w, "b");
             jw_expr_struct(w, e->b);
         }
@@ -419,6 +437,7 @@ static void jw_stmt(jw *w, const pc_stmt *s)
             const pc_branch *b = &s->branches[i];
             jw_open(w, '{', true);
             jw_kexpr(w, "cond", b->cond);
+            jw_kstr(w, "cond_text", b->cond_text);
             jw_kint(w, "decided", b->decided);
             jw_block(w, "body", b->body);
             jw_loc(w, "loc", b->loc);
@@ -457,6 +476,8 @@ static void jw_loop(jw *w, const pc_loop *l)
     jw_block(w, "body", l->body);
     jw_loc(w, "loc", l->loc);
     jw_loc(w, "header", l->header);
+    if (l->unroll_rule != PC_UNROLL_RULE_DEFAULT)
+        jw_kstr(w, "unroll_rule", unroll_rule_name(l->unroll_rule));
     jw_close(w, '}');
 }
 
@@ -823,7 +844,7 @@ static bool expr_value(jr *r, const cJSON *j, const pc_expr **out);
 
 static bool expr_struct(jr *r, const cJSON *j, const pc_expr **out)
 {
-    static const char *const fields[] = {"int", "sym", "op", "a", "b", NULL};
+    static const char *const fields[] = {"int", "sym", "op", "a", "b", "var", NULL};
     if (!check_fields(r, j, fields))
         return false;
     const cJSON *ji = field(r, j, "int", false), *js = field(r, j, "sym", false);
@@ -843,8 +864,23 @@ static bool expr_struct(jr *r, const cJSON *j, const pc_expr **out)
         return true;
     }
     int k;
-    if (!read_enum(r, j, "op", expr_op_i, PC_EXPR_ADD, PC_EXPR_NEG, &k))
+    if (!read_enum(r, j, "op", expr_op_i, PC_EXPR_ADD, PC_EXPR_IS_LOOP_END, &k))
         return false;
+    if (k == PC_EXPR_IS_LOOP_BEGIN || k == PC_EXPR_IS_LOOP_END) {
+        /* a loop predicate names the index variable of its loop and has no operands */
+        const char *var = NULL;
+        if (!read_str(r, j, "var", &var))
+            return false;
+        if (!var || !*var)
+            return fail(r, "\"var\": a loop predicate needs the loop's index variable");
+        if (field(r, j, "a", false) || field(r, j, "b", false))
+            return fail(r, "a loop predicate has no operands");
+        *out = pc_expr_loop_pred(r->m->arena, (pc_expr_kind)k, var);
+        return true;
+    }
+    if (field(r, j, "var", false))
+        return fail(r, "\"var\" belongs to is_loop_begin / is_loop_end only");
+    bool unary = k == PC_EXPR_NEG || k == PC_EXPR_NOT;
     pc_expr *e = pc_arena_alloc(r->m->arena, sizeof *e);
     e->kind = (pc_expr_kind)k;
     const cJSON *ja = field(r, j, "a", true);
@@ -857,16 +893,16 @@ static bool expr_struct(jr *r, const cJSON *j, const pc_expr **out)
         return false;
     if (!e->a)
         return fail(r, "\"a\": operand missing");
-    const cJSON *jb = field(r, j, "b", k != PC_EXPR_NEG);
+    const cJSON *jb = field(r, j, "b", !unary);
     if (jb) {
         saved = path_key(r, "b");
         ok = expr_value(r, jb, &e->b);
         path_pop(r, saved);
         if (!ok)
             return false;
-        if (!e->b && k != PC_EXPR_NEG)
+        if (!e->b && !unary)
             return fail(r, "\"b\": operand missing");
-    } else if (k != PC_EXPR_NEG) {
+    } else if (!unary) {
         return false;
     }
     *out = e;
@@ -1161,7 +1197,7 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
     if (kind == PC_STMT_IF && !jb)
         return false;
     if (jb) {
-        static const char *const bfields[] = {"cond", "decided", "body", "loc", NULL};
+        static const char *const bfields[] = {"cond", "cond_text", "decided", "body", "loc", NULL};
         size_t saved = path_key(r, "branches");
         bool ok = want_array(r, jb);
         if (ok) {
@@ -1172,6 +1208,8 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
                 size_t s2 = path_index(r, i);
                 pc_branch *b = &s->branches[i];
                 ok = want_object(r, c) && check_fields(r, c, bfields) && read_expr(r, c, "cond", &b->cond) &&
+                     /* cond_text is optional: models written before conditions were kept */
+                     (!field(r, c, "cond_text", false) || read_str(r, c, "cond_text", &b->cond_text)) &&
                      read_i32(r, c, "decided", -1, 1, &b->decided) && read_block(r, c, "body", &b->body) &&
                      read_loc(r, c, "loc", &b->loc);
                 path_pop(r, s2);
@@ -1196,11 +1234,21 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
     return true;
 }
 
+static bool read_unroll_rule(jr *r, const cJSON *j, pc_loop *l)
+{
+    int v = PC_UNROLL_RULE_DEFAULT;
+    if (field(r, j, "unroll_rule", false) &&
+        !read_enum(r, j, "unroll_rule", unroll_rule_i, PC_UNROLL_RULE_DEFAULT, PC_UNROLL_RULE_GREEDY, &v))
+        return false;
+    l->unroll_rule = (pc_unroll_rule)v;
+    return true;
+}
+
 static bool read_loop(jr *r, const cJSON *j, int index, pc_loop *l)
 {
     static const char *const fields[] = {"id", "name", "index_var", "factor_var", "begin", "end", "step",
                                          "unroll", "submit_before_loop", "parallel", "parent", "stmt",
-                                         "body", "loc", "header", NULL};
+                                         "body", "loc", "header", "unroll_rule", NULL};
     if (!want_object(r, j) || !check_fields(r, j, fields))
         return false;
     if (!read_i32(r, j, "id", index, index, &l->id) || !read_str(r, j, "name", &l->name) ||
@@ -1229,7 +1277,7 @@ static bool read_loop(jr *r, const cJSON *j, int index, pc_loop *l)
            read_index(r, j, "parent", true, r->nloops, "loop", &l->parent) &&
            read_index(r, j, "stmt", true, r->nstmts, "statement", &l->stmt) &&
            read_block(r, j, "body", &l->body) && read_loc(r, j, "loc", &l->loc) &&
-           read_loc(r, j, "header", &l->header);
+           read_loc(r, j, "header", &l->header) && read_unroll_rule(r, j, l);
 }
 
 /* ---- structural validation of one kernel ----------------------------------------------------- */
@@ -2020,7 +2068,8 @@ static bool eq_access(eq *q, const pc_access *a, const pc_access *b)
 
 static bool eq_branch(eq *q, const pc_branch *a, const pc_branch *b)
 {
-    return eq_expr(q, "cond", a->cond, b->cond) && eq_int(q, "decided", a->decided, b->decided) &&
+    return eq_expr(q, "cond", a->cond, b->cond) && eq_str(q, "cond_text", a->cond_text, b->cond_text) &&
+           eq_int(q, "decided", a->decided, b->decided) &&
            eq_block(q, "body", a->body, b->body) && eq_loc(q, "loc", a->loc, b->loc);
 }
 
@@ -2057,7 +2106,8 @@ static bool eq_loop(eq *q, const pc_loop *a, const pc_loop *b)
     }
     return eq_int(q, "submit_before_loop", a->submit_before_loop, b->submit_before_loop) &&
            eq_int(q, "parallel", a->parallel, b->parallel) && eq_int(q, "parent", a->parent, b->parent) &&
-           eq_int(q, "stmt", a->stmt, b->stmt) && eq_block(q, "body", a->body, b->body) &&
+           eq_int(q, "stmt", a->stmt, b->stmt) && eq_int(q, "unroll_rule", a->unroll_rule, b->unroll_rule) &&
+           eq_block(q, "body", a->body, b->body) &&
            eq_loc(q, "loc", a->loc, b->loc) && eq_loc(q, "header", a->header, b->header);
 }
 

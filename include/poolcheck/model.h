@@ -208,6 +208,21 @@ typedef struct pc_stmt {
     const char *message;
 } pc_stmt;
 
+/* Which instance count an unroll list follows (model.md section 3, "Unroll").  FRONTENDS: set
+ * pc_loop.unroll_rule on every loop with an unroll list (Python loop_unroll: PER_FACTOR; a C++
+ * unroll set: GREEDY).  Left at DEFAULT, the analysis takes the rule from pc_model.lang (Python:
+ * PER_FACTOR, anything else: GREEDY). */
+typedef enum pc_unroll_rule {
+    PC_UNROLL_RULE_DEFAULT = 0,
+    /* upstream Python: one loop per factor p, largest first, 1 added; with b where the previous
+     * factor's loop stopped (start for the first), loop(b, stop - ((stop - start) % (step*p)),
+     * step*p); the next factor begins at that end whether or not the loop ran (iterations can
+     * repeat: loop_unroll(7, unroll_list=[4, 6]) is 4 instances) */
+    PC_UNROLL_RULE_PER_FACTOR,
+    /* C++ unroll sets: from the start, as many steps of the largest factor as fit, then the next */
+    PC_UNROLL_RULE_GREEDY
+} pc_unroll_rule;
+
 typedef struct pc_loop {
     int id;
     const char *name;          /* "l_loop_1"; frontends make one up ("loop_<line>") if absent */
@@ -222,6 +237,7 @@ typedef struct pc_loop {
     pc_block body;
     pc_loc loc;                /* the LOOP / for token */
     pc_loc header;             /* the whole loop header */
+    pc_unroll_rule unroll_rule;/* see pc_unroll_rule (frontends: set it; DEFAULT = from the language) */
 } pc_loop;
 
 /* ---------------------------------------------------------------------------------------------

@@ -209,6 +209,120 @@ START_TEST(expr_parse_errors)
 }
 END_TEST
 
+
+/* Branch conditions (model.md section 3, "Paths"): the text pc_expr_to_string writes reads back
+ * as the same tree, with Python's precedence (or < and < not < comparisons < arithmetic). */
+START_TEST(expr_condition_text)
+{
+    static const char *const texts[] = {
+        "i < 1", "i <= 1", "i > n - 1", "i >= 2*t", "i == 0", "i != 0", "i < 1 and j > 2",
+        "i < 1 or j > 2 and k == 3", "(i < 1 or j > 2) and k == 3", "not i < 1", "not (a and b)",
+        "not is_loop_begin(i)", "is_loop_begin(i) or is_loop_end(j)", "(a < b) == (c < d)",
+        "i + 1 < 2*x.shape[0]", "a - 1 <= b%2", "min(a < b, 1) == 1", "a and (b and c)",
+        "a or (b or c)", "not a or b", "is_loop_end(ns::idx) and t == 4", "notx and orb",
+        "(i < 1) + 1", "-(a < b)", "ceil(n/16) > 2",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        pc_expr *e = P(texts[i]);
+        char *s = pc_expr_to_string(e);
+        ck_assert_msg(strcmp(s, texts[i]) == 0, "'%s' printed as '%s'", texts[i], s);
+        pc_expr *back = P(s);
+        ck_assert_msg(pc_expr_equal(e, back), "'%s' does not read back as itself", s);
+        free(s);
+    }
+    /* the trees the frontends build print with the right parentheses */
+    pc_expr *lt = B(PC_EXPR_LT, S("i"), I(1));
+    pc_expr *end = pc_expr_loop_pred(A, PC_EXPR_IS_LOOP_END, "i");
+    assert_text(B(PC_EXPR_AND, lt, pc_expr_not(A, end)), "i < 1 and not is_loop_end(i)");
+    assert_text(pc_expr_not(A, B(PC_EXPR_OR, lt, end)), "not (i < 1 or is_loop_end(i))");
+    assert_text(B(PC_EXPR_AND, B(PC_EXPR_OR, lt, end), end), "(i < 1 or is_loop_end(i)) and is_loop_end(i)");
+    assert_text(B(PC_EXPR_LT, B(PC_EXPR_LT, S("a"), S("b")), S("c")), "(a < b) < c");
+    assert_text(B(PC_EXPR_EQ, B(PC_EXPR_ADD, S("i"), I(1)), B(PC_EXPR_MUL, I(2), S("n"))), "i + 1 == 2*n");
+    assert_text(pc_expr_loop_pred(A, PC_EXPR_IS_LOOP_BEGIN, "j_idx"), "is_loop_begin(j_idx)");
+    /* C++ spellings read as the same tree; != is not a negation */
+    ck_assert(pc_expr_equal(P("i < 1 && !is_loop_end(i) || j != 2"), P("i < 1 and not is_loop_end(i) or j != 2")));
+    ck_assert(pc_expr_equal(P("!(a)"), P("not a")));
+    /* precedence: and binds tighter than or, not looser than comparisons */
+    pc_expr *e = P("a or b and c");
+    ck_assert_int_eq(e->kind, PC_EXPR_OR);
+    ck_assert_int_eq(e->b->kind, PC_EXPR_AND);
+    e = P("not i < 1");
+    ck_assert_int_eq(e->kind, PC_EXPR_NOT);
+    ck_assert_int_eq(e->a->kind, PC_EXPR_LT);
+    e = P("i + 1 < n");
+    ck_assert_int_eq(e->kind, PC_EXPR_LT);
+    /* folding: not(not x) = x, constant sides of and/or */
+    ck_assert(pc_expr_equal(P("not not (i < 1)"), lt));
+    ck_assert(pc_expr_equal(P("1 and i < 1"), lt));
+    ck_assert_int_eq(eval0(P("0 and is_loop_begin(i)")), 0);
+    ck_assert_int_eq(eval0(P("3 < 4 or x")), 1);
+    /* loop predicates: equal only for the same kind and index variable */
+    ck_assert(pc_expr_equal(P("is_loop_begin(i)"), pc_expr_loop_pred(A, PC_EXPR_IS_LOOP_BEGIN, "i")));
+    ck_assert(!pc_expr_equal(P("is_loop_begin(i)"), P("is_loop_begin(j)")));
+    ck_assert(!pc_expr_equal(P("is_loop_begin(i)"), P("is_loop_end(i)")));
+    ck_assert_ptr_null(pc_expr_loop_pred(A, PC_EXPR_LT, "i"));
+}
+END_TEST
+
+START_TEST(expr_condition_eval_symbols)
+{
+    pc_binding b[] = {{"i", 0}, {"n", 4}, {"t", 2}};
+    pc_bindings set = {b, 3};
+    int64_t v = -1;
+    ck_assert(pc_expr_eval(P("i < 1"), &set, 1, &v));
+    ck_assert_int_eq(v, 1);
+    ck_assert(pc_expr_eval(P("i >= 1 or n == 4 and t != 2"), &set, 1, &v));
+    ck_assert_int_eq(v, 0);
+    ck_assert(pc_expr_eval(P("not (i + 2 > n - t)"), &set, 1, &v));
+    ck_assert_int_eq(v, 1);
+    /* loop predicates need the iteration: pc_expr_eval cannot decide them */
+    ck_assert(!pc_expr_eval(P("is_loop_begin(i)"), &set, 1, &v));
+    ck_assert(!pc_expr_eval(P("not is_loop_end(i) and n > 0"), &set, 1, &v));
+    /* substitution keeps the predicate and folds the rest */
+    assert_text(pc_expr_subst(A, P("is_loop_end(i) or n > 9"), &set, 1), "is_loop_end(i)");
+    assert_text(pc_expr_subst(A, P("is_loop_end(i) and n > 9"), &set, 1), "0");
+    /* symbols: the loop predicates contribute no bindable name */
+    const char *names[8];
+    size_t n = pc_expr_symbols(P("is_loop_begin(i) and x.shape[0] > 2 or not is_loop_end(j)"), names, 0, 8);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(names[0], "x.shape[0]");
+    n = pc_expr_symbols(P("i < n and not m == i"), names, 0, 8);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(names[0], "i");
+    ck_assert_str_eq(names[1], "n");
+    ck_assert_str_eq(names[2], "m");
+}
+END_TEST
+
+START_TEST(expr_condition_parse_errors)
+{
+    static const struct { const char *text, *err; } bad[] = {
+        {"not", "unexpected end of expression"}, {"and", "unexpected character"},
+        {"i < ", "unexpected end of expression"}, {"a or", "unexpected end of expression"},
+        {"is_loop_begin()", "expected a loop index name"}, {"is_loop_end(i + 1)", "expected ')'"},
+        {"is_loop_begin(not)", "expected a loop index name"}, {"i < 1 < 2", "trailing characters"},
+        {"a ! b", "trailing characters"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *err = NULL;
+        ck_assert_msg(pc_expr_parse(A, bad[i].text, &err) == NULL, "'%s' parsed", bad[i].text);
+        ck_assert_msg(err && strcmp(err, bad[i].err) == 0, "'%s': got '%s', want '%s'", bad[i].text,
+                      err ? err : "(null)", bad[i].err);
+    }
+    /* a long chain of nots is refused, not a stack overflow */
+    size_t n = 50000;
+    char *deep = malloc(4 * n + 2);
+    for (size_t i = 0; i < n; i++)
+        memcpy(deep + 4 * i, "not ", 4);
+    deep[4 * n] = 'a';
+    deep[4 * n + 1] = 0;
+    const char *err = NULL;
+    ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
+    ck_assert_ptr_nonnull(err);
+    free(deep);
+}
+END_TEST
+
 /* ---- data types ------------------------------------------------------------------------------ */
 
 START_TEST(dtype_bits_names)
@@ -393,11 +507,18 @@ static pc_model *full_model(void)
     int s9 = pc_kernel_add_stmt(m, K, PC_STMT_OP, L);
     K->stmts[s9].message = pc_model_strdup(m, "an odd field on an op"); /* off-kind field kept */
     pc_branch *b1 = pc_stmt_add_branch(m, &K->stmts[s3], L);
-    b1->cond = pc_expr_parse(a, "i - 1", NULL);
+    b1->cond = pc_expr_parse(a, "j_idx < 1 and not is_loop_end(j_idx) or t == 4", NULL);
+    b1->cond_text = pc_model_strdup(m, "pypto.cond(j_idx < 1 and not pypto.is_loop_end(j_idx) or t == 4)");
     b1->decided = 1;
     pc_block_append(m, &b1->body, s4);
     pc_branch *b2 = pc_stmt_add_branch(m, &K->stmts[s3], H);
     b2->decided = 0;
+    /* a condition the text form cannot carry (an index variable no NAME can spell), data-dependent
+     * branches keep their spelling with no expression */
+    pc_branch *b3 = pc_stmt_add_branch(m, &K->stmts[s3], H);
+    b3->cond = pc_expr_not(a, pc_expr_loop_pred(a, PC_EXPR_IS_LOOP_BEGIN, "weird index"));
+    pc_branch *b4 = pc_stmt_add_branch(m, &K->stmts[s3], H);
+    b4->cond_text = pc_model_strdup(m, "x[0] > 0");
     pc_block_append(m, &K->stmts[s5].unroll_body, s6);
 
     int l0 = pc_kernel_add_loop(m, K, "l_loop_1", L);
@@ -413,6 +534,7 @@ static pc_model *full_model(void)
     LP->unroll[1] = 4;
     LP->unroll[2] = -9007199254740999LL;
     LP->submit_before_loop = true;
+    LP->unroll_rule = PC_UNROLL_RULE_PER_FACTOR;
     LP->stmt = s1;
     LP->header = H;
     K->stmts[s1].loop = l0;
@@ -523,6 +645,11 @@ START_TEST(json_round_trip)
     ck_assert_ptr_nonnull(strstr(text, "{\"sym\": \"weird name(0)\"}"));
     ck_assert_ptr_nonnull(strstr(text, "\"value\": \"inf\""));
     ck_assert_ptr_nonnull(strstr(text, "\"value\": 2.0"));
+    ck_assert_ptr_nonnull(strstr(text, "\"cond\": \"j_idx < 1 and not is_loop_end(j_idx) or t == 4\", "
+                                       "\"cond_text\": \"pypto.cond(j_idx < 1 and not pypto.is_loop_end(j_idx) or t == 4)\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"cond\": {\"op\": \"not\", \"a\": {\"op\": \"is_loop_begin\", \"var\": \"weird index\"}}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"cond\": null, \"cond_text\": \"x[0] > 0\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"unroll_rule\": \"per_factor\""));
     ck_assert_ptr_null(strstr(text, "\t"));
     /* the model arena's file string is shared by locations read back */
     ck_assert_ptr_eq(back->kernels[0].loc.file, back->file);
@@ -815,6 +942,19 @@ START_TEST(json_value_errors)
     expect_mut("{\"sym\": \"weird name(0)\"}", "{\"op\": \"add\", \"a\": 1}", "kernels[0].tensors[3].shape[0]: missing \"b\"");
     expect_mut("{\"sym\": \"weird name(0)\"}", "{\"op\": \"pow\", \"a\": 1, \"b\": 2}",
                "kernels[0].tensors[3].shape[0].op: unknown value \"pow\"");
+    expect_mut("{\"op\": \"is_loop_begin\", \"var\": \"weird index\"}", "{\"op\": \"is_loop_begin\"}",
+               "kernels[0].stmts[3].branches[2].cond.a: missing \"var\"");
+    expect_mut("{\"op\": \"is_loop_begin\", \"var\": \"weird index\"}", "{\"op\": \"is_loop_end\", \"var\": \"\"}",
+               "kernels[0].stmts[3].branches[2].cond.a: \"var\": a loop predicate needs the loop's index variable");
+    expect_mut("{\"op\": \"is_loop_begin\", \"var\": \"weird index\"}",
+               "{\"op\": \"is_loop_begin\", \"var\": \"i\", \"a\": 1}",
+               "kernels[0].stmts[3].branches[2].cond.a: a loop predicate has no operands");
+    expect_mut("{\"op\": \"is_loop_begin\", \"var\": \"weird index\"}", "{\"op\": \"lt\", \"a\": 1, \"b\": 2, \"var\": \"i\"}",
+               "kernels[0].stmts[3].branches[2].cond.a: \"var\" belongs to is_loop_begin / is_loop_end only");
+    expect_mut("\"cond_text\": \"x[0] > 0\"", "\"cond_text\": 3",
+               "kernels[0].stmts[3].branches[3].cond_text: expected a string or null, got a number");
+    expect_mut("\"unroll_rule\": \"per_factor\"", "\"unroll_rule\": \"python\"",
+               "kernels[0].loops[0].unroll_rule: unknown value \"python\"");
     expect_mut("\"in_kernel\": true", "\"in_kernel\": 1", "options[0].in_kernel: expected a boolean, got a number");
     expect_mut("\"in_kernel\": true", "\"in_kernel\": true, \"in_kernel\": false",
                "options[0]: duplicate field \"in_kernel\"");
@@ -831,6 +971,9 @@ static Suite *suite(void)
     tcase_add_test(t, expr_eval_bindings);
     tcase_add_test(t, expr_text_round_trip);
     tcase_add_test(t, expr_parse_errors);
+    tcase_add_test(t, expr_condition_text);
+    tcase_add_test(t, expr_condition_eval_symbols);
+    tcase_add_test(t, expr_condition_parse_errors);
     suite_add_tcase(s, t);
     t = tcase_create("model");
     tcase_add_test(t, dtype_bits_names);
