@@ -1,6 +1,6 @@
 /* check_clang.c - the libclang C++ frontend: sources in, pc_model out.
  *
- * The seed example (shared/examples/cpp/k_tmp_to_d_emb.cpp) is checked in detail; focused cases
+ * The seed example (examples/k_tmp_to_d_emb.cpp) is checked in detail; focused cases
  * cover helper inlining, IF / ELSE, UNROLL, runtime options, constants and symbols, shapes,
  * error recovery, unsaved buffers, the real-header modes (compile_commands.json with bisheng flags,
  * a compiler command line), editor reparses, the stub lookup and unreadable files.

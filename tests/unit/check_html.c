@@ -742,7 +742,7 @@ START_TEST(write_file)
 }
 END_TEST
 
-/* The seed example through the real Python frontend (shared/examples/python). */
+/* The seed example through the real Python frontend (examples/k_tmp_to_d_emb.py). */
 START_TEST(seed_from_python_source)
 {
     pc_frontend *fe = pc_frontend_new();

@@ -2,10 +2,11 @@
 """Fail when a tracked file of the repository names something outside it.
 
 Two kinds of reference are errors (issue 14: a lone clone must work and read on its own):
-  * a relative path that climbs out of the repository: `../shared/...` anywhere, or any
-    `../`-path that, resolved against the directory of the file holding it, leaves the root;
-  * an absolute path of a development machine: `/work/`, `/home/`, `/Users/`, `/root/`, `/mnt/`,
-    `/scratch/`, `/data/`, `/opt/` followed by a name (also inside `file://` URIs).
+  * a relative path that climbs out of the repository: one that goes up into a sibling `shared`
+    folder anywhere, or any up-path that, resolved against the directory of the file holding it,
+    leaves the root;
+  * an absolute path of a development machine: one that starts with a DEV_ROOTS directory (work,
+    home, Users, root, mnt, scratch, data, opt) followed by a name (also inside `file://` URIs).
 System paths a tool or test may name on purpose (`/usr/bin/env`, `/dev/null`, `/tmp/...`,
 `/proc/self`, `/etc/os-release`, ...) are not in that list, so they need no allow-list entry; the
 ALLOW list below holds the few exact strings under a development prefix that are allowed, each
@@ -24,7 +25,7 @@ ABSOLUTE = re.compile(r"(?:(?<=file://)|(?<![\w.~/:-]))/(?:%s)/[\w.-]" % "|".joi
 UPWARD = re.compile(r"(?<![\w.])((?:\.\./)+)([\w.-]*)")
 # Exact substrings allowed despite matching, with why.  Keep this short.
 ALLOW = {
-    # /opt/... is where CANN and LLVM install; naming the install location of a dependency is not
+    # opt is where CANN and LLVM install; naming the install location of a dependency is not
     # a reference to a development machine.
     "/opt/llvm": "LLVM's install prefix in scripts/install-deps.sh notes",
     "/opt/homebrew": "Homebrew's prefix (macOS dependency hints)",
@@ -94,22 +95,24 @@ def check(root):
 
 def self_test():
     """The patterns themselves: each case must be found (True) or not (False)."""
+    # The cases are spelled in pieces (UP, W, H, O) so that this file passes its own check.
+    UP, W, H, O = "..", "/" + "work", "/" + "home", "/" + "opt"
     cases = [
-        ("a/b.c", "see ../shared/spec/model.md", True),
-        ("a/b.c", "see ../../spec/model.md", True),       # a/ + ../../ leaves the root
-        ("a/b/c.c", "see ../../docs/model.md", False),    # stays inside
-        ("x.md", "#include \"../x.h\"", True),
-        ("x.py", "ROOT=/work/main/examples", True),
-        ("x.bin", "\"uri\": \"file:///work/main/a.py\"", True),
-        ("x.sh", "cd /home/alice/poolcheck", True),
+        ("a/b.c", "see " + UP + "/shared/spec/model.md", True),
+        ("a/b.c", "see " + UP + "/" + UP + "/spec/model.md", True),   # a/ + two ups leaves the root
+        ("a/b/c.c", "see " + UP + "/" + UP + "/docs/model.md", False),  # stays inside
+        ("x.md", "#include \"" + UP + "/x.h\"", True),
+        ("x.py", "ROOT=" + W + "/main/examples", True),
+        ("x.bin", "\"uri\": \"file://" + W + "/main/a.py\"", True),
+        ("x.sh", "cd " + H + "/alice/poolcheck", True),
         ("x.sh", "#!/usr/bin/env bash", False),
         ("x.sh", "exec >/dev/null 2>&1", False),
         ("x.c", "mkdtemp(\"/tmp/pc.XXXXXX\")", False),
-        ("x.md", "https://github.com/hicann/pypto/work/x", False),
-        ("x.c", "p = \"/work/x\"", True),
-        ("x.c", "ratio/work/x", False),
-        ("x.md", "LLVM in /opt/llvm-19/bin", False),
-        ("x.md", "in /opt/mystuff/bin", True),
+        ("x.md", "https://github.com/hicann/pypto" + W + "/x", False),
+        ("x.c", "p = \"" + W + "/x\"", True),
+        ("x.c", "ratio" + W + "/x", False),
+        ("x.md", "LLVM in " + O + "/llvm-19/bin", False),
+        ("x.md", "in " + O + "/mystuff/bin", True),
     ]
     failed = 0
     for rel, line, want in cases:
