@@ -26,6 +26,16 @@ typedef struct pc_parse_opts {
     const char *const *compiler_args;    /* after `--`: a compiler command line (argv[0] = compiler) */
     size_t ncompiler_args;
     bool keep_tu;                        /* editor mode: keep the TU for fast reparses */
+    /* Python only: directories searched for the modules a kernel imports (--python-path DIR,
+     * repeatable; also .poolcheck.json "python_path"), after the kernel's directory and its package
+     * root.  The modules are parsed, never imported or executed. */
+    const char *const *python_path;
+    size_t npython_path;
+    /* The binding sets the analysis will use (--bind, --shapes), so that the Python frontend can
+     * unroll a compile-time range() over a bound symbol and decide a trace-time `if` on a bound jit
+     * argument, and so that a binding that names no symbol is reported.  May be empty. */
+    const pc_bindings *bindings;
+    size_t nbindings;
 } pc_parse_opts;
 
 typedef struct pc_frontend pc_frontend;

@@ -16,6 +16,7 @@
 #include "py_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,16 +29,51 @@ pc_py_frame *pc_py_frame_new(pc_py_ctx *c, pc_py_frame *parent)
     return f;
 }
 
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static int frame_find(const pc_py_frame *f, const char *name)
+{
+    if (!f->nslots)
+        return -1;
+    uint32_t mask = (uint32_t)f->nslots - 1;
+    for (uint32_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        int s = f->slots[i];
+        if (!s)
+            return -1;
+        if (strcmp(f->items[s - 1].name, name) == 0)
+            return s - 1;
+    }
+}
+
+static void frame_rehash(pc_py_ctx *c, pc_py_frame *f, int nslots)
+{
+    f->slots = pc_arena_alloc(c->scratch, (size_t)nslots * sizeof *f->slots);
+    f->nslots = nslots;
+    uint32_t mask = (uint32_t)nslots - 1;
+    for (int k = 0; k < f->count; k++) {
+        uint32_t i = name_hash(f->items[k].name) & mask;
+        while (f->slots[i])
+            i = (i + 1) & mask;
+        f->slots[i] = k + 1;
+    }
+}
+
 void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v)
 {
     if (!name)
         return;
     /* Rebinding in place keeps frames small in long unrolled bodies. */
-    for (int i = f->count - 1; i >= 0; i--)
-        if (strcmp(f->items[i].name, name) == 0) {
-            f->items[i].val = v;
-            return;
-        }
+    int at = frame_find(f, name);
+    if (at >= 0) {
+        f->items[at].val = v;
+        return;
+    }
     if (f->count == f->cap) {
         int ncap = f->cap ? f->cap * 2 : 16;
         f->items = pc_arena_grow(c->scratch, f->items, (size_t)f->count, (size_t)ncap, sizeof *f->items);
@@ -46,15 +82,58 @@ void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v)
     f->items[f->count].name = pc_arena_strdup(c->scratch, name);
     f->items[f->count].val = v;
     f->count++;
+    if (f->count * 2 > f->nslots)
+        frame_rehash(c, f, f->nslots ? f->nslots * 2 : 32);
+    else {
+        uint32_t mask = (uint32_t)f->nslots - 1, i = name_hash(name) & mask;
+        while (f->slots[i])
+            i = (i + 1) & mask;
+        f->slots[i] = f->count;
+    }
 }
 
 pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name)
 {
-    for (; f; f = f->parent)
-        for (int i = f->count - 1; i >= 0; i--)
-            if (strcmp(f->items[i].name, name) == 0)
-                return &f->items[i].val;
+    for (; f; f = f->parent) {
+        int at = frame_find(f, name);
+        if (at >= 0)
+            return &f->items[at].val;
+    }
     return NULL;
+}
+
+pc_py_module *pc_py_frame_module(const pc_py_frame *f)
+{
+    for (; f; f = f->parent)
+        if (f->module)
+            return f->module;
+    return NULL;
+}
+
+/* ---- open-rank parameters ------------------------------------------------------------------ */
+
+struct pc_py_open_param *pc_py_open_param(pc_py_ctx *c, int tensor)
+{
+    for (int i = 0; i < c->nopen; i++)
+        if (c->open[i].tensor == tensor)
+            return &c->open[i];
+    return NULL;
+}
+
+void pc_py_fix_rank(pc_py_ctx *c, int tensor, int ndims)
+{
+    struct pc_py_open_param *op = pc_py_open_param(c, tensor);
+    if (!op || c->kernel < 0 || ndims < op->nprefix || ndims > 64)
+        return;
+    pc_arena *ar = pc_model_arena(c->m);
+    const pc_expr **s = pc_arena_alloc(ar, (size_t)(ndims + 1) * sizeof *s);
+    for (int d = 0; d < ndims; d++)
+        s[d] = d < op->nprefix ? op->prefix[d]
+                               : pc_expr_sym(ar, pc_arena_printf(c->scratch, "%s.shape[%d]", op->name, d));
+    pc_tensor *t = &c->m->kernels[c->kernel].tensors[tensor];
+    t->shape = s;
+    t->ndims = ndims;
+    *op = c->open[--c->nopen]; /* no longer open */
 }
 
 /* ---- small value constructors ------------------------------------------------------------------- */
@@ -281,7 +360,7 @@ static pc_loc node_loc(pc_py_ctx *c, const pc_py_node *at)
 {
     if (at && at->line)
         return pc_py_loc(c, at);
-    return pc_model_loc(c->m, c->m->file, c->stmt_line, c->stmt_col, c->stmt_end_line, c->stmt_end_col);
+    return pc_model_loc(c->m, c->file, c->stmt_line, c->stmt_col, c->stmt_end_line, c->stmt_end_col);
 }
 
 void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, const pc_py_node *at)
@@ -434,7 +513,7 @@ void pc_py_flush_stmt(pc_py_ctx *c, bool force)
     if (c->nacc == 0 && c->ndefined == 0 && !force)
         return;
     pc_kernel *k = pc_py_kernel(c);
-    pc_loc loc = pc_model_loc(c->m, c->m->file, c->stmt_line, c->stmt_col, c->stmt_end_line, c->stmt_end_col);
+    pc_loc loc = pc_model_loc(c->m, c->file, c->stmt_line, c->stmt_col, c->stmt_end_line, c->stmt_end_col);
     int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_OP, loc);
     pc_stmt *s = &k->stmts[sid];
     bool op = false;
@@ -1284,12 +1363,36 @@ static pc_py_val call_method(pc_py_ctx *c, pc_py_val *self, const char *method, 
     return opaque_call(c, what, &b, call);
 }
 
+/* Calls that only print or log at trace time. */
+static bool is_no_op_call(const char *q)
+{
+    static const char *const exact[] = {"print", "breakpoint", "warnings.warn", "pprint", "pprint.pprint"};
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+        if (strcmp(q, exact[i]) == 0)
+            return true;
+    static const char *const prefix[] = {"logging.", "logger.", "log.", "LOGGER.", "LOG.", "_logger.", "self.logger."};
+    for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+        if (strncmp(q, prefix[i], strlen(prefix[i])) == 0)
+            return true;
+    return false;
+}
+
 static pc_py_val eval_call(pc_py_ctx *c, const pc_py_node *n)
 {
     const pc_py_node *fn = n->a;
     const char *q = pc_py_qualname(c, fn);
     if (q && strncmp(q, "pypto.", 6) == 0)
         return call_pypto(c, q, n);
+    if (q && in_kernel(c)) {
+        /* a helper of another module of the project (read from its source, never run) */
+        pc_py_val *fv = pc_py_foreign(c, q, n);
+        if (fv && fv->kind == PV_FUNC)
+            return pc_py_inline_call(c, fv, n);
+    }
+    if (q && is_no_op_call(q)) {
+        /* printing and logging: no operation, and their arguments (f-strings) are not work */
+        return mkval(PV_NONE);
+    }
     if (q) {
         args a;
         eval_args(c, n, &a);
@@ -1304,6 +1407,9 @@ static pc_py_val eval_call(pc_py_ctx *c, const pc_py_node *n)
             eval_args(c, n, &a);
             return pc_py_unknown();
         }
+        if ((self.kind == PV_INT || self.kind == PV_BOOL) &&
+            (strcmp(fn->name, "as_variable") == 0 || strcmp(fn->name, "item") == 0) && n->list1.count == 0)
+            return self; /* SymbolicScalar.as_variable(): still the same scalar */
         if (self.kind == PV_INT && (strcmp(fn->name, "min") == 0 || strcmp(fn->name, "max") == 0)) {
             /* SymbolicScalar.min(x) / .max(x): valid shapes of the last, partial tile */
             args a;
@@ -1537,6 +1643,12 @@ static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
             pc_py_bind(c, c->frame, n->name, t);
             return t;
         }
+        if (b->kind == PV_MODULE && b->s && strncmp(b->s, "pypto", 5) != 0) {
+            /* `from .config import BLOCK`: the value bound in that module */
+            pc_py_val *fv = pc_py_foreign(c, b->s, n);
+            if (fv && fv->kind != PV_MODULE)
+                return *fv;
+        }
         return *b;
     }
     const char *q = pc_py_qualname(c, n);
@@ -1549,6 +1661,11 @@ static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
 static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
 {
     const char *q = pc_py_qualname(c, n);
+    if (q && strncmp(q, "pypto", 5) != 0) {
+        pc_py_val *fv = pc_py_foreign(c, q, n);
+        if (fv && fv->kind != PV_MODULE)
+            return *fv;
+    }
     if (q)
         return pypto_name(q);
     pc_py_val base = pc_py_eval(c, n->a);
@@ -1592,6 +1709,106 @@ static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
     return pc_py_unknown();
 }
 
+/* model.md 2, "Scalars are not tensors": a tensor indexed by a scalar in every dimension is one
+ * element read (upstream GetTensorData): a symbolic scalar named by its spelling
+ * (`seqlens[b+1]`), no tensor, no pool.  A key holding a tensor (an index tensor, a slice whose
+ * stop is a tensor) is a gather: an operation on the vector unit.  Returns false for a view. */
+static bool scalar_or_gather(pc_py_ctx *c, const pc_py_node *n, pc_py_val *base, const pc_expr **shape, int nd,
+                             pc_dtype dt, pc_py_val *out)
+{
+    const pc_py_node *key = n->b;
+    const pc_py_node *single[1] = {key};
+    const pc_py_node *const *elems = single;
+    int count = 1;
+    if (key && key->kind == PY_TUPLE) {
+        elems = (const pc_py_node *const *)key->list1.items;
+        count = key->list1.count;
+    }
+    if (!key || count == 0)
+        return false;
+    bool all_scalar = true;
+    pc_py_val tens[8];
+    const pc_py_node *tnodes[8];
+    int ntens = 0;
+    const pc_expr **idx = pc_arena_alloc(c->scratch, (size_t)count * sizeof *idx);
+    for (int i = 0; i < count; i++) {
+        const pc_py_node *e = elems[i];
+        if (!e || e->kind == PY_ELLIPSIS || e->kind == PY_NONE || e->kind == PY_STARRED) {
+            all_scalar = false;
+            continue;
+        }
+        if (e->kind == PY_SLICE) {
+            all_scalar = false;
+            const pc_py_node *parts[3] = {e->a, e->b, e->c};
+            for (int p = 0; p < 3; p++) {
+                if (!parts[p] || parts[p]->kind == PY_INT || parts[p]->kind == PY_NAME)
+                    continue; /* names are looked up again by the view; constants are constants */
+                pc_py_val v = pc_py_eval(c, parts[p]);
+                if (tensorish(&v) && ntens < 8) {
+                    tnodes[ntens] = parts[p];
+                    tens[ntens++] = v;
+                }
+            }
+            /* a name bound to a tensor as a bound */
+            for (int p = 0; p < 3; p++)
+                if (parts[p] && parts[p]->kind == PY_NAME) {
+                    pc_py_val *b = pc_py_lookup(c->frame, parts[p]->name);
+                    if (b && tensorish(b) && ntens < 8) {
+                        tnodes[ntens] = parts[p];
+                        tens[ntens++] = *b;
+                    }
+                }
+            continue;
+        }
+        pc_py_val v = pc_py_eval(c, e);
+        if (tensorish(&v)) {
+            all_scalar = false;
+            if (ntens < 8) {
+                tnodes[ntens] = e;
+                tens[ntens++] = v;
+            }
+        } else if (v.kind == PV_INT) {
+            idx[i] = v.e;
+        } else if (v.kind == PV_BOOL) {
+            idx[i] = pc_expr_int(marena(c), v.i);
+        } else {
+            all_scalar = false;
+        }
+    }
+    if (ntens > 0) {
+        /* gather: reads the base and the index tensors, makes a value of unknown shape */
+        read_operand(c, base, PC_UNIT_VECTOR, n->a);
+        for (int i = 0; i < ntens; i++)
+            read_operand(c, &tens[i], PC_UNIT_VECTOR, tnodes[i]);
+        *out = pending(c, PC_UNIT_VECTOR, dt, NULL, -1);
+        return true;
+    }
+    bool int_dtype = dt == PC_DT_INT32 || dt == PC_DT_INT64 || dt == PC_DT_INT16 || dt == PC_DT_INT8 ||
+                     dt == PC_DT_UINT8 || dt == PC_DT_UINT16 || dt == PC_DT_UINT32 || dt == PC_DT_UINT64;
+    /* every dimension indexed; with the rank still open only an integer tensor is read this way */
+    if (!all_scalar || !((shape && nd == count) || (!shape && int_dtype)))
+        return false;
+    pc_sb sb = {0};
+    pc_sb_append(&sb, pc_py_source_text(c->src, n->a->line, n->a->col, n->a->end_line, n->a->end_col));
+    pc_sb_putc(&sb, '[');
+    for (int i = 0; i < count; i++) {
+        char *t = pc_expr_to_string(idx[i]);
+        if (i)
+            pc_sb_putc(&sb, ',');
+        for (const char *p = t ? t : "?"; *p; p++)
+            if (*p != ' ')
+                pc_sb_putc(&sb, *p); /* `seqlens[b+1]`: one shell word in --bind advice */
+        free(t);
+    }
+    pc_sb_putc(&sb, ']');
+    char *name = pc_sb_take(&sb);
+    if (base->kind == PV_TENSOR || base->kind == PV_VIEW)
+        pc_py_access(c, base->tensor, PC_ACC_READ, PC_UNIT_NONE, n);
+    *out = sym_val(c, pc_model_strdup(c->m, name));
+    pc_mem_free(name);
+    return true;
+}
+
 static pc_py_val eval_subscript(pc_py_ctx *c, const pc_py_node *n)
 {
     pc_py_val base = pc_py_eval(c, n->a);
@@ -1615,6 +1832,13 @@ static pc_py_val eval_subscript(pc_py_ctx *c, const pc_py_node *n)
             return v;
         }
         pc_py_val iv = pc_py_eval(c, n->b);
+        if (count < 0 && base.kind == PV_SHAPE && const_int(&iv, &idx) && idx >= 0 && idx < 64) {
+            /* x.shape[3] of a parameter whose rank is still open: its dim 3, a symbol */
+            struct pc_py_open_param *op = in_kernel(c) ? pc_py_open_param(c, base.tensor) : NULL;
+            if (op)
+                return idx < op->nprefix ? expr_val(op->prefix[idx])
+                                         : sym_val(c, pc_arena_printf(c->scratch, "%s.shape[%d]", op->name, (int)idx));
+        }
         if (count < 0 || !const_int(&iv, &idx))
             return pc_py_unknown();
         int k = norm_dim(idx, count);
@@ -1629,6 +1853,9 @@ static pc_py_val eval_subscript(pc_py_ctx *c, const pc_py_node *n)
         int nd;
         pc_dtype dt;
         tensor_shape(c, &base, (const pc_expr ***)&s, &nd, &dt);
+        pc_py_val special;
+        if (scalar_or_gather(c, n, &base, s, nd, dt, &special))
+            return special;
         const pc_expr **out;
         int nout;
         keyinfo ki;

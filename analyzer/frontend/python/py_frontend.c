@@ -26,9 +26,9 @@
 pc_loc pc_py_loc(pc_py_ctx *c, const pc_py_node *n)
 {
     if (!n || !n->line)
-        return pc_model_loc(c->m, c->m->file, c->stmt_line ? c->stmt_line : 1, c->stmt_col ? c->stmt_col : 1,
+        return pc_model_loc(c->m, c->file, c->stmt_line ? c->stmt_line : 1, c->stmt_col ? c->stmt_col : 1,
                             c->stmt_end_line, c->stmt_end_col);
-    return pc_model_loc(c->m, c->m->file, n->line, n->col, n->end_line, n->end_col);
+    return pc_model_loc(c->m, c->file, n->line, n->col, n->end_line, n->end_col);
 }
 
 pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to)
@@ -37,7 +37,7 @@ pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to
         return pc_py_loc(c, to);
     if (!to || !to->end_line)
         return pc_py_loc(c, from);
-    return pc_model_loc(c->m, c->m->file, from->line, from->col, to->end_line, to->end_col);
+    return pc_model_loc(c->m, c->file, from->line, from->col, to->end_line, to->end_col);
 }
 
 void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
@@ -331,6 +331,8 @@ static void bind_module(pc_py_ctx *c, const pc_py_list *body)
     }
 }
 
+void pc_py_bind_module(pc_py_ctx *c, const pc_py_list *body) { bind_module(c, body); }
+
 /* ---- kernels ---------------------------------------------------------------------------------- */
 
 static size_t src_offset(pc_py_source *src, uint32_t line, uint32_t col)
@@ -362,7 +364,7 @@ static pc_loc def_loc(pc_py_ctx *c, const pc_py_node *def)
         if (n && p + n <= end && memcmp(t + p, def->name, n) == 0)
             ecol = (uint32_t)(p + n - src->line_start[def->line] + 1);
     }
-    return pc_model_loc(c->m, c->m->file, def->line, def->col, def->line, ecol);
+    return pc_model_loc(c->m, c->file, def->line, def->col, def->line, ecol);
 }
 
 /* The `@` of a decorator: where an options call would be inserted before the kernel. */
@@ -381,7 +383,7 @@ static pc_loc decorator_loc(pc_py_ctx *c, const pc_py_node *dec)
         if (src->text[p] != ' ' && src->text[p] != '\t')
             break;
     }
-    return pc_model_loc(c->m, c->m->file, dec->line, col, dec->line, col);
+    return pc_model_loc(c->m, c->file, dec->line, col, dec->line, col);
 }
 
 static const pc_py_node *decorator_callee(const pc_py_node *dec)
@@ -424,13 +426,17 @@ static void add_constants(pc_py_ctx *c, pc_py_frame *scope)
 }
 
 /* pypto.Tensor([dims], dtype, ...) / pypto.Tensor[[dims], dtype] / pypto.Tensor / pypto.Tensor():
- * a tensor parameter.  A DYNAMIC dim d of parameter x is the symbol `x.shape[d]`. */
+ * a tensor parameter (model.md 2, "Parameter shapes").  A DYNAMIC (or non-constant) dim d of
+ * parameter x is the symbol `x.shape[d]`.  `[d0, ...]` and `[]` (and no shape at all) leave the
+ * rank open: *open_prefix is then the number of dims written before the `...` (the others come
+ * from the argument, and the kernel's use of x.shape reveals how many there are); else -1. */
 static bool tensor_param(pc_py_ctx *c, const char *name, const pc_py_node *ann, pc_dtype *dt,
-                         const pc_expr ***shape, int *ndims)
+                         const pc_expr ***shape, int *ndims, int *open_prefix)
 {
     *dt = PC_DT_UNKNOWN;
     *shape = NULL;
     *ndims = -1;
+    *open_prefix = -1;
     if (!ann)
         return false;
     const pc_py_node *shape_node = NULL, *dtype_node = NULL;
@@ -457,25 +463,58 @@ static bool tensor_param(pc_py_ctx *c, const char *name, const pc_py_node *ann, 
         }
     } else {
         const char *q = pc_py_qualname(c, ann);
-        return pc_py_is_api(q, "Tensor") || pc_py_is_api(q, "tensor");
+        if (pc_py_is_api(q, "Tensor") || pc_py_is_api(q, "tensor")) {
+            *open_prefix = 0;
+            return true;
+        }
+        return false;
     }
     if (dtype_node) {
         pc_py_val v = pc_py_eval(c, dtype_node);
         if (v.kind == PV_DTYPE)
             *dt = v.dtype;
     }
-    if (!shape_node || shape_node->kind == PY_NONE)
+    if (!shape_node || shape_node->kind == PY_NONE) {
+        *open_prefix = 0;
         return true;
-    pc_py_val sv = pc_py_eval(c, shape_node);
-    if (sv.kind != PV_SEQ)
-        return true; /* a shape poolcheck cannot read: unknown */
+    }
     pc_arena *ar = pc_model_arena(c->m);
+    if (shape_node->kind == PY_LIST || shape_node->kind == PY_TUPLE) {
+        /* a literal: `...` ends the dims the annotation fixes */
+        int n = shape_node->list1.count;
+        for (int d = 0; d < shape_node->list1.count; d++)
+            if (shape_node->list1.items[d] && shape_node->list1.items[d]->kind == PY_ELLIPSIS) {
+                n = d;
+                *open_prefix = d;
+                break;
+            }
+        if (shape_node->list1.count == 0)
+            *open_prefix = 0;
+        const pc_expr **s = pc_arena_alloc(ar, (size_t)(n + 1) * sizeof *s);
+        for (int d = 0; d < n; d++) {
+            const pc_py_node *dn = shape_node->list1.items[d];
+            pc_py_val dv = dn && dn->kind != PY_STARRED ? pc_py_eval(c, dn) : pc_py_unknown();
+            const pc_expr *e = pc_py_as_expr(&dv);
+            if (dv.kind == PV_INT && e)
+                s[d] = e;
+            else /* pypto.DYNAMIC / DYN / STATIC, or a dim poolcheck cannot evaluate */
+                s[d] = pc_expr_sym(ar, pc_arena_printf(c->scratch, "%s.shape[%d]", name, d));
+        }
+        *shape = s; /* with an open rank: the prefix, kept for when the rank is known */
+        *ndims = n;
+        return true;
+    }
+    pc_py_val sv = pc_py_eval(c, shape_node);
+    if (sv.kind != PV_SEQ) {
+        *open_prefix = 0; /* a shape poolcheck cannot read: the use decides the rank */
+        return true;
+    }
     const pc_expr **s = pc_arena_alloc(ar, (size_t)(sv.nitems + 1) * sizeof *s);
     for (int d = 0; d < sv.nitems; d++) {
         const pc_expr *e = pc_py_as_expr(&sv.items[d]);
         if (sv.items[d].kind == PV_INT && e)
             s[d] = e;
-        else /* pypto.DYNAMIC / DYN / STATIC: the dim the caller passes */
+        else
             s[d] = pc_expr_sym(ar, pc_arena_printf(c->scratch, "%s.shape[%d]", name, d));
     }
     *shape = s;
@@ -497,6 +536,9 @@ static void begin_kernel(pc_py_ctx *c, int kid, pc_py_frame *host)
     c->inline_depth = 0;
     c->nfor_unrolled = 0;
     c->nacc = c->ndefined = 0;
+    c->nopen = 0;
+    c->inline_total = 0;
+    c->inline_capped = false;
     c->kernels_built++;
 }
 
@@ -560,16 +602,30 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
         c->frame = host;
         int saved = c->kernel;
         c->kernel = -1;
-        bool is_tensor = p->ivalue != 1 && p->ivalue != 3 && tensor_param(c, p->name, p->a, &dt, &shape, &ndims);
+        int open_prefix = -1;
+        bool is_tensor =
+            p->ivalue != 1 && p->ivalue != 3 && tensor_param(c, p->name, p->a, &dt, &shape, &ndims, &open_prefix);
         c->kernel = saved;
         c->frame = kf;
         if (is_tensor) {
-            pc_loc loc = pc_model_loc(c->m, c->m->file, p->line, p->col, p->line, p->col + (uint32_t)strlen(p->name));
+            pc_loc loc = pc_model_loc(c->m, c->file, p->line, p->col, p->line, p->col + (uint32_t)strlen(p->name));
             int id = pc_kernel_add_tensor(c->m, pc_py_kernel(c), p->name, PC_TENSOR_PARAM, loc);
             pc_tensor *t = &pc_py_kernel(c)->tensors[id];
             t->dtype = dt;
-            t->shape = shape;
-            t->ndims = shape ? ndims : -1;
+            t->shape = open_prefix >= 0 ? NULL : shape;
+            t->ndims = open_prefix >= 0 || !shape ? -1 : ndims;
+            if (open_prefix >= 0) {
+                if (c->nopen == c->capopen) {
+                    int ncap = c->capopen ? c->capopen * 2 : 8;
+                    c->open = pc_arena_grow(c->scratch, c->open, (size_t)c->nopen, (size_t)ncap, sizeof *c->open);
+                    c->capopen = ncap;
+                }
+                struct pc_py_open_param *op = &c->open[c->nopen++];
+                op->tensor = id;
+                op->name = pc_arena_strdup(c->scratch, p->name);
+                op->nprefix = open_prefix;
+                op->prefix = shape;
+            }
             pc_py_val v = pc_py_unknown();
             v.kind = PV_TENSOR;
             v.tensor = id;
@@ -602,9 +658,9 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
     }
     if (!name)
         name = pc_arena_printf(c->scratch, "function_%u", with->line);
-    pc_loc loc = pc_model_loc(c->m, c->m->file, with->line, with->col, call->end_line, call->end_col);
+    pc_loc loc = pc_model_loc(c->m, c->file, with->line, with->col, call->end_line, call->end_col);
     int kid = pc_model_add_kernel(c->m, name, loc);
-    c->m->kernels[kid].insert_loc = pc_model_loc(c->m, c->m->file, with->line, with->col, with->line, with->col);
+    c->m->kernels[kid].insert_loc = pc_model_loc(c->m, c->file, with->line, with->col, with->line, with->col);
     const pc_py_node *saved_owner = c->owner;
     c->owner = NULL;
     scope_options(c, sc, kid);
@@ -852,7 +908,6 @@ static void emit_options(pc_py_ctx *c)
 
 pc_model *pc_py_parse(const char *path, const char *text, size_t len, const pc_parse_opts *opts)
 {
-    (void)opts;
     if (!path)
         path = "<input>";
     pc_model *m = pc_model_new(path, PC_LANG_PYTHON);
@@ -882,6 +937,13 @@ pc_model *pc_py_parse(const char *path, const char *text, size_t len, const pc_p
         c.kernel = -1;
         c.loop = -1;
         c.block.loop = c.block.stmt = c.block.branch = -1;
+        c.file = m->file;
+        c.popts = opts;
+        c.main_src = &src;
+        {
+            const char *slash = strrchr(path, '/');
+            c.kernel_dir = !slash ? "." : slash == path ? "/" : pc_arena_strndup(src.arena, path, (size_t)(slash - path));
+        }
         c.module_frame = pc_py_frame_new(&c, NULL);
         c.frame = c.module_frame;
         bind_module(&c, &src.module->list1);

@@ -164,6 +164,8 @@ struct pc_py_val {
     pc_py_val *items;
     int nitems;
     bool is_list;
+    bool alt;                /* PV_TENSOR: items hold the other alternatives of a trace-time `if`
+                              * (each a PV_TENSOR): a read or write touches every one */
     const pc_py_node *node;
     pc_py_frame *frame;
 };
@@ -174,11 +176,29 @@ struct pc_py_val {
 
 typedef struct pc_py_binding { const char *name; pc_py_val val; } pc_py_binding;
 
-/* A lexical scope: the module, a kernel, an inlined helper.  Lookups fall back to parent. */
+typedef struct pc_py_module pc_py_module;
+
+/* A lexical scope: the module, a kernel, an inlined helper.  Lookups fall back to parent.  Names
+ * are found through an open-addressing hash (slot = index + 1, 0 empty) so that a body of many
+ * thousand statements is walked in linear time. */
 struct pc_py_frame {
     pc_py_binding *items;
     int count, cap;
+    int *slots;
+    int nslots;
     pc_py_frame *parent;
+    pc_py_module *module;            /* module frames: the module they belong to (NULL: the file) */
+};
+
+/* A module a kernel imports, read from its source (py_module.c): never imported or executed. */
+struct pc_py_module {
+    const char *name;                /* dotted, as resolved ("pkg.common") */
+    const char *path;                /* the file, as interned in the model */
+    const char *dir;                 /* its directory (relative imports) */
+    bool is_package;                 /* an __init__.py */
+    pc_py_source *src;
+    pc_py_frame *frame;              /* its module bindings (NULL while loading: a cycle) */
+    bool failed;                     /* not found or not parseable: said once */
 };
 
 /* Where statements go: the kernel body, a loop body, or one branch of an if statement.  Kept as
@@ -235,6 +255,19 @@ typedef struct pc_py_ctx {
     int nopts, capopts;
     const pc_py_node *owner;         /* host function being scanned */
     int kernels_built;               /* kernels found so far (for `with pypto.options` scopes) */
+    /* where the nodes being walked come from: the analysed file or an imported module */
+    const char *file;
+    const pc_parse_opts *popts;          /* the caller's parse options (python_path, bindings) */
+    const char *kernel_dir;          /* directory of the analysed file */
+    pc_py_source *main_src;          /* the analysed file's source */
+    pc_py_module **modules;          /* imported modules read so far (cache by name) */
+    int nmodules, capmodules;
+    /* tensor parameters whose rank the annotation leaves open (`[]`, `[d0, ...]`): fixed by
+     * `a, b = x.shape` */
+    struct pc_py_open_param { int tensor; const char *name; int nprefix; const pc_expr **prefix; } *open;
+    int nopen, capopen;
+    int64_t inline_total;            /* helper bodies inlined into the current kernel */
+    bool inline_capped;
 } pc_py_ctx;
 
 /* ---- py_module.c ---- */
@@ -288,6 +321,22 @@ void pc_py_block_append(pc_py_ctx *c, int stmt);
 /* A model tensor for a parameter / host tensor. */
 int pc_py_new_tensor(pc_py_ctx *c, const char *variable, pc_tensor_kind kind, pc_dtype dt,
                      const pc_expr **shape, int ndims, const pc_py_node *at);
+
+/* ---- py_module.c ---- */
+/* The value `qualname` ("common.dequant", "..cfg.BLOCK") names in a module the kernel imports,
+ * read from that module's source; NULL when it is not a project module or has no such name. */
+pc_py_val *pc_py_foreign(pc_py_ctx *c, const char *qualname, const pc_py_node *at);
+/* The module a frame belongs to (NULL: the analysed file). */
+pc_py_module *pc_py_frame_module(const pc_py_frame *f);
+/* Value of a user binding for name, true when every binding set that has it agrees. */
+bool pc_py_user_binding(const pc_py_ctx *c, const char *name, int64_t *out, bool want_max);
+/* Bind a module's top-level names (imports, constants, functions) into c->frame. */
+void pc_py_bind_module(pc_py_ctx *c, const pc_py_list *body);
+
+/* ---- open-rank parameters (py_eval.c) ---- */
+struct pc_py_open_param *pc_py_open_param(pc_py_ctx *c, int tensor);
+/* The rank of open parameter tensor is now known: its dims become PARAM.shape[i] symbols. */
+void pc_py_fix_rank(pc_py_ctx *c, int tensor, int ndims);
 
 /* ---- py_stmt.c ---- */
 void pc_py_walk_body(pc_py_ctx *c, const pc_py_list *body);

@@ -15,7 +15,8 @@
 enum {
     MAX_UNROLL_TRIP = 64,        /* compile-time loops up to this many iterations are unrolled */
     MAX_UNROLL_TOTAL = 4096,     /* and at most this many unrolled iterations per kernel */
-    MAX_INLINE_DEPTH = 32
+    MAX_INLINE_DEPTH = 32,
+    MAX_INLINE_TOTAL = 20000     /* helper bodies inlined per kernel */
 };
 
 static bool tensorish(const pc_py_val *v)
@@ -147,6 +148,14 @@ void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_
         bool starred = false;
         for (int i = 0; i < n; i++)
             starred |= target->list1.items[i] && target->list1.items[i]->kind == PY_STARRED;
+        if (v.kind == PV_SHAPE && !v.shape && !starred && c->kernel >= 0 && v.tensor >= 0 &&
+            pc_py_open_param(c, v.tensor)) {
+            /* `b, s, n, d = x.shape` on a parameter of open rank: now it is 4 */
+            pc_py_fix_rank(c, v.tensor, n);
+            const pc_tensor *t = &pc_py_kernel(c)->tensors[v.tensor];
+            v.shape = t->shape;
+            v.ndims = t->shape ? t->ndims : -1;
+        }
         if (v.kind == PV_SHAPE && v.shape && v.ndims == n && !starred) {
             for (int i = 0; i < n; i++) {
                 pc_py_val d = pc_py_unknown();
@@ -259,6 +268,30 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
         return pc_py_unknown();
     }
 
+    if (++c->inline_total > MAX_INLINE_TOTAL) {
+        /* helpers that call helpers twice expand exponentially: stop, and say where */
+        if (!c->inline_capped) {
+            c->inline_capped = true;
+            pc_py_message(c, PC_MSG_WARNING, call,
+                          "more than %d helper calls inlined into kernel '%s': '%s' and the helper calls after "
+                          "it are not expanded, so their tensor work is not modelled",
+                          MAX_INLINE_TOTAL, pc_py_kernel(c)->name, def->name);
+            pc_kernel *k = pc_py_kernel(c);
+            int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_UNANALYSED, pc_py_loc(c, call));
+            k->stmts[sid].has_op = false;
+            k->stmts[sid].message = pc_model_strdup(
+                c->m, pc_arena_printf(c->scratch, "helper expansion capped at %d inlined calls: '%s' is not expanded",
+                                      MAX_INLINE_TOTAL, def->name));
+            pc_py_block_append(c, sid);
+        }
+        return pc_py_unknown();
+    }
+    /* The helper's nodes may come from another module: locations and spellings are its own. */
+    const char *saved_file = c->file;
+    pc_py_source *saved_src = c->src;
+    pc_py_module *home = pc_py_frame_module(fn->frame);
+    c->file = home ? home->path : c->m->file;
+    c->src = home ? home->src : c->main_src;
     pc_py_frame *frame = pc_py_frame_new(c, fn->frame);
     int next = 0;
     for (int i = 0; i < def->list1.count; i++) {
@@ -320,6 +353,8 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
     pc_py_walk_body(c, &def->list2);
 
     c->inline_depth--;
+    c->file = saved_file;
+    c->src = saved_src;
     c->returned = false;
     c->return_val = saved_ret;
     c->frame = saved_frame;
@@ -462,9 +497,9 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
     pc_py_flush_stmt(c, false); /* anything the header read */
 
     pc_kernel *k = pc_py_kernel(c);
-    pc_loc kw = pc_model_loc(c->m, c->m->file, s->line, s->col, s->line, s->col + 3);
+    pc_loc kw = pc_model_loc(c->m, c->file, s->line, s->col, s->line, s->col + 3);
     int lid = pc_kernel_add_loop(c->m, k, name, kw);
-    pc_loc header = pc_model_loc(c->m, c->m->file, s->line, s->col, call->end_line, call->end_col);
+    pc_loc header = pc_model_loc(c->m, c->file, s->line, s->col, call->end_line, call->end_col);
     int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_LOOP, header);
     k = pc_py_kernel(c);
     pc_loop *l = &k->loops[lid];
@@ -594,7 +629,7 @@ static void walk_if(pc_py_ctx *c, const pc_py_node *s)
         return;
     }
     pc_kernel *k = pc_py_kernel(c);
-    pc_loc head = pc_model_loc(c->m, c->m->file, s->line, s->col, s->a->end_line, s->a->end_col);
+    pc_loc head = pc_model_loc(c->m, c->file, s->line, s->col, s->a->end_line, s->a->end_col);
     int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_IF, head);
     pc_py_kernel(c)->stmts[sid].has_op = false;
     pc_py_block_append(c, sid);
@@ -670,10 +705,12 @@ static void bind_import(pc_py_ctx *c, const pc_py_node *s)
                     c->star_pypto = true;
                 continue;
             }
-            const char *mod = s->ivalue > 0 ? pc_arena_printf(c->scratch, "%.*s%s", (int)s->ivalue,
-                                                              "..........", s->name)
-                                            : s->name;
-            v.s = pc_arena_printf(c->scratch, "%s.%s", mod, a->name);
+            int level = s->ivalue > 0 && s->ivalue < 64 ? (int)s->ivalue : 0;
+            char *dots = pc_arena_alloc(c->scratch, (size_t)level + 1);
+            memset(dots, '.', (size_t)level);
+            /* `from .common import f` -> ".common.f"; `from . import common` -> ".common" */
+            v.s = s->name && *s->name ? pc_arena_printf(c->scratch, "%s%s.%s", dots, s->name, a->name)
+                                      : pc_arena_printf(c->scratch, "%s%s", dots, a->name);
             pc_py_bind(c, c->frame, a->str ? a->str : a->name, v);
         }
     }
