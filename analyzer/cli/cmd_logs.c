@@ -265,14 +265,20 @@ int pc_cmd_logs(int argc, char **argv)
 
     pc_log_opts lo = {.buffer_bytes = (size_t)max_line_kb * 1024};
     set = pc_log_new(&lo);
+    size_t unreadable = 0;
     for (size_t i = 0; i < paths.count; i++) {
         const char *err = NULL;
         if (pc_log_add_path(set, paths.items[i], &err) != 0) {
             pc_cli_error("%s", err ? err : "cannot read the logs");
             status = PC_EXIT_USAGE; /* unreadable input; what could be read is still reported */
+            unreadable++;
         }
     }
     pc_log_finish(set);
+    /* Nothing could be read at all (a mistyped path): the error is the whole answer.  A table of
+     * unknowns and the hint to turn on INFO logging would blame the run for the user's typo. */
+    if (unreadable && set->nruns == 0)
+        goto done;
     pc_log_check chk;
     pc_log_check_against(set, kernel ? pred : NULL, &chk);
     if (chk.under && status == PC_EXIT_OK)

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
     "usage: poolcheck [check] [options] FILE|DIR...   predict pool depths and lint runtime options\n"
@@ -11,6 +12,52 @@ static const char usage[] =
     "       poolcheck plan FILE --budget-kb N         depths for a workspace budget\n"
     "       poolcheck --list-checks | --version | --help\n"
     "Run 'poolcheck SUBCOMMAND --help' for the options of a subcommand.\n";
+
+static const char *const subcommands[] = {"check", "model", "logs", "plan", "help", NULL};
+
+/* Levenshtein distance of two short words (a subcommand and what was typed), capped at 9. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 16 || lb > 16)
+        return 9;
+    int prev[17], cur[17];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof cur);
+    }
+    return prev[lb] > 9 ? 9 : prev[lb];
+}
+
+/* A first word that is no option, no subcommand and no existing file, and does not look like a
+ * path (no '/', no kernel extension), is a mistyped subcommand rather than a missing input:
+ * `poolcheck chek x.py`.  Returns the nearest subcommand (edit distance <= 2), or NULL when the
+ * word should be read as a file (`poolcheck frobnicate` then says it cannot open 'frobnicate'). */
+static const char *unknown_command(const char *word)
+{
+    if (word[0] == '-' || strchr(word, '/') || strchr(word, '.'))
+        return NULL;
+    struct stat st;
+    if (stat(word, &st) == 0)
+        return NULL;
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; subcommands[i]; i++) {
+        int d = edit_distance(word, subcommands[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = subcommands[i];
+        }
+    }
+    return best;
+}
 
 int main(int argc, char **argv)
 {
@@ -37,6 +84,11 @@ int main(int argc, char **argv)
         return pc_cmd_logs(argc - 1, argv + 1);
     if (strcmp(cmd, "plan") == 0)
         return pc_cmd_plan(argc - 1, argv + 1);
+    const char *near = unknown_command(cmd);
+    if (near) {
+        pc_cli_error("unknown command '%s'; did you mean '%s'?", cmd, near);
+        return PC_EXIT_USAGE;
+    }
     /* `poolcheck FILE...` is `poolcheck check FILE...` */
     argv[0] = "check";
     return pc_cmd_check(argc, argv);

@@ -232,6 +232,76 @@ START_TEST(subcommand_vs_file)
 }
 END_TEST
 
+/* A mistyped subcommand that names no file: the nearest subcommand as a hint, exit 2 (issue 14).
+ * The same word as an existing file is read as a kernel file; a word far from every subcommand
+ * is a file that cannot be opened. */
+START_TEST(mistyped_subcommand)
+{
+    char *d = tmpdir();
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(d), 0);
+    static const char *const typo[][2] = {{"chek", "check"}, {"lgos", "logs"}, {"modle", "model"},
+                                          {"plna", "plan"}, {"chekc", "check"}};
+    for (size_t i = 0; i < sizeof typo / sizeof *typo; i++) {
+        char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", (char *)typo[i][0], "x.py", NULL};
+        pc_test_output o = pc_test_run(argv, NULL);
+        char want[128];
+        snprintf(want, sizeof want, "poolcheck: error: unknown command '%s'; did you mean '%s'?\n", typo[i][0],
+                 typo[i][1]);
+        ck_assert_int_eq(o.status, 2);
+        ck_assert_str_eq(o.err, want);
+        ck_assert_str_eq(o.out, "");
+        pc_test_output_free(&o);
+    }
+    /* far from every subcommand: an input that cannot be opened */
+    char *far[] = {PC_BINARY_DIR "/bin/poolcheck", "frobnicate", NULL};
+    pc_test_output o = pc_test_run(far, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "cannot open 'frobnicate'"));
+    ck_assert_ptr_null(strstr(o.err, "unknown command"));
+    pc_test_output_free(&o);
+    /* a file of that name exists: it is an input (with no kernel: exit 0) */
+    write_file("chek", "y = 2\n");
+    char *file[] = {PC_BINARY_DIR "/bin/poolcheck", "--lang=python", "chek", NULL};
+    o = pc_test_run(file, NULL);
+    ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+    pc_test_output_free(&o);
+    char *first[] = {PC_BINARY_DIR "/bin/poolcheck", "chek", NULL};
+    o = pc_test_run(first, NULL);
+    ck_assert_ptr_null(strstr(o.err, "unknown command"));
+    pc_test_output_free(&o);
+    unlink("chek");
+    ck_assert_int_eq(chdir(cwd), 0);
+    rmdir(d);
+    free(d);
+}
+END_TEST
+
+/* `logs` on a path that does not exist: the error alone, exit 2; no table of unknowns and no hint
+ * about INFO logging (the run is not to blame).  A readable log next to it is still reported. */
+START_TEST(logs_missing_path)
+{
+    pc_test_output o = pc_test_poolcheck("logs", "/nonexistent/dir/run.log", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_str_eq(o.err, "poolcheck: error: cannot open '/nonexistent/dir/run.log': No such file or directory\n");
+    ck_assert_str_eq(o.out, "");
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, "/nonexistent/dir/run.log", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_str_eq(o.out, "");
+    ck_assert_ptr_null(strstr(o.err, "INFO"));
+    ck_assert_ptr_null(strstr(o.err, "unknown"));
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--kernel", SEED_PY, "/nonexistent/dir/run.log",
+                          PC_SOURCE_DIR "/examples/logs/k_tmp_to_d_emb.sim.log", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_ptr_nonnull(strstr(o.err, "cannot open '/nonexistent/dir/run.log'"));
+    ck_assert_ptr_nonnull(strstr(o.out, "match"));
+    pc_test_output_free(&o);
+}
+END_TEST
+
 /* A Python syntax error: one located diagnostic, exit 2, no traceback. */
 START_TEST(syntax_error_exit_2)
 {
@@ -398,6 +468,8 @@ static Suite *suite(void)
     tcase_add_test(tc, model_round_trip_cpp);
     tcase_add_test(tc, directories_and_no_kernel);
     tcase_add_test(tc, subcommand_vs_file);
+    tcase_add_test(tc, mistyped_subcommand);
+    tcase_add_test(tc, logs_missing_path);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);
