@@ -536,11 +536,51 @@ int pc_cmd_check(int argc, char **argv)
             fputs(cfg, out);
             pc_mem_free(cfg);
         }
-    } else if (fix || fix_dry) {
+    } else if (fix_dry) {
         for (size_t i = 0; i < results.count; i++)
-            if (!results.items[i]->model->fatal && pc_rep_apply_fixes(results.items[i], fix_dry, out) < 0)
+            if (!results.items[i]->model->fatal && pc_rep_apply_fixes(results.items[i], true, out) < 0)
                 status = PC_EXIT_USAGE;
         pc_rep_write(stderr, results.items, results.count, &ro);
+    } else if (fix) {
+        /* As `ruff --fix` does: rewrite, analyse the rewritten files again, and report what is
+         * still there; the exit status comes from what remains, not from what was fixed. */
+        bool usage = status == PC_EXIT_USAGE;
+        size_t nfixed = 0, nfiles = 0;
+        for (size_t i = 0; i < results.count; i++) {
+            if (results.items[i]->model->fatal)
+                continue;
+            int n = pc_rep_apply_fixes(results.items[i], false, out);
+            if (n < 0) {
+                usage = true;
+                continue;
+            }
+            if (n == 0)
+                continue;
+            nfixed += (size_t)n;
+            nfiles++;
+            pc_file_result *again = pc_cli_analyze(&c, fe, files.items[i]);
+            if (!again) {
+                usage = true;
+                continue;
+            }
+            pc_file_result_free(results.items[i]);
+            results.items[i] = again;
+        }
+        status = usage ? PC_EXIT_USAGE : PC_EXIT_OK;
+        size_t remaining = 0;
+        for (size_t i = 0; i < results.count; i++) {
+            const pc_file_result *fr = results.items[i];
+            if (fr->model->fatal)
+                status = PC_EXIT_USAGE;
+            else if (status == PC_EXIT_OK && pc_diag_count(fr->sink, PC_SEV_ERROR) > 0)
+                status = PC_EXIT_FINDINGS;
+            for (int sev = PC_SEV_NOTE; sev <= PC_SEV_ERROR; sev++)
+                remaining += pc_diag_count(fr->sink, (pc_severity)sev);
+        }
+        pc_rep_write(out, results.items, results.count, &ro);
+        if (ro.format == PC_FMT_TEXT)
+            fprintf(stderr, "poolcheck: fixed %zu finding%s in %zu file%s; %zu remain%s\n", nfixed,
+                    nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", remaining, remaining == 1 ? "s" : "");
     } else {
         pc_rep_write(out, results.items, results.count, &ro);
     }

@@ -302,6 +302,74 @@ START_TEST(logs_missing_path)
 }
 END_TEST
 
+static char *slurp_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+/* --fix reports what remains after the rewrite (as ruff --fix does), not the finding it just
+ * fixed, and takes the exit status from what remains (issue 14). */
+START_TEST(fix_reports_what_remains)
+{
+    char *d = tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.py", d);
+    /* the seed kernel with a zero assemble depth (PC001, an error) and an ignored option (PC004,
+     * a warning the fix does not touch) */
+    char *seed = slurp_file(SEED_PY);
+    char *at = strstr(seed, "\n@pypto.frontend.jit");
+    ck_assert_ptr_nonnull(at);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fwrite(seed, 1, (size_t)(at - seed), f);
+    fputs("\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 0, 1])\n"
+          "pypto.experimental.set_runtime_options(stitch_function_max_num=128)\n\n", f);
+    fputs(at, f);
+    fclose(f);
+    free(seed);
+
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", "--no-summary", path, NULL);
+    ck_assert_int_eq(o.status, 1);
+    ck_assert_ptr_nonnull(strstr(o.out, "[PC001]"));
+    pc_test_output_free(&o);
+
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--no-summary", "--fix", path, NULL);
+    ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+    ck_assert_ptr_null(strstr(o.out, "[PC001]"));        /* fixed: not reported again */
+    ck_assert_ptr_nonnull(strstr(o.out, "[PC004]"));     /* what remains, on stdout */
+    ck_assert_ptr_nonnull(strstr(o.out, "stitch_function_num_per_pool=[64, 2, 1]"));
+    ck_assert_ptr_nonnull(strstr(o.err, "fixed 1 finding in 1 file; 1 remains"));
+    pc_test_output_free(&o);
+    char *after = slurp_file(path);
+    ck_assert_ptr_nonnull(strstr(after, "stitch_function_num_per_pool=[64, 2, 1]"));
+    free(after);
+
+    /* nothing left to fix: the same findings as a plain check, exit 0 */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--no-summary", "--fix", path, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.err, "fixed 0 findings in 0 files; 1 remains"));
+    pc_test_output_free(&o);
+
+    /* --warnings-as-errors on what remains: exit 1 from the remaining PC004 */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--no-summary", "--fix",
+                          "--warnings-as-errors=PC004", path, NULL);
+    ck_assert_int_eq(o.status, 1);
+    pc_test_output_free(&o);
+    unlink(path);
+    rmdir(d);
+    free(d);
+}
+END_TEST
+
 /* A Python syntax error: one located diagnostic, exit 2, no traceback. */
 START_TEST(syntax_error_exit_2)
 {
@@ -470,6 +538,7 @@ static Suite *suite(void)
     tcase_add_test(tc, subcommand_vs_file);
     tcase_add_test(tc, mistyped_subcommand);
     tcase_add_test(tc, logs_missing_path);
+    tcase_add_test(tc, fix_reports_what_remains);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);
