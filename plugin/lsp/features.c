@@ -536,12 +536,13 @@ static void hover_loop(pc_sb *b, const pc_result *r, int loop)
         }
         pc_sb_printf(b, "%lld instance%s", (long long)rr->instances, rr->instances == 1 ? "" : "s");
         int64_t first, last, n = r->tasks ? root_tasks(r, i, &first, &last) : 0;
+        /* DeviceTasks numbered from 0, as in the CLI, JSON and HTML (docs/model.md section 5) */
         if (n == 1)
-            pc_sb_printf(b, ", in DeviceTask %lld of %lld", (long long)first + 1,
+            pc_sb_printf(b, ", in DeviceTask %lld (of %lld, numbered from 0)", (long long)first,
                          (long long)r->ntasks);
         else if (n > 1)
-            pc_sb_printf(b, ", across %lld DeviceTasks (%lld to %lld of %lld)", (long long)n,
-                         (long long)first + 1, (long long)last + 1, (long long)r->ntasks);
+            pc_sb_printf(b, ", across %lld DeviceTasks (%lld to %lld of %lld, numbered from 0)", (long long)n,
+                         (long long)first, (long long)last, (long long)r->ntasks);
     }
     if (!shown)
         pc_sb_append(b, "\n\nno root function of its own (its body only holds loops, or does no tensor work)");

@@ -370,6 +370,112 @@ START_TEST(fix_reports_what_remains)
 }
 END_TEST
 
+/* One Content-Length frame of an LSP message (the JSON is consumed). */
+static void frame(char **buf, size_t *len, cJSON *msg)
+{
+    char *body = cJSON_PrintUnformatted(msg);
+    cJSON_Delete(msg);
+    size_t n = strlen(body);
+    char head[64];
+    int h = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", n);
+    *buf = realloc(*buf, *len + (size_t)h + n + 1);
+    memcpy(*buf + *len, head, (size_t)h);
+    memcpy(*buf + *len + h, body, n + 1);
+    *len += (size_t)h + n;
+    free(body);
+}
+
+static cJSON *lsp_hover(int id, int line, int character)
+{
+    cJSON *m = cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/hover\",\"params\":"
+                           "{\"textDocument\":{\"uri\":\"file:///tmp/pc-numbering/k.py\"}}}");
+    cJSON_AddNumberToObject(m, "id", id);
+    cJSON *pos = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(m, "params"), "position");
+    cJSON_AddNumberToObject(pos, "line", line);
+    cJSON_AddNumberToObject(pos, "character", character);
+    return m;
+}
+
+/* DeviceTasks are numbered from 0 in the text report, JSON, the HTML report and the editor's
+ * hovers alike (docs/model.md section 5): the seed example's first task holds instances 0-127,
+ * the second instance 128. */
+START_TEST(device_task_numbering)
+{
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "why root_inner = 64: DeviceTask 0 (instances 0-127)"));
+    pc_test_output_free(&o);
+
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--format=json", SEED_PY, NULL);
+    cJSON *doc = cJSON_Parse(o.out);
+    ck_assert_ptr_nonnull(doc);
+    cJSON *why = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0), "why");
+    cJSON *w0 = cJSON_GetArrayItem(why, 0);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(w0, "task")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(w0, "first_instance")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(w0, "last_instance")->valueint, 127);
+    cJSON_Delete(doc);
+    pc_test_output_free(&o);
+
+    char html[] = "/tmp/pc-numbering-XXXXXX";
+    int fd = mkstemp(html);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--report", html, SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 0);
+    pc_test_output_free(&o);
+    char *page = slurp_file(html);
+    ck_assert_ptr_nonnull(strstr(page, "DeviceTask T0: instances 0\xE2\x80\x93" "127"));
+    ck_assert_ptr_nonnull(strstr(page, "DeviceTask T1: instances 128\xE2\x80\x93" "128"));
+    ck_assert_ptr_null(strstr(page, "T2"));
+    free(page);
+    unlink(html);
+
+    /* the editor: hovers on l_loop_1 (all in the first task) and l_loop_2 (both tasks) */
+    char *src = slurp_file(SEED_PY);
+    int l1 = -1, l2 = -1, col = 0, line = 0;
+    for (const char *p = src; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        const char *q = strstr(p, "\"l_loop_");
+        if (q && q < end && (q[8] == '1' || q[8] == '2')) {
+            const char *f = strstr(p, "for ");
+            col = (int)(f - p);
+            if (q[8] == '1')
+                l1 = line;
+            else
+                l2 = line;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    ck_assert(l1 >= 0 && l2 >= 0);
+    char *in = NULL;
+    size_t len = 0;
+    frame(&in, &len, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}"));
+    frame(&in, &len, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}"));
+    cJSON *open = cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+                              "{\"uri\":\"file:///tmp/pc-numbering/k.py\",\"languageId\":\"python\",\"version\":1}}}");
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(open, "params"),
+                                                             "textDocument"), "text", src);
+    frame(&in, &len, open);
+    frame(&in, &len, lsp_hover(2, l1, col));
+    frame(&in, &len, lsp_hover(3, l2, col));
+    frame(&in, &len, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"shutdown\"}"));
+    frame(&in, &len, cJSON_Parse("{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"));
+    char *argv[] = {PC_BINARY_DIR "/bin/poolcheck-lsp", NULL};
+    o = pc_test_run(argv, in);
+    ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+    ck_assert_msg(strstr(o.out, "64 instances, in DeviceTask 0 (of 2, numbered from 0)"), "l_loop_1 hover: %s", o.out);
+    ck_assert_msg(strstr(o.out, "across 2 DeviceTasks (0 to 1 of 2, numbered from 0)"), "l_loop_2 hover: %s", o.out);
+    pc_test_output_free(&o);
+    free(in);
+    free(src);
+}
+END_TEST
+
 /* A Python syntax error: one located diagnostic, exit 2, no traceback. */
 START_TEST(syntax_error_exit_2)
 {
@@ -539,6 +645,7 @@ static Suite *suite(void)
     tcase_add_test(tc, mistyped_subcommand);
     tcase_add_test(tc, logs_missing_path);
     tcase_add_test(tc, fix_reports_what_remains);
+    tcase_add_test(tc, device_task_numbering);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);
