@@ -102,6 +102,24 @@ pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name)
     return NULL;
 }
 
+pc_py_val *pc_py_lookup_local(pc_py_frame *f, const char *name)
+{
+    int at = frame_find(f, name);
+    return at >= 0 ? &f->items[at].val : NULL;
+}
+
+void pc_py_frame_restore(pc_py_ctx *c, pc_py_frame *f, const pc_py_binding *items, int count)
+{
+    if (count > f->cap) {
+        f->items = pc_arena_grow(c->scratch, f->items, (size_t)f->count, (size_t)count, sizeof *f->items);
+        f->cap = count;
+    }
+    if (count)
+        memcpy(f->items, items, (size_t)count * sizeof *f->items);
+    f->count = count;
+    frame_rehash(c, f, f->nslots ? f->nslots : 32);
+}
+
 pc_py_module *pc_py_frame_module(const pc_py_frame *f)
 {
     for (; f; f = f->parent)
@@ -459,6 +477,9 @@ static void read_operand(pc_py_ctx *c, pc_py_val *v, pc_unit unit, const pc_py_n
     switch (v->kind) {
     case PV_TENSOR:
         pc_py_access(c, v->tensor, PC_ACC_READ, unit, at);
+        if (v->alt) /* a name an open `if` bound to one of several tensors: each is read */
+            for (int i = 0; i < v->nitems; i++)
+                pc_py_access(c, v->items[i].tensor, PC_ACC_READ, unit, at);
         break;
     case PV_VIEW:
         /* An inline slice is read straight from its base: it allocates nothing. */
@@ -1068,16 +1089,27 @@ static pc_py_val make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_
 
 /* ---- calls ---------------------------------------------------------------------------------- */
 
-static void note_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what)
+void pc_py_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what)
 {
     if (!in_kernel(c))
         return;
     pc_kernel *k = pc_py_kernel(c);
-    int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_UNANALYSED, pc_py_loc(c, at));
+    pc_loc loc = pc_py_loc(c, at);
+    /* one PC012 per place: a helper inlined many times, an unrolled loop, say it once */
+    for (int i = 0; i < k->nstmts; i++) {
+        const pc_stmt *st = &k->stmts[i];
+        if (st->kind == PC_STMT_UNANALYSED && st->loc.line == loc.line && st->loc.col == loc.col &&
+            st->loc.file == loc.file)
+            return;
+    }
+    int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_UNANALYSED, loc);
+    k = pc_py_kernel(c);
     k->stmts[sid].has_op = false;
     k->stmts[sid].message = pc_model_strdup(c->m, what);
     pc_py_block_append(c, sid);
 }
+
+static void note_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what) { pc_py_unanalysed(c, at, what); }
 
 /* A call poolcheck cannot see into: record the reads of its tensor arguments (so their liveness
  * is right) and say what was skipped (PC012). */
@@ -1541,7 +1573,7 @@ static pc_py_val bool_val(int64_t b)
     return v;
 }
 
-static int compare1(pc_py_op op, const pc_py_val *l, const pc_py_val *r)
+int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r)
 {
     int64_t x, y;
     if (op == PY_OP_IS || op == PY_OP_ISNOT) {
@@ -1873,6 +1905,19 @@ static pc_py_val eval_subscript(pc_py_ctx *c, const pc_py_node *n)
     return pc_py_unknown();
 }
 
+/* What a user calls an expression kind CPython names ListComp, GeneratorExp, ... */
+static const char *expr_kind_words(const char *cls)
+{
+    static const struct { const char *cls, *words; } names[] = {
+        {"ListComp", "list comprehension"}, {"SetComp", "set comprehension"},
+        {"DictComp", "dict comprehension"}, {"GeneratorExp", "generator expression"},
+        {"NamedExpr", "':=' assignment"}, {"Await", "await"}, {"Yield", "yield"}, {"YieldFrom", "yield from"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(names[i].cls, cls) == 0)
+            return names[i].words;
+    return cls;
+}
+
 /* Does an unmodelled expression mention a tensor or a pypto function (without evaluating it)? */
 static bool touches_tensors(pc_py_ctx *c, const pc_py_node *n, int depth)
 {
@@ -2026,7 +2071,7 @@ pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
                     return binop(c, op, &l, &r, n->a, n->list1.items[i], n);
                 return pc_py_unknown();
             }
-            int t = compare1(n->ops[i], &l, &r);
+            int t = pc_py_compare_truth(n->ops[i], &l, &r);
             if (t < 0)
                 result = -1;
             else if (t == 0 && result == 1)
@@ -2051,12 +2096,20 @@ pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
     case PY_STARRED:
         return pc_py_eval(c, n->a);
     case PY_OTHER_EXPR:
+        if (n->name && strcmp(n->name, "NamedExpr") == 0 && n->list1.count == 2 && n->list1.items[0] &&
+            n->list1.items[0]->kind == PY_NAME) {
+            /* `(n := 16)`: binds n and is its value */
+            pc_py_val v = pc_py_eval(c, n->list1.items[1]);
+            pc_py_assign(c, n->list1.items[0], v, n->list1.items[1]);
+            return v;
+        }
         /* Comprehensions, generators, walrus, await: tensor work inside them would be lost
          * silently, so say so when one mentions a tensor or a pypto function.  Lambdas only
          * define, and `[32 for _ in range(n)]` does no tensor work. */
-        if (in_kernel(c) && n->name && strcmp(n->name, "Lambda") != 0 && touches_tensors(c, n, 0))
-            note_unanalysed(c, n, pc_arena_printf(c->scratch, "a '%s' expression in a kernel is not modelled: "
-                                                  "the tensor work inside it is skipped", n->name));
+        if (in_kernel(c) && n->name && strcmp(n->name, "Lambda") != 0 && strcmp(n->name, "JoinedStr") != 0 &&
+            strcmp(n->name, "FormattedValue") != 0 && touches_tensors(c, n, 0))
+            note_unanalysed(c, n, pc_arena_printf(c->scratch, "a %s in a kernel is not modelled: "
+                                                  "the tensor work inside it is skipped", expr_kind_words(n->name)));
         return pc_py_unknown();
     default:
         return pc_py_unknown();

@@ -290,6 +290,12 @@ pc_py_frame *pc_py_frame_new(pc_py_ctx *c, pc_py_frame *parent);
 void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v);
 /* Latest binding of name in f or its parents; NULL when unbound. */
 pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name);
+/* The binding of name in f itself (not its parents), or NULL. */
+pc_py_val *pc_py_lookup_local(pc_py_frame *f, const char *name);
+/* Put f back to the bindings items[0..count) (a snapshot taken before the branches of an if). */
+void pc_py_frame_restore(pc_py_ctx *c, pc_py_frame *f, const pc_py_binding *items, int count);
+/* Trace-time truth of `l op r` on constants: 1, 0, or -1 when it cannot be decided. */
+int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r);
 
 /* ---- py_eval.c ---- */
 pc_py_val pc_py_unknown(void);
@@ -312,6 +318,8 @@ const pc_py_node *pc_py_posarg(const pc_py_node *call, int i);
  * `variable` (NULL: anonymous) defined by the current statement. */
 int pc_py_materialise(pc_py_ctx *c, pc_py_val *v, const char *variable, const pc_py_node *at);
 void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, const pc_py_node *at);
+/* A part of the kernel poolcheck does not model (PC012), at most once per source place. */
+void pc_py_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what);
 /* Flush the current statement's accesses as one PC_STMT_OP in the current block (nothing when it
  * has no access and force is false). */
 void pc_py_flush_stmt(pc_py_ctx *c, bool force);

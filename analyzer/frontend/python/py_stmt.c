@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "py_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 enum {
@@ -18,6 +19,16 @@ enum {
     MAX_INLINE_DEPTH = 32,
     MAX_INLINE_TOTAL = 20000     /* helper bodies inlined per kernel */
 };
+
+/* A test evaluated once: its trace-time truth (1, 0, -1 unknown), the condition as a model
+ * expression over constants, symbols, loop indices and loop predicates (NULL when it depends on
+ * tensor data or on something poolcheck cannot follow), and whether it is a device-side path
+ * whatever its value (pypto.cond, is_loop_begin / is_loop_end: model.md 3, "Paths"). */
+typedef struct testres {
+    int truth;
+    const pc_expr *cond;
+    bool path;
+} testres;
 
 static bool tensorish(const pc_py_val *v)
 {
@@ -46,6 +57,9 @@ static pc_unit store_value(pc_py_ctx *c, pc_py_val *v, const pc_py_node *at)
     case PV_TENSOR:
     case PV_VIEW:
         pc_py_access(c, v->tensor, PC_ACC_READ, PC_UNIT_NONE, at);
+        if (v->kind == PV_TENSOR && v->alt)
+            for (int i = 0; i < v->nitems; i++)
+                pc_py_access(c, v->items[i].tensor, PC_ACC_READ, PC_UNIT_NONE, at);
         return PC_UNIT_NONE;
     case PV_SEQ:
         for (int i = 0; i < v->nitems; i++)
@@ -128,6 +142,9 @@ static void write_subscript(pc_py_ctx *c, const pc_py_node *target, pc_py_val *v
     }
     pc_unit unit = store_value(c, v, value_node);
     pc_py_access(c, dst.tensor, kind, unit, target);
+    if (dst.kind == PV_TENSOR && dst.alt) /* written whichever alternative it is */
+        for (int i = 0; i < dst.nitems; i++)
+            pc_py_access(c, dst.items[i].tensor, kind, unit, target);
 }
 
 void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_py_node *value_node)
@@ -538,30 +555,109 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
         pc_py_walk_body(c, &s->list2);
 }
 
+/* Did the statements walked since (ntensors, nstmts) make tensors or do tensor work?  A body
+ * that only reads and writes tensors that exist before it needs the same pools however often it
+ * runs; one that makes tensors needs them once per run. */
+static bool made_tensors(pc_py_ctx *c, int ntensors0)
+{
+    return pc_py_kernel(c)->ntensors > ntensors0;
+}
+
+static bool did_work(pc_py_ctx *c, int ntensors0, int nstmts0)
+{
+    const pc_kernel *k = pc_py_kernel(c);
+    if (k->ntensors > ntensors0)
+        return true;
+    for (int i = nstmts0; i < k->nstmts; i++)
+        if (k->stmts[i].kind == PC_STMT_LOOP || (k->stmts[i].kind == PC_STMT_OP && k->stmts[i].naccesses > 0))
+            return true;
+    return false;
+}
+
+/* An integer bound as a constant: written so, or made of symbols the user bound (the largest
+ * value over the binding sets: the most the body can be repeated).  The bindings used become
+ * kernel constants, so the model says what the trace assumed. */
+static bool bound_value(pc_py_ctx *c, const pc_expr *e, int64_t *out)
+{
+    if (!e)
+        return false;
+    if (pc_expr_is_int(e, out))
+        return true;
+    const char *names[32];
+    size_t n = pc_expr_symbols(e, names, 0, 32);
+    if (n == 0 || n >= 32)
+        return false;
+    pc_binding bs[32];
+    for (size_t i = 0; i < n; i++) {
+        bs[i].name = names[i];
+        if (!pc_py_user_binding(c, names[i], &bs[i].value, true))
+            return false;
+    }
+    pc_bindings set = {bs, n};
+    if (!pc_expr_eval(e, &set, 1, out))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        pc_kernel_add_constant(c->m, pc_py_kernel(c), pc_model_strdup(c->m, names[i]), bs[i].value);
+    return true;
+}
+
+/* max(0, ceil((e - b) / s)) without overflow, capped at INT64_MAX. */
+static int64_t trip_count(int64_t b, int64_t e, int64_t st)
+{
+    __int128 span = (__int128)e - (__int128)b;
+    __int128 s = st;
+    if (s < 0) {
+        span = -span;
+        s = -s;
+    }
+    if (span <= 0)
+        return 0;
+    __int128 t = (span + s - 1) / s;
+    return t > (__int128)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
+
 /* A plain Python `for` inside a kernel runs at trace time: its body belongs to the enclosing root
- * function (model.md 2).  With a small constant trip count every iteration is emitted with the loop
- * variable bound, exactly what the trace does.  Otherwise the body is emitted once with the
- * variable as a symbol: the pools the body needs are the same for every iteration, only the
- * root_inner byte sum of one instance is under-counted, and that is said (PC012). */
+ * function (model.md 2).  With a trip count poolcheck knows (a constant, or bound with --bind) and
+ * small enough, every iteration is emitted with the loop variable bound, exactly what the trace
+ * does.  Otherwise the body is emitted once with the variable as a symbol: that is exact for the
+ * pools when the body makes no tensors of its own; when it does, the repetition is what is missing
+ * and that is said - a note naming the symbol to bind when the count is a symbol (model.md 2: a
+ * range() bound is a symbol like any other, not an unanalysed region), PC012 otherwise. */
 static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
 {
     pc_py_begin_stmt(c, s);
     pc_py_val it = pc_py_eval(c, s->b);
     pc_py_flush_stmt(c, false);
     int64_t b, e, st;
-    if (it.kind == PV_RANGE && pc_expr_is_int(pc_py_as_expr(&it.items[0]), &b) &&
-        pc_expr_is_int(pc_py_as_expr(&it.items[1]), &e) && pc_expr_is_int(pc_py_as_expr(&it.items[2]), &st) &&
-        st != 0) {
-        int64_t trips = st > 0 ? (e > b ? (e - b + st - 1) / st : 0) : (b > e ? (b - e + (-st) - 1) / (-st) : 0);
-        if (trips <= MAX_UNROLL_TRIP && c->nfor_unrolled + trips <= MAX_UNROLL_TOTAL) {
-            c->nfor_unrolled += (int)trips;
-            for (int64_t i = 0; i < trips && !c->returned; i++) {
-                pc_py_assign(c, s->a, pc_py_int(c, b + i * st), NULL);
-                pc_py_walk_body(c, &s->list1);
+    const char *unknown_sym = NULL;
+    if (it.kind == PV_RANGE) {
+        const pc_expr *eb = pc_py_as_expr(&it.items[0]), *ee = pc_py_as_expr(&it.items[1]),
+                      *es = pc_py_as_expr(&it.items[2]);
+        if (bound_value(c, eb, &b) && bound_value(c, ee, &e) && bound_value(c, es, &st) && st != 0) {
+            int64_t trips = trip_count(b, e, st);
+            if (trips <= MAX_UNROLL_TRIP && c->nfor_unrolled + trips <= MAX_UNROLL_TOTAL) {
+                c->nfor_unrolled += (int)trips;
+                for (int64_t i = 0; i < trips && !c->returned; i++) {
+                    pc_py_assign(c, s->a, pc_py_int(c, (int64_t)((__int128)b + (__int128)i * st)), NULL);
+                    pc_py_walk_body(c, &s->list1);
+                }
+                if (!c->returned)
+                    pc_py_walk_body(c, &s->list2);
+                return;
             }
-            if (!c->returned)
-                pc_py_walk_body(c, &s->list2);
-            return;
+        } else {
+            /* the first symbol of the count that nobody bound: what to tell the user */
+            const pc_expr *parts[3] = {eb, ee, es};
+            for (int p = 0; p < 3 && !unknown_sym; p++) {
+                int64_t v;
+                if (!parts[p] || bound_value(c, parts[p], &v))
+                    continue;
+                const char *names[8];
+                size_t n = pc_expr_symbols(parts[p], names, 0, 8);
+                for (size_t i = 0; i < n && !unknown_sym; i++)
+                    if (!pc_py_user_binding(c, names[i], &v, true))
+                        unknown_sym = names[i];
+            }
         }
     }
     if (it.kind == PV_SEQ && it.nitems <= MAX_UNROLL_TRIP && c->nfor_unrolled + it.nitems <= MAX_UNROLL_TOTAL) {
@@ -574,37 +670,346 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
             pc_py_walk_body(c, &s->list2);
         return;
     }
-    const char *iter = pc_py_source_text(c->src, s->b->line, s->b->col, s->b->end_line, s->b->end_col);
-    char *msg = pc_arena_printf(c->scratch,
-                                "compile-time loop 'for ... in %s' is not unrolled (trip count not a small "
-                                "constant): its body is modelled once, so root_inner bytes may be low",
-                                iter);
-    pc_kernel *k = pc_py_kernel(c);
-    int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_UNANALYSED, pc_py_loc(c, s));
-    k->stmts[sid].has_op = false;
-    k->stmts[sid].message = pc_model_strdup(c->m, msg);
-    pc_py_block_append(c, sid);
+    int nt0 = pc_py_kernel(c)->ntensors;
     if (s->a && s->a->kind == PY_NAME)
         pc_py_assign(c, s->a, sym(c, s->a->name), NULL);
     else
         pc_py_assign(c, s->a, pc_py_unknown(), NULL);
     pc_py_walk_body(c, &s->list1);
+    if (!made_tensors(c, nt0))
+        return;
+    const char *iter = pc_py_source_text(c->src, s->b->line, s->b->col, s->b->end_line, s->b->end_col);
+    if (unknown_sym) {
+        pc_py_message(c, PC_MSG_NOTE, s,
+                      "compile-time loop 'for ... in %s' runs a number of times that depends on '%s', which is "
+                      "not bound: its body, which makes tensors, is modelled once, so root_inner bytes may be "
+                      "low; bind it with --bind %s=VALUE",
+                      iter, unknown_sym, unknown_sym);
+        return;
+    }
+    pc_py_unanalysed(c, s,
+                     pc_arena_printf(c->scratch,
+                                     "compile-time loop 'for ... in %s' is not unrolled (trip count not a small "
+                                     "constant): its body is modelled once, so root_inner bytes may be low",
+                                     iter));
+}
+
+static bool has_break(const pc_py_list *body, int depth)
+{
+    for (int i = 0; i < body->count && depth < 32; i++) {
+        const pc_py_node *s = body->items[i];
+        if (!s)
+            continue;
+        if (s->kind == PY_BREAK || s->kind == PY_RETURN)
+            return true;
+        if ((s->kind == PY_IF || s->kind == PY_WITH || s->kind == PY_TRY) &&
+            (has_break(&s->list1, depth + 1) || has_break(&s->list2, depth + 1)))
+            return true;
+    }
+    return false;
+}
+
+static testres eval_test(pc_py_ctx *c, const pc_py_node *test);
+
+/* A `while` runs at trace time too: on values poolcheck knows it is executed (a bounded number of
+ * iterations); otherwise the body is walked once, and only a body that does tensor work is
+ * reported (PC012) - a while computing a tile size in a helper is host arithmetic. */
+static void walk_while(pc_py_ctx *c, const pc_py_node *s)
+{
+    int nt0 = pc_py_kernel(c)->ntensors, ns0 = pc_py_kernel(c)->nstmts;
+    bool exact = !has_break(&s->list1, 0);
+    int iters = 0;
+    for (;;) {
+        int t = eval_test(c, s->a).truth;
+        if (t == 0 && exact)
+            break;
+        if (t < 0 || !exact || iters >= MAX_UNROLL_TRIP || c->nfor_unrolled >= MAX_UNROLL_TOTAL) {
+            if (iters == 0 || t < 0) {
+                pc_py_walk_body(c, &s->list1);
+                if (did_work(c, nt0, ns0))
+                    pc_py_unanalysed(c, s, "compile-time 'while' loop: its body is modelled once");
+            }
+            return;
+        }
+        iters++;
+        c->nfor_unrolled++;
+        pc_py_walk_body(c, &s->list1);
+        if (c->returned)
+            return;
+    }
+    pc_py_walk_body(c, &s->list2);
 }
 
 /* ---- branches ------------------------------------------------------------------------------- */
 
-static int eval_test(pc_py_ctx *c, const pc_py_node *test)
+static const pc_expr *truth_expr(pc_py_ctx *c, const pc_py_val *v)
 {
-    pc_py_begin_stmt(c, test);
-    pc_py_val v = pc_py_eval(c, test);
-    pc_py_flush_stmt(c, false);
-    return pc_py_truth(c, &v);
+    pc_arena *ar = pc_model_arena(c->m);
+    if (v->kind == PV_BOOL)
+        return pc_expr_int(ar, v->i != 0);
+    if (v->kind == PV_INT && v->e) {
+        int64_t x;
+        if (pc_expr_is_int(v->e, &x))
+            return pc_expr_int(ar, x != 0);
+        switch (v->e->kind) {
+        case PC_EXPR_LT: case PC_EXPR_LE: case PC_EXPR_GT: case PC_EXPR_GE: case PC_EXPR_EQ: case PC_EXPR_NE:
+        case PC_EXPR_AND: case PC_EXPR_OR: case PC_EXPR_NOT: case PC_EXPR_IS_LOOP_BEGIN: case PC_EXPR_IS_LOOP_END:
+            return v->e;
+        default:
+            return pc_expr_bin(ar, PC_EXPR_NE, v->e, pc_expr_int(ar, 0));
+        }
+    }
+    if (v->kind == PV_NONE)
+        return pc_expr_int(ar, 0);
+    return NULL;
 }
 
-static void walk_branch(pc_py_ctx *c, int sid, const pc_py_list *body, pc_loc loc)
+static const pc_expr *int_operand(pc_py_ctx *c, const pc_py_val *v)
+{
+    if (v->kind == PV_BOOL)
+        return pc_expr_int(pc_model_arena(c->m), v->i != 0);
+    return pc_py_as_expr(v);
+}
+
+static testres test_of(pc_py_ctx *c, const pc_py_node *n, int depth)
+{
+    testres r = {-1, NULL, false};
+    pc_arena *ar = pc_model_arena(c->m);
+    if (!n || depth > 64) {
+        if (n)
+            (void)pc_py_eval(c, n);
+        return r;
+    }
+    if (n->kind == PY_CALL) {
+        const char *q = pc_py_qualname(c, n->a);
+        if (pc_py_is_api(q, "cond")) {
+            const pc_py_node *a = pc_py_posarg(n, 0);
+            if (!a)
+                a = pc_py_kwarg(n, "cond");
+            testres in = test_of(c, a, depth + 1);
+            /* pypto.cond(<constant>) stays a path: both branches are compiled */
+            r.cond = in.cond ? in.cond : in.truth >= 0 ? pc_expr_int(ar, in.truth) : NULL;
+            r.path = true;
+            return r;
+        }
+        if (pc_py_is_api(q, "is_loop_begin") || pc_py_is_api(q, "is_loop_end")) {
+            const pc_py_node *a = pc_py_posarg(n, 0);
+            pc_py_val v = a ? pc_py_eval(c, a) : pc_py_unknown();
+            if (v.kind == PV_INT && v.e && v.e->kind == PC_EXPR_SYM)
+                r.cond = pc_expr_loop_pred(ar, strstr(q, "begin") ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END,
+                                           v.e->name);
+            r.path = true;
+            return r;
+        }
+    }
+    if (n->kind == PY_UNARYOP && n->op == PY_OP_NOT) {
+        testres in = test_of(c, n->a, depth + 1);
+        r.truth = in.truth < 0 ? -1 : !in.truth;
+        r.cond = in.cond ? pc_expr_not(ar, in.cond) : NULL;
+        r.path = in.path;
+        return r;
+    }
+    if (n->kind == PY_BOOLOP && n->list1.count > 0) {
+        bool is_and = n->op == PY_OP_AND;
+        int result = is_and ? 1 : 0;
+        bool decided = false, have = true;
+        const pc_expr *acc = NULL;
+        for (int i = 0; i < n->list1.count; i++) {
+            testres t = test_of(c, n->list1.items[i], depth + 1); /* every operand, for its reads */
+            r.path |= t.path;
+            if (decided)
+                continue;
+            if (t.truth < 0)
+                result = -1;
+            else if (t.truth == (is_and ? 0 : 1)) {
+                result = t.truth;
+                decided = true;
+            }
+            const pc_expr *e = t.cond ? t.cond : t.truth >= 0 ? pc_expr_int(ar, t.truth) : NULL;
+            if (!e)
+                have = false;
+            else
+                acc = acc ? pc_expr_bin(ar, is_and ? PC_EXPR_AND : PC_EXPR_OR, acc, e) : e;
+        }
+        r.truth = result;
+        r.cond = decided ? pc_expr_int(ar, result) : have ? acc : NULL;
+        return r;
+    }
+    if (n->kind == PY_COMPARE && n->list1.count > 0 && n->ops) {
+        pc_py_val l = pc_py_eval(c, n->a);
+        bool tensors = tensorish(&l), have = true;
+        const pc_expr *acc = NULL;
+        int result = 1;
+        for (int i = 0; i < n->list1.count; i++) {
+            pc_py_val rv = pc_py_eval(c, n->list1.items[i]);
+            if (tensorish(&rv) || tensors) {
+                tensors = true;
+                l = rv;
+                continue;
+            }
+            pc_py_op op = n->ops[i];
+            static const struct { pc_py_op op; pc_expr_kind k; } map[] = {
+                {PY_OP_LT, PC_EXPR_LT}, {PY_OP_LE, PC_EXPR_LE}, {PY_OP_GT, PC_EXPR_GT},
+                {PY_OP_GE, PC_EXPR_GE}, {PY_OP_EQ, PC_EXPR_EQ}, {PY_OP_NE, PC_EXPR_NE}};
+            pc_expr_kind k = PC_EXPR_INT;
+            for (size_t j = 0; j < sizeof map / sizeof *map; j++)
+                if (map[j].op == op)
+                    k = map[j].k;
+            const pc_expr *le = int_operand(c, &l), *re = int_operand(c, &rv);
+            const pc_expr *e = k != PC_EXPR_INT && le && re ? pc_expr_bin(ar, k, le, re) : NULL;
+            int t = pc_py_compare_truth(op, &l, &rv);
+            if (t < 0 && e) {
+                int64_t x;
+                if (pc_expr_is_int(e, &x))
+                    t = x != 0;
+            }
+            if (t < 0)
+                result = -1;
+            else if (t == 0 && result == 1)
+                result = 0;
+            if (!e && t < 0)
+                have = false;
+            else if (!e)
+                e = pc_expr_int(ar, t);
+            if (e)
+                acc = acc ? pc_expr_bin(ar, PC_EXPR_AND, acc, e) : e;
+            l = rv;
+        }
+        if (tensors) {
+            /* an elementwise comparison of tensors: data on the device, its reads are work */
+            pc_py_val v = pc_py_eval(c, n);
+            (void)v;
+            return r;
+        }
+        r.truth = result;
+        r.cond = result >= 0 ? pc_expr_int(ar, result) : have ? acc : NULL;
+        return r;
+    }
+    pc_py_val v = pc_py_eval(c, n);
+    if (tensorish(&v))
+        return r; /* a tensor's value: data-dependent */
+    r.truth = pc_py_truth(c, &v);
+    r.cond = truth_expr(c, &v);
+    return r;
+}
+
+/* The condition once, as a statement of its own (its reads are work of the enclosing root). */
+static testres eval_test(pc_py_ctx *c, const pc_py_node *test)
+{
+    pc_py_begin_stmt(c, test);
+    testres r = test_of(c, test, 0);
+    pc_py_flush_stmt(c, false);
+    if (r.truth < 0 && !r.path && r.cond) {
+        /* a jit argument or config flag the user bound (every binding set agreeing): decided
+         * while tracing, as upstream's trace decides it */
+        const char *names[32];
+        size_t nn = pc_expr_symbols(r.cond, names, 0, 32);
+        pc_binding bs[32];
+        bool all = nn > 0 && nn < 32;
+        for (size_t i = 0; i < nn && all; i++) {
+            bs[i].name = names[i];
+            all = pc_py_user_binding(c, names[i], &bs[i].value, false);
+        }
+        int64_t v;
+        pc_bindings set = {bs, nn};
+        if (all && pc_expr_eval(r.cond, &set, 1, &v)) {
+            for (size_t i = 0; i < nn; i++)
+                pc_kernel_add_constant(c->m, pc_py_kernel(c), pc_model_strdup(c->m, names[i]), bs[i].value);
+            r.truth = v != 0;
+        }
+    }
+    return r;
+}
+
+/* ---- alternatives: bindings after an if with several live branches ------------------------------ */
+
+typedef struct snapshot { pc_py_binding *items; int count; } snapshot;
+
+static snapshot snap(pc_py_ctx *c, const pc_py_frame *f)
+{
+    snapshot s = {NULL, f->count};
+    s.items = pc_arena_alloc(c->scratch, (size_t)(f->count + 1) * sizeof *s.items);
+    if (f->count)
+        memcpy(s.items, f->items, (size_t)f->count * sizeof *s.items);
+    return s;
+}
+
+static bool same_val(const pc_py_val *a, const pc_py_val *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case PV_TENSOR: return a->tensor == b->tensor && a->alt == b->alt && a->nitems == b->nitems;
+    case PV_INT: return a->e == b->e;
+    default: return memcmp(a, b, sizeof *a) == 0;
+    }
+}
+
+static void add_alt(pc_py_ctx *c, pc_py_val *into, const pc_py_val *other)
+{
+    if (other->kind != PV_TENSOR)
+        return;
+    if (other->tensor == into->tensor)
+        return;
+    for (int i = 0; i < into->nitems; i++)
+        if (into->alt && into->items[i].tensor == other->tensor)
+            return;
+    pc_py_val *items = pc_arena_alloc(c->scratch, (size_t)(into->nitems + 2) * sizeof *items);
+    if (into->alt && into->nitems)
+        memcpy(items, into->items, (size_t)into->nitems * sizeof *items);
+    else
+        into->nitems = 0;
+    items[into->nitems] = *other;
+    items[into->nitems].alt = false;
+    items[into->nitems].items = NULL;
+    items[into->nitems].nitems = 0;
+    into->items = items;
+    into->nitems++;
+    into->alt = true;
+    if (other->alt)
+        for (int i = 0; i < other->nitems; i++)
+            add_alt(c, into, &other->items[i]);
+}
+
+/* After the branches of an if that stays open at trace time: a name the branches bind to
+ * different tensors denotes all of them (a later read reads each alternative), a name bound to
+ * different integers becomes a symbol the user can bind, anything else is unknown. */
+static void merge_branches(pc_py_ctx *c, pc_py_frame *f, const snapshot *ends, int nends)
+{
+    if (nends < 2)
+        return;
+    const snapshot *last = &ends[nends - 1];
+    pc_py_frame_restore(c, f, last->items, last->count);
+    for (int b = 0; b < nends - 1; b++)
+        for (int i = 0; i < ends[b].count; i++) {
+            const pc_py_binding *o = &ends[b].items[i];
+            pc_py_val *cur = pc_py_lookup_local(f, o->name);
+            if (!cur) {
+                pc_py_bind(c, f, o->name, o->val);
+                continue;
+            }
+            if (same_val(cur, &o->val))
+                continue;
+            if (cur->kind == PV_TENSOR && o->val.kind == PV_TENSOR) {
+                pc_py_val merged = *cur;
+                add_alt(c, &merged, &o->val);
+                *cur = merged;
+            } else if (cur->kind == PV_INT && o->val.kind == PV_INT) {
+                *cur = sym(c, o->name);
+            } else if (!(tensorish(cur) || tensorish(&o->val))) {
+                *cur = pc_py_unknown();
+            }
+        }
+}
+
+static void walk_branch(pc_py_ctx *c, int sid, const pc_py_list *body, pc_loc loc, const pc_expr *cond,
+                        const char *cond_text, int decided)
 {
     pc_kernel *k = pc_py_kernel(c);
-    pc_stmt_add_branch(c->m, &k->stmts[sid], loc);
+    pc_branch *br = pc_stmt_add_branch(c->m, &k->stmts[sid], loc);
+    br->cond = cond;
+    br->cond_text = cond_text ? pc_model_strdup(c->m, cond_text) : NULL;
+    br->decided = decided;
     int bi = pc_py_kernel(c)->stmts[sid].nbranches - 1;
     pc_py_blockref saved = c->block;
     c->block.stmt = sid;
@@ -614,17 +1019,28 @@ static void walk_branch(pc_py_ctx *c, int sid, const pc_py_list *body, pc_loc lo
     c->block = saved;
 }
 
+static const char *test_text(pc_py_ctx *c, const pc_py_node *test)
+{
+    const pc_py_node *n = test;
+    /* `if pypto.cond(i < 1):` is spelt `i < 1` */
+    if (n && n->kind == PY_CALL && pc_py_is_api(pc_py_qualname(c, n->a), "cond") && pc_py_posarg(n, 0))
+        n = pc_py_posarg(n, 0);
+    return pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col);
+}
+
 /* `if` on a value known at trace time takes one branch; otherwise (pypto.cond, is_loop_begin /
- * is_loop_end, a comparison on a loop index or a dynamic dim) it is a device-side branch: one
- * PC_STMT_IF whose branches are the paths (elif chains flattened, a missing else is an empty path). */
+ * is_loop_end, a comparison on a loop index, a jit argument or flag that is not bound) it is one
+ * PC_STMT_IF whose branches are the alternatives (elif chains flattened, a missing else is an
+ * empty one), each with its condition: the analysis decides it per instance, or charges the
+ * maximum over the branches when it cannot. */
 static void walk_if(pc_py_ctx *c, const pc_py_node *s)
 {
-    int t = eval_test(c, s->a);
-    if (t == 1) {
+    testres t = eval_test(c, s->a);
+    if (!t.path && t.truth == 1) {
         pc_py_walk_body(c, &s->list1);
         return;
     }
-    if (t == 0) {
+    if (!t.path && t.truth == 0) {
         pc_py_walk_body(c, &s->list2);
         return;
     }
@@ -633,28 +1049,46 @@ static void walk_if(pc_py_ctx *c, const pc_py_node *s)
     int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_IF, head);
     pc_py_kernel(c)->stmts[sid].has_op = false;
     pc_py_block_append(c, sid);
+    pc_py_frame *f = c->frame;
+    snapshot before = snap(c, f);
+    snapshot ends[64];
+    int nends = 0;
+    bool returned = false;
     const pc_py_node *cur = s;
     for (;;) {
-        walk_branch(c, sid, &cur->list1, pc_py_loc(c, cur->a));
+        /* data-dependent: no expression, only the spelling (the analysis takes the maximum) */
+        walk_branch(c, sid, &cur->list1, pc_py_loc(c, cur->a), t.cond, test_text(c, cur->a), -1);
+        returned |= c->returned;
+        c->returned = false;
+        if (nends < 64)
+            ends[nends++] = snap(c, f);
+        pc_py_frame_restore(c, f, before.items, before.count);
         const pc_py_list *rest = &cur->list2;
         const pc_py_node *next = NULL;
         while (rest->count == 1 && rest->items[0] && rest->items[0]->kind == PY_IF) {
             const pc_py_node *e = rest->items[0];
-            int te = eval_test(c, e->a);
-            if (te < 0) {
+            testres te = eval_test(c, e->a);
+            if (te.path || te.truth < 0) {
                 next = e;
+                t = te;
                 break;
             }
-            rest = te == 1 ? &e->list1 : &e->list2;
+            rest = te.truth == 1 ? &e->list1 : &e->list2;
         }
         if (next) {
             cur = next;
             continue;
         }
         pc_loc eloc = rest->count && rest->items[0] ? pc_py_loc(c, rest->items[0]) : head;
-        walk_branch(c, sid, rest, eloc);
+        walk_branch(c, sid, rest, eloc, NULL, NULL, -1);
+        returned |= c->returned;
+        c->returned = false;
+        if (nends < 64)
+            ends[nends++] = snap(c, f);
         break;
     }
+    merge_branches(c, f, ends, nends);
+    (void)returned; /* a return inside one alternative ends only that alternative */
 }
 
 /* ---- statements ----------------------------------------------------------------------------- */
@@ -777,16 +1211,9 @@ static void walk_stmt(pc_py_ctx *c, const pc_py_node *s)
             walk_host_for(c, s);
         break;
     }
-    case PY_WHILE: {
-        pc_kernel *k = pc_py_kernel(c);
-        int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_UNANALYSED, pc_py_loc(c, s));
-        k->stmts[sid].has_op = false;
-        k->stmts[sid].message = "compile-time 'while' loop: its body is modelled once";
-        pc_py_block_append(c, sid);
-        (void)eval_test(c, s->a);
-        pc_py_walk_body(c, &s->list1);
+    case PY_WHILE:
+        walk_while(c, s);
         break;
-    }
     case PY_IF:
         walk_if(c, s);
         break;
