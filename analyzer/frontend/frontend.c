@@ -37,7 +37,154 @@ pc_lang pc_frontend_lang_of(const char *path)
     return PC_LANG_UNKNOWN;
 }
 
+/* ---- bindings that name nothing ------------------------------------------------------------ */
+
+typedef struct symset { const char **names; size_t count, cap; } symset;
+
+static void symset_add_expr(symset *s, const pc_expr *e)
+{
+    if (!e)
+        return;
+    const char *buf[64];
+    size_t n = pc_expr_symbols(e, buf, 0, 64);
+    for (size_t i = 0; i < n; i++) {
+        bool have = false;
+        for (size_t j = 0; j < s->count && !have; j++)
+            have = strcmp(s->names[j], buf[i]) == 0;
+        if (have)
+            continue;
+        if (s->count == s->cap) {
+            size_t ncap = s->cap ? s->cap * 2 : 32;
+            s->names = pc_mem_realloc(s->names, ncap * sizeof *s->names);
+            s->cap = ncap;
+        }
+        s->names[s->count++] = buf[i];
+    }
+}
+
+static void kernel_symbols(const pc_kernel *k, symset *s)
+{
+    for (int t = 0; t < k->ntensors; t++)
+        for (int d = 0; k->tensors[t].shape && d < k->tensors[t].ndims; d++)
+            symset_add_expr(s, k->tensors[t].shape[d]);
+    for (int l = 0; l < k->nloops; l++) {
+        symset_add_expr(s, k->loops[l].begin);
+        symset_add_expr(s, k->loops[l].end);
+        symset_add_expr(s, k->loops[l].step);
+    }
+    for (int i = 0; i < k->nstmts; i++)
+        for (int b = 0; b < k->stmts[i].nbranches; b++)
+            symset_add_expr(s, k->stmts[i].branches[b].cond);
+}
+
+static bool kernel_knows(const pc_kernel *k, const symset *s, const char *name)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return true;
+    for (int i = 0; i < k->nconstants; i++)
+        if (strcmp(k->constants[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Edit distance, for "did you mean" (names are short; anything long is no suggestion). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* A --bind (or binding-set) name that no kernel of the file mentions does nothing: say so once,
+ * with the closest symbol the kernels do have ("--bind nn=8": did you mean 'n'?). */
+static void check_bindings(pc_model *m, const pc_parse_opts *opts)
+{
+    if (m->fatal || m->nkernels == 0 || !opts->nbindings)
+        return;
+    symset *syms = pc_mem_calloc((size_t)m->nkernels, sizeof *syms);
+    for (int k = 0; k < m->nkernels; k++)
+        kernel_symbols(&m->kernels[k], &syms[k]);
+    for (size_t si = 0; si < opts->nbindings; si++)
+        for (size_t bi = 0; bi < opts->bindings[si].count; bi++) {
+            const char *name = opts->bindings[si].items[bi].name;
+            if (!name)
+                continue;
+            bool seen = false; /* the same name in an earlier set, or earlier in this one */
+            for (size_t sj = 0; sj <= si && !seen; sj++)
+                for (size_t bj = 0; bj < (sj == si ? bi : opts->bindings[sj].count) && !seen; bj++)
+                    seen = opts->bindings[sj].items[bj].name && strcmp(opts->bindings[sj].items[bj].name, name) == 0;
+            if (seen)
+                continue;
+            bool known = false;
+            for (int k = 0; k < m->nkernels && !known; k++)
+                known = kernel_knows(&m->kernels[k], &syms[k], name);
+            if (known)
+                continue;
+            const char *best = NULL;
+            size_t bestd = strlen(name) / 3 + 1;
+            for (int k = 0; k < m->nkernels; k++)
+                for (size_t i = 0; i < syms[k].count; i++) {
+                    size_t d = distance(name, syms[k].names[i]);
+                    if (d <= bestd && (!best || d < bestd)) {
+                        best = syms[k].names[i];
+                        bestd = d;
+                    }
+                }
+            pc_sb sb = {0};
+            pc_sb_printf(&sb, "--bind %s: no symbol '%s' in kernel%s ", name, name, m->nkernels > 1 ? "s" : "");
+            for (int k = 0; k < m->nkernels && k < 4; k++)
+                pc_sb_printf(&sb, "%s'%s'", k ? ", " : "", m->kernels[k].name);
+            if (m->nkernels > 4)
+                pc_sb_printf(&sb, ", ...");
+            if (best)
+                pc_sb_printf(&sb, "; did you mean '%s'?", best);
+            else
+                pc_sb_printf(&sb, ": the binding has no effect");
+            char *text = pc_sb_take(&sb);
+            pc_model_add_message(m, PC_MSG_WARNING, m->kernels[0].loc, text);
+            pc_mem_free(text);
+        }
+    for (int k = 0; k < m->nkernels; k++)
+        pc_mem_free(syms[k].names);
+    pc_mem_free(syms);
+}
+
+static pc_model *parse_lang(pc_frontend *fe, const char *path, const char *text, size_t len,
+                            const pc_parse_opts *opts);
+
 pc_model *pc_frontend_parse(pc_frontend *fe, const char *path, const char *text, size_t len,
+                            const pc_parse_opts *opts)
+{
+    pc_parse_opts none;
+    if (!opts) {
+        memset(&none, 0, sizeof none);
+        opts = &none;
+    }
+    pc_model *m = parse_lang(fe, path, text, len, opts);
+    check_bindings(m, opts);
+    return m;
+}
+
+static pc_model *parse_lang(pc_frontend *fe, const char *path, const char *text, size_t len,
                             const pc_parse_opts *opts)
 {
     pc_parse_opts none;
