@@ -24,6 +24,7 @@ typedef struct pc_cli_common {
     PC_VEC(pc_bindings) sets;          /* --shapes FILE: binding sets (each merged with binds) */
     PC_VEC(pc_option) set_opts;        /* --set KEY=VALUE */
     PC_VEC(const char *) extra_args, extra_args_before, compiler_args;
+    PC_VEC(const char *) python_path;  /* --python-path DIR (repeatable) */
     const char *config_path;           /* --config tile_fwk_config.json */
     const char *project_file;          /* --config-file .poolcheck.json */
     bool no_config_lookup;

@@ -23,6 +23,8 @@ const char pc_cli_common_help[] =
     "  --checks=GLOBS            checks to run, by id or name; '-' negates (e.g. 'PC*,-PC009')\n"
     "  --warnings-as-errors=GLOBS  promote matching warnings to errors\n"
     "  --lang=cpp|python         force the language (default: from the extension)\n"
+    "Python options:\n"
+    "  --python-path DIR         also look for imported project modules in DIR (repeatable)\n"
     "C++ options:\n"
     "  -p DIR                    directory holding compile_commands.json (real headers)\n"
     "  --extra-arg=ARG           append a compiler argument (repeatable)\n"
@@ -67,6 +69,7 @@ void pc_cli_common_free(pc_cli_common *c)
     PC_VEC_FREE(c->set_opts);
     PC_VEC_FREE(c->extra_args);
     PC_VEC_FREE(c->extra_args_before);
+    PC_VEC_FREE(c->python_path);
     PC_VEC_FREE(c->compiler_args);
     pc_arena_free(c->arena);
 }
@@ -108,8 +111,14 @@ static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
         return false;
     }
     int64_t v;
-    if (!parse_int(eq + 1, &v)) {
-        pc_cli_error("--bind %s: '%s' is not an integer", arg, eq + 1);
+    /* decimal only, as --set: `--bind n=064` is 64, not octal 52 */
+    char *end = NULL;
+    errno = 0;
+    long long dv = strtoll(eq + 1, &end, 10);
+    bool ok = !errno && end != eq + 1 && !*end;
+    v = dv;
+    if (!ok) {
+        pc_cli_error("--bind %s: '%s' is not a decimal integer", arg, eq + 1);
         return false;
     }
     b->name = pc_arena_strndup(c->arena, arg, (size_t)(eq - arg));
@@ -275,6 +284,11 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
         }
         return 1;
     }
+    if ((v = opt_value(argc, argv, i, "--python-path", &missing))) {
+        PC_VEC_PUSH(c->python_path, v);
+        return 1;
+    }
+    MISSING("--python-path");
     if ((v = opt_value(argc, argv, i, "--extra-arg-before", &missing))) {
         PC_VEC_PUSH(c->extra_args_before, v);
         return 1;
@@ -342,6 +356,8 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     o.parse.nextra_args = c->extra_args.count;
     o.parse.extra_args_before = c->extra_args_before.items;
     o.parse.nextra_args_before = c->extra_args_before.count;
+    o.parse.python_path = c->python_path.items;
+    o.parse.npython_path = c->python_path.count;
     o.parse.compiler_args = c->compiler_args.items;
     o.parse.ncompiler_args = c->compiler_args.count;
     o.analysis.inner_policy = c->inner_policy;

@@ -4,6 +4,18 @@
 
 #include <string.h>
 
+static const char model_help[] =
+    "usage: poolcheck model [options] FILE\n"
+    "Print the kernel model of FILE as JSON: what the frontend (libclang for C++, CPython's ast for\n"
+    "Python) read from the source, before any analysis.  Per kernel: its tensors (name, dtype,\n"
+    "shape, kind, where each is created), loops (bounds, step, unroll list, submit_before_loop,\n"
+    "parallel), paths, the statements with their reads, whole writes, assemble writes and views,\n"
+    "and the runtime options found in the source, each with its source location.  The analysis\n"
+    "(check, logs --kernel, plan) works only from this model, so it shows what poolcheck saw: use\n"
+    "it when a prediction looks wrong.  Messages of the frontend go to stderr.\n"
+    "Exit status: 0 model printed; 2 usage error, unreadable file, or a source that cannot be\n"
+    "parsed at all.\n\n";
+
 int pc_cmd_model(int argc, char **argv)
 {
     pc_cli_common c;
@@ -12,7 +24,7 @@ int pc_cmd_model(int argc, char **argv)
     int status = PC_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: poolcheck model [--lang=cpp|python] [C++ options] FILE\n\n%s", pc_cli_common_help);
+            printf("%s%s", model_help, pc_cli_common_help);
             pc_cli_common_free(&c);
             return PC_EXIT_OK;
         }
@@ -47,6 +59,8 @@ int pc_cmd_model(int argc, char **argv)
     po.nextra_args = c.extra_args.count;
     po.extra_args_before = c.extra_args_before.items;
     po.nextra_args_before = c.extra_args_before.count;
+    po.python_path = c.python_path.items;
+    po.npython_path = c.python_path.count;
     pc_frontend *fe = pc_frontend_new();
     pc_model *m = pc_frontend_parse(fe, file, NULL, 0, &po);
     for (int i = 0; i < m->nmessages; i++) {

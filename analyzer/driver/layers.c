@@ -99,6 +99,10 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
     }
     o->analysis.sets = sets;
     o->analysis.nsets = nsets;
+    /* the frontends see them too: the Python one unrolls range() over a bound symbol and decides a
+     * trace-time if on a bound argument; the dispatcher warns about a binding that names nothing */
+    o->parse.bindings = sets;
+    o->parse.nbindings = nsets;
 
     size_t ncfg = l->config ? l->config->noptions : 0, nproj = proj ? proj->noptions : 0;
     size_t n = ncfg + nproj + l->nset_opts;
