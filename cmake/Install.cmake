@@ -4,6 +4,10 @@
 #   <prefix>/lib/libpoolcheck.a, <prefix>/include/poolcheck/*.h
 #   <prefix>/share/poolcheck/stub/          the stub PyPTO headers the C++ frontend parses against
 #   <prefix>/share/doc/poolcheck/checks/    the check pages diagnostics link to
+#   <prefix>/share/doc/poolcheck/           README.md, docs/ (model.md, integrations.md, ...),
+#                                           examples/ (the seed kernels and sample logs)
+#   <prefix>/share/man/man1/                poolcheck.1, poolcheck-lsp.1, poolcheck-cc.1, made at
+#                                           build time from each tool's --help (cmake/man.py)
 #   <prefix>/lib/cmake/poolcheck/           find_package(poolcheck): poolcheck::poolcheck (the
 #                                           executable), poolcheck::poolcheck-lsp, poolcheck::poolcheck-cc,
 #                                           poolcheck_lint(); with COMPONENTS library also
@@ -45,6 +49,32 @@ endif()
 if(EXISTS ${CMAKE_SOURCE_DIR}/docs/checks)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/checks/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/checks)
 endif()
+# The user documentation, laid out as in the source tree so that its relative links hold.
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+  PATTERN dev EXCLUDE PATTERN "*.py" EXCLUDE)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+
+# Man pages: each tool's --help, turned into roff by cmake/man.py whenever the tool is rebuilt, so
+# the page and --help cannot disagree.  `man -l build/man/poolcheck.1` reads one in place.
+set(_pc_man_dir ${CMAKE_BINARY_DIR}/man)
+set(_pc_man_pages)
+foreach(_t ${_pc_tools})
+  set(_subs)
+  if(_t STREQUAL "poolcheck")
+    set(_subs check model logs plan)
+  endif()
+  add_custom_command(OUTPUT ${_pc_man_dir}/${_t}.1
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_pc_man_dir}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/man.py ${_pc_man_dir}/${_t}.1 ${_t}
+            ${PROJECT_VERSION} $<TARGET_FILE:${_t}> ${_subs}
+    DEPENDS ${_t} ${CMAKE_CURRENT_LIST_DIR}/man.py
+    COMMENT "Man page ${_t}.1 from ${_t} --help"
+    VERBATIM)
+  list(APPEND _pc_man_pages ${_pc_man_dir}/${_t}.1)
+endforeach()
+add_custom_target(man ALL DEPENDS ${_pc_man_pages})
+install(FILES ${_pc_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/poolcheckConfig.cmake.in

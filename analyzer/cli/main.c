@@ -11,6 +11,15 @@ static const char usage[] =
     "       poolcheck logs [options] PATH...          read runtime logs; compare with --kernel FILE\n"
     "       poolcheck plan FILE --budget-kb N         depths for a workspace budget\n"
     "       poolcheck --list-checks | --version | --help\n"
+    "\n"
+    "poolcheck reads CANN PyPTO kernels (Python and C++) without compiling or running them and\n"
+    "predicts, per kernel, the minimal non-zero stitch_function_num_per_pool = [root_inner,\n"
+    "assemble_outcast, exclusive_outcast] depths the runtime's Workspace needs, the workspace bytes\n"
+    "they cost, and what the configured runtime options do; it lints those options (checks\n"
+    "PC001-PC012, 'poolcheck --list-checks'), writes the suggested configuration, and checks a\n"
+    "prediction against the INFO logs of a real run.  'poolcheck FILE...' is 'poolcheck check\n"
+    "FILE...'.  How every number is computed: docs/model.md (installed under share/doc/poolcheck).\n"
+    "\n"
     "Run 'poolcheck SUBCOMMAND --help' for the options of a subcommand.\n";
 
 static const char *const subcommands[] = {"check", "model", "logs", "plan", "help", NULL};
