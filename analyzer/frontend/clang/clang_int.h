@@ -76,6 +76,9 @@ void pc_clang_lex(const char *buf, size_t begin, size_t end, pc_ctoks *out);
 bool pc_ctok_is(const pc_ctok *t, const char *s);
 /* Index of the bracket closing the one at t[i] ('(', '[' or '{'), or n when unbalanced. */
 int pc_clang_match(const pc_ctok *t, int n, int i);
+/* t[i] is '<': the index after the '>' closing that template argument list (`>>` closes two),
+ * -1 when it is not one. */
+int pc_clang_skip_template_args(const pc_ctok *t, int n, int i);
 /* Split t[0, n) at top-level commas: fills starts/ends (half-open) and returns the count (at most
  * max).  An empty list gives 0. */
 int pc_clang_split_args(const pc_ctok *t, int n, int *starts, int *ends, int max);
@@ -208,6 +211,11 @@ typedef struct pc_cx {
     PC_VEC(uint32_t) function_offs; /* recognised FUNCTIONs (kernels and nested): their token offsets */
     PC_VEC(pc_cspan) body_spans; /* LOOP bodies, for placing unanalysed LOOP tokens */
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
+
+    /* clang_value.c: one-`return` helpers of the translation unit, for calls written inside
+     * stringified macro arguments (found once, freed by pc_clang_walk_tu) */
+    PC_VEC(CXCursor) value_fns;
+    bool value_fns_scanned;
 } pc_cx;
 
 /* ---- locations and tokens of cursors (clang_walk.c) ---- */
@@ -245,6 +253,25 @@ void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out);
 /* The value of `GetInputShape(t, d)` for the tensor named `tname`: its static dim, its symbolic
  * dim, or the binding symbol `PARAM.shape[D]`. */
 const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim);
+
+/* ---- values from cursors (clang_value.c) ---- */
+/* The operator of a BinaryOperator / CompoundAssignOperator / UnaryOperator cursor ("+", "<"). */
+const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c);
+/* An integer or symbolic scalar from an expression cursor: clang's folding, declarations through
+ * the environment (by declaration), operators, GetInputShape, min/max, one-`return` helpers.  NULL
+ * when the expression is not a value this reader models. */
+const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e);
+/* A list value: `{a, b}`, `std::vector<int64_t>{...}`, a list variable.  False when not one. */
+bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
+/* A string value: a literal, std::string("..."), a string constant or variable.  NULL otherwise. */
+const char *pc_clang_value_string(pc_cx *cx, CXCursor e);
+/* A runtime option value from its cursor; false (kind UNKNOWN, text = spelling) when unknown. */
+bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth);
+/* The environment entry declared by decl (any kind), -1 if none. */
+int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
+/* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
+ * translation unit with args as the parameter values: NULL when there is no such helper. */
+const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
 
 /* ---- tensors (clang_tensor.c) ---- */
 bool pc_clang_is_tensor_type(CXType t);

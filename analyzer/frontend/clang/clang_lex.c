@@ -181,6 +181,34 @@ int pc_clang_match(const pc_ctok *t, int n, int i)
     return n;
 }
 
+int pc_clang_skip_template_args(const pc_ctok *t, int n, int i)
+{
+    if (i >= n || !pc_ctok_is(&t[i], "<"))
+        return -1;
+    int depth = 0;
+    for (int k = i; k < n; k++) {
+        if (pc_ctok_is(&t[k], "<"))
+            depth++;
+        else if (pc_ctok_is(&t[k], ">"))
+            depth--;
+        else if (pc_ctok_is(&t[k], ">>")) /* one token closing two lists */
+            depth -= 2;
+        else if (pc_ctok_is(&t[k], "(") || pc_ctok_is(&t[k], "[") || pc_ctok_is(&t[k], "{")) {
+            int c = pc_clang_match(t, n, k);
+            if (c >= n)
+                return -1;
+            k = c;
+            continue;
+        } else if (pc_ctok_is(&t[k], ";"))
+            return -1;
+        if (depth == 0)
+            return k + 1;
+        if (depth < 0)
+            return -1;
+    }
+    return -1;
+}
+
 int pc_clang_split_args(const pc_ctok *t, int n, int *starts, int *ends, int max)
 {
     if (n <= 0)
@@ -473,7 +501,15 @@ static const pc_expr *call_expr(eparse *p, const char *name, int open, int close
                 return pc_expr_sym(a, pc_clang_string_arg(cx, v, vn));
             return sub_expr(cx, v, vn);
         }
-    return NULL;
+    /* a helper of the translation unit (`constexpr T Ceil(T a, T b) { return ...; }`), found by
+     * its declaration and evaluated over its AST with the arguments bound */
+    const pc_expr *vals[8];
+    bool all = na <= 8;
+    for (int q = 0; q < na && all; q++) {
+        vals[q] = sub_expr(cx, args + st[q], en[q] - st[q]);
+        all = vals[q] != NULL;
+    }
+    return all ? pc_clang_call_by_name(cx, name, vals, na) : NULL;
 }
 
 /* Postfix uses of a named variable: x.GetShape()[d], x.GetShape(d), x.Dim(), v.size(), v[i]. */
@@ -586,17 +622,8 @@ static const pc_expr *e_primary(eparse *p)
             return pc_expr_int(a, 0);
         }
         if (pc_ctok_is(t, "static_cast") || pc_ctok_is(t, "reinterpret_cast") || pc_ctok_is(t, "const_cast")) {
-            int k = p->i + 1;
-            int depth = 0;
-            for (; k < p->n; k++) { /* skip <type> */
-                if (pc_ctok_is(&p->t[k], "<"))
-                    depth++;
-                else if (pc_ctok_is(&p->t[k], ">") && --depth == 0)
-                    break;
-                else if (pc_ctok_is(&p->t[k], ">>") && (depth -= 2) <= 0)
-                    break;
-            }
-            if (k + 1 < p->n && pc_ctok_is(&p->t[k + 1], "(")) {
+            int k = pc_clang_skip_template_args(p->t, p->n, p->i + 1) - 1; /* the closing '>' */
+            if (k >= 0 && k + 1 < p->n && pc_ctok_is(&p->t[k + 1], "(")) {
                 int close = pc_clang_match(p->t, p->n, k + 1);
                 if (close < p->n) {
                     const pc_expr *e = sub_expr(cx, p->t + k + 2, close - k - 2);
@@ -623,14 +650,11 @@ static const pc_expr *e_primary(eparse *p)
             return NULL;
         const char *name = pc_arena_strndup(cx->scratch, last->text, last->len);
         bool qualified = p->i - from > 1;
-        /* template arguments of min<int64_t>(...) */
-        if (p->i < p->n && pc_ctok_is(&p->t[p->i], "<") &&
-            (!strcmp(name, "min") || !strcmp(name, "max"))) {
-            int k = p->i;
-            while (k < p->n && !pc_ctok_is(&p->t[k], ">"))
-                k++;
-            if (k + 1 < p->n && pc_ctok_is(&p->t[k + 1], "("))
-                p->i = k + 1;
+        /* template arguments of a call: min<int64_t>(...), Ceil<int64_t>(...) */
+        if (p->i < p->n && pc_ctok_is(&p->t[p->i], "<")) {
+            int k = pc_clang_skip_template_args(p->t, p->n, p->i);
+            if (k > 0 && k < p->n && pc_ctok_is(&p->t[k], "("))
+                p->i = k;
         }
         if (p->i < p->n && pc_ctok_is(&p->t[p->i], "(")) {
             int close = pc_clang_match(p->t, p->n, p->i);
@@ -838,13 +862,12 @@ static int after_type_prefix(const pc_ctok *t, int n)
     for (; k < n; k++) {
         if (depth == 0 && (pc_ctok_is(&t[k], "{") || pc_ctok_is(&t[k], "(")))
             return k;
-        if (pc_ctok_is(&t[k], "<"))
-            depth++;
-        else if (pc_ctok_is(&t[k], ">"))
-            depth--;
-        else if (pc_ctok_is(&t[k], ">>"))
-            depth -= 2;
-        else if (depth == 0 && t[k].kind != PC_CTOK_IDENT && !pc_ctok_is(&t[k], "::"))
+        if (pc_ctok_is(&t[k], "<")) {
+            int after = pc_clang_skip_template_args(t, n, k);
+            if (after < 0)
+                return -1;
+            k = after - 1;
+        } else if (depth == 0 && t[k].kind != PC_CTOK_IDENT && !pc_ctok_is(&t[k], "::"))
             return -1;
     }
     return -1;

@@ -508,6 +508,21 @@ static void record_constant(pc_cx *cx, const char *name, const pc_expr *e)
         pc_kernel_add_constant(cx->m, &cx->m->kernels[cx->kernel], name, v);
 }
 
+/* The initialiser expression of a variable declaration (its last expression child). */
+static CXCursor decl_init(CXCursor v)
+{
+    cursors ch = {0};
+    children(v, &ch);
+    CXCursor r = clang_getNullCursor();
+    for (size_t i = ch.count; i-- > 0;)
+        if (clang_isExpression(clang_getCursorKind(ch.items[i]))) {
+            r = ch.items[i];
+            break;
+        }
+    PC_VEC_FREE(ch);
+    return r;
+}
+
 static void scalar_decl(pc_cx *cx, CXCursor v, vclass vc, const char *name)
 {
     pc_arena *a = pc_model_arena(cx->m);
@@ -527,6 +542,11 @@ static void scalar_decl(pc_cx *cx, CXCursor v, vclass vc, const char *name)
                     e = pc_expr_int(a, clang_EvalResult_getAsLongLong(r));
                 clang_EvalResult_dispose(r);
             }
+        }
+        if (!e && !clang_isInvalidDeclaration(v)) {
+            CXCursor init = decl_init(v);
+            if (!clang_Cursor_isNull(init))
+                e = pc_clang_value_int(cx, init);
         }
         if (!e && has_init)
             e = pc_clang_int_expr(cx, it, n);
@@ -656,8 +676,74 @@ static bool scalar_assign(pc_cx *cx, CXCursor c)
 
 /* ---- runtime options ---------------------------------------------------------------------------- */
 
+/* The SetRuntimeOption call inside an expression statement (clang resolved it). */
+static enum CXChildVisitResult find_option_call(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 2) {
+        CXString s = clang_getCursorSpelling(c);
+        bool hit = !strcmp(clang_getCString(s), "SetRuntimeOption");
+        clang_disposeString(s);
+        if (hit) {
+            *(CXCursor *)d = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Record an option site; false when the same call was recorded already (a helper walked as host
+ * code and inlined into a kernel: keep one, the kernel's view wins). */
+static pc_option *option_record(pc_cx *cx, const char *key, pc_loc loc)
+{
+    for (int o = 0; o < cx->m->noptions; o++) {
+        pc_option *op = &cx->m->options[o];
+        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->loc.line == loc.line && op->loc.col == loc.col) {
+            if (cx->kernel >= 0) {
+                op->kernel = cx->kernel;
+                op->in_kernel = true;
+            }
+            return NULL;
+        }
+    }
+    int id = pc_model_add_option(cx->m, key, PC_SITE_CPP_SET_RUNTIME_OPTION, loc);
+    pc_option *o = &cx->m->options[id];
+    o->kernel = cx->kernel;
+    o->in_kernel = cx->kernel >= 0;
+    return o;
+}
+
+/* A key written as a constant whose value poolcheck cannot read (STITCH_FUNCTION_MAX_NUM from an
+ * unknown header): upstream spells each key as its constant's lower-case name. */
+static const char *key_from_constant(pc_cx *cx, const char *spelled)
+{
+    const char *last = strrchr(spelled, ':');
+    char *lower = pc_arena_strdup(cx->scratch, last ? last + 1 : spelled);
+    for (char *p = lower; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return lower;
+}
+
 static void option_site(pc_cx *cx, CXCursor c)
 {
+    /* from the AST: config::SetRuntimeOption<T>(key, value) as clang resolved it */
+    CXCursor call = clang_getNullCursor();
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        find_option_call(c, c, &call);
+    if (clang_Cursor_isNull(call))
+        clang_visitChildren(c, find_option_call, &call);
+    if (!clang_Cursor_isNull(call)) {
+        CXCursor karg = clang_Cursor_getArgument(call, 0);
+        const char *key = pc_clang_value_string(cx, karg);
+        if (!key)
+            key = key_from_constant(cx, cursor_spelling(cx, pc_clang_strip(karg)));
+        pc_option *o = option_record(cx, key, pc_clang_cursor_loc(cx, call));
+        if (o)
+            pc_clang_value_opt(cx, clang_Cursor_getArgument(call, 1), &o->value, 0);
+        return;
+    }
+    /* clang rejected the call: read it back from its tokens */
     pc_ctoks toks = {0};
     if (!pc_clang_cursor_tokens(cx, c, &toks)) {
         PC_VEC_FREE(toks);
@@ -673,10 +759,11 @@ static void option_site(pc_cx *cx, CXCursor c)
     }
     uint32_t call_begin = t[0].off;
     i++;
-    if (i < n && pc_ctok_is(&t[i], "<")) { /* SetRuntimeOption<int64_t>(...) */
-        while (i < n && !pc_ctok_is(&t[i], ">"))
-            i++;
-        i++;
+    if (i < n && pc_ctok_is(&t[i], "<")) /* SetRuntimeOption<std::vector<int64_t>>(...) */
+        i = pc_clang_skip_template_args(t, n, i);
+    if (i < 0) {
+        PC_VEC_FREE(toks);
+        return;
     }
     if (i >= n || !pc_ctok_is(&t[i], "(")) {
         PC_VEC_FREE(toks);
@@ -693,33 +780,11 @@ static void option_site(pc_cx *cx, CXCursor c)
     const pc_ctok *kt = t + i + 1 + st[0];
     int kn = en[0] - st[0];
     const char *key = pc_clang_string_arg(cx, kt, kn);
-    if (!key && kn > 0) {
-        /* a key constant (STITCH_FUNCTION_MAX_NUM): upstream spells each key as its lower-case name */
-        const pc_ctok *last = &kt[kn - 1];
-        char *lower = pc_arena_strndup(cx->scratch, last->text, last->len);
-        for (char *p = lower; *p; p++)
-            if (*p >= 'A' && *p <= 'Z')
-                *p = (char)(*p - 'A' + 'a');
-        key = lower;
-    }
-    /* the same call seen twice (a helper walked as host code and inlined into a kernel): keep one,
-     * and the kernel's view of it wins */
-    for (int o = 0; o < cx->m->noptions; o++) {
-        pc_option *op = &cx->m->options[o];
-        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->loc.line == loc.line && op->loc.col == loc.col) {
-            if (cx->kernel >= 0) {
-                op->kernel = cx->kernel;
-                op->in_kernel = true;
-            }
-            PC_VEC_FREE(toks);
-            return;
-        }
-    }
-    int id = pc_model_add_option(cx->m, key, PC_SITE_CPP_SET_RUNTIME_OPTION, loc);
-    pc_option *o = &cx->m->options[id];
-    o->kernel = cx->kernel;
-    o->in_kernel = cx->kernel >= 0;
-    pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
+    if (!key && kn > 0)
+        key = key_from_constant(cx, pc_arena_strndup(cx->scratch, kt[kn - 1].text, kt[kn - 1].len));
+    pc_option *o = option_record(cx, key, loc);
+    if (o)
+        pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
     PC_VEC_FREE(toks);
 }
 
@@ -812,7 +877,7 @@ bool pc_clang_inlinable(pc_cx *cx, CXCursor decl)
         return false;
     if (clang_File_isEqual(f, cx->main_file))
         return true;
-    if (cx->stub_mode || clang_Location_isInSystemHeader(l))
+    if (clang_Location_isInSystemHeader(l)) /* the stub header is one (#pragma clang system_header) */
         return false;
     /* declared in npu::tile_fwk: the API */
     for (CXCursor p = clang_getCursorSemanticParent(def);
@@ -937,7 +1002,9 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
             break;
         }
         case VC_INT:
-            b->expr = have_toks ? pc_clang_int_expr(cx, toks.items, (int)toks.count) : NULL;
+            b->expr = pc_clang_value_int(cx, arg);
+            if (!b->expr && have_toks)
+                b->expr = pc_clang_int_expr(cx, toks.items, (int)toks.count);
             if (b->expr && has_opaque(b->expr))
                 b->expr = NULL;
             b->bound = b->expr != NULL;
@@ -2281,4 +2348,6 @@ void pc_clang_walk_tu(pc_cx *cx)
     walk_decls(cx, clang_getTranslationUnitCursor(cx->tu));
     check_leftovers(cx);
     sort_options(cx->m);
+    PC_VEC_FREE(cx->value_fns);
+    cx->value_fns_scanned = false;
 }

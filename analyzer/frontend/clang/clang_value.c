@@ -1,0 +1,704 @@
+/*
+ * clang_value.c - values from the AST: integers and symbolic scalars, lists, strings, dtypes and
+ * runtime-option values, read from cursors and keyed by declaration (clang_getCursorReferenced),
+ * never by re-lexing the source.
+ *
+ * What clang can fold itself (literals, constexpr / const variables, enumerators, constexpr
+ * function calls such as a `template <class T> constexpr T Ceil(T, T)`, sizeof) comes from
+ * clang_Cursor_Evaluate.  What it cannot (SymbolicScalar arithmetic, loop indices, GetInputShape,
+ * helpers that are not constexpr) is built here as a pc_expr over the same cursor kinds: binary and
+ * unary operators (built-in or overloaded), the conditional operator, calls of one-`return`
+ * helpers with their parameters bound, std::min / std::max.  A NULL result means "not a value this
+ * module models"; callers decide whether that is a symbol, a PC012 or another reader's turn.
+ *
+ * The operator of a BinaryOperator: clang_getCursorBinaryOperatorKind where libclang has it
+ * (LLVM 17, CINDEX_VERSION_MINOR 64), otherwise the one punctuation token between the two operand
+ * cursors (operator_spelling below).
+ */
+#include "clang_int.h"
+
+#include <string.h>
+
+#define MAX_DEPTH 64
+
+/* ---- cursor helpers --------------------------------------------------------------------------- */
+
+typedef struct kids { CXCursor c[8]; int n; } kids;
+
+static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    kids *k = d;
+    if (k->n < 8)
+        k->c[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static kids kids_of(CXCursor c)
+{
+    kids k;
+    k.n = 0;
+    clang_visitChildren(c, kid_visit, &k);
+    return k;
+}
+
+static const char *spelling(pc_cx *cx, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+/* Implicit and explicit conversions, parentheses, temporaries and single-argument constructions
+ * (SymbolicScalar(int), int64_t(x)) are transparent for values. */
+static CXCursor value_strip(CXCursor c)
+{
+    for (int guard = 0; guard < 32; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        kids ch;
+        if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CStyleCastExpr ||
+            k == CXCursor_CXXFunctionalCastExpr || k == CXCursor_CXXStaticCastExpr) {
+            ch = kids_of(c);
+            if (ch.n < 1 || ch.n > 8)
+                return c;
+            /* a cast's children are its type reference(s) first, the operand last */
+            c = ch.c[ch.n - 1];
+            continue;
+        }
+        if (k == CXCursor_CallExpr) {
+            CXCursor ref = clang_getCursorReferenced(c);
+            if (clang_getCursorKind(ref) == CXCursor_Constructor && clang_Cursor_getNumArguments(c) == 1) {
+                c = clang_Cursor_getArgument(c, 0);
+                continue;
+            }
+        }
+        return c;
+    }
+    return c;
+}
+
+static bool file_offset(CXSourceLocation l, CXFile *f, unsigned *off)
+{
+    clang_getFileLocation(l, f, NULL, NULL, off);
+    return *f != NULL;
+}
+
+static bool is_operator_text(const char *s)
+{
+    static const char *const ops[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
+                                      "&", "|", "^", "<<", ">>", "=", "+=", "-=", "*=", "/=", "%=", "<<=",
+                                      ">>=", "&=", "|=", "^=", ",", "<=>", "->*", ".*", NULL};
+    for (int i = 0; ops[i]; i++)
+        if (!strcmp(ops[i], s))
+            return true;
+    return false;
+}
+
+const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+#if CINDEX_VERSION_MINOR >= 64
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+        CXString s = clang_getBinaryOperatorKindSpelling(clang_getCursorBinaryOperatorKind(c));
+        const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
+        clang_disposeString(s);
+        if (*r)
+            return r;
+    }
+#endif
+    kids ch = kids_of(c);
+    bool unary = k == CXCursor_UnaryOperator;
+    if (unary ? ch.n != 1 : ch.n != 2)
+        return NULL;
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
+    const char *r = NULL;
+    CXFile f0 = NULL, f1 = NULL;
+    unsigned a = 0, b = 0;
+    if (unary) {
+        /* prefix: the first token is before the operand; postfix: the last one is after it */
+        CXFile tf = NULL;
+        unsigned t0 = 0;
+        if (n > 0 && file_offset(clang_getRangeStart(clang_getCursorExtent(ch.c[0])), &f0, &a) &&
+            file_offset(clang_getTokenLocation(cx->tu, toks[0]), &tf, &t0) && clang_File_isEqual(tf, f0)) {
+            CXString s = clang_getTokenSpelling(cx->tu, toks[t0 < a ? 0 : n - 1]);
+            r = pc_arena_strdup(cx->scratch, clang_getCString(s));
+            clang_disposeString(s);
+            if (t0 >= a) /* postfix ++ / --: not a value */
+                r = NULL;
+        }
+    } else if (file_offset(clang_getRangeEnd(clang_getCursorExtent(ch.c[0])), &f0, &a) &&
+               file_offset(clang_getRangeStart(clang_getCursorExtent(ch.c[1])), &f1, &b) && clang_File_isEqual(f0, f1) &&
+               a <= b) {
+        /* the one punctuation token between the operands */
+        for (unsigned i = 0; i < n; i++) {
+            CXFile tf = NULL;
+            unsigned to = 0;
+            if (clang_getTokenKind(toks[i]) != CXToken_Punctuation ||
+                !file_offset(clang_getTokenLocation(cx->tu, toks[i]), &tf, &to) || !clang_File_isEqual(tf, f0))
+                continue;
+            if (to >= a && to < b) {
+                CXString s = clang_getTokenSpelling(cx->tu, toks[i]);
+                r = pc_arena_strdup(cx->scratch, clang_getCString(s));
+                clang_disposeString(s);
+                break;
+            }
+        }
+    }
+    if (toks)
+        clang_disposeTokens(cx->tu, toks, n);
+    if (r && !unary && !is_operator_text(r))
+        r = NULL;
+    return r;
+}
+
+typedef struct elems { CXCursor *c; int n, cap; } elems;
+
+static enum CXChildVisitResult elem_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    elems *el = d;
+    if (el->n == el->cap) {
+        el->cap = el->cap ? el->cap * 2 : 8;
+        el->c = pc_mem_realloc(el->c, sizeof *el->c * (size_t)el->cap);
+    }
+    el->c[el->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+/* ---- integers and symbolic scalars ----------------------------------------------------------- */
+
+static bool integral_type(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
+        c = clang_getCanonicalType(clang_getPointeeType(c));
+    switch (c.kind) {
+    case CXType_Bool: case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
+    case CXType_Short: case CXType_UShort: case CXType_Int: case CXType_UInt: case CXType_Long:
+    case CXType_ULong: case CXType_LongLong: case CXType_ULongLong: case CXType_Enum:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* clang's own folding of an integral expression (NULL when it cannot). */
+static const pc_expr *clang_fold(pc_cx *cx, CXCursor e)
+{
+    if (!integral_type(clang_getCursorType(e)))
+        return NULL;
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    if (!r)
+        return NULL;
+    const pc_expr *v = NULL;
+    if (clang_EvalResult_getKind(r) == CXEval_Int)
+        v = pc_expr_int(pc_model_arena(cx->m), clang_EvalResult_getAsLongLong(r));
+    clang_EvalResult_dispose(r);
+    return v;
+}
+
+static int env_by_decl(pc_cx *cx, CXCursor decl)
+{
+    for (size_t i = cx->env.count; i-- > 0;) {
+        pc_cenv *e = &cx->env.items[i];
+        if (e->has_decl && e->name[0] && clang_equalCursors(e->decl, decl))
+            return (int)i;
+    }
+    return -1;
+}
+
+int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl) { return env_by_decl(cx, decl); }
+
+/* The initialiser expression of a variable declaration, or a null cursor. */
+static CXCursor var_init(CXCursor var)
+{
+    kids ch = kids_of(var);
+    for (int i = ch.n < 8 ? ch.n : 8; i-- > 0;) {
+        enum CXCursorKind k = clang_getCursorKind(ch.c[i]);
+        if (clang_isExpression(k))
+            return ch.c[i];
+    }
+    return clang_getNullCursor();
+}
+
+static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth);
+
+static pc_expr_kind binop_kind(const char *op, bool *ok)
+{
+    static const struct { const char *s; pc_expr_kind k; } map[] = {
+        {"+", PC_EXPR_ADD}, {"-", PC_EXPR_SUB}, {"*", PC_EXPR_MUL}, {"/", PC_EXPR_DIV}, {"%", PC_EXPR_MOD},
+        {"<", PC_EXPR_LT}, {"<=", PC_EXPR_LE}, {">", PC_EXPR_GT}, {">=", PC_EXPR_GE}, {"==", PC_EXPR_EQ},
+        {"!=", PC_EXPR_NE}, {"&&", PC_EXPR_AND}, {"||", PC_EXPR_OR},
+    };
+    *ok = false;
+    if (!op)
+        return PC_EXPR_INT;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (!strcmp(map[i].s, op)) {
+            *ok = true;
+            return map[i].k;
+        }
+    return PC_EXPR_INT;
+}
+
+static const pc_expr *binary(pc_cx *cx, const char *op, const pc_expr *l, const pc_expr *r)
+{
+    if (!l || !r || !op)
+        return NULL;
+    pc_arena *a = pc_model_arena(cx->m);
+    bool ok;
+    pc_expr_kind k = binop_kind(op, &ok);
+    if (ok)
+        return pc_expr_bin(a, k, l, r);
+    int64_t x, y;
+    if (!pc_expr_is_int(l, &x) || !pc_expr_is_int(r, &y))
+        return NULL;
+    if (!strcmp(op, "&"))
+        return pc_expr_int(a, x & y);
+    if (!strcmp(op, "|"))
+        return pc_expr_int(a, x | y);
+    if (!strcmp(op, "^"))
+        return pc_expr_int(a, x ^ y);
+    if (!strcmp(op, "<<") && y >= 0 && y < 63)
+        return pc_expr_int(a, (int64_t)((uint64_t)x << y));
+    if (!strcmp(op, ">>") && y >= 0 && y < 63)
+        return pc_expr_int(a, x >> y);
+    return NULL;
+}
+
+static const pc_expr *unary(pc_cx *cx, const char *op, const pc_expr *v)
+{
+    if (!v || !op)
+        return NULL;
+    pc_arena *a = pc_model_arena(cx->m);
+    if (!strcmp(op, "-"))
+        return pc_expr_neg(a, v);
+    if (!strcmp(op, "+"))
+        return v;
+    if (!strcmp(op, "!"))
+        return pc_expr_not(a, v);
+    int64_t x;
+    if (!strcmp(op, "~") && pc_expr_is_int(v, &x))
+        return pc_expr_int(a, ~x);
+    return NULL;
+}
+
+/* The body of a helper that is `{ return e; }` (declarations of constants before it allowed):
+ * the returned expression, or a null cursor. */
+static CXCursor single_return(CXCursor fn)
+{
+    kids ch = kids_of(fn);
+    CXCursor body = clang_getNullCursor();
+    for (int i = 0; i < ch.n && i < 8; i++)
+        if (clang_getCursorKind(ch.c[i]) == CXCursor_CompoundStmt)
+            body = ch.c[i];
+    if (clang_Cursor_isNull(body))
+        return body;
+    kids st = kids_of(body);
+    if (st.n != 1 || clang_getCursorKind(st.c[0]) != CXCursor_ReturnStmt)
+        return clang_getNullCursor();
+    kids rv = kids_of(st.c[0]);
+    return rv.n == 1 ? rv.c[0] : clang_getNullCursor();
+}
+
+/* The function whose body a call runs: the definition, or for a template specialisation the
+ * pattern it was instantiated from (libclang shows template bodies uninstantiated). */
+static CXCursor callee_definition(CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(ref))
+        return ref;
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (!clang_Cursor_isNull(def) && !clang_Cursor_isNull(single_return(def)))
+        return def;
+    CXCursor tpl = clang_getSpecializedCursorTemplate(ref);
+    if (!clang_Cursor_isNull(tpl)) {
+        CXCursor tdef = clang_getCursorDefinition(tpl);
+        return clang_Cursor_isNull(tdef) ? tpl : tdef;
+    }
+    return def;
+}
+
+/* Call a one-`return` helper: parameters bound to the argument values (by declaration). */
+static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
+{
+    CXCursor def = callee_definition(call);
+    if (clang_Cursor_isNull(def) || !pc_clang_inlinable(cx, def))
+        return NULL;
+    CXCursor ret = single_return(def);
+    if (clang_Cursor_isNull(ret))
+        return NULL;
+    int nargs = clang_Cursor_getNumArguments(call);
+    const pc_expr *vals[16];
+    CXCursor parms[16];
+    int np = 0;
+    /* parameters in order (a template's children also hold its template parameters) */
+    PC_VEC(CXCursor) ps = {0};
+    kids all = kids_of(def);
+    for (int i = 0; i < all.n && i < 8; i++)
+        if (clang_getCursorKind(all.c[i]) == CXCursor_ParmDecl)
+            PC_VEC_PUSH(ps, all.c[i]);
+    if (all.n > 8) { /* more children than kids_of keeps: ask for the parameters directly */
+        ps.count = 0;
+        int n = clang_Cursor_getNumArguments(def);
+        for (int i = 0; i < n; i++)
+            PC_VEC_PUSH(ps, clang_Cursor_getArgument(def, (unsigned)i));
+    }
+    bool ok = nargs >= 0 && (size_t)nargs <= ps.count && ps.count <= 16;
+    for (int i = 0; ok && i < (int)ps.count; i++) {
+        if (i >= nargs) {
+            ok = false; /* a default argument: not followed */
+            break;
+        }
+        vals[i] = vint(cx, clang_Cursor_getArgument(call, (unsigned)i), depth + 1);
+        parms[i] = ps.items[i];
+        ok = vals[i] != NULL;
+        np++;
+    }
+    PC_VEC_FREE(ps);
+    if (!ok)
+        return NULL;
+    size_t mark = cx->env.count;
+    for (int i = 0; i < np; i++) {
+        CXString s = clang_getCursorSpelling(parms[i]);
+        int e = pc_clang_env_push(cx, PC_CENV_EXPR, clang_getCString(s), &parms[i]);
+        clang_disposeString(s);
+        cx->env.items[e].expr = vals[i];
+        cx->env.items[e].frame = -1; /* visible by declaration only, never by name */
+    }
+    const pc_expr *r = vint(cx, ret, depth + 1);
+    cx->env.count = mark;
+    return r;
+}
+
+static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    const char *name = spelling(cx, e);
+    int nargs = clang_Cursor_getNumArguments(e);
+    /* overloaded operators (SymbolicScalar arithmetic): `operator+` with the operands as arguments */
+    if (!strncmp(name, "operator", 8) && nargs >= 1 && nargs <= 2) {
+        const char *op = name + 8;
+        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
+        if (nargs == 1)
+            return unary(cx, op, l);
+        return binary(cx, op, l, vint(cx, clang_Cursor_getArgument(e, 1), depth + 1));
+    }
+    if (!strncmp(name, "operator ", 9) && nargs == 0) { /* a conversion (SymbolicScalar -> int) */
+        kids ch = kids_of(e);
+        if (ch.n == 1 && clang_getCursorKind(ch.c[0]) == CXCursor_MemberRefExpr) {
+            kids obj = kids_of(ch.c[0]);
+            if (obj.n == 1)
+                return vint(cx, obj.c[0], depth + 1);
+        }
+        return NULL;
+    }
+    if (!strcmp(name, "GetInputShape") && nargs == 2) {
+        CXCursor t = value_strip(clang_Cursor_getArgument(e, 0));
+        const pc_expr *d = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
+        int64_t dim;
+        if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && d && pc_expr_is_int(d, &dim))
+            return pc_clang_input_shape(cx, spelling(cx, t), dim);
+        return NULL;
+    }
+    if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) && nargs == 2) {
+        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
+        const pc_expr *r = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
+        if (!l || !r)
+            return NULL;
+        return pc_expr_bin(a, name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, l, r);
+    }
+    return call_helper(cx, e, depth);
+}
+
+static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth)
+{
+    if (depth > MAX_DEPTH || clang_Cursor_isNull(e))
+        return NULL;
+    e = value_strip(e);
+    const pc_expr *v = clang_fold(cx, e);
+    if (v)
+        return v;
+    pc_arena *a = pc_model_arena(cx->m);
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor ref = clang_getCursorReferenced(e);
+        if (clang_Cursor_isNull(ref))
+            return NULL;
+        if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl)
+            return pc_expr_int(a, clang_getEnumConstantDeclValue(ref));
+        int en = env_by_decl(cx, ref);
+        if (en >= 0)
+            return cx->env.items[en].kind == PC_CENV_EXPR ? cx->env.items[en].expr : NULL;
+        if (clang_getCursorKind(ref) == CXCursor_VarDecl) {
+            CXType t = clang_getCursorType(ref);
+            if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getCanonicalType(t))) {
+                CXCursor init = var_init(ref);
+                if (!clang_Cursor_isNull(init))
+                    return vint(cx, init, depth + 1);
+            }
+        }
+        return NULL;
+    }
+    case CXCursor_BinaryOperator: {
+        kids ch = kids_of(e);
+        if (ch.n != 2)
+            return NULL;
+        return binary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1), vint(cx, ch.c[1], depth + 1));
+    }
+    case CXCursor_UnaryOperator: {
+        kids ch = kids_of(e);
+        if (ch.n != 1)
+            return NULL;
+        return unary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1));
+    }
+    case CXCursor_ConditionalOperator: {
+        kids ch = kids_of(e);
+        if (ch.n != 3)
+            return NULL;
+        const pc_expr *c = vint(cx, ch.c[0], depth + 1);
+        int64_t cv;
+        if (c && pc_expr_is_int(c, &cv))
+            return vint(cx, ch.c[cv ? 1 : 2], depth + 1);
+        return NULL;
+    }
+    case CXCursor_CallExpr:
+        return call_value(cx, e, depth);
+    default:
+        return NULL;
+    }
+}
+
+const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e) { return vint(cx, e, 0); }
+
+/* ---- helpers called from stringified macro arguments ------------------------------------------ */
+
+static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    pc_cx *cx = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) && !clang_Cursor_isNull(single_return(c)))
+        PC_VEC_PUSH(cx->value_fns, c);
+    return CXChildVisit_Continue;
+}
+
+const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs)
+{
+    if (!cx->value_fns_scanned) {
+        cx->value_fns_scanned = true;
+        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), fn_visit, cx);
+    }
+    for (size_t i = cx->value_fns.count; i-- > 0;) {
+        CXCursor fn = cx->value_fns.items[i];
+        CXString s = clang_getCursorSpelling(fn);
+        bool same = !strcmp(clang_getCString(s), name);
+        clang_disposeString(s);
+        if (!same || !pc_clang_inlinable(cx, fn))
+            continue;
+        elems ps = {NULL, 0, 0};
+        kids all = kids_of(fn);
+        for (int j = 0; j < all.n && j < 8; j++)
+            if (clang_getCursorKind(all.c[j]) == CXCursor_ParmDecl)
+                elem_visit(all.c[j], fn, &ps);
+        bool ok = ps.n == nargs && all.n <= 8;
+        const pc_expr *r = NULL;
+        if (ok) {
+            size_t mark = cx->env.count;
+            for (int j = 0; j < nargs && ok; j++) {
+                ok = args[j] != NULL;
+                CXString pn = clang_getCursorSpelling(ps.c[j]);
+                int e = pc_clang_env_push(cx, PC_CENV_EXPR, clang_getCString(pn), &ps.c[j]);
+                clang_disposeString(pn);
+                cx->env.items[e].expr = args[j];
+                cx->env.items[e].frame = -1; /* by declaration only */
+            }
+            if (ok)
+                r = vint(cx, single_return(fn), 1);
+            cx->env.count = mark;
+        }
+        pc_mem_free(ps.c);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* ---- strings, lists, dtypes ------------------------------------------------------------------- */
+
+const char *pc_clang_value_string(pc_cx *cx, CXCursor e)
+{
+    for (int depth = 0; depth < 8 && !clang_Cursor_isNull(e); depth++) {
+        e = value_strip(e);
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_StringLiteral) {
+            /* the literal's spelling (prefixes, escapes and raw strings decoded) */
+            const char *sp = spelling(cx, e);
+            pc_ctok t = {PC_CTOK_STRING, sp, (uint32_t)strlen(sp), 0};
+            return pc_clang_string_value(cx, &t);
+        }
+        if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) >= 1) {
+            /* std::string("...") and its implicit conversions from const char * */
+            CXCursor ref = clang_getCursorReferenced(e);
+            if (clang_getCursorKind(ref) != CXCursor_Constructor)
+                return NULL;
+            e = clang_Cursor_getArgument(e, 0);
+            continue;
+        }
+        if (k != CXCursor_DeclRefExpr)
+            return NULL;
+        CXCursor ref = clang_getCursorReferenced(e);
+        int en = env_by_decl(cx, ref);
+        if (en >= 0)
+            return cx->env.items[en].kind == PC_CENV_STRING ? cx->env.items[en].str : NULL;
+        if (clang_getCursorKind(ref) != CXCursor_VarDecl)
+            return NULL;
+        e = var_init(ref);
+    }
+    return NULL;
+}
+
+/* The InitListExpr a value is made from (`{...}`, `std::vector<int64_t>{...}`,
+ * `std::vector<int64_t>({...})`, an initializer_list temporary), or a null cursor. */
+static CXCursor init_list_of(CXCursor e)
+{
+    for (int guard = 0; guard < 16 && !clang_Cursor_isNull(e); guard++) {
+        if (clang_getCursorKind(e) == CXCursor_InitListExpr)
+            return e;
+        kids ch = kids_of(e);
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (!(k == CXCursor_UnexposedExpr || k == CXCursor_CallExpr || k == CXCursor_CXXFunctionalCastExpr ||
+              k == CXCursor_ParenExpr))
+            return clang_getNullCursor();
+        /* skip type references of a functional cast; one operand must remain */
+        int last = -1, nexpr = 0;
+        for (int i = 0; i < ch.n && i < 8; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.c[i]))) {
+                last = i;
+                nexpr++;
+            }
+        if (nexpr != 1)
+            return clang_getNullCursor();
+        e = ch.c[last];
+    }
+    return clang_getNullCursor();
+}
+
+bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+{
+    CXCursor s = value_strip(e);
+    if (clang_getCursorKind(s) == CXCursor_DeclRefExpr) {
+        int en = env_by_decl(cx, clang_getCursorReferenced(s));
+        if (en >= 0 && cx->env.items[en].kind == PC_CENV_LIST) {
+            *dims = cx->env.items[en].list;
+            *nd = cx->env.items[en].nlist;
+            return true;
+        }
+        return false;
+    }
+    CXCursor il = init_list_of(e);
+    if (clang_Cursor_isNull(il))
+        return false;
+    elems el = {NULL, 0, 0};
+    clang_visitChildren(il, elem_visit, &el);
+    const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)(el.n ? el.n : 1));
+    bool ok = true;
+    for (int i = 0; i < el.n && ok; i++)
+        ok = (d[i] = vint(cx, el.c[i], 0)) != NULL;
+    pc_mem_free(el.c);
+    if (!ok)
+        return false;
+    *dims = d;
+    *nd = el.n;
+    return true;
+}
+
+/* ---- runtime option values -------------------------------------------------------------------- */
+
+static void opt_text(pc_cx *cx, CXCursor e, pc_optval *out)
+{
+    pc_ctoks toks = {0};
+    if (pc_clang_cursor_tokens(cx, e, &toks) && toks.count)
+        out->text = pc_model_strdup(cx->m, pc_clang_tok_spelling(cx, toks.items, (int)toks.count));
+    PC_VEC_FREE(toks);
+}
+
+bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PC_OPT_UNKNOWN;
+    out->text = "";
+    if (clang_Cursor_isNull(e) || depth > 8)
+        return false;
+    out->loc = pc_clang_cursor_loc(cx, e);
+    opt_text(cx, e, out);
+    CXCursor s = value_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_CXXBoolLiteralExpr) {
+        const pc_expr *v = clang_fold(cx, s);
+        int64_t b;
+        if (v && pc_expr_is_int(v, &b)) {
+            out->kind = PC_OPT_BOOL;
+            out->i = b != 0;
+            return true;
+        }
+    }
+    if (k == CXCursor_FloatingLiteral) {
+        CXEvalResult r = clang_Cursor_Evaluate(s);
+        if (r && clang_EvalResult_getKind(r) == CXEval_Float) {
+            out->kind = PC_OPT_FLOAT;
+            out->f = clang_EvalResult_getAsDouble(r);
+        }
+        if (r)
+            clang_EvalResult_dispose(r);
+        return out->kind == PC_OPT_FLOAT;
+    }
+    const char *str = pc_clang_value_string(cx, e);
+    if (str) {
+        out->kind = PC_OPT_STRING;
+        out->text = pc_model_strdup(cx->m, str);
+        return true;
+    }
+    CXCursor il = init_list_of(e);
+    if (!clang_Cursor_isNull(il)) {
+        elems el = {NULL, 0, 0};
+        clang_visitChildren(il, elem_visit, &el);
+        out->kind = PC_OPT_LIST;
+        out->nitems = el.n;
+        out->items = pc_arena_alloc(pc_model_arena(cx->m), sizeof *out->items * (size_t)(el.n ? el.n : 1));
+        for (int i = 0; i < el.n; i++)
+            pc_clang_value_opt(cx, el.c[i], &out->items[i], depth + 1);
+        pc_mem_free(el.c);
+        return true;
+    }
+    const pc_expr **dims;
+    int nd;
+    if (k == CXCursor_DeclRefExpr && pc_clang_value_list(cx, s, &dims, &nd)) {
+        out->kind = PC_OPT_LIST;
+        out->nitems = nd;
+        out->items = pc_arena_alloc(pc_model_arena(cx->m), sizeof *out->items * (size_t)(nd ? nd : 1));
+        for (int i = 0; i < nd; i++) {
+            int64_t v;
+            out->items[i].loc = out->loc;
+            out->items[i].text = "";
+            out->items[i].kind = dims[i] && pc_expr_is_int(dims[i], &v) ? PC_OPT_INT : PC_OPT_UNKNOWN;
+            out->items[i].i = out->items[i].kind == PC_OPT_INT ? v : 0;
+        }
+        return true;
+    }
+    const pc_expr *v = vint(cx, e, 0);
+    int64_t iv;
+    if (v && pc_expr_is_int(v, &iv)) {
+        out->kind = PC_OPT_INT;
+        out->i = iv;
+        return true;
+    }
+    return false;
+}
