@@ -52,6 +52,7 @@ typedef struct an_ctx {
     an_body *loop_bodies;           /* per loop */
     int64_t **loop_factors;         /* per loop: factors in walk order (desc, 1 last) */
     int *loop_nfactors;
+    pc_unroll_rule *loop_rule;      /* per loop: PER_FACTOR or GREEDY (DEFAULT resolved) */
     int *root_of_run_factor;        /* run * 1 + ... see an_root_for() */
 
     int *stmt_run;                  /* statement -> run (also nested IF/UNROLL statements) */
@@ -75,6 +76,11 @@ void an_build_roots(an_ctx *c);
 int an_root_for(const an_ctx *c, int run, int64_t factor);
 /* Is statement s an operation (does tensor work), recursively for IF/UNROLL. */
 bool an_stmt_is_op(const an_ctx *c, int s);
+/* Does access a count as tensor work (an instance)? */
+bool an_access_is_op(const pc_kernel *k, const pc_access *a);
+/* Is the branch `b` of IF statement st an else (taken when no earlier branch is)?  The last branch
+ * of two or more with neither a condition nor a condition text. */
+bool an_branch_is_else(const pc_stmt *st, int b);
 
 /* ---- classify.c ------------------------------------------------------------------------------- */
 void an_classify(an_ctx *c);
@@ -85,8 +91,8 @@ void an_classify(an_ctx *c);
 #define AN_MAX_DEPTH 64
 
 typedef struct an_set_result {
-    bool known;                     /* every trip count evaluated */
-    bool truncated;                 /* max_instances reached */
+    bool known;                     /* every trip count evaluated (and not truncated) */
+    bool truncated;                 /* max_instances reached: the walk stopped there */
     int64_t ninstances;
     PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
     PC_VEC(pc_task) tasks;
@@ -102,11 +108,22 @@ typedef struct an_set_result {
     PC_VEC(bool) alloc_whole_launch;
     int64_t *task_assemble_live;
     const char **unknowns; int nunknowns;
+    /* Paths (model.md section 3): IF statements whose condition could not be decided for some
+     * instance (the first undecidable branch of each), in the order met. */
+    PC_VEC(int) undecided_stmt, undecided_branch;
+    bool *stmt_taken;               /* per statement: on a path some instance took */
+    PC_VEC(int) zero_step_loops;    /* loops whose step evaluated to 0 (no iterations) */
 } an_set_result;
 
 #define AN_KEEP_INSTANCES 1000000
 
 void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *out);
+/* Compile-time requirement of root r over every path (model.md section 6, "Units"): the largest
+ * inner / excl bytes of any path, with the root's own factor variable bound to its factor and
+ * other loops' factor variables to their largest factor.  False (and *only_loop_vars) when some
+ * size cannot be evaluated; *only_loop_vars says whether only loop indices were missing. */
+bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
+                   bool *only_loop_vars);
 void an_set_result_free(an_set_result *s);
 /* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
 int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);

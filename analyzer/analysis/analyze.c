@@ -107,6 +107,9 @@ static const pc_expr *run_count_expr(an_ctx *c, int run, const pc_bindings *sets
             return NULL;
         const pc_expr *b = lp->begin ? lp->begin : pc_expr_int(c->arena, 0);
         const pc_expr *s = lp->step ? lp->step : pc_expr_int(c->arena, 1);
+        int64_t sv;
+        if (pc_expr_is_int(pc_expr_subst(c->arena, s, sets, nsets), &sv) && sv == 0)
+            return pc_expr_int(c->arena, 0); /* a zero step runs nothing (and divides nothing) */
         const pc_expr *trip = pc_expr_bin(c->arena, PC_EXPR_CEILDIV,
                                           pc_expr_bin(c->arena, PC_EXPR_SUB, lp->end, b), s);
         count = pc_expr_bin(c->arena, PC_EXPR_MUL, count, trip);
@@ -180,6 +183,8 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
         for (int st = 0; st < c->k->nstmts; st++) {
             if (c->stmt_run[st] != c->roots[root].run || c->k->stmts[st].kind != PC_STMT_OP)
                 continue;
+            if (s->stmt_taken && !s->stmt_taken[st])
+                continue; /* on a path no instance took */
             for (int a = 0; a < c->k->stmts[st].naccesses; a++) {
                 int tid = c->k->stmts[st].accesses[a].tensor;
                 if (tid < 0 || tid >= c->k->ntensors)
@@ -195,6 +200,60 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
         }
     }
     pc_mem_free(per_root);
+}
+
+/* Undecidable path conditions and zero-step loops, over every binding set, into the result. */
+static void collect_paths(an_ctx *c, pc_result *r, const an_set_result *sets, size_t nsets, pc_bindings user)
+{
+    const pc_kernel *k = c->k;
+    pc_bindings bs[2] = {user, {k->constants, (size_t)k->nconstants}};
+    for (size_t i = 0; i < nsets; i++) {
+        const an_set_result *s = &sets[i];
+        for (size_t u = 0; u < s->undecided_stmt.count; u++) {
+            int st = s->undecided_stmt.items[u], b = s->undecided_branch.items[u];
+            bool dup = false;
+            for (int j = 0; j < r->nundecided && !dup; j++)
+                dup = r->undecided[j].stmt == st;
+            if (dup || st < 0 || st >= k->nstmts || b < 0 || b >= k->stmts[st].nbranches)
+                continue;
+            const pc_branch *br = &k->stmts[st].branches[b];
+            r->undecided = pc_arena_grow(c->arena, r->undecided, (size_t)r->nundecided,
+                                         (size_t)r->nundecided + 1, sizeof(pc_undecided));
+            pc_undecided *d = &r->undecided[r->nundecided++];
+            memset(d, 0, sizeof *d);
+            d->stmt = st;
+            d->branch = b;
+            if (br->cond_text && *br->cond_text) {
+                d->cond_text = pc_arena_strdup(c->arena, br->cond_text);
+            } else if (br->cond) {
+                char *t = pc_expr_to_string(br->cond);
+                d->cond_text = pc_arena_strdup(c->arena, t);
+                pc_mem_free(t);
+            } else {
+                d->cond_text = "a data-dependent condition";
+            }
+            d->loc = br->loc.line ? br->loc : k->stmts[st].loc;
+            const char *names[32];
+            size_t n = pc_expr_symbols(br->cond, names, 0, 32);
+            for (size_t j = 0; j < n; j++) {
+                int64_t v;
+                pc_expr probe = {.kind = PC_EXPR_SYM, .name = names[j]};
+                if (!is_loop_var(k, names[j]) && !pc_expr_eval(&probe, bs, 2, &v))
+                    add_name(c->arena, &d->symbols, &d->nsymbols, names[j]);
+            }
+        }
+        for (size_t z = 0; z < s->zero_step_loops.count; z++) {
+            int l = s->zero_step_loops.items[z];
+            bool dup = false;
+            for (int j = 0; j < r->nzero_step_loops && !dup; j++)
+                dup = r->zero_step_loops[j] == l;
+            if (dup)
+                continue;
+            r->zero_step_loops = pc_arena_grow(c->arena, r->zero_step_loops, (size_t)r->nzero_step_loops,
+                                               (size_t)r->nzero_step_loops + 1, sizeof(int));
+            r->zero_step_loops[r->nzero_step_loops++] = l;
+        }
+    }
 }
 
 /* `--bind PARAM.shape[D]` names a parameter by its variable name or by its name string
@@ -307,26 +366,48 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     set_depths *depths = pc_mem_calloc(nsets, sizeof(set_depths));
     bool all_known = true;
     size_t chosen = 0;
+    /* U0 / U2 (model.md section 6, "Units"): the largest inner / excl of every compiled root
+     * function -- every path, every unroll factor, every loop body, whether or not an instance of
+     * it ran (upstream's rootInnerUnitBytes / exclusiveOutcastUnitBytes are compile-time) -- and of
+     * every instance walked (sizes that follow the loop index are known only per instance).  Per
+     * binding set: each set is its own compilation. */
+    int64_t *static_inner = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
+    int64_t *static_excl = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     for (size_t i = 0; i < nsets; i++) {
         an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
-        if (sets[i].known)
-            task_needs(&c, &sets[i], A, &depths[i]);
-        else
+        an_set_result *sr = &sets[i];
+        for (int root = 0; root < c.nroots; root++) {
+            int64_t ui, ue;
+            bool only_loop;
+            an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
+            if (ui < 0 && !only_loop) sr->unit_inner = -1;
+            else if (ui > 0 && sr->unit_inner >= 0 && ui > sr->unit_inner) sr->unit_inner = ui;
+            if (ue < 0 && !only_loop) sr->unit_excl = -1;
+            else if (ue > 0 && sr->unit_excl >= 0 && ue > sr->unit_excl) sr->unit_excl = ue;
+            if (ui > static_inner[root]) static_inner[root] = ui;
+            if (ue > static_excl[root]) static_excl[root] = ue;
+        }
+        if (sets[i].known || sets[i].truncated)
+            task_needs(&c, &sets[i], A, &depths[i]); /* truncated: what was seen, a lower bound */
+        if (!sets[i].known)
             all_known = false;
+        if (sets[i].truncated) {
+            r->truncated = true;
+            r->instance_limit = opts.max_instances;
+        }
         if (sets[i].ninstances > sets[chosen].ninstances)
             chosen = i;
     }
+    collect_paths(&c, r, sets, nsets, opts.nsets ? opts.sets[0] : empty);
 
     /* ---- depths ---- */
     for (int p = 0; p < 3; p++) {
         int64_t best = 0;
         bool unknown = false;
         for (size_t i = 0; i < nsets; i++) {
-            if (!sets[i].known) {
+            if (!sets[i].known)
                 unknown = true;
-                continue;
-            }
-            if (depths[i].pred[p] > best)
+            if ((sets[i].known || sets[i].truncated) && depths[i].pred[p] > best)
                 best = depths[i].pred[p];
         }
         r->required[p] = c.needed[p] ? 1 : 0;
@@ -353,9 +434,9 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     /* ---- units and bytes (largest over the sets) ---- */
     r->unit_inner = r->unit_excl = 0;
     for (size_t i = 0; i < nsets; i++) {
-        if (!sets[i].known || sets[i].unit_inner < 0 || r->unit_inner < 0) r->unit_inner = -1;
+        if ((!sets[i].known && !sets[i].truncated) || sets[i].unit_inner < 0 || r->unit_inner < 0) r->unit_inner = -1;
         else if (sets[i].unit_inner > r->unit_inner) r->unit_inner = sets[i].unit_inner;
-        if (!sets[i].known || sets[i].unit_excl < 0 || r->unit_excl < 0) r->unit_excl = -1;
+        if ((!sets[i].known && !sets[i].truncated) || sets[i].unit_excl < 0 || r->unit_excl < 0) r->unit_excl = -1;
         else if (sets[i].unit_excl > r->unit_excl) r->unit_excl = sets[i].unit_excl;
     }
     r->ntensors = k->ntensors;
@@ -489,6 +570,9 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             if (sets[s].root_excl[i] < 0 || rr->excl_bytes < 0) rr->excl_bytes = -1;
             else if (sets[s].root_excl[i] > rr->excl_bytes) rr->excl_bytes = sets[s].root_excl[i];
         }
+        /* every path of the root, as compiled (also for a root that never ran) */
+        if (rr->inner_bytes >= 0 && static_inner[i] > rr->inner_bytes) rr->inner_bytes = static_inner[i];
+        if (rr->excl_bytes >= 0 && static_excl[i] > rr->excl_bytes) rr->excl_bytes = static_excl[i];
         rr->loc = run->loop >= 0 ? k->loops[run->loop].loc
                                  : (run->nstmts ? k->stmts[run->stmts[0]].loc : k->loc);
     }
@@ -501,6 +585,8 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     r->ws_default = pc_workspace_bytes(r, kd, r->parallelism);
     r->ws_configured = pc_workspace_bytes(r, r->configured, r->parallelism);
 
+    pc_mem_free(static_inner);
+    pc_mem_free(static_excl);
     for (size_t i = 0; i < nsets; i++)
         an_set_result_free(&sets[i]);
     pc_mem_free(sets);

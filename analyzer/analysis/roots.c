@@ -178,7 +178,12 @@ static void loop_factors(an_ctx *c, int l)
     c->loop_nfactors[l] = m;
 }
 
-static bool op_access(const pc_kernel *k, const pc_access *a)
+bool an_branch_is_else(const pc_stmt *st, int b)
+{
+    return b > 0 && b == st->nbranches - 1 && !st->branches[b].cond && !st->branches[b].cond_text;
+}
+
+bool an_access_is_op(const pc_kernel *k, const pc_access *a)
 {
     if (a->tensor < 0 || a->tensor >= k->ntensors)
         return false;
@@ -207,7 +212,7 @@ static bool stmt_is_op_for(const an_ctx *c, int s, int64_t factor, int depth)
         if (!st->has_op)
             return false;
         for (int i = 0; i < st->naccesses; i++)
-            if (op_access(k, &st->accesses[i]))
+            if (an_access_is_op(k, &st->accesses[i]))
                 return true;
         return false;
     case PC_STMT_IF:
@@ -260,8 +265,16 @@ void an_build_roots(an_ctx *c)
     c->loop_bodies = pc_arena_alloc(c->arena, nl * sizeof(an_body));
     c->loop_factors = pc_arena_alloc(c->arena, nl * sizeof(int64_t *));
     c->loop_nfactors = pc_arena_alloc(c->arena, nl * sizeof(int));
-    for (int l = 0; l < k->nloops; l++)
+    c->loop_rule = pc_arena_alloc(c->arena, nl * sizeof(pc_unroll_rule));
+    for (int l = 0; l < k->nloops; l++) {
         loop_factors(c, l);
+        /* model.md section 3, "Unroll": Python loop_unroll runs one loop per factor, C++ unroll
+         * sets count greedily; a frontend that does not say takes its language's rule */
+        pc_unroll_rule rule = k->loops[l].unroll_rule;
+        if (rule != PC_UNROLL_RULE_PER_FACTOR && rule != PC_UNROLL_RULE_GREEDY)
+            rule = c->model && c->model->lang == PC_LANG_PYTHON ? PC_UNROLL_RULE_PER_FACTOR : PC_UNROLL_RULE_GREEDY;
+        c->loop_rule[l] = rule;
+    }
 
     builder b = {.c = c};
     number_block(&b, &k->body, -1, 0, 0);

@@ -10,10 +10,16 @@
 
 #include <string.h>
 
+/* What one instance of a root needs: the taken path's bytes per pool and whether it does any
+ * tensor work at all (a path with no operation produces no instance). */
+typedef struct inst_req {
+    int64_t inner, excl;     /* bytes, -1 unknown */
+    bool has_inner, has_excl, has_op;
+} inst_req;
+
 typedef struct req_cache {
     int tier;                /* 0 not computed, 1 valid without loop bindings, 3 per instance */
-    int64_t inner, excl;     /* bytes, -1 unknown */
-    bool has_inner, has_excl;
+    inst_req v;
 } req_cache;
 
 typedef struct walker {
@@ -33,7 +39,17 @@ typedef struct walker {
     int *cur_alloc;
     bool *need_new;
     req_cache *cache;        /* per root */
+    bool *root_dyn;          /* per root: a path condition depends on the loops being walked */
     PC_VEC(const char *) unknowns;
+    /* loops being walked, outermost first, and per loop the iteration being walked within the
+     * current factor's loop (is_loop_begin / is_loop_end are decided against it) */
+    int active[AN_MAX_DEPTH];
+    int nactive;
+    int64_t *iter_pos, *iter_n;
+    bool *undecided_seen;    /* per statement */
+    bool *zero_step_seen;    /* per loop */
+    bool all_paths;          /* compile-time units: every path, no condition evaluated */
+    bool mark;               /* record taken statements and undecidable conditions */
 } walker;
 
 static void refresh_sets(walker *w)
@@ -78,6 +94,147 @@ int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t 
     return numel * bits / 8;
 }
 
+/* ---- paths: deciding a branch per instance ----------------------------------------------------- */
+
+static int active_loop_of(const walker *w, const char *index_var)
+{
+    if (!index_var)
+        return -1;
+    for (int i = w->nactive - 1; i >= 0; i--) {
+        const pc_loop *lp = &w->c->k->loops[w->active[i]];
+        if (lp->index_var && strcmp(lp->index_var, index_var) == 0)
+            return w->active[i];
+    }
+    return -1;
+}
+
+/* A branch condition's value for the instance being walked: constants, bound symbols, the
+ * enclosing loops' indices and factor variables (all in w->sets), and is_loop_begin / is_loop_end
+ * of an enclosing loop (of the factor's own loop under unroll).  `x and y` is false when one side
+ * is, `x or y` true when one side is, even if the other cannot be evaluated. */
+static bool eval_cond(const walker *w, const pc_expr *e, int64_t *out, int depth)
+{
+    if (!e || depth > 256)
+        return false;
+    switch (e->kind) {
+    case PC_EXPR_INT: *out = e->value; return true;
+    case PC_EXPR_SYM: return pc_expr_eval(e, w->sets, 3, out);
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END: {
+        int l = active_loop_of(w, e->name);
+        if (l < 0)
+            return false;
+        *out = e->kind == PC_EXPR_IS_LOOP_BEGIN ? w->iter_pos[l] == 0 : w->iter_pos[l] == w->iter_n[l] - 1;
+        return true;
+    }
+    case PC_EXPR_NOT: {
+        int64_t v;
+        if (!eval_cond(w, e->a, &v, depth + 1))
+            return false;
+        *out = v == 0;
+        return true;
+    }
+    case PC_EXPR_AND:
+    case PC_EXPR_OR: {
+        bool is_and = e->kind == PC_EXPR_AND;
+        int64_t x = 0, y = 0;
+        bool kx = eval_cond(w, e->a, &x, depth + 1), ky = eval_cond(w, e->b, &y, depth + 1);
+        if (kx && ky) {
+            *out = is_and ? (x != 0 && y != 0) : (x != 0 || y != 0);
+            return true;
+        }
+        if ((kx && (x != 0) != is_and) || (ky && (y != 0) != is_and)) {
+            *out = !is_and;
+            return true;
+        }
+        return false;
+    }
+    case PC_EXPR_NEG: {
+        int64_t v;
+        if (!eval_cond(w, e->a, &v, depth + 1) || v == INT64_MIN)
+            return false;
+        *out = -v;
+        return true;
+    }
+    default: {
+        int64_t x, y;
+        if (!eval_cond(w, e->a, &x, depth + 1) || !eval_cond(w, e->b, &y, depth + 1))
+            return false;
+        pc_expr lx = {.kind = PC_EXPR_INT, .value = x}, ly = {.kind = PC_EXPR_INT, .value = y};
+        pc_expr op = {.kind = e->kind, .a = &lx, .b = &ly};
+        return pc_expr_eval(&op, NULL, 0, out);
+    }
+    }
+}
+
+static void note_undecided(walker *w, int s, int b)
+{
+    if (!w->mark || w->undecided_seen[s])
+        return;
+    w->undecided_seen[s] = true;
+    PC_VEC_PUSH(w->out->undecided_stmt, s);
+    PC_VEC_PUSH(w->out->undecided_branch, b);
+}
+
+/* Which branches of IF statement s the instance can take (model.md section 3, "Paths"): the first
+ * branch whose condition holds (an else when none does, no branch at all without an else).  An
+ * undecidable condition leaves that branch and the rest of the chain possible.  cand has
+ * nbranches + 1 entries, the last one standing for "no branch"; returns how many are set. */
+static int decide_if(walker *w, int s, bool *cand)
+{
+    const pc_stmt *st = &w->c->k->stmts[s];
+    int n = 0;
+    bool open = true;
+    for (int b = 0; b <= st->nbranches; b++)
+        cand[b] = false;
+    for (int b = 0; b < st->nbranches && open; b++) {
+        const pc_branch *br = &st->branches[b];
+        int t;
+        if (w->all_paths)
+            t = -1;
+        else if (br->decided == 1)
+            t = 1;
+        else if (br->decided == 0)
+            t = 0;
+        else if (an_branch_is_else(st, b))
+            t = 1;
+        else if (!br->cond)
+            t = -1; /* data-dependent: the frontend kept only its spelling */
+        else {
+            int64_t v;
+            t = eval_cond(w, br->cond, &v, 0) ? v != 0 : -1;
+        }
+        if (t == 0)
+            continue;
+        cand[b] = true;
+        n++;
+        if (t == 1)
+            open = false;
+        else if (!w->all_paths)
+            note_undecided(w, s, b);
+    }
+    if (open) {
+        cand[st->nbranches] = true;
+        n++;
+    }
+    return n;
+}
+
+/* Candidate buffer: small IFs on the stack, long elif chains on the heap. */
+typedef struct cand_buf { bool small[17]; bool *v; } cand_buf;
+
+static bool *cand_get(cand_buf *cb, int nbranches)
+{
+    cb->v = nbranches < 16 ? cb->small : pc_mem_alloc((size_t)(nbranches + 1) * sizeof(bool));
+    return cb->v;
+}
+
+static void cand_free(cand_buf *cb)
+{
+    if (cb->v && cb->v != cb->small)
+        pc_mem_free(cb->v);
+}
+
 /* ---- per-instance requirements ----------------------------------------------------------------- */
 
 typedef struct seen { int *t; int n, cap; } seen;
@@ -90,8 +247,9 @@ static bool seen_has(const seen *s, int t)
     return false;
 }
 
-/* Sum of aligned bytes of distinct pool-`pool` tensors written by the statements (IF: the largest
- * branch).  Returns false when some size is unknown. */
+/* Sum of aligned bytes of distinct pool-`pool` tensors written by the statements on the path the
+ * instance takes (an undecidable IF, or every IF in all_paths mode: its largest branch).  Returns
+ * false when some size is unknown. */
 static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_pool pool, seen *done,
                       int64_t *sum, bool *any, int depth)
 {
@@ -104,6 +262,8 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
             continue;
         const pc_stmt *st = &k->stmts[s];
         if (st->kind == PC_STMT_OP) {
+            if (w->mark)
+                w->out->stmt_taken[s] = true;
             for (int j = 0; j < st->naccesses; j++) {
                 const pc_access *a = &st->accesses[j];
                 if (a->kind == PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
@@ -132,29 +292,43 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
                 *sum += pc_align_up(b, 512);
             }
         } else if (st->kind == PC_STMT_IF) {
-            int64_t best = 0;
-            bool best_any = false;
-            for (int br = 0; br < st->nbranches; br++) {
-                if (st->branches[br].decided == 0)
-                    continue;
-                seen local = {0};
-                if (done->n) {
-                    local.t = pc_mem_alloc((size_t)done->n * sizeof(int));
-                    memcpy(local.t, done->t, (size_t)done->n * sizeof(int));
-                    local.n = local.cap = done->n;
+            cand_buf cb = {0};
+            bool *cand = cand_get(&cb, st->nbranches);
+            int ncand = decide_if(w, s, cand);
+            int only = -1;
+            for (int br = 0; br < st->nbranches && ncand == 1; br++)
+                if (cand[br])
+                    only = br;
+            if (ncand == 1 && only >= 0) {
+                /* one path: its tensors join the root's (shared with what came before) */
+                ok &= stmts_req(w, st->branches[only].body.stmts, st->branches[only].body.count, factor, pool,
+                                done, sum, any, depth + 1);
+            } else if (ncand > 1) {
+                int64_t best = 0;
+                bool best_any = false;
+                for (int br = 0; br < st->nbranches; br++) {
+                    if (!cand[br])
+                        continue;
+                    seen local = {0};
+                    if (done->n) {
+                        local.t = pc_mem_alloc((size_t)done->n * sizeof(int));
+                        memcpy(local.t, done->t, (size_t)done->n * sizeof(int));
+                        local.n = local.cap = done->n;
+                    }
+                    int64_t bs = 0;
+                    bool bany = false;
+                    if (!stmts_req(w, st->branches[br].body.stmts, st->branches[br].body.count, factor, pool,
+                                   &local, &bs, &bany, depth + 1))
+                        ok = false;
+                    pc_mem_free(local.t);
+                    if (bs > best)
+                        best = bs;
+                    best_any |= bany;
                 }
-                int64_t bs = 0;
-                bool bany = false;
-                if (!stmts_req(w, st->branches[br].body.stmts, st->branches[br].body.count, factor, pool,
-                               &local, &bs, &bany, depth + 1))
-                    ok = false;
-                pc_mem_free(local.t);
-                if (bs > best)
-                    best = bs;
-                best_any |= bany;
+                *sum += best;
+                *any |= best_any;
             }
-            *sum += best;
-            *any |= best_any;
+            cand_free(&cb);
         } else if (st->kind == PC_STMT_UNROLL) {
             if (st->unroll_factor == factor)
                 ok &= stmts_req(w, st->unroll_body.stmts, st->unroll_body.count, factor, pool, done, sum,
@@ -164,42 +338,120 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
     return ok;
 }
 
-static void root_req(walker *w, int r, int64_t *inner, int64_t *excl, bool *has_inner, bool *has_excl)
+/* Does the path the instance takes do any tensor work?  (An undecidable IF: any of its paths.) */
+static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor, int depth)
+{
+    const pc_kernel *k = w->c->k;
+    for (int i = 0; i < n && depth < 64; i++) {
+        int s = stmts[i];
+        if (s < 0 || s >= k->nstmts)
+            continue;
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind == PC_STMT_OP) {
+            if (an_stmt_is_op(w->c, s))
+                return true;
+        } else if (st->kind == PC_STMT_IF) {
+            cand_buf cb = {0};
+            bool *cand = cand_get(&cb, st->nbranches);
+            decide_if(w, s, cand);
+            bool found = false;
+            for (int br = 0; br < st->nbranches && !found; br++)
+                if (cand[br])
+                    found = stmts_have_op(w, st->branches[br].body.stmts, st->branches[br].body.count, factor,
+                                          depth + 1);
+            cand_free(&cb);
+            if (found)
+                return true;
+        } else if (st->kind == PC_STMT_UNROLL && st->unroll_factor == factor) {
+            if (stmts_have_op(w, st->unroll_body.stmts, st->unroll_body.count, factor, depth + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
 {
     an_ctx *c = w->c;
     const an_root *root = &c->roots[r];
     const an_run *run = &c->runs[root->run];
+    int64_t si = 0, se = 0;
+    bool ai = false, ae = false;
+    seen d1 = {0}, d2 = {0};
+    bool ok1 = stmts_req(w, run->stmts, run->nstmts, root->factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
+    bool ok2 = stmts_req(w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
+    pc_mem_free(d1.t);
+    pc_mem_free(d2.t);
+    out->inner = ok1 ? si : -1;
+    out->excl = ok2 ? se : -1;
+    out->has_inner = ai;
+    out->has_excl = ae;
+    out->has_op = stmts_have_op(w, run->stmts, run->nstmts, root->factor, 0);
+    *ok_all = ok1 && ok2;
+}
+
+static void root_req(walker *w, int r, inst_req *out)
+{
     req_cache *rc = &w->cache[r];
     if (rc->tier == 1) {
-        *inner = rc->inner, *excl = rc->excl, *has_inner = rc->has_inner, *has_excl = rc->has_excl;
+        *out = rc->v;
         return;
     }
-    /* Tier 1: sizes that do not depend on loop indices or factors are computed once. */
-    pc_bindings saved = w->sets[0];
-    for (int tier = (rc->tier == 3 ? 3 : 1); tier <= 3; tier += 2) {
-        if (tier == 1) {
-            w->sets[0].count = 0;
-        } else {
-            w->sets[0] = saved;
-        }
-        int64_t si = 0, se = 0;
-        bool ai = false, ae = false;
-        seen d1 = {0}, d2 = {0};
-        bool ok1 = stmts_req(w, run->stmts, run->nstmts, root->factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
-        bool ok2 = stmts_req(w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
-        pc_mem_free(d1.t);
-        pc_mem_free(d2.t);
-        if ((ok1 && ok2) || tier == 3) {
-            *inner = ok1 ? si : -1;
-            *excl = ok2 ? se : -1;
-            *has_inner = ai;
-            *has_excl = ae;
-            rc->tier = tier;
-            rc->inner = *inner, rc->excl = *excl, rc->has_inner = ai, rc->has_excl = ae;
-            break;
+    /* Tier 1: a root whose sizes and path conditions do not depend on loop indices or factors is
+     * computed once; any other per instance. */
+    if (rc->tier == 0 && !w->root_dyn[r]) {
+        pc_bindings saved = w->sets[0];
+        w->sets[0].count = 0;
+        bool ok;
+        req_once(w, r, out, &ok);
+        w->sets[0] = saved;
+        if (ok) {
+            rc->tier = 1;
+            rc->v = *out;
+            return;
         }
     }
-    w->sets[0] = saved;
+    rc->tier = 3;
+    bool ok;
+    req_once(w, r, out, &ok);
+}
+
+/* Does a condition depend on the walk's loop scope (a loop index, a factor variable, a loop
+ * predicate)? */
+static bool cond_dynamic(const pc_kernel *k, const pc_expr *e, int depth)
+{
+    if (!e || depth > 256)
+        return false;
+    if (e->kind == PC_EXPR_IS_LOOP_BEGIN || e->kind == PC_EXPR_IS_LOOP_END)
+        return true;
+    if (e->kind == PC_EXPR_SYM) {
+        for (int l = 0; l < k->nloops; l++)
+            if ((k->loops[l].index_var && strcmp(k->loops[l].index_var, e->name) == 0) ||
+                (k->loops[l].factor_var && strcmp(k->loops[l].factor_var, e->name) == 0))
+                return true;
+        return false;
+    }
+    return cond_dynamic(k, e->a, depth + 1) || cond_dynamic(k, e->b, depth + 1);
+}
+
+static bool stmts_dynamic(const pc_kernel *k, const int *stmts, int n, int depth)
+{
+    for (int i = 0; i < n && depth < 64; i++) {
+        int s = stmts[i];
+        if (s < 0 || s >= k->nstmts)
+            continue;
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind == PC_STMT_IF) {
+            for (int b = 0; b < st->nbranches; b++)
+                if (cond_dynamic(k, st->branches[b].cond, 0) ||
+                    stmts_dynamic(k, st->branches[b].body.stmts, st->branches[b].body.count, depth + 1))
+                    return true;
+        } else if (st->kind == PC_STMT_UNROLL) {
+            if (stmts_dynamic(k, st->unroll_body.stmts, st->unroll_body.count, depth + 1))
+                return true;
+        }
+    }
+    return false;
 }
 
 /* ---- DeviceTasks ------------------------------------------------------------------------------- */
@@ -249,7 +501,8 @@ static void new_alloc(walker *w, int t, int64_t inst)
     PC_VEC_PUSH(o->alloc_whole_launch, w->c->kernel_scope_assemble[t]);
 }
 
-static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t inst, bool creations_only, int depth)
+static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t inst, int64_t factor,
+                                  bool creations_only, int depth)
 {
     an_ctx *c = w->c;
     const pc_kernel *k = c->k;
@@ -259,14 +512,21 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
             continue;
         const pc_stmt *st = &k->stmts[s];
         if (st->kind == PC_STMT_IF) {
+            /* the path taken (every possible one when undecidable) */
+            cand_buf cb = {0};
+            bool *cand = cand_get(&cb, st->nbranches);
+            decide_if(w, s, cand);
             for (int br = 0; br < st->nbranches; br++)
-                if (st->branches[br].decided != 0)
+                if (cand[br])
                     assemble_events_stmts(w, st->branches[br].body.stmts, st->branches[br].body.count, inst,
-                                          creations_only, depth + 1);
+                                          factor, creations_only, depth + 1);
+            cand_free(&cb);
             continue;
         }
         if (st->kind == PC_STMT_UNROLL) {
-            assemble_events_stmts(w, st->unroll_body.stmts, st->unroll_body.count, inst, creations_only, depth + 1);
+            if (st->unroll_factor == factor)
+                assemble_events_stmts(w, st->unroll_body.stmts, st->unroll_body.count, inst, factor,
+                                      creations_only, depth + 1);
             continue;
         }
         if (st->kind != PC_STMT_OP)
@@ -317,7 +577,7 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
 
-static void emit_instance(walker *w, int r)
+static void emit_instance(walker *w, int r, const inst_req *q)
 {
     an_ctx *c = w->c;
     an_set_result *o = w->out;
@@ -332,15 +592,13 @@ static void emit_instance(walker *w, int r)
     int copy = 0;
     if (w->parallel_depth > 0 && c->parallelism > 1)
         copy = (int)(pos % (c->parallelism > 8 ? 8 : c->parallelism));
-    int64_t inner, excl;
-    bool hi, he;
-    root_req(w, r, &inner, &excl, &hi, &he);
+    int64_t inner = q->inner, excl = q->excl;
     if (w->copy_inner[copy] >= 0)
         w->copy_inner[copy] = inner < 0 ? -1 : w->copy_inner[copy] + inner;
     if (w->copy_excl[copy] >= 0)
         w->copy_excl[copy] = excl < 0 ? -1 : w->copy_excl[copy] + excl;
-    w->copy_cnt_inner[copy] += hi;
-    w->copy_cnt_excl[copy] += he;
+    w->copy_cnt_inner[copy] += q->has_inner;
+    w->copy_cnt_excl[copy] += q->has_excl;
     if (inner < 0 || o->unit_inner < 0) o->unit_inner = -1; else if (inner > o->unit_inner) o->unit_inner = inner;
     if (excl < 0 || o->unit_excl < 0) o->unit_excl = -1; else if (excl > o->unit_excl) o->unit_excl = excl;
     o->root_instances[r]++;
@@ -351,28 +609,17 @@ static void emit_instance(walker *w, int r)
     if (o->ninstances <= AN_KEEP_INSTANCES)
         PC_VEC_PUSH(o->instance_roots, (int32_t)r);
     const an_run *run = &c->runs[c->roots[r].run];
-    assemble_events_stmts(w, run->stmts, run->nstmts, inst, false, 0);
+    assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false, 0);
     if (o->ninstances >= w->c->opts->max_instances) {
+        /* the safety valve: the walk stops here and nothing after it is counted, so the numbers
+         * are not exact (analyze.c reports them as bounds, PC012 says why) */
         o->truncated = true;
+        o->known = false;
         w->stop = true;
     }
 }
 
 static void walk_body(walker *w, const an_body *body, int loop);
-
-static bool root_has_op(const an_ctx *c, int r)
-{
-    const an_root *root = &c->roots[r];
-    const an_run *run = &c->runs[root->run];
-    for (int i = 0; i < run->nstmts; i++) {
-        const pc_stmt *st = &c->k->stmts[run->stmts[i]];
-        if (st->kind == PC_STMT_UNROLL && st->unroll_factor != root->factor)
-            continue;
-        if (an_stmt_is_op(c, run->stmts[i]))
-            return true;
-    }
-    return false;
-}
 
 static bool eval(walker *w, const pc_expr *e, int64_t *v)
 {
@@ -392,23 +639,72 @@ static void push_binding(walker *w, const char *name, int64_t v)
     refresh_sets(w);
 }
 
-/* Iterations of a loop from `from` to `to` (exclusive) by `step`, exact for any int64 bounds a
- * source or a model file can give (the span may not fit in int64: it is taken unsigned);
- * saturates at INT64_MAX, far past the walk's max_instances safety valve. */
-static int64_t trip_count(int64_t from, int64_t to, int64_t step)
+/* Iterations of range(from, to, step) (Python semantics, step != 0), exact for any bounds: the
+ * arithmetic is 128-bit, and bounds computed from an unroll stride may lie beyond int64.
+ * Saturates at INT64_MAX, far past the walk's max_instances safety valve. */
+static int64_t trip128(__int128 from, __int128 to, __int128 step)
 {
-    uint64_t span, st;
-    if (step > 0 && to > from) {
-        span = (uint64_t)to - (uint64_t)from;
-        st = (uint64_t)step;
-    } else if (step < 0 && from > to) {
-        span = (uint64_t)from - (uint64_t)to;
-        st = 0 - (uint64_t)step;
-    } else {
+    __int128 n;
+    if (step > 0 && to > from)
+        n = (to - from + step - 1) / step;
+    else if (step < 0 && from > to)
+        n = (from - to + (-step) - 1) / (-step);
+    else
         return 0;
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+static __int128 pymod128(__int128 x, __int128 y)
+{
+    __int128 r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0)))
+        r += y;
+    return r;
+}
+
+static int64_t clamp64(__int128 v)
+{
+    return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
+/* One factor's loop: iterations begin, begin + stride, ... (n of them). */
+typedef struct segment { __int128 begin, stride; int64_t n; } segment;
+
+/* The loops a loop with factors f[0] > f[1] > ... > 1 runs (model.md section 3, "Unroll").
+ * PER_FACTOR (upstream Python loop_unroll): with b where the previous factor's loop stopped (start
+ * for the first), loop(b, stop - ((stop - start) % (step*p)), step*p), the next factor beginning at
+ * that end whether or not the loop ran.  GREEDY (C++ unroll sets): from where the previous factor
+ * stopped, as many whole steps of step*p as fit; the last factor (1) takes the rest. */
+static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t s, segment *seg)
+{
+    int nf = c->loop_nfactors[l];
+    __int128 cur = b;
+    for (int f = 0; f < nf; f++) {
+        __int128 p = c->loop_factors[l][f];
+        __int128 stride = (__int128)s * p;
+        seg[f].stride = stride;
+        seg[f].begin = cur;
+        seg[f].n = 0;
+        if (s == 0)
+            continue;
+        if (nf == 1) {
+            seg[f].n = trip128(b, e, s);
+        } else if (c->loop_rule[l] == PC_UNROLL_RULE_PER_FACTOR) {
+            __int128 end = (__int128)e - pymod128((__int128)e - b, stride);
+            seg[f].n = trip128(cur, end, stride);
+            cur = end;
+        } else if (f == nf - 1) {
+            seg[f].n = trip128(cur, e, stride);
+        } else {
+            __int128 span = stride > 0 ? (__int128)e - cur : cur - (__int128)e;
+            __int128 mag = stride > 0 ? stride : -stride;
+            if (span > 0) {
+                __int128 whole = span / mag;
+                seg[f].n = whole > INT64_MAX ? INT64_MAX : (int64_t)whole;
+                cur += whole * stride;
+            }
+        }
     }
-    uint64_t n = span / st + (span % st != 0);
-    return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 static void walk_loop(walker *w, int l)
@@ -423,10 +719,16 @@ static void walk_loop(walker *w, int l)
     bool ok_begin = !lp->begin || eval(w, lp->begin, &b);
     bool ok_end = lp->end && eval(w, lp->end, &e);
     bool ok_step = !lp->step || eval(w, lp->step, &s);
-    if (!ok_begin || !ok_end || !ok_step || s == 0) {
+    if (!ok_begin || !ok_end || !ok_step) {
         w->out->known = false;
         w->stop = true;
         return;
+    }
+    if (s == 0 && !w->zero_step_seen[l]) {
+        /* upstream rejects a loop that never ends; the walk gives it no iterations and says so
+         * (pc_result.zero_step_loops) instead of dividing by zero */
+        w->zero_step_seen[l] = true;
+        PC_VEC_PUSH(w->out->zero_step_loops, l);
     }
     if (lp->submit_before_loop)
         cut(w, PC_CLOSE_BARRIER);
@@ -435,41 +737,26 @@ static void walk_loop(walker *w, int l)
         w->parallel_depth++;
     }
     w->depth++;
+    w->active[w->nactive++] = l;
     int saved_scope = w->nscope;
     int nf = c->loop_nfactors[l];
-    int64_t cur = b;
+    segment *seg = pc_mem_alloc((size_t)nf * sizeof(segment));
+    loop_segments(c, l, b, e, s, seg);
     for (int f = 0; f < nf && !w->stop; f++) {
         int64_t p = c->loop_factors[l][f];
-        int64_t stride, n, seg_end;
-        if (__builtin_mul_overflow(s, p, &stride))  /* a stride past int64: one iteration at most */
-            stride = (s > 0) == (p > 0) ? INT64_MAX : INT64_MIN;
-        if (nf == 1) {
-            n = trip_count(b, e, s);
-            seg_end = e;
-        } else {
-            /* upstream: the factor-p loop starts where the previous stopped and ends at
-             * stop - ((stop - start) % (step*p)), stepping by step*p */
-            if (s <= 0 || stride <= 0 || e <= cur) {
-                n = 0;
-                seg_end = cur;
-            } else {
-                uint64_t span = (uint64_t)e - (uint64_t)cur, whole = span - span % (uint64_t)stride;
-                seg_end = (int64_t)((uint64_t)cur + whole);
-                n = trip_count(cur, seg_end, stride);
-            }
-        }
         w->cur_factor[l] = p;
-        for (int64_t i = 0; i < n && !w->stop; i++) {
+        w->iter_n[l] = seg[f].n;
+        for (int64_t i = 0; i < seg[f].n && !w->stop; i++) {
             w->nscope = saved_scope;
-            /* unsigned: the true value lies between the bounds, the intermediate may not */
-            push_binding(w, lp->index_var, (int64_t)((uint64_t)cur + (uint64_t)i * (uint64_t)stride));
+            w->iter_pos[l] = i;
+            push_binding(w, lp->index_var, clamp64(seg[f].begin + (__int128)i * seg[f].stride));
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
             walk_body(w, &c->loop_bodies[l], l);
         }
-        if (n > 0)
-            cur = seg_end;
     }
+    pc_mem_free(seg);
+    w->nactive--;
     w->nscope = saved_scope;
     refresh_sets(w);
     w->depth--;
@@ -492,16 +779,18 @@ static void walk_branchy(walker *w, int s, int loop)
             walk_body(w, &bodies[0], loop);
         return;
     }
-    for (int br = 0; br < st->nbranches; br++)
-        if (st->branches[br].decided == 1) {
-            walk_body(w, &bodies[br], loop);
-            return;
-        }
-    /* Undecidable branches that hold loops: walk every possible branch.  This over-counts
-     * instances (an upper bound, never an under-prediction). */
+    /* The path the iteration takes; when undecidable, every possible one is walked.  That
+     * over-counts instances (an upper bound, never an under-prediction). */
+    cand_buf cb = {0};
+    bool *cand = cand_get(&cb, st->nbranches);
+    bool saved = w->mark;
+    w->mark = true;
+    decide_if(w, s, cand);
+    w->mark = saved;
     for (int br = 0; br < st->nbranches && !w->stop; br++)
-        if (st->branches[br].decided != 0)
+        if (cand[br])
             walk_body(w, &bodies[br], loop);
+    cand_free(&cb);
 }
 
 static void walk_body(walker *w, const an_body *body, int loop)
@@ -516,12 +805,23 @@ static void walk_body(walker *w, const an_body *body, int loop)
         } else {
             int64_t factor = loop >= 0 ? w->cur_factor[loop] : 1;
             int r = an_root_for(c, it->index, factor);
-            if (root_has_op(c, r)) {
-                emit_instance(w, r);
-            } else {
+            if (!c->runs[it->index].has_op) {
+                /* no path of this run does tensor work: never an instance */
                 const an_run *run = &c->runs[it->index];
-                assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, true, 0);
+                assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+                continue;
             }
+            inst_req q;
+            w->mark = true;
+            root_req(w, r, &q);
+            if (q.has_op) {
+                emit_instance(w, r, &q);
+            } else {
+                /* the path taken has no operation: no instance for this iteration */
+                const an_run *run = &c->runs[it->index];
+                assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+            }
+            w->mark = false;
         }
     }
 }
@@ -568,6 +868,17 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
         w.need_new[t] = true;
     }
     w.cache = pc_mem_calloc(nr, sizeof(req_cache));
+    size_t ns = (size_t)(k->nstmts ? k->nstmts : 1), nl = (size_t)(k->nloops ? k->nloops : 1);
+    w.root_dyn = pc_mem_calloc(nr, sizeof(bool));
+    for (int r = 0; r < c->nroots; r++) {
+        const an_run *run = &c->runs[c->roots[r].run];
+        w.root_dyn[r] = stmts_dynamic(k, run->stmts, run->nstmts, 0);
+    }
+    w.iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
+    w.iter_n = pc_mem_calloc(nl, sizeof(int64_t));
+    w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
+    w.zero_step_seen = pc_mem_calloc(nl, sizeof(bool));
+    o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
 
     walk_body(&w, &c->kernel_body, -1);
     cut(&w, PC_CLOSE_END);
@@ -602,6 +913,65 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.cur_alloc);
     pc_mem_free(w.need_new);
     pc_mem_free(w.cache);
+    pc_mem_free(w.root_dyn);
+    pc_mem_free(w.iter_pos);
+    pc_mem_free(w.iter_n);
+    pc_mem_free(w.undecided_seen);
+    pc_mem_free(w.zero_step_seen);
+}
+
+bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
+                   bool *only_loop_vars)
+{
+    const pc_kernel *k = c->k;
+    const an_root *root = &c->roots[r];
+    const an_run *run = &c->runs[root->run];
+    /* a scratch walker: all paths, no marks, the factor variables bound */
+    an_set_result scratch = {0};
+    size_t nt = (size_t)(k->ntensors ? k->ntensors : 1);
+    scratch.tensor_bytes = pc_mem_alloc(nt * sizeof(int64_t));
+    for (size_t t = 0; t < nt; t++)
+        scratch.tensor_bytes[t] = -1;
+    walker w = {0};
+    w.c = c;
+    w.out = &scratch;
+    w.all_paths = true;
+    if (user)
+        w.sets[1] = *user;
+    w.sets[2].items = k->constants;
+    w.sets[2].count = (size_t)k->nconstants;
+    refresh_sets(&w);
+    for (int l = 0; l < k->nloops; l++)
+        if (k->loops[l].factor_var && *k->loops[l].factor_var)
+            push_binding(&w, k->loops[l].factor_var, l == run->loop ? root->factor : c->loop_factors[l][0]);
+    int64_t si = 0, se = 0;
+    bool ai = false, ae = false;
+    seen d1 = {0}, d2 = {0};
+    bool ok1 = stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
+    bool ok2 = stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
+    bool ok = ok1 && ok2;
+    *only_loop_vars = false;
+    if (!ok) {
+        /* would the loop indices alone have made the sizes known?  Bind every index to its loop's
+         * begin (or 0) and try again: if that succeeds, only the iteration was missing. */
+        for (int l = 0; l < k->nloops; l++) {
+            int64_t v = 0;
+            if (k->loops[l].begin && !pc_expr_eval(k->loops[l].begin, w.sets, 3, &v))
+                v = 0;
+            push_binding(&w, k->loops[l].index_var, v);
+        }
+        d1.n = d2.n = 0;
+        int64_t ti = 0, te = 0;
+        bool bi = false, be = false;
+        *only_loop_vars = stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_ROOT_INNER, &d1, &ti, &bi, 0) &&
+                          stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &te, &be, 0);
+    }
+    pc_mem_free(d1.t);
+    pc_mem_free(d2.t);
+    pc_mem_free(scratch.tensor_bytes);
+    *inner = ok1 ? si : -1;
+    *excl = ok2 ? se : -1;
+    return ok;
 }
 
 void an_set_result_free(an_set_result *s)
@@ -622,4 +992,8 @@ void an_set_result_free(an_set_result *s)
     pc_mem_free(s->tensor_bytes);
     pc_mem_free(s->task_assemble_live);
     pc_mem_free(s->unknowns);
+    PC_VEC_FREE(s->undecided_stmt);
+    PC_VEC_FREE(s->undecided_branch);
+    PC_VEC_FREE(s->zero_step_loops);
+    pc_mem_free(s->stmt_taken);
 }

@@ -35,7 +35,7 @@ typedef struct pc_analysis_opts {
     size_t nsets;
     int64_t assemble_headroom;   /* default 1 (docs/model.md section 6) */
     /* Safety valve: instances walked per binding set before the walk gives up and reports the
-     * depths as bounds (PC008-style).  0 = default (50 million). */
+     * depths as bounds (pc_result.truncated; PC012 warns).  0 = default (50 million). */
     int64_t max_instances;
 } pc_analysis_opts;
 
@@ -86,6 +86,20 @@ typedef struct pc_why {
     const char **tensors; int ntensors;
 } pc_why;
 
+/* A path condition the analysis could not decide (model.md section 3, "Paths"): the instances
+ * that reach it are charged the maximum over the paths it leaves possible, per pool, so the depths
+ * may be higher than a run needs.  One per IF statement (its first undecidable branch). */
+typedef struct pc_undecided {
+    int stmt;                 /* the PC_STMT_IF statement */
+    int branch;               /* the branch whose condition could not be evaluated */
+    const char *cond_text;    /* its spelling: the source's (pc_branch.cond_text), else the printed
+                               * expression, else "a data-dependent condition"; never NULL */
+    pc_loc loc;               /* the branch (else the statement) */
+    /* Symbols that are not bound and are not loop variables: binding them (--bind NAME=VALUE)
+     * would decide the condition.  None: it is data-dependent (a tensor value). */
+    const char **symbols; int nsymbols;
+} pc_undecided;
+
 typedef struct pc_result {
     pc_arena *arena;
     const pc_model *model;
@@ -122,6 +136,18 @@ typedef struct pc_result {
     /* Assemble tensors whose allocation lives across DeviceTasks (PC011). */
     int *cross_task_assemble; int ncross_task_assemble;
     int64_t assemble_live_max;                 /* most assemble allocations alive at once */
+
+    /* Paths whose condition could not be decided (see pc_undecided), over every binding set. */
+    pc_undecided *undecided; int nundecided;
+    /* The walk stopped at instance_limit instances (pc_analysis_opts.max_instances) in some binding
+     * set: what comes after is not counted, so nothing is exact: predicted[] is -1 for every needed
+     * pool, bounds[] are upper bounds (max(k, what was seen)), instances / device_tasks are -1. */
+    bool truncated;
+    int64_t instance_limit;
+    /* Loops whose step evaluated to 0 (`pypto.loop(0, 10, 0)`, `LoopRange(0, 10, 0)`), in some
+     * binding set: upstream rejects them (the loop never ends); the analysis gives them no
+     * iterations, no formula and no division by zero.  Ids into kernel->loops, each once. */
+    int *zero_step_loops; int nzero_step_loops;
 } pc_result;
 
 /* Analyse kernel index `kernel` of m.  Never NULL. */

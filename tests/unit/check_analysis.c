@@ -565,6 +565,330 @@ START_TEST(view_define_is_not_a_write)
 }
 END_TEST
 
+
+/* ---- paths and unroll (model.md section 3) ------------------------------------------------------ */
+
+/* An IF statement in the current block; branch() adds a path and makes its body current. */
+static int if_begin(kb *b)
+{
+    int st = pc_kernel_add_stmt(b->m, K(b), PC_STMT_IF, L(b, 5));
+    K(b)->stmts[st].has_op = false;
+    pc_block_append(b->m, b->cur, st);
+    return st;
+}
+
+/* cond NULL with text: data-dependent; cond and text NULL: else. */
+static void branch(kb *b, int st, const char *cond, const char *text)
+{
+    pc_branch *br = pc_stmt_add_branch(b->m, &K(b)->stmts[st], L(b, 6 + K(b)->stmts[st].nbranches));
+    br->cond = cond ? pc_expr_parse(b->m->arena, cond, NULL) : NULL;
+    ck_assert(!cond || br->cond);
+    br->cond_text = text ? pc_model_strdup(b->m, text) : NULL;
+    b->cur = &br->body;
+}
+
+static pc_result *run_opts(kb *b, const pc_analysis_opts *o)
+{
+    pc_runtime_config cfg;
+    pc_cfg_defaults(&cfg);
+    return pc_analyze(b->m, b->k, &cfg, o);
+}
+
+/* The issue's example: `if pypto.cond(i < 1)` matmul (root_inner 512 B) else a vector write into
+ * the parameter.  Only i = 0 takes the matmul path: root_inner(T) = ceil(512 / 512) = 1 (the old
+ * rule charged every instance the larger path: 4). */
+START_TEST(path_decided_per_instance)
+{
+    kb b;
+    kb_init(&b, "cond_lt");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){4, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 32});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){4, 32});
+    saved s = loop_begin(&b, "L", 0, 4, 1);
+    pc_block *body = b.cur;
+    int st = if_begin(&b);
+    branch(&b, st, "i < 1", "pypto.cond(i < 1)");
+    int t = value(&b, "t", PC_UNIT_CUBE, 2, (int64_t[]){1, 32}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, t, -1);
+    branch(&b, st, NULL, NULL);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+    b.cur = body;
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->instances, 4);
+    ck_assert_int_eq(r->unit_inner, 512);
+    CK_TRIPLE(r->predicted, 1, 0, 0);
+    ck_assert_int_eq(r->nundecided, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* if / elif / else, a path with no operation, loop predicates.  Loop 0..6:
+ *   if is_loop_begin(i) or i == 1: A (matmul [4, 64] FP32 = 1024 B)      i = 0, 1
+ *   elif i == 2: nothing                                                    i = 2: no instance
+ *   elif is_loop_end(i): C (matmul [1, 64] = 256 -> 512 B)                  i = 5
+ *   else: B (matmul [2, 64] = 512 B)                                        i = 3, 4
+ * 5 instances; U0 = 1024; root_inner(T) = ceil((2*1024 + 3*512) / 1024) = ceil(3.5) = 4. */
+START_TEST(path_elif_chain_no_op_and_loop_predicates)
+{
+    kb b;
+    kb_init(&b, "elif");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){6, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){6, 64});
+    saved s = loop_begin(&b, "L", 0, 6, 1);
+    pc_block *body = b.cur;
+    int st = if_begin(&b);
+    branch(&b, st, "is_loop_begin(i) or i == 1", NULL);
+    int a = value(&b, "a", PC_UNIT_CUBE, 2, (int64_t[]){4, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, a, -1);
+    branch(&b, st, "i == 2", NULL);
+    branch(&b, st, "is_loop_end(i)", NULL);
+    int cc = value(&b, "c", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, cc, -1);
+    branch(&b, st, NULL, NULL);
+    int bb = value(&b, "b", PC_UNIT_CUBE, 2, (int64_t[]){2, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, bb, -1);
+    b.cur = body;
+    loop_end(&b, s);
+    pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->instances, 5);
+    ck_assert_int_eq(r->unit_inner, 1024);
+    CK_TRIPLE(r->predicted, 4, 0, 0);
+    /* k = 2: tasks {0, 1} (A A: 2), {3, 4} (B B: 1), {5} (C: 1) */
+    pc_result_free(r);
+    r = run(&b, 2, NULL, PC_INNER_BOUNDARY);
+    ck_assert_int_eq(r->device_tasks, 3);
+    CK_TRIPLE(r->predicted, 2, 0, 0);
+    ck_assert_int_eq(r->why[0].task, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* A condition that cannot be decided: the maximum over the paths, and a note naming it; a bound
+ * symbol decides it. */
+START_TEST(path_undecidable_and_bound)
+{
+    kb b;
+    kb_init(&b, "undec");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){4, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){4, 64});
+    saved s = loop_begin(&b, "L", 0, 4, 1);
+    pc_block *body = b.cur;
+    int st = if_begin(&b);
+    branch(&b, st, "i < n", "i < n");
+    int a = value(&b, "a", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, a, -1);
+    branch(&b, st, NULL, NULL);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+    b.cur = body;
+    int st2 = if_begin(&b);
+    branch(&b, st2, NULL, "x[0, 0] > 0");
+    int c2 = value(&b, "c", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, c2, -1);
+    b.cur = body;
+    loop_end(&b, s);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = run_opts(&b, &opts);
+    /* unbound n: both IFs undecidable; every instance charged a + c = 1024 B -> 4 */
+    ck_assert_int_eq(r->instances, 4);
+    CK_TRIPLE(r->predicted, 4, 0, 0);
+    ck_assert_int_eq(r->nundecided, 2);
+    ck_assert_str_eq(r->undecided[0].cond_text, "i < n");
+    ck_assert_int_eq(r->undecided[0].nsymbols, 1);
+    ck_assert_str_eq(r->undecided[0].symbols[0], "n");
+    ck_assert_str_eq(r->undecided[1].cond_text, "x[0, 0] > 0");
+    ck_assert_int_eq(r->undecided[1].nsymbols, 0);
+    pc_result_free(r);
+    /* n = 1: only i = 0 takes `a`; the data-dependent IF still charges c: (512+512) + 3*512 = 2560
+     * over U0 = 1024 -> 3 */
+    pc_binding nb = {"n", 1};
+    pc_bindings set = {&nb, 1};
+    opts.sets = &set;
+    opts.nsets = 1;
+    r = run_opts(&b, &opts);
+    CK_TRIPLE(r->predicted, 3, 0, 0);
+    ck_assert_int_eq(r->nundecided, 1);
+    ck_assert_str_eq(r->undecided[0].cond_text, "x[0, 0] > 0");
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* loop_unroll(7, unroll_list=[4, 6]) (model.md section 3, "Unroll"): upstream Python runs factor 6
+ * over range(0, 6, 6) = {0}, factor 4 over range(6, 4, 4) = {}, factor 1 over range(4, 7) =
+ * {4, 5, 6}: 4 instances.  C++ (greedy): 6 then 1 -> 2 instances.  Shapes follow the factor:
+ * mm is [t, 64] FP32 = 256*t B: 1536 for t = 6, 256 -> 512 for t = 1. */
+START_TEST(unroll_per_factor_and_greedy)
+{
+    for (int lang = 0; lang < 3; lang++) {
+        kb b;
+        kb_init(&b, "lu");
+        if (lang == 1)
+            b.m->lang = PC_LANG_CPP;
+        int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){7, 64});
+        int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+        int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){7, 64});
+        saved s = loop_begin(&b, "lu", 0, 7, 1);
+        pc_loop *lp = &K(&b)->loops[last_loop(&b)];
+        lp->factor_var = pc_model_strdup(b.m, "t");
+        lp->nunroll = 2;
+        lp->unroll = pc_arena_alloc(b.m->arena, 2 * sizeof(int64_t));
+        lp->unroll[0] = 4;
+        lp->unroll[1] = 6;
+        if (lang == 2) /* a C++ model whose loop says it follows the Python rule */
+            lp->unroll_rule = PC_UNROLL_RULE_PER_FACTOR, b.m->lang = PC_LANG_CPP;
+        int mm = value(&b, "mm", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+        K(&b)->tensors[mm].shape[0] = pc_expr_sym(b.m->arena, "t");
+        write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, mm, -1);
+        loop_end(&b, s);
+        pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+        ck_assert_int_eq(r->nroots, 3);
+        ck_assert_str_eq(r->roots[0].name, "lu_LoopUnroll6");
+        ck_assert_str_eq(r->roots[1].name, "lu_LoopUnroll4");
+        ck_assert_int_eq(r->unit_inner, 1536);
+        if (lang == 1) {
+            ck_assert_int_eq(r->instances, 2);
+            ck_assert_int_eq(r->roots[0].instances, 1);
+            ck_assert_int_eq(r->roots[2].instances, 1);
+            CK_TRIPLE(r->predicted, 2, 0, 0); /* ceil((1536 + 512) / 1536) */
+        } else {
+            ck_assert_int_eq(r->instances, 4);
+            ck_assert_int_eq(r->roots[0].instances, 1);
+            ck_assert_int_eq(r->roots[1].instances, 0);
+            ck_assert_int_eq(r->roots[2].instances, 3);
+            CK_TRIPLE(r->predicted, 2, 0, 0); /* ceil((1536 + 3*512) / 1536) = 2 */
+        }
+        pc_result_free(r);
+        pc_model_free(b.m);
+    }
+}
+END_TEST
+
+/* is_loop_begin / is_loop_end under loop_unroll are checked against the factor's own loop:
+ * loop_unroll(0, 10, unroll_list=[4]): factor 4 runs 0, 4 and factor 1 runs 8, 9; is_loop_begin
+ * holds at 0 and at 8, is_loop_end at 4 and at 9.  The factor variable decides `t == 4`. */
+START_TEST(unroll_loop_predicates_and_factor)
+{
+    kb b;
+    kb_init(&b, "lup");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){10, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){10, 64});
+    saved s = loop_begin(&b, "lu", 0, 10, 1);
+    pc_block *body = b.cur;
+    pc_loop *lp = &K(&b)->loops[last_loop(&b)];
+    lp->factor_var = pc_model_strdup(b.m, "t");
+    lp->nunroll = 1;
+    lp->unroll = pc_arena_alloc(b.m->arena, sizeof(int64_t));
+    lp->unroll[0] = 4;
+    int st = if_begin(&b);
+    branch(&b, st, "is_loop_begin(i)", NULL);
+    int a = value(&b, "a", PC_UNIT_CUBE, 2, (int64_t[]){8, 64}, x, w); /* 2048 B */
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, a, -1);
+    b.cur = body;
+    st = if_begin(&b);
+    branch(&b, st, "is_loop_end(i) and t == 4", NULL);
+    int e = value(&b, "e", PC_UNIT_CUBE, 2, (int64_t[]){4, 64}, x, w); /* 1024 B */
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, e, -1);
+    b.cur = body;
+    loop_end(&b, s);
+    pc_result *r = run(&b, 1, NULL, PC_INNER_BOUNDARY);
+    /* instances: 0 (a), 4 (e), 8 (a), 9 (nothing: is_loop_end but t = 1) -> 3; with k = 1 each
+     * task is one instance; U0 = 2048 + 1024 (both paths of the factor-4 root) = 3072 */
+    ck_assert_int_eq(r->instances, 3);
+    ck_assert_int_eq(r->unit_inner, 3072);
+    CK_TRIPLE(r->predicted, 1, 0, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* Units over every compiled root (model.md section 6): a path no instance takes (i < 0) holds a
+ * 4096 B intermediate, the taken one 512 B.  U0 = 4096 although no instance needs it, so 16
+ * instances of 512 B need ceil(16*512 / 4096) = 2 (charging every instance the larger path gave
+ * 16); a loop that never runs (trip count 0) still counts: its 8192 B make U0 8192 -> 1. */
+START_TEST(units_over_compiled_roots)
+{
+    for (int with_empty_loop = 0; with_empty_loop < 2; with_empty_loop++) {
+        kb b;
+        kb_init(&b, "units");
+        int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+        int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+        int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+        saved s = loop_begin(&b, "L", 0, 16, 1);
+        pc_block *body = b.cur;
+        int st = if_begin(&b);
+        branch(&b, st, "i < 0", NULL);
+        int big = value(&b, "big", PC_UNIT_CUBE, 2, (int64_t[]){16, 64}, x, w);
+        write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, big, -1);
+        branch(&b, st, NULL, NULL);
+        int sm = value(&b, "small", PC_UNIT_CUBE, 2, (int64_t[]){2, 64}, x, w);
+        write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, sm, -1);
+        b.cur = body;
+        loop_end(&b, s);
+        if (with_empty_loop) {
+            s = loop_begin(&b, "E", 5, 5, 1);
+            int huge = value(&b, "huge", PC_UNIT_CUBE, 2, (int64_t[]){32, 64}, x, w);
+            write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, huge, -1);
+            loop_end(&b, s);
+        }
+        pc_result *r = run(&b, 128, NULL, PC_INNER_BOUNDARY);
+        ck_assert_int_eq(r->instances, 16);
+        ck_assert_int_eq(r->unit_inner, with_empty_loop ? 8192 : 4096);
+        CK_TRIPLE(r->predicted, with_empty_loop ? 1 : 2, 0, 0);
+        ck_assert_int_eq(r->tensors[big].aligned_bytes, 4096);
+        /* why: the tensors of the paths taken, not of the one no instance takes */
+        ck_assert_int_eq(r->why[0].ntensors, 1);
+        ck_assert_str_eq(r->why[0].tensors[0], "small");
+        pc_result_free(r);
+        pc_model_free(b.m);
+    }
+}
+END_TEST
+
+/* Issue 16: a step of 0 gives no iterations and a flag (never a division by zero or a formula);
+ * a walk cut by the instance cap is never reported as exact. */
+START_TEST(zero_step_and_truncation)
+{
+    kb b;
+    kb_init(&b, "zs");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 1, (int64_t[]){16});
+    int y = tensor(&b, "y", PC_TENSOR_PARAM, 2, (int64_t[]){64, 16});
+    saved s = loop_begin(&b, "Z", 0, 10, 0);
+    int v = value(&b, "v", PC_UNIT_VECTOR, 1, (int64_t[]){16}, x, -1);
+    loop_end(&b, s);
+    s = loop_begin(&b, "R", 0, 64, 1);
+    write(&b, y, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, v, -1);
+    loop_end(&b, s);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = run_opts(&b, &opts);
+    ck_assert_int_eq(r->nzero_step_loops, 1);
+    ck_assert_int_eq(r->zero_step_loops[0], 0);
+    ck_assert_int_eq(r->instances, 64);
+    ck_assert(!r->truncated);
+    ck_assert_ptr_null(r->formulas[2]);
+    CK_TRIPLE(r->predicted, 0, 0, 1);
+    pc_result_free(r);
+    opts.max_instances = 10;
+    r = run_opts(&b, &opts);
+    ck_assert(r->truncated);
+    ck_assert_int_eq(r->instance_limit, 10);
+    ck_assert_int_eq(r->instances, -1);
+    ck_assert_int_eq(r->device_tasks, -1);
+    ck_assert_int_eq(r->predicted[2], -1);
+    ck_assert_int_eq(r->bounds[2], 128);
+    ck_assert_int_eq(r->predicted[0], 0); /* a pool nothing uses stays exact */
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -582,6 +906,13 @@ static Suite *suite(void)
     tcase_add_test(tc, no_op_root_and_param_views);
     tcase_add_test(tc, parallel_loop);
     tcase_add_test(tc, view_define_is_not_a_write);
+    tcase_add_test(tc, path_decided_per_instance);
+    tcase_add_test(tc, path_elif_chain_no_op_and_loop_predicates);
+    tcase_add_test(tc, path_undecidable_and_bound);
+    tcase_add_test(tc, unroll_per_factor_and_greedy);
+    tcase_add_test(tc, unroll_loop_predicates_and_factor);
+    tcase_add_test(tc, units_over_compiled_roots);
+    tcase_add_test(tc, zero_step_and_truncation);
     suite_add_tcase(s, tc);
     return s;
 }
