@@ -1141,6 +1141,10 @@ static pc_py_val call_builtin(pc_py_ctx *c, const char *q, args *a, const pc_py_
     pc_arena *ar = marena(c);
     int64_t x;
     if (strcmp(q, "range") == 0) {
+        /* range(n) over a name poolcheck cannot evaluate: the symbol n (bindable) */
+        for (int i = 0; i < a->npos; i++)
+            if (a->pos[i].kind == PV_UNKNOWN && a->posnode[i] && a->posnode[i]->kind == PY_NAME)
+                a->pos[i] = sym_val(c, a->posnode[i]->name);
         pc_py_val v = mkval(PV_RANGE);
         v.items = pc_arena_alloc(c->scratch, 3 * sizeof *v.items);
         v.nitems = 3;
@@ -1356,6 +1360,9 @@ static pc_py_val call_method(pc_py_ctx *c, pc_py_val *self, const char *method, 
             pc_py_access(c, self->tensor, PC_ACC_WRITE_WHOLE, unit, call->a->a);
         return mkval(PV_NONE);
     }
+    if (strcmp(method, "set_cache_policy") == 0 || strcmp(method, "get_cache_policy") == 0 ||
+        strcmp(method, "is_empty") == 0)
+        return mkval(PV_NONE); /* Tensor metadata (tensor.py): no tensor work */
     if (strcmp(method, "view") == 0)
         return make_view(c, self, arg(&a, 0, "shape"), arg(&a, -1, "dtype"), call);
     if (strcmp(method, "reshape") == 0) {

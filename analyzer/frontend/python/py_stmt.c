@@ -153,6 +153,13 @@ void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_
         return;
     switch (target->kind) {
     case PY_NAME:
+        if (v.kind == PV_UNKNOWN && value_node &&
+            ((value_node->kind == PY_BINOP && value_node->op != PY_OP_MATMUL) ||
+             (value_node->kind == PY_UNARYOP && value_node->op == PY_OP_USUB))) {
+            /* `block_num = s2_tile // block_size` over values poolcheck cannot see: an integer
+             * the user can bind by this name (model.md 2: a bound is a symbol like any other) */
+            v = sym(c, target->name);
+        }
         if (c->kernel >= 0 && tensorish(&v) && v.kind != PV_TENSOR) {
             /* t = op(...): a new value (a new pc_tensor each time) */
             pc_py_materialise(c, &v, target->name, target);
