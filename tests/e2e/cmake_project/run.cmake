@@ -3,7 +3,9 @@
 #   cmake -DPOOLCHECK_BUILD=<build dir> -DPROJECT_SRC=<this dir> -DEXAMPLES=<examples dir>
 #         -DWORK=<scratch dir> -DGENERATOR=<generator> -P run.cmake
 #
-# 1. `cmake --install` poolcheck into WORK/prefix.
+# 1. `cmake --install` poolcheck into WORK/prefix: tools, library, CMake package, man pages, docs
+#    and examples are there; the installed binary, run from elsewhere, analyses the installed
+#    seed examples ([64, 1, 1]) and matches the installed sample logs; the man page renders.
 # 2. Copy this project to WORK/src with the seed example as its kernels (Python and C++).
 # 3. Configure against the prefix.  Build with a zero assemble pool ([64, 0, 1]) in the Python
 #    kernel: it fails showing PC001; fix it and put the zero in the C++ kernel: it fails showing
@@ -58,6 +60,50 @@ foreach(f bin/poolcheck bin/poolcheck-lsp bin/poolcheck-cc lib/cmake/poolcheck/p
     message(FATAL_ERROR "install: ${prefix}/${f} is missing")
   endif()
 endforeach()
+# The man pages, the user documentation and the examples (GNUInstallDirs: share/man, share/doc).
+foreach(f share/man/man1/poolcheck.1 share/man/man1/poolcheck-lsp.1 share/man/man1/poolcheck-cc.1
+          share/doc/poolcheck/README.md share/doc/poolcheck/docs/model.md
+          share/doc/poolcheck/docs/integrations.md share/doc/poolcheck/checks/PC001.md
+          share/doc/poolcheck/examples/k_tmp_to_d_emb.py share/doc/poolcheck/examples/k_tmp_to_d_emb.cpp
+          share/doc/poolcheck/examples/logs/k_tmp_to_d_emb.device.log)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install: ${prefix}/${f} is missing")
+  endif()
+endforeach()
+if(EXISTS "${prefix}/share/doc/poolcheck/docs/dev")
+  message(FATAL_ERROR "install: the developers' notes (docs/dev) are not user documentation")
+endif()
+
+# The installed binary on the installed seed examples, run from a directory outside both the
+# source and the build tree: the Python and the C++ kernel give [64, 1, 1] (the C++ one through
+# the installed stub headers), and the sample logs match.
+set(ex "${prefix}/share/doc/poolcheck/examples")
+file(MAKE_DIRECTORY "${WORK}/elsewhere")
+foreach(k k_tmp_to_d_emb.py k_tmp_to_d_emb.cpp)
+  execute_process(COMMAND "${prefix}/bin/poolcheck" check --no-config-lookup "${ex}/${k}"
+    WORKING_DIRECTORY "${WORK}/elsewhere" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "predicted   64 +1 +1\n")
+    message(FATAL_ERROR "installed poolcheck on ${k}: exit ${rc}:\n${out}\n${err}")
+  endif()
+  message(STATUS "installed poolcheck on ${k}: predicted [64, 1, 1]")
+endforeach()
+execute_process(COMMAND "${prefix}/bin/poolcheck" logs --no-config-lookup --kernel "${ex}/k_tmp_to_d_emb.py" "${ex}/logs"
+  WORKING_DIRECTORY "${WORK}/elsewhere" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCHALL "  match\n" matches "${out}")
+list(LENGTH matches nmatch)
+if(NOT rc EQUAL 0 OR NOT nmatch EQUAL 3)
+  message(FATAL_ERROR "installed poolcheck logs on the installed sample logs: exit ${rc}:\n${out}\n${err}")
+endif()
+find_program(MAN_PROGRAM man)
+if(MAN_PROGRAM)
+  execute_process(COMMAND "${MAN_PROGRAM}" -l "${prefix}/share/man/man1/poolcheck.1"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(ASCII 8 backspace) # without a terminal man overstrikes bold text: X<BS>X
+  string(REGEX REPLACE ".${backspace}" "" out "${out}")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "SYNOPSIS.*stitch_function_num_per_pool.*EXIT STATUS")
+    message(FATAL_ERROR "man -l on the installed poolcheck.1: exit ${rc}:\n${out}\n${err}")
+  endif()
+endif()
 
 set(src "${WORK}/src")
 file(COPY "${PROJECT_SRC}/" DESTINATION "${src}" PATTERN "run.cmake" EXCLUDE)
