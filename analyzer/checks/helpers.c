@@ -249,12 +249,15 @@ void pc_chk_fix_pool_value(pc_chk_ctx *c, pc_diag *d, const pc_option *o, const 
             const char *brace = memchr(text + start, '{', (size_t)(end - start));
             if (brace && text[end - 1] == '}') {
                 sp = SPELL_BRACES;
-                for (const char *p = text + start; p < brace; p++) {
-                    if (*p == '\n') {
+                for (size_t p = (size_t)start; p < (size_t)(brace - text);) {
+                    size_t eol = pc_eol_len(text, len, p); /* LF, CRLF, lone CR: support.h */
+                    if (eol) {
                         range.line++;
                         range.col = 1;
+                        p += eol;
                     } else {
                         range.col++;
+                        p++;
                     }
                 }
             }

@@ -222,9 +222,8 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
     const char *text = f->text, *end = f->text + f->len;
     uint32_t line = 1;
     for (const char *bol = text; bol < end; line++) {
-        const char *eol = memchr(bol, '\n', (size_t)(end - bol));
-        if (!eol)
-            eol = end;
+        /* LF, CRLF and a lone CR end a line, as the frontends count lines (support.h) */
+        const char *eol = text + pc_line_end(text, f->len, (size_t)(bol - text));
         for (const char *p = bol; p < eol; p++) {
             /* clang-tidy: NOLINT, NOLINTNEXTLINE, NOLINTBEGIN, NOLINTEND (case-sensitive). */
             if (eol - p >= 6 && memcmp(p, "NOLINT", 6) == 0 && (p == bol || !is_ident(p[-1]))) {
@@ -295,7 +294,9 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
                 }
             }
         }
-        bol = eol + 1;
+        bol = eol + pc_eol_len(text, f->len, (size_t)(eol - text));
+        if (eol == end)
+            break;
     }
     for (size_t i = 0; i < open.count; i++)
         report_unmatched(s, f->file, open.items[i].line, open.items[i].col,

@@ -131,16 +131,15 @@ static void src_init(src *s, pc_arena *a, const char *path, const char *text, si
     s->text = text;
     s->len = len;
     s->bom = (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) ? 3 : 0;
+    /* LF, CRLF and a lone CR each end a line (support.h): the rule of the report's snippets */
     size_t n = 1;
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            n++;
+    for (size_t i = pc_line_end(text, len, 0); i < len; i = pc_line_end(text, len, i + pc_eol_len(text, len, i)))
+        n++;
     s->line_starts = pc_arena_alloc(a, n * sizeof *s->line_starts);
     s->nlines = 0;
     s->line_starts[s->nlines++] = 0;
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            s->line_starts[s->nlines++] = i + 1;
+    for (size_t i = pc_line_end(text, len, 0); i < len; i = pc_line_end(text, len, i + pc_eol_len(text, len, i)))
+        s->line_starts[s->nlines++] = i + pc_eol_len(text, len, i);
 }
 
 /* "path:line:col: message" (malloc'd) */
@@ -307,7 +306,7 @@ fail:
 pc_config_file *pc_cfg_load_config_file(const char *path, char **err)
 {
     size_t len = 0;
-    char *text = pc_read_file(path, &len, err);
+    char *text = pc_read_file_max(path, PC_READ_MAX_CONFIG, &len, err);
     if (!text)
         return NULL;
     pc_config_file *f = pc_cfg_parse_config_file(path, text, len, err);
@@ -508,7 +507,7 @@ fail:
 pc_project_config *pc_cfg_load_project(const char *path, char **err)
 {
     size_t len = 0;
-    char *text = pc_read_file(path, &len, err);
+    char *text = pc_read_file_max(path, PC_READ_MAX_CONFIG, &len, err);
     if (!text)
         return NULL;
     pc_project_config *pc = pc_cfg_parse_project(path, text, len, err);

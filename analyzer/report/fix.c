@@ -10,10 +10,11 @@
  * the edits themselves: each run of edited lines is one change, trimmed of lines that did not
  * change, and changes closer than 2 x 3 context lines share a hunk.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "report/report_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,8 +73,8 @@ static lines split(const char *text, size_t len)
         if (l.count == cap)
             l.start = pc_mem_realloc(l.start, (cap *= 2) * sizeof *l.start);
         l.start[l.count++] = off;
-        const char *nl = memchr(text + off, '\n', len - off);
-        off = nl ? (size_t)(nl - text) + 1 : len;
+        size_t e = pc_line_end(text, len, off); /* LF, CRLF and a lone CR: support.h */
+        off = e + pc_eol_len(text, len, e);
     }
     return l;
 }
@@ -97,7 +98,8 @@ static size_t line_of(const lines *l, size_t off)
     if (off < line_end(l, i))
         return i;
     /* The end of a last line without a newline still belongs to it. */
-    if (off == l->len && i + 1 == l->count && l->len && l->text[l->len - 1] != '\n')
+    if (off == l->len && i + 1 == l->count && l->len && l->text[l->len - 1] != '\n' &&
+        l->text[l->len - 1] != '\r')
         return i;
     return l->count;
 }
@@ -114,9 +116,13 @@ typedef struct change { size_t oa, on, na, nn; } change;
 static void print_line(pc_sb *b, char mark, const lines *l, size_t i)
 {
     size_t s = l->start[i], e = line_end(l, i);
-    bool nl = e > s && l->text[e - 1] == '\n';
+    size_t content = pc_line_end(l->text, e, s);
+    bool nl = content < e;
     pc_sb_putc(b, mark);
-    pc_sb_appendn(b, l->text + s, e - s - (nl ? 1 : 0));
+    /* A CRLF line keeps its CR (as diff and git show it); a lone CR would send the terminal's
+     * cursor back over the line, so it is shown as the line break it is. */
+    bool crlf = e - content == 2;
+    pc_sb_appendn(b, l->text + s, content - s + (crlf ? 1 : 0));
     pc_sb_append(b, nl ? "\n" : "\n\\ No newline at end of file\n");
 }
 
@@ -162,8 +168,13 @@ static void print_diff(pc_sb *b, const char *path, const lines *old, const lines
 
 /* ---- one file --------------------------------------------------------------------------------- */
 
-static bool write_atomically(const char *path, const char *text, size_t len)
+static bool write_atomically(const char *named, const char *text, size_t len)
 {
+    /* Through a symbolic link the target is rewritten (as editors save): renaming over the link
+     * itself would replace it with a regular file and leave the target unfixed.  The temporary
+     * file goes beside the target, so the rename stays within one file system. */
+    char target[PATH_MAX];
+    const char *path = realpath(named, target) ? target : named;
     struct stat st;
     bool have_mode = stat(path, &st) == 0;
     pc_sb tmp = {0};
@@ -197,7 +208,7 @@ static bool write_atomically(const char *path, const char *text, size_t len)
     if (ok && rename(tmp.data, path) != 0)
         ok = false;
     if (!ok) {
-        fprintf(stderr, "poolcheck: error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "poolcheck: error: cannot rewrite '%s': %s\n", named, strerror(errno));
         unlink(tmp.data);
     }
     pc_sb_free(&tmp);

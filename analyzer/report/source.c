@@ -49,23 +49,13 @@ void pc_rep_sources_free(pc_rep_sources *s)
 
 bool pc_rep_line(const char *text, size_t len, uint32_t line, const char **start, size_t *n)
 {
-    if (!text || line == 0)
+    if (!text)
         return false;
-    size_t off = 0;
-    for (uint32_t l = 1; l < line; l++) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        if (!nl)
-            return false;
-        off = (size_t)(nl - text) + 1;
-    }
-    if (off >= len && line > 1)
+    long off = pc_line_start(text, len, line); /* LF, CRLF and a lone CR: support.h */
+    if (off < 0 || ((size_t)off >= len && line > 1))
         return false;
-    const char *nl = memchr(text + off, '\n', len - off);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    if (end > off && text[end - 1] == '\r')
-        end--;
     *start = text + off;
-    *n = end - off;
+    *n = pc_line_end(text, len, (size_t)off) - (size_t)off;
     return true;
 }
 

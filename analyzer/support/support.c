@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- memory seam ---------------------------------------------------------------------------- */
 
@@ -15,12 +17,25 @@
 static _Thread_local uint64_t alloc_count;
 static _Thread_local uint64_t fail_at;
 static _Thread_local pc_oom_handler oom_handler;
+static _Thread_local const char *oom_context; /* the file being read or analysed, if any */
 
 static void default_oom(void)
 {
-    fputs("poolcheck: error: out of memory\n", stderr);
+    if (oom_context)
+        fprintf(stderr, "poolcheck: error: out of memory while processing '%s'\n", oom_context);
+    else
+        fputs("poolcheck: error: out of memory\n", stderr);
     exit(2);
 }
+
+const char *pc_mem_oom_context(const char *file)
+{
+    const char *outer = oom_context;
+    oom_context = file;
+    return outer;
+}
+
+const char *pc_mem_oom_file(void) { return oom_context; }
 
 static void out_of_memory(void)
 {
@@ -226,41 +241,121 @@ static char *errorf(const char *fmt, const char *path, const char *why)
     return pc_sb_take(&b);
 }
 
-char *pc_read_file(const char *path, size_t *len, char **err)
+const char *pc_file_kind(unsigned mode)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a regular file";
+}
+
+static void human_size(char *buf, size_t n, uint64_t bytes)
+{
+    if (bytes >= (1u << 30) && bytes % (1u << 30) == 0)
+        snprintf(buf, n, "%llu GiB", (unsigned long long)(bytes >> 30));
+    else if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        snprintf(buf, n, "%llu MiB", (unsigned long long)(bytes >> 20));
+    else
+        snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
+}
+
+char *pc_read_file_max(const char *path, size_t max, size_t *len, char **err)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); fstat on the
+     * open descriptor, so what is checked is what is read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         if (err)
             *err = errorf("cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        if (err)
+            *err = errorf("cannot read '%s': %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     if (S_ISDIR(st.st_mode)) {
         if (err)
             *err = errorf("cannot read '%s': %s", path, "Is a directory");
+        close(fd);
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err)
-            *err = errorf("cannot open '%s': %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        /* A FIFO blocks, /dev/zero never ends, a terminal waits for typing: only regular files
+         * are read (stdin, where `-` is allowed, is read by its caller). */
+        if (err) {
+            pc_sb b = {0};
+            pc_sb_printf(&b, "cannot read '%s': %s, not a regular file", path, pc_file_kind(st.st_mode));
+            *err = pc_sb_take(&b);
+        }
+        close(fd);
         return NULL;
     }
+    char limit[32];
+    human_size(limit, sizeof limit, max);
+    if ((uint64_t)st.st_size > (uint64_t)max) {
+        if (err) {
+            pc_sb b = {0};
+            pc_sb_printf(&b, "cannot read '%s': %lld bytes is more than the %s poolcheck reads of such a file",
+                         path, (long long)st.st_size, limit);
+            *err = pc_sb_take(&b);
+        }
+        close(fd);
+        return NULL;
+    }
+    /* Back to blocking reads (a regular file never blocks, but be plain about it). */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    const char *outer = pc_mem_oom_context(path);
     pc_sb b = {0};
     char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        pc_sb_appendn(&b, buf, n);
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    bool bad = false, too_big = false;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            bad = true;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (b.len + (size_t)n > max) { /* the file grew while being read */
+            too_big = true;
+            break;
+        }
+        pc_sb_appendn(&b, buf, (size_t)n);
+    }
+    int saved = errno;
+    close(fd);
+    pc_mem_oom_context(outer);
+    if (bad || too_big) {
         pc_sb_free(&b);
-        if (err)
-            *err = errorf("cannot read '%s': %s", path, "I/O error");
+        if (err) {
+            if (too_big) {
+                pc_sb e = {0};
+                pc_sb_printf(&e, "cannot read '%s': it grew past the %s poolcheck reads of such a file", path, limit);
+                *err = pc_sb_take(&e);
+            } else {
+                *err = errorf("cannot read '%s': %s", path, strerror(saved));
+            }
+        }
         return NULL;
     }
     if (len)
         *len = b.len;
     return pc_sb_take(&b);
+}
+
+char *pc_read_file(const char *path, size_t *len, char **err)
+{
+    return pc_read_file_max(path, PC_READ_MAX_SOURCE, len, err);
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------------------ */
@@ -349,6 +444,62 @@ void pc_json_repair_utf8(void *root)
     }
 }
 
+/* ---- control characters ---------------------------------------------------------------------- */
+
+size_t pc_ctrl_escape(const char *s, size_t n, char out[16])
+{
+    const unsigned char *u = (const unsigned char *)s;
+    out[0] = 0;
+    if ((u[0] < 0x20 && u[0] != '\t') || u[0] == 0x7F) {
+        snprintf(out, 16, "<U+%04X>", u[0]);
+        return 1;
+    }
+    if (u[0] < 0x80)
+        return 1;
+    size_t k = pc_utf8_seq_len(u, n);
+    if (k == 2 && u[0] == 0xC2 && u[1] <= 0x9F) {
+        snprintf(out, 16, "<U+%04X>", u[1]);   /* U+0080-U+009F: C1 controls */
+        return 2;
+    }
+    if (k)
+        return k;
+    if (u[0] <= 0x9F)
+        snprintf(out, 16, "<%02X>", u[0]);
+    return 1;
+}
+
+void pc_sb_append_visible(pc_sb *b, const char *s, size_t n)
+{
+    size_t plain = 0; /* start of the run copied as it is */
+    for (size_t i = 0; i < n;) {
+        char esc[16];
+        size_t k = pc_ctrl_escape(s + i, n - i, esc);
+        if (esc[0]) {
+            pc_sb_appendn(b, s + plain, i - plain);
+            pc_sb_append(b, esc);
+            plain = i + k;
+        }
+        i += k;
+    }
+    pc_sb_appendn(b, s + plain, n - plain);
+}
+
+char *pc_visible(const char *s)
+{
+    size_t n = strlen(s);
+    bool any = false;
+    for (size_t i = 0; i < n && !any;) {
+        char esc[16];
+        i += pc_ctrl_escape(s + i, n - i, esc);
+        any = esc[0] != 0;
+    }
+    if (!any)
+        return NULL;
+    pc_sb b = {0};
+    pc_sb_append_visible(&b, s, n);
+    return pc_sb_take(&b);
+}
+
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
 int64_t pc_align_up(int64_t v, int64_t a) { return a <= 0 ? v : (v + a - 1) / a * a; }
@@ -356,22 +507,50 @@ int64_t pc_align_up(int64_t v, int64_t a) { return a <= 0 ? v : (v + a - 1) / a 
 /* Not (a + b - 1) / b: that overflows for a near INT64_MAX (byte counts read from logs). */
 int64_t pc_ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : a / b + (a % b > 0); }
 
-long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col)
+size_t pc_eol_len(const char *text, size_t len, size_t off)
 {
-    if (line == 0 || col == 0)
+    if (off >= len)
+        return 0;
+    if (text[off] == '\n')
+        return 1;
+    if (text[off] == '\r')
+        return off + 1 < len && text[off + 1] == '\n' ? 2 : 1;
+    return 0;
+}
+
+size_t pc_line_end(const char *text, size_t len, size_t off)
+{
+    for (size_t i = off; i < len; i++)
+        if (text[i] == '\n' || text[i] == '\r')
+            return i;
+    return len;
+}
+
+long pc_line_start(const char *text, size_t len, uint32_t line)
+{
+    if (line == 0)
         return -1;
     size_t off = 0;
     for (uint32_t l = 1; l < line; l++) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        if (!nl)
+        size_t e = pc_line_end(text, len, off);
+        if (e == len)
             return -1;
-        off = (size_t)(nl - text) + 1;
+        off = e + pc_eol_len(text, len, e);
     }
-    const char *nl = memchr(text + off, '\n', len - off);
-    size_t line_len = nl ? (size_t)(nl - (text + off)) : len - off;
+    return (long)off;
+}
+
+long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col)
+{
+    if (col == 0)
+        return -1;
+    long start = pc_line_start(text, len, line);
+    if (start < 0)
+        return -1;
+    size_t line_len = pc_line_end(text, len, (size_t)start) - (size_t)start;
     if (col - 1 > line_len)
         return -1;
-    return (long)(off + col - 1);
+    return start + (long)(col - 1);
 }
 
 bool pc_glob_match(const char *p, const char *s)

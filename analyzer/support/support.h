@@ -30,6 +30,11 @@ void pc_mem_fail_after(uint64_t n);
 uint64_t pc_mem_count(void);             /* allocations made on this thread so far */
 typedef void (*pc_oom_handler)(void);
 void pc_mem_set_oom_handler(pc_oom_handler h); /* NULL restores the default (print, exit 2) */
+/* The file an out-of-memory message names ("out of memory while processing 'x'"): set around
+ * reading and analysing a file; returns the previous one, to be put back after.  The string must
+ * outlive its use (per-thread, like the counters).  pc_mem_oom_file: the current one, or NULL. */
+const char *pc_mem_oom_context(const char *file);
+const char *pc_mem_oom_file(void);
 /* Fault-injection build (POOLCHECK_FAULT_INJECTION) only: honour POOLCHECK_FAIL_ALLOC_AFTER=N
  * (pc_mem_fail_after(N)) and POOLCHECK_ALLOC_COUNT=1 (print pc_mem_count() at exit).  Call first
  * thing in main; a no-op in normal builds (fault_env.c). */
@@ -69,8 +74,16 @@ char *pc_sb_take(pc_sb *b);          /* the NUL-terminated string (never NULL); 
 void pc_sb_free(pc_sb *b);
 
 /* ---- files --------------------------------------------------------------------------------- */
-/* Read a whole file.  Returns NULL with a malloc'd "cannot open 'x': No such file" in *err. */
+/* Read a whole regular file.  Returns NULL with a malloc'd "cannot open 'x': No such file" in
+ * *err; a FIFO, a device or a socket is refused ("cannot read 'x': a FIFO, not a regular file")
+ * without blocking, and so is a file of more than `max` bytes.  pc_read_file caps at
+ * PC_READ_MAX_SOURCE (sources); configuration and shapes files take PC_READ_MAX_CONFIG. */
+#define PC_READ_MAX_SOURCE ((size_t)1 << 30)  /* 1 GiB */
+#define PC_READ_MAX_CONFIG ((size_t)64 << 20) /* 64 MiB */
 char *pc_read_file(const char *path, size_t *len, char **err);
+char *pc_read_file_max(const char *path, size_t max, size_t *len, char **err);
+/* "a FIFO", "a character device", ... for a stat mode (error messages). */
+const char *pc_file_kind(unsigned mode);
 
 /* ---- UTF-8 ---------------------------------------------------------------------------------- */
 /* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no surrogates,
@@ -84,9 +97,34 @@ char *pc_utf8_repair(const char *s);
  * header does not need cJSON) before printing it. */
 void pc_json_repair_utf8(void *root);
 
+/* ---- control characters in terminal output -------------------------------------------------- */
+/* What a file name, a message or a source line may hold that a terminal would act on (ESC starts
+ * a sequence that retitles or clears it, a CR or BS overwrites what was printed) is shown as clang
+ * shows it in source lines: U+0000-U+001F except tab, U+007F and U+0080-U+009F become "<U+001B>";
+ * a lone byte 0x80-0x9F (a C1 control to an 8-bit terminal) becomes "<9B>".  Other bytes, invalid
+ * UTF-8 among them, are kept.  pc_ctrl_escape looks at s[0..n) (n > 0): the number of bytes of
+ * one unit, its escape in out (empty when the unit is shown as it is). */
+size_t pc_ctrl_escape(const char *s, size_t n, char out[16]);
+void pc_sb_append_visible(pc_sb *b, const char *s, size_t n);
+/* s with its control characters escaped (pc_mem_free), or NULL when there are none. */
+char *pc_visible(const char *s);
+
 /* ---- small helpers -------------------------------------------------------------------------- */
 int64_t pc_align_up(int64_t v, int64_t a);
 int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */
+/* ---- lines: the one rule for where a line ends ---------------------------------------------- */
+/* LF, CRLF and a lone CR each end one line: the rule of both frontends' parsers, so that report
+ * snippets, --fix offsets and LSP positions agree with the line numbers the frontends hand over.
+ * CPython's tokenizer turns "\r\n" and a lone "\r" into "\n" before it counts lines; clang's
+ * SourceManager (ComputeLineNumbers) counts '\n', '\r' and "\r\n" as one break each (measured
+ * with libclang 14: in "int a;\rint b;\r\nint c;\n\r\rint e;" b is on line 2, c on 3, e on 7,
+ * and ast.parse numbers the Python equivalent the same way). */
+/* Length of the line break at text[off] (2 for CRLF, 1 for LF or a lone CR), 0 if none. */
+size_t pc_eol_len(const char *text, size_t len, size_t off);
+/* Offset of the first line break at or after off (len when the text ends first). */
+size_t pc_line_end(const char *text, size_t len, size_t off);
+/* Offset of the start of 1-based line `line`, or -1 past the text's last line. */
+long pc_line_start(const char *text, size_t len, uint32_t line);
 /* Byte offset of 1-based (line, byte column) in text, or -1 outside it (col may be one past the
  * line's end: an insertion point). */
 long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col);

@@ -747,6 +747,122 @@ START_TEST(test_fix_adjacent_lines)
 }
 END_TEST
 
+/* One line table (support.h): LF, CRLF and a lone CR each end a line, as CPython and libclang
+ * count them.  --fix and the snippet must land on the line the frontend names. */
+START_TEST(test_line_breaks_one_rule)
+{
+    const char *t = "a\rbb\r\nccc\n\r\rd";
+    size_t n = strlen(t);
+    ck_assert_int_eq(pc_line_start(t, n, 1), 0);
+    ck_assert_int_eq(pc_line_start(t, n, 2), 2);
+    ck_assert_int_eq(pc_line_start(t, n, 3), 6);
+    ck_assert_int_eq(pc_line_start(t, n, 4), 10);
+    ck_assert_int_eq(pc_line_start(t, n, 5), 11);
+    ck_assert_int_eq(pc_line_start(t, n, 6), 12);
+    ck_assert_int_eq(pc_line_start(t, n, 7), -1);
+    ck_assert_int_eq(pc_text_offset(t, n, 2, 3), 4);   /* end of "bb": an insertion point */
+    ck_assert_int_eq(pc_text_offset(t, n, 2, 4), -1);  /* the CR of CRLF is not a column */
+    ck_assert_int_eq(pc_text_offset(t, n, 6, 1), 12);
+    const char *line;
+    size_t len;
+    ck_assert(pc_rep_line(t, n, 3, &line, &len));
+    ck_assert_uint_eq(len, 3);
+    ck_assert(strncmp(line, "ccc", 3) == 0);
+    ck_assert(pc_rep_line(t, n, 4, &line, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert(!pc_rep_line(t, n, 7, &line, &len));
+}
+END_TEST
+
+/* The PC001 fixtures with their first line ended by a lone CR (and, for Python, every line): the
+ * frontends count that CR as a line break, so the fix must rewrite the option's value, not text
+ * some lines further down, and the text report must show the option's line under the caret. */
+START_TEST(test_fix_lone_cr_lines)
+{
+    static const char py_line[] = "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 0, 1])";
+    static const char cpp_line[] =
+        "    config::SetRuntimeOption(\"stitch_function_num_per_pool\", std::vector<int64_t>{64, 0, 1});";
+    static const struct { const char *fixture, *out, *old, *want, *line; bool all; } cases[] = {
+        {"pc001_zero_depth_pool.py", "cr_first.py", "=[64, 0, 1])", "=[64, 2, 1])", py_line, false},
+        {"pc001_zero_depth_pool.py", "cr_all.py", "=[64, 0, 1])", "=[64, 2, 1])", py_line, true},
+        {"pc001_zero_depth_pool.cpp", "cr_first.cpp", "{64, 0, 1}", "{64, 2, 1}", cpp_line, false},
+    };
+    pc_frontend *fe = pc_frontend_new();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s/tests/fixtures/checks/%s", PC_SOURCE_DIR, cases[i].fixture);
+        char *err = NULL, *text = pc_read_file(src, NULL, &err);
+        ck_assert_msg(text != NULL, "%s", err ? err : src);
+        for (char *p = text; *p; p++)
+            if (*p == '\n') {
+                *p = '\r';
+                if (!cases[i].all)
+                    break;
+            }
+        char *path = fix_path(cases[i].out);
+        write_file(path, text);
+        pc_file_result *fr = analyse(fe, path);
+        ck_assert_msg(count_id(fr, "PC001") >= 1, "%s: no PC001", cases[i].out);
+        /* the snippet under the error is the option's line */
+        pc_report_opts o = {0};
+        pc_file_result *one[1] = {fr};
+        char *shown = render(one, 1, &o);
+        pc_sb want = {0};
+        pc_sb_printf(&want, "(configured [64, 0, 1], suggested [64, 2, 1]) [PC001]\n%s\n", cases[i].line);
+        ck_assert_msg(strstr(shown, want.data), "%s: the line under the error is not the option's:\n%s", cases[i].out, shown);
+        pc_sb_free(&want);
+        free(shown);
+        ck_assert_int_ge(pc_rep_apply_fixes(fr, false, NULL), 1);
+        pc_file_result_free(fr);
+        char *fixed = pc_read_file(path, NULL, &err);
+        /* exactly the value changed: the rest of the text, line breaks included, is as it was */
+        char *old_at = strstr(text, cases[i].old);
+        ck_assert_ptr_nonnull(old_at);
+        ck_assert_uint_eq(strlen(fixed), strlen(text));
+        ck_assert_msg(strncmp(fixed, text, (size_t)(old_at - text)) == 0, "%s changed before the value", cases[i].out);
+        ck_assert_msg(strncmp(fixed + (old_at - text), cases[i].want, strlen(cases[i].want)) == 0, "%s fixed to:\n%s",
+                      cases[i].out, fixed);
+        size_t after = (size_t)(old_at - text) + strlen(cases[i].old);
+        ck_assert_str_eq(fixed + after, text + after);
+        pc_mem_free(fixed);
+        pc_mem_free(text);
+        pc_mem_free(path);
+    }
+    pc_frontend_free(fe);
+}
+END_TEST
+
+/* --fix through a symbolic link rewrites the link's target (its mode kept); the link stays. */
+START_TEST(test_fix_through_symlink)
+{
+    char src[1024];
+    snprintf(src, sizeof src, "%s/tests/fixtures/checks/pc001_zero_depth_pool.py", PC_SOURCE_DIR);
+    char *err = NULL, *text = pc_read_file(src, NULL, &err);
+    ck_assert_ptr_nonnull(text);
+    char *target = fix_path("link_target.py"), *link = fix_path("link.py");
+    write_file(target, text);
+    chmod(target, 0751);
+    unlink(link);
+    ck_assert_int_eq(symlink("link_target.py", link), 0);
+    pc_frontend *fe = pc_frontend_new();
+    pc_file_result *fr = analyse(fe, link);
+    ck_assert_int_ge(pc_rep_apply_fixes(fr, false, NULL), 1);
+    pc_file_result_free(fr);
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert_msg(S_ISLNK(st.st_mode), "--fix replaced the symbolic link with a regular file");
+    ck_assert_int_eq(stat(target, &st), 0);
+    ck_assert_int_eq(st.st_mode & 07777, 0751);
+    char *fixed = pc_read_file(target, NULL, &err);
+    ck_assert_msg(strstr(fixed, "stitch_function_num_per_pool=[64, 2, 1])"), "the target was not fixed:\n%s", fixed);
+    pc_mem_free(fixed);
+    pc_frontend_free(fe);
+    pc_mem_free(text);
+    pc_mem_free(target);
+    pc_mem_free(link);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -767,6 +883,9 @@ static Suite *suite(void)
     tcase_add_test(t, test_fix_overlap_hunks_eof);
     tcase_add_test(t, test_fix_fixture_copies);
     tcase_add_test(t, test_fix_adjacent_lines);
+    tcase_add_test(t, test_line_breaks_one_rule);
+    tcase_add_test(t, test_fix_lone_cr_lines);
+    tcase_add_test(t, test_fix_through_symlink);
     suite_add_tcase(s, t);
     return s;
 }
