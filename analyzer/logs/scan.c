@@ -577,12 +577,27 @@ static int cmp_names(const void *a, const void *b)
 
 static int add_file(pc_log_set *s, const char *path, const char **err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK so that a FIFO named on the command line is refused, not waited on */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (err)
             *err = pc_arena_printf(s->arena, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* a FIFO blocks and a device may never end: logs are files (or `-` for stdin) */
+        if (err)
+            *err = fstat(fd, &st) != 0
+                       ? pc_arena_printf(s->arena, "cannot read '%s': %s", path, strerror(errno))
+                       : pc_arena_printf(s->arena, "cannot read '%s': %s, not a regular file (use `-` for a pipe on stdin)",
+                                         path, pc_file_kind(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     int rc = scan_source(s, fd, NULL, 0, path, err);
     close(fd);
     return rc;

@@ -10,9 +10,21 @@
 
 #include <string.h>
 
-static void escape(pc_sb *b, const char *s, bool property)
+static void escape(pc_sb *b, const char *text, bool property)
 {
-    for (; *s; s++) {
+    /* Control characters other than the line breaks GitHub encodes are shown as clang shows them
+     * ("<U+001B>", support.h): the Actions log viewer renders ANSI escape sequences. */
+    pc_sb shown = {0};
+    for (size_t i = 0, n = strlen(text); i < n;) {
+        char esc[16];
+        size_t k = pc_ctrl_escape(text + i, n - i, esc);
+        if (esc[0] && text[i] != '\n' && text[i] != '\r')
+            pc_sb_append(&shown, esc);
+        else
+            pc_sb_appendn(&shown, text + i, k);
+        i += k;
+    }
+    for (const char *s = shown.data ? shown.data : ""; *s; s++) {
         switch (*s) {
         case '%': pc_sb_append(b, "%25"); break;
         case '\r': pc_sb_append(b, "%0D"); break;
@@ -22,6 +34,7 @@ static void escape(pc_sb *b, const char *s, bool property)
         default: pc_sb_putc(b, *s);
         }
     }
+    pc_sb_free(&shown);
 }
 
 static const char *command(pc_severity s)

@@ -164,31 +164,46 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+/* Names from the source (kernels, tensors, loops) and file names with their control characters
+ * escaped (support.h): the summary must not drive the terminal either. */
+static const char *vis(pc_arena *a, const char *s)
+{
+    if (!s)
+        return s;
+    char *v = pc_visible(s);
+    if (!v)
+        return s;
+    const char *copy = pc_arena_strdup(a, v);
+    pc_mem_free(v);
+    return copy;
+}
+
 void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *cfg, bool color)
 {
     const pc_kernel *k = r->kernel;
+    pc_arena *a = pc_arena_new();
     const char *file = k->loc.file ? k->loc.file : r->model->file;
-    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), k->name, reset(color), file, k->loc.line);
+    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), vis(a, k->name), reset(color), vis(a, file), k->loc.line);
 
     fputs("  tensors:\n", out);
     size_t wname = 4;
     char label[64];
     for (int t = 0; t < r->ntensors; t++) {
-        size_t n = strlen(pc_tensor_label(&k->tensors[t], label, sizeof label));
+        size_t n = strlen(vis(a, pc_tensor_label(&k->tensors[t], label, sizeof label)));
         if (n > wname)
             wname = n;
     }
     for (int t = 0; t < r->ntensors; t++) {
         const pc_tensor *T = &k->tensors[t];
         const pc_tensor_result *tr = &r->tensors[t];
-        fprintf(out, "    %-*s  %-17s  ", (int)wname, pc_tensor_label(T, label, sizeof label), pc_pool_name(tr->pool));
+        fprintf(out, "    %-*s  %-17s  ", (int)wname, vis(a, pc_tensor_label(T, label, sizeof label)), pc_pool_name(tr->pool));
         char b[32];
         if (tr->aligned_bytes >= 0)
             snprintf(b, sizeof b, "%lld B", (long long)tr->aligned_bytes);
         else
             snprintf(b, sizeof b, "? B");
-        fprintf(out, "%10s  %s:%u  %s\n", b, base_name(T->loc.file ? T->loc.file : file), T->loc.line,
-                tr->reason ? tr->reason : "");
+        fprintf(out, "%10s  %s:%u  %s\n", b, vis(a, base_name(T->loc.file ? T->loc.file : file)), T->loc.line,
+                tr->reason ? vis(a, tr->reason) : "");
     }
 
     if (r->instances >= 0)
@@ -196,13 +211,13 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
                 (long long)r->device_tasks, r->device_tasks == 1 ? "" : "s", (long long)r->k,
                 r->parallelism > 1 ? ", per workspace copy" : "");
     else
-        fprintf(out, "  instances: unknown (bind %s%s)\n", r->nunknowns ? r->unknowns[0] : "the dynamic dims",
+        fprintf(out, "  instances: unknown (bind %s%s)\n", r->nunknowns ? vis(a, r->unknowns[0]) : "the dynamic dims",
                 r->nunknowns > 1 ? ", ..." : "");
     for (int i = 0; i < r->nroots; i++) {
         const pc_root_result *rr = &r->roots[i];
         if (rr->instances == 0)
             continue;
-        fprintf(out, "    root %-24s ", rr->name);
+        fprintf(out, "    root %-24s ", vis(a, rr->name));
         if (rr->instances < 0)
             fputs("? instances", out);
         else
@@ -225,7 +240,7 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
             for (int p = 0; p < 3; p++)
                 if (r->predicted[p] < 0)
                     fprintf(out, "  [%s <= %lld%s%s]", pc_pool_name((pc_pool)p), (long long)r->bounds[p],
-                            r->formulas[p] ? ", = " : "", r->formulas[p] ? r->formulas[p] : "");
+                            r->formulas[p] ? ", = " : "", r->formulas[p] ? vis(a, r->formulas[p]) : "");
         fputc('\n', out);
     }
 
@@ -237,11 +252,11 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
                 (long long)r->predicted[p], (long long)w->task, (long long)w->first_instance,
                 (long long)w->last_instance);
         for (int i = 0; i < w->nroots; i++)
-            fprintf(out, "%s %s x%lld", i ? "," : "", w->roots[i].name, (long long)w->roots[i].instances);
+            fprintf(out, "%s %s x%lld", i ? "," : "", vis(a, w->roots[i].name), (long long)w->roots[i].instances);
         if (w->ntensors) {
             fputs("; tensors", out);
             for (int i = 0; i < w->ntensors; i++)
-                fprintf(out, "%s %s", i ? "," : "", w->tensors[i]);
+                fprintf(out, "%s %s", i ? "," : "", vis(a, w->tensors[i]));
         }
         fputc('\n', out);
     }
@@ -255,5 +270,6 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
     fputs(", configured ", out);
     bytes_text(out, r->ws_configured);
     fputc('\n', out);
+    pc_arena_free(a);
     (void)cfg;
 }

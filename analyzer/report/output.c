@@ -41,34 +41,70 @@ static const char *sev_colour(const palette *p, pc_severity s)
     return s == PC_SEV_ERROR ? p->error : s == PC_SEV_WARNING ? p->warning : p->note;
 }
 
+/* Text from a file name, a message or a source line, with its control characters shown as clang
+ * shows them ("<U+001B>", support.h): an option value or a file name must not drive the terminal. */
+static void put_visible(FILE *out, const char *s, size_t n)
+{
+    pc_sb b = {0};
+    pc_sb_append_visible(&b, s, n);
+    if (b.len)
+        fwrite(b.data, 1, b.len, out);
+    pc_sb_free(&b);
+}
+
+static void put_str(FILE *out, const char *s) { put_visible(out, s, strlen(s)); }
+
 static void print_location(FILE *out, const palette *p, pc_loc l)
 {
     if (!l.file || !*l.file)
         return;
+    fputs(p->bold, out);
+    put_str(out, l.file);
     if (l.line == 0)
-        fprintf(out, "%s%s:%s ", p->bold, l.file, p->reset);
+        fprintf(out, ":%s ", p->reset);
     else
-        fprintf(out, "%s%s:%u:%u:%s ", p->bold, l.file, l.line, l.col ? l.col : 1, p->reset);
+        fprintf(out, ":%u:%u:%s ", l.line, l.col ? l.col : 1, p->reset);
+}
+
+/* How many columns line[i..] takes on screen and how many bytes that is: a tab, a control
+ * character shown escaped (its escape's width), another character (one). */
+static size_t unit_at(const char *line, size_t n, size_t i, size_t *width)
+{
+    if (i >= n) { /* past the end of the line (a range ending after it): bytes count as one */
+        *width = 1;
+        return 1;
+    }
+    char esc[16];
+    size_t k = pc_ctrl_escape(line + i, n - i, esc);
+    *width = esc[0] ? strlen(esc) : 1;
+    return k;
 }
 
 /* The indentation that puts a mark under byte column `col` of line: tabs stay tabs, each other
- * character (not byte) is one space. */
+ * character (not byte) is one space, an escaped control character the width of its escape. */
 static void pad_to(FILE *out, const char *line, size_t n, uint32_t col)
 {
-    for (size_t i = 0; i + 1 < col; i++) {
+    for (size_t i = 0; i + 1 < col;) {
+        size_t w;
+        size_t k = unit_at(line, n, i, &w);
         if (i < n && line[i] == '\t')
             fputc('\t', out);
-        else if (i >= n || ((unsigned char)line[i] & 0xC0) != 0x80)
-            fputc(' ', out);
+        else
+            for (size_t j = 0; j < w; j++)
+                fputc(' ', out);
+        i += k;
     }
 }
 
-/* Number of characters in line[from..to) (continuation bytes do not count). */
+/* Columns line[from..to) takes on screen. */
 static size_t chars(const char *line, size_t n, size_t from, size_t to)
 {
     size_t c = 0;
-    for (size_t i = from; i < to; i++)
-        c += i >= n || ((unsigned char)line[i] & 0xC0) != 0x80;
+    for (size_t i = from; i < to;) {
+        size_t w;
+        i += unit_at(line, n, i, &w);
+        c += w;
+    }
     return c;
 }
 
@@ -97,7 +133,9 @@ static void print_snippet(FILE *out, const palette *p, const char *text, size_t 
             to++;
     }
     const char *lead = from ? "..." : "";
-    fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), line + from, to < n ? "..." : "");
+    fputs(lead, out);
+    put_visible(out, line + from, to - from);
+    fprintf(out, "%s\n", to < n ? "..." : "");
     fprintf(out, "%*s", (int)strlen(lead), "");
     pad_to(out, line + from, to - from, (uint32_t)(col - from));
     fprintf(out, "%s^", p->caret);
@@ -115,7 +153,9 @@ static void print_snippet(FILE *out, const palette *p, const char *text, size_t 
             continue;
         fprintf(out, "%*s", (int)strlen(lead), "");
         pad_to(out, line + from, to - from, (uint32_t)(f->range.col - from));
-        fprintf(out, "%s%s%s\n", p->caret, f->replacement, p->reset);
+        fputs(p->caret, out);
+        put_str(out, f->replacement);
+        fprintf(out, "%s\n", p->reset);
         break;
     }
 }
@@ -124,8 +164,8 @@ static void write_diag(FILE *out, const palette *p, pc_rep_sources *srcs, const 
                        const pc_diag *d)
 {
     print_location(out, p, d->loc);
-    fprintf(out, "%s%s:%s %s%s", sev_colour(p, d->severity), pc_severity_name(d->severity), p->reset,
-            p->bold, d->message);
+    fprintf(out, "%s%s:%s %s", sev_colour(p, d->severity), pc_severity_name(d->severity), p->reset, p->bold);
+    put_str(out, d->message);
     if (d->id)
         fprintf(out, " [%s%s]", d->id, d->promoted ? ",-warnings-as-errors" : "");
     fprintf(out, "%s\n", p->reset);
@@ -135,7 +175,9 @@ static void write_diag(FILE *out, const palette *p, pc_rep_sources *srcs, const 
     for (int i = 0; i < d->nnotes; i++) {
         const pc_note *nt = &d->notes[i];
         print_location(out, p, nt->loc);
-        fprintf(out, "%snote:%s %s\n", p->note, p->reset, nt->message);
+        fprintf(out, "%snote:%s ", p->note, p->reset);
+        put_str(out, nt->message);
+        fputc('\n', out);
         text = pc_rep_source(srcs, fr, nt->loc.file, &len);
         print_snippet(out, p, text, len, nt->loc, NULL, 0);
     }
@@ -160,12 +202,18 @@ void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, c
         }
         pc_mem_free(order);
         size_t capped = pc_diag_capped(fr->sink);
-        if (capped)
-            fprintf(out, "%s%s:%s %snote:%s %zu more diagnostic%s not shown (limit reached)\n", p.bold,
-                    fr->model->file, p.reset, p.note, p.reset, capped, capped == 1 ? "" : "s");
+        if (capped) {
+            fputs(p.bold, out);
+            put_str(out, fr->model->file);
+            fprintf(out, ":%s %snote:%s %zu more diagnostic%s not shown (limit reached)\n", p.reset, p.note,
+                    p.reset, capped, capped == 1 ? "" : "s");
+        }
         suppressed += pc_diag_suppressed(fr->sink);
-        if (o->verbose && fr->model && !fr->model->fatal && fr->model->nkernels == 0)
-            fprintf(out, "no kernel in %s\n", fr->model->file);
+        if (o->verbose && fr->model && !fr->model->fatal && fr->model->nkernels == 0) {
+            fputs("no kernel in ", out);
+            put_str(out, fr->model->file);
+            fputc('\n', out);
+        }
         if (o->summary && fr->results && fr->cfgs)
             for (int k = 0; k < fr->model->nkernels; k++)
                 if (fr->results[k])

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 
 /* ---- state ----------------------------------------------------------------------------------- */
 
@@ -73,6 +74,7 @@ struct pc_lsp_server {
     PC_VEC(pc_lsp_doc *) docs;
     settings cfg;
     pc_config_cache *configs; /* .poolcheck.json files (and the configs they name), loaded once */
+    char nul_stand_in;       /* this message's U+0000 escapes were parsed as this byte (0: none) */
 };
 
 /* ---- output ---------------------------------------------------------------------------------- */
@@ -234,6 +236,36 @@ static bool add_set(settings *c, const char *arg, pc_sb *problems)
     return true;
 }
 
+/* A JSON number that is an integer in [lo, hi].  A double outside int64_t's range (1e300) must
+ * not reach a cast: converting it is undefined behaviour (C11 6.3.1.4). */
+static bool json_integer(const cJSON *v, double lo, double hi, int64_t *out)
+{
+    if (!cJSON_IsNumber(v))
+        return false;
+    double d = v->valuedouble;
+    if (!(d >= lo && d <= hi) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+        return false;
+    int64_t i = (int64_t)d;
+    if ((double)i != d)
+        return false;
+    *out = i;
+    return true;
+}
+
+/* A document's text as the client sent it: cJSON's strings end at their first NUL, so the
+ * message was parsed with its U+0000 escapes standing in as s->nul_stand_in (handle_message);
+ * here they become NULs again and the length is the whole text's.  Caller frees. */
+static char *doc_text(const pc_lsp_server *s, const char *text, size_t *len)
+{
+    *len = strlen(text);
+    char *t = pc_mem_strndup(text, *len);
+    if (s->nul_stand_in)
+        for (size_t i = 0; i < *len; i++)
+            if (t[i] == s->nul_stand_in)
+                t[i] = 0;
+    return t;
+}
+
 static bool add_binding(settings *c, const char *name, size_t name_len, const char *value,
                         pc_sb *problems)
 {
@@ -317,9 +349,13 @@ static void apply_settings(pc_lsp_server *s, const cJSON *obj)
             {
                 char num[32];
                 const char *val = NULL;
-                if (cJSON_IsNumber(it) && it->valuedouble == (double)(long long)it->valuedouble) {
-                    snprintf(num, sizeof num, "%lld", (long long)it->valuedouble);
+                int64_t iv;
+                if (json_integer(it, -9007199254740992.0, 9007199254740992.0, &iv)) {
+                    /* up to 2^53: past it a JSON number is not exact in a double */
+                    snprintf(num, sizeof num, "%lld", (long long)iv);
                     val = num;
+                } else if (cJSON_IsNumber(it)) {
+                    val = "a number that is not an exact integer"; /* named in the problem */
                 } else if (cJSON_IsString(it)) {
                     val = it->valuestring;
                 }
@@ -682,9 +718,12 @@ static void note_did_open(pc_lsp_server *s, const cJSON *params)
     }
     d->lang = lang_of(get_string(td, "languageId"), d->path);
     pc_mem_free(d->text);
-    d->len = strlen(text);
-    d->text = pc_mem_strndup(text, d->len);
-    d->version = cJSON_IsNumber(version) ? (int64_t)version->valuedouble : 0;
+    d->text = doc_text(s, text, &d->len);
+    /* LSP's `integer` is 32-bit; anything else is reported, not cast */
+    int64_t v = 0;
+    if (version && !json_integer(version, -2147483648.0, 2147483647.0, &v))
+        log_client(s, MSG_ERROR, "textDocument/didOpen: textDocument.version must be an integer in [-2^31, 2^31)");
+    d->version = v;
     schedule(s, d, s->opts.debounce_ms);
 }
 
@@ -696,17 +735,22 @@ static bool apply_change(pc_lsp_server *s, pc_lsp_doc *d, const cJSON *change)
     if (!text)
         return false;
     const cJSON *range = cJSON_GetObjectItemCaseSensitive(change, "range");
-    size_t tlen = strlen(text);
+    size_t tlen;
+    char *whole = doc_text(s, text, &tlen);
     if (!range) {
         pc_mem_free(d->text);
-        d->text = pc_mem_strndup(text, tlen);
+        d->text = whole;
         d->len = tlen;
         return true;
     }
+    text = whole;
     pc_lsp_pos a, b;
     if (!get_pos(cJSON_GetObjectItemCaseSensitive(range, "start"), &a) ||
         !get_pos(cJSON_GetObjectItemCaseSensitive(range, "end"), &b))
+    {
+        pc_mem_free(whole);
         return false;
+    }
     pc_lsp_lines l;
     pc_lsp_lines_init(&l, d->text, d->len);
     uint32_t la, ca, lb, cb;
@@ -714,12 +758,15 @@ static bool apply_change(pc_lsp_server *s, pc_lsp_doc *d, const cJSON *change)
     pc_lsp_from_lsp(&l, b, s->enc, &lb, &cb);
     size_t from = l.starts[la - 1] + ca - 1, to = l.starts[lb - 1] + cb - 1;
     pc_lsp_lines_free(&l);
-    if (to < from)
+    if (to < from) {
+        pc_mem_free(whole);
         return false;
+    }
     pc_sb nb = {0};
     pc_sb_appendn(&nb, d->text, from);
     pc_sb_appendn(&nb, text, tlen);
     pc_sb_appendn(&nb, d->text + to, d->len - to);
+    pc_mem_free(whole);
     pc_mem_free(d->text);
     d->len = nb.len;
     d->text = pc_sb_take(&nb);
@@ -749,8 +796,11 @@ static void note_did_change(pc_lsp_server *s, const cJSON *params)
     const cJSON *version =
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "textDocument"),
                                          "version");
-    if (cJSON_IsNumber(version))
-        d->version = (int64_t)version->valuedouble;
+    int64_t v;
+    if (json_integer(version, -2147483648.0, 2147483647.0, &v))
+        d->version = v;
+    else if (version)
+        log_client(s, MSG_ERROR, "textDocument/didChange: textDocument.version must be an integer in [-2^31, 2^31)");
     schedule(s, d, s->opts.debounce_ms);
 }
 
@@ -863,10 +913,60 @@ static void handle_notification(pc_lsp_server *s, const char *method, const cJSO
     /* Unknown notifications ($/cancelRequest, $/setTrace, ...) are ignored, as LSP asks. */
 }
 
+/* Does the body hold a JSON escape \u0000?  In valid JSON a backslash only occurs in a string,
+ * where backslashes pair up: one starts an escape when an even number of backslashes precede it. */
+static bool escaped_nul_at(const char *body, size_t len, size_t i)
+{
+    if (body[i] != '\\' || len - i < 6 || body[i + 1] != 'u' || memcmp(body + i + 2, "0000", 4) != 0)
+        return false;
+    size_t k = i;
+    while (k > 0 && body[k - 1] == '\\')
+        k--;
+    return (i - k) % 2 == 0;
+}
+
+/* cJSON's strings end at their first NUL, so a document text holding U+0000 would be analysed
+ * only up to it.  The body is parsed with each \u0000 escape as \u00XX for a control character
+ * XX that appears nowhere in the message (not as a byte, not escaped), and doc_text turns it back
+ * into NUL: the text is then analysed whole, as the CLI reads a file (Python refuses it with
+ * "the file contains a NUL byte", clang reads past it).  NULL when nothing needs replacing. */
+static char *stand_in_nuls(pc_lsp_server *s, const char *body, size_t len)
+{
+    s->nul_stand_in = 0;
+    bool any = false;
+    for (size_t i = 0; i < len && !any; i++)
+        any = escaped_nul_at(body, len, i);
+    if (!any)
+        return NULL;
+    for (int c = 1; c < 0x20 && !s->nul_stand_in; c++) {
+        char esc[7];
+        snprintf(esc, sizeof esc, "\\u%04x", c);
+        bool used = memchr(body, c, len) != NULL;
+        for (size_t i = 0; i + 6 <= len && !used; i++)
+            used = body[i] == '\\' && strncasecmp(body + i, esc, 6) == 0;
+        if (!used)
+            s->nul_stand_in = (char)c;
+    }
+    if (!s->nul_stand_in)
+        return NULL; /* every control character is in use: the text stays cut at its NUL */
+    char *copy = pc_mem_strndup(body, len);
+    for (size_t i = 0; i + 6 <= len; i++)
+        if (escaped_nul_at(body, len, i))
+        {
+            static const char hex[] = "0123456789abcdef";
+            copy[i + 4] = hex[(unsigned char)s->nul_stand_in >> 4];
+            copy[i + 5] = hex[(unsigned char)s->nul_stand_in & 15];
+        }
+    return copy;
+}
+
 /* One message body: parse, validate the JSON-RPC envelope, dispatch. */
 static void handle_message(pc_lsp_server *s, const char *body, size_t len)
 {
     const char *end = NULL;
+    char *patched = stand_in_nuls(s, body, len);
+    if (patched)
+        body = patched;
     cJSON *msg = cJSON_ParseWithLengthOpts(body, len, &end, 0);
     if (msg && end) {
         /* cJSON stops after the first value; anything but whitespace after it is bad JSON. */
@@ -886,6 +986,7 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
                                                              : len;
         send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu",
                    off, len);
+        pc_mem_free(patched);
         return;
     }
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
@@ -907,6 +1008,8 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
         send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: \"method\" must be a string");
     } else {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+        if (cJSON_IsNull(params))
+            params = NULL; /* "params": null, as clients send with shutdown and exit: no params */
         if (params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
             if (id)
                 send_error(s, id, PC_LSP_INVALID_REQUEST,
@@ -918,6 +1021,8 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
         }
     }
     cJSON_Delete(msg);
+    pc_mem_free(patched);
+    s->nul_stand_in = 0;
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------------- */

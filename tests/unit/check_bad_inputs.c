@@ -20,9 +20,8 @@
  *    sources, deeply nested JSON and code, a 10 MB log line, a truncated gzip log.
  * 3. tests/bad_inputs/fuzz/<target>/: inputs the fuzzers (fuzz/) once crashed on, replayed
  *    through the very harness that found them (compiled in by tests/e2e/bad_inputs.cmake).
- * 4. Known bugs of modules still being finished that a command line cannot show (the LSP
- *    server's in-memory transport): like the manifest's xfail cases, they pass while the bug is
- *    there and fail once it is fixed, so the test is then made a regular one.
+ * 4. Bad input a command line cannot send as such (the LSP server's in-memory transport): a
+ *    didOpen text holding U+0000.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -41,7 +40,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "lsp.h" /* plugin/lsp: the in-memory transport, for the LSP known-bug test */
+#include "lsp.h" /* plugin/lsp: the in-memory transport, for the NUL-in-didOpen test */
 
 #define BAD_DIR PC_SOURCE_DIR "/tests/bad_inputs"
 #define CASE_TIMEOUT_S 300
@@ -351,6 +350,51 @@ static void generate_inputs(void)
             fputc('[', f);
         fclose(f);
         free(p);
+    }
+
+    /* FIFOs (a read would wait for a writer forever) and sparse files past the read caps (2 GiB
+     * of source, 100 MiB of configuration: no disk space, the size alone is refused) */
+    {
+        static const char *const fifos[] = {"fifo.py", "fifo.json", "fifo.log"};
+        for (size_t i = 0; i < sizeof fifos / sizeof *fifos; i++) {
+            char *p = path_in(tmpdir, fifos[i]);
+            REQUIRE(mkfifo(p, 0600) == 0);
+            free(p);
+        }
+        static const struct { const char *name; off_t size; } sparse[] = {
+            {"huge.py", (off_t)2 << 30}, {"huge.json", (off_t)100 << 20}};
+        for (size_t i = 0; i < sizeof sparse / sizeof *sparse; i++) {
+            char *p = path_in(tmpdir, sparse[i].name);
+            int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            REQUIRE(fd >= 0 && ftruncate(fd, sparse[i].size) == 0 && close(fd) == 0);
+            free(p);
+        }
+    }
+    /* the PC001 fixtures with their first line ended by a lone CR, which CPython and clang count
+     * as a line break (the report and --fix must count it too) */
+    {
+        static const char *const fixtures[] = {"pc001_zero_depth_pool.py", "pc001_zero_depth_pool.cpp"};
+        static const char *const names[] = {"cr_first.py", "cr_first.cpp"};
+        for (size_t i = 0; i < 2; i++) {
+            char *from = path_in(PC_SOURCE_DIR "/tests/fixtures/checks", fixtures[i]);
+            size_t flen;
+            char *text = read_all(from, &flen);
+            REQUIRE(text != NULL);
+            char *nl = memchr(text, '\n', flen);
+            REQUIRE(nl != NULL);
+            *nl = '\r';
+            write_bytes(names[i], text, flen);
+            free(text);
+            free(from);
+        }
+    }
+    /* terminal escapes in an option value and in a file name */
+    {
+        static const char esc[] = "import pypto\n\npypto.experimental.set_runtime_options("
+                                  "stitch_function_max_num=\"\x1b]0;pwned\x07\x1b[2J\")\n";
+        write_bytes("esc.py", esc, sizeof esc - 1);
+        write_bytes("e\x1b[2Jx.py", esc, sizeof esc - 1);
+        gen_copy(example_py, "\x1b[2J.py");
     }
 }
 
@@ -855,7 +899,7 @@ START_TEST(test_fuzz_edges)
 }
 END_TEST
 
-/* ==== known bugs of modules being finished (xfail: each must keep failing until fixed) ======= */
+/* ==== the LSP server in memory ==================================================================== */
 
 /* The LSP server's whole output for a session in memory (virtual clock, so the debounce costs
  * nothing): initialize, the given messages at t = 0, shutdown and exit at t = 10 s. */
@@ -880,10 +924,10 @@ static char *lsp_session(const char *const *msgs, size_t n)
     return out;
 }
 
-/* plugin/lsp: a didOpen whose text holds U+0000 is analysed only up to the NUL (cJSON's
- * valuestring is a C string), so the junk after it goes unseen and the diagnostics are empty,
- * where the CLI says "the file contains a NUL byte" (exit 2) for the same text. */
-START_TEST(test_lsp_text_with_nul_is_truncated)
+/* plugin/lsp: a didOpen whose text holds U+0000 is analysed whole, as the CLI reads the file:
+ * Python refuses it ("the file contains a NUL byte", at the NUL), where cJSON's C strings once
+ * cut the text at the NUL and left the junk after it unseen (empty diagnostics). */
+START_TEST(test_lsp_text_with_nul_is_whole)
 {
     const char *open = "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
                        "{\"uri\":\"file:///tmp/pc-bad-lsp/nul.py\",\"languageId\":\"python\",\"version\":1,"
@@ -891,11 +935,9 @@ START_TEST(test_lsp_text_with_nul_is_truncated)
     char *out = lsp_session(&open, 1);
     const char *pub = strstr(out, "\"uri\":\"file:///tmp/pc-bad-lsp/nul.py\"");
     ck_assert_msg(pub != NULL, "no publishDiagnostics for the document: %s", out);
-    bool empty = strstr(pub, "\"diagnostics\":[]") != NULL;
-    /* xfail: passes while the bug is there; when the server reports the NUL (or the junk after
-     * it), this fails: make it a regular test */
-    ck_assert_msg(empty, "plugin/lsp now reports text after a NUL: turn this known-bug test into a regular one");
-    fprintf(stderr, "XFAIL lsp_text_with_nul_is_truncated: the LSP server analyses a didOpen text only up to its first NUL\n");
+    ck_assert_msg(strstr(pub, "\"diagnostics\":[]") == NULL, "the text after the NUL went unseen: %s", out);
+    ck_assert_msg(strstr(pub, "NUL byte") != NULL, "the NUL is not reported as the CLI reports it: %s", out);
+    ck_assert_msg(strstr(pub, "\"line\":1,\"character\":5") != NULL, "not at the NUL (line 2, column 6): %s", out);
     free(out);
 }
 END_TEST
@@ -925,9 +967,9 @@ int main(void)
         tcase_add_loop_test(tf, test_fuzz_replay, 0, (int)nreplays);
     tcase_add_test(tf, test_fuzz_edges);
     suite_add_tcase(s, tf);
-    TCase *tk = tcase_create("known_bugs");
+    TCase *tk = tcase_create("lsp_in_memory");
     tcase_set_timeout(tk, 120);
-    tcase_add_test(tk, test_lsp_text_with_nul_is_truncated);
+    tcase_add_test(tk, test_lsp_text_with_nul_is_whole);
     suite_add_tcase(s, tk);
 
     SRunner *sr = srunner_create(s);

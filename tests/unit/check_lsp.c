@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lsp.h"
@@ -1176,6 +1177,129 @@ START_TEST(seed_project_file)
 }
 END_TEST
 
+/* ---- hostile input (issue 16) ------------------------------------------------------------------ */
+
+/* Does any window/showMessage or window/logMessage hold `what`? */
+static bool told(const session *x, const char *what)
+{
+    static const char *const kinds[] = {"window/showMessage", "window/logMessage"};
+    for (size_t k = 0; k < 2; k++)
+        for (int i = 0; notification(x, kinds[k], i); i++) {
+            const char *m = str(notification(x, kinds[k], i), "message");
+            if (m && strstr(m, what))
+                return true;
+        }
+    return false;
+}
+
+/* version: 1e300 and bind {"n": 1e300}: numbers no int64_t holds are reported, never cast (the
+ * cast is undefined behaviour, which clang's -fsanitize=float-cast-overflow reports). */
+START_TEST(hostile_numbers_out_of_range)
+{
+    int unused;
+    char *text = seed_text(false, &unused);
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{},"
+                     "\"initializationOptions\":{\"bind\":{\"n\":1e300,\"m\":-1e300,\"k\":4}}}}");
+    sess_send(&x, 0, initialized);
+    cJSON *open = did_open("file://" PC_BINARY_DIR "/lsp_huge_version.py", "python", 1, text);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(open, "params"),
+                                                               "textDocument"),
+                              "version", cJSON_CreateNumber(1e300));
+    sess_send_json(&x, 0, open);
+    cJSON *change = did_change("file://" PC_BINARY_DIR "/lsp_huge_version.py", 0, text);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(change, "params"),
+                                                               "textDocument"),
+                              "version", cJSON_CreateNumber(-1e300));
+    sess_send_json(&x, 1, change);
+    sess_send(&x, 2, shutdown_req);
+    sess_send(&x, 2, exit_note);
+    sess_run(&x);
+    ck_assert_int_eq(x.rc, 0);
+    ck_assert_msg(told(&x, "bind 'n="), "bind n=1e300 is not reported");
+    ck_assert_msg(told(&x, "bind 'm="), "bind m=-1e300 is not reported");
+    ck_assert_msg(!told(&x, "bind 'k="), "bind k=4 is valid");
+    ck_assert_msg(told(&x, "didOpen: textDocument.version must be an integer"), "version 1e300 is not reported");
+    ck_assert_msg(told(&x, "didChange: textDocument.version must be an integer"), "version -1e300 is not reported");
+    const cJSON *pub = notification(&x, "textDocument/publishDiagnostics", 0);
+    ck_assert_ptr_nonnull(pub);
+    ck_assert_int_eq(num(pub, "version"), 0);
+    sess_free(&x);
+    pc_mem_free(text);
+}
+END_TEST
+
+/* "params": null on shutdown and exit, as some clients send them: a result, then exit status 0. */
+START_TEST(hostile_params_null)
+{
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send(&x, 0, initialized);
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"shutdown\",\"params\":null}");
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
+    sess_run(&x);
+    const cJSON *r = response(&x, 7);
+    ck_assert_int_eq(error_code(r), 0);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "result")));
+    ck_assert_int_eq(x.rc, 0);
+    sess_free(&x);
+}
+END_TEST
+
+/* The C++ PC001 fixture with its first line ended by a lone CR: clang counts it as a line break,
+ * and so must the published position (0-based line 24 is the option's line 25). */
+START_TEST(hostile_cpp_lone_cr_position)
+{
+    char *err = NULL;
+    char *text = pc_read_file(PC_SOURCE_DIR "/tests/fixtures/checks/pc001_zero_depth_pool.cpp", NULL, &err);
+    ck_assert_ptr_nonnull(text);
+    *strchr(text, '\n') = '\r';
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_cr_first.cpp";
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send(&x, 0, initialized);
+    sess_send_json(&x, 0, did_open(uri, "cpp", 1, text));
+    sess_send(&x, 1, shutdown_req);
+    sess_send(&x, 1, exit_note);
+    sess_run(&x);
+    const cJSON *pub = notification(&x, "textDocument/publishDiagnostics", 0);
+    ck_assert_ptr_nonnull(pub);
+    const cJSON *d = find_code(cJSON_GetObjectItemCaseSensitive(pub, "diagnostics"), "PC001");
+    ck_assert_msg(d != NULL, "no PC001 published");
+    const cJSON *start = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "range"), "start");
+    ck_assert_int_eq(num(start, "line"), 24);
+    ck_assert_int_eq(num(start, "character"), 61);
+    sess_free(&x);
+    pc_mem_free(text);
+}
+END_TEST
+
+/* configFile naming a FIFO: refused at once (a read would wait for a writer forever), and
+ * initialize is answered. */
+START_TEST(hostile_config_file_fifo)
+{
+    const char *fifo = PC_BINARY_DIR "/lsp_config.fifo";
+    unlink(fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    session x;
+    sess_init(&x, 0);
+    char init[512];
+    snprintf(init, sizeof init, "{\"configFile\": \"%s\"}", fifo);
+    sess_send_json(&x, 0, initialize_with(NULL, init));
+    sess_send(&x, 0, initialized);
+    sess_send(&x, 1, shutdown_req);
+    sess_send(&x, 1, exit_note);
+    sess_run(&x);
+    ck_assert_int_eq(error_code(response(&x, 1)), 0);
+    ck_assert_msg(told(&x, "a FIFO, not a regular file"), "the FIFO is not reported");
+    sess_free(&x);
+    unlink(fifo);
+}
+END_TEST
+
 static Suite *lsp_suite(void)
 {
     Suite *s = suite_create("lsp");
@@ -1220,6 +1344,10 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, seed_project_file);
     tcase_add_test(tc, seed_hover);
     tcase_add_test(tc, seed_cpp_reparse);
+    tcase_add_test(tc, hostile_numbers_out_of_range);
+    tcase_add_test(tc, hostile_params_null);
+    tcase_add_test(tc, hostile_cpp_lone_cr_position);
+    tcase_add_test(tc, hostile_config_file_fifo);
     suite_add_tcase(s, tc);
     return s;
 }
