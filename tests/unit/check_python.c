@@ -945,6 +945,431 @@ START_TEST(threads)
 }
 END_TEST
 
+/* ---- issue 13 and 11: scalars, open ranks, conditions, alternatives, modules, noise, limits ---- */
+
+static int count_kind(const pc_kernel *k, pc_stmt_kind kind)
+{
+    int n = 0;
+    for (int i = 0; i < k->nstmts; i++)
+        n += k->stmts[i].kind == kind;
+    return n;
+}
+
+static const pc_stmt *first_stmt(const pc_kernel *k, pc_stmt_kind kind)
+{
+    for (int i = 0; i < k->nstmts; i++)
+        if (k->stmts[i].kind == kind)
+            return &k->stmts[i];
+    return NULL;
+}
+
+static bool has_message(const pc_model *m, pc_msg_kind kind, const char *fragment)
+{
+    for (int i = 0; i < m->nmessages; i++)
+        if (m->messages[i].kind == kind && strstr(m->messages[i].text, fragment))
+            return true;
+    for (int i = 0; i < m->nmessages; i++)
+        fprintf(stderr, "message %d:%d %s\n", m->messages[i].loc.line, m->messages[i].loc.col, m->messages[i].text);
+    return false;
+}
+
+START_TEST(scalar_reads)
+{
+    pc_model *m = parse("import pypto\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(seqlens: pypto.Tensor([9], pypto.DT_INT32), t2: pypto.Tensor([4, 2], pypto.DT_INT32),\n"
+                        "      x: pypto.Tensor([64, 8], pypto.DT_FP32), idx: pypto.Tensor([4], pypto.DT_INT32)):\n"
+                        "    for b in pypto.loop(8, name='B'):\n"
+                        "        start = seqlens[b]\n"
+                        "        n = (seqlens[b + 1] - start).as_variable()\n"
+                        "        e = t2[b, 0].max(0)\n"
+                        "        row = t2[1]\n"
+                        "        g = x[0:idx, :]\n"
+                        "        for i in pypto.loop(n, name='I'):\n"
+                        "            x[start + i:start + i + 1, :] = x[start + i:start + i + 1, :] + e\n");
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert_int_eq(count_tensors(k, "start"), 0);
+    ck_assert_int_eq(count_tensors(k, "n"), 0);
+    ck_assert_int_eq(count_tensors(k, "e"), 0);
+    ck_assert_int_eq(count_kind(k, PC_STMT_UNANALYSED), 0);
+    ck_assert(expr_is(loop_named(k, "I")->end, "seqlens[b+1] - seqlens[b]"));
+    /* fewer indices than dims: a view; a tensor slice stop: a gather (an op value) */
+    ck_assert_int_eq(tensor(k, "row")->kind, PC_TENSOR_VIEW);
+    ck_assert(shape_is(tensor(k, "row"), "[2]"));
+    ck_assert_int_eq(tensor(k, "g")->kind, PC_TENSOR_VALUE);
+    ck_assert_int_eq(accesses(k, tensor(k, "g")->id, PC_ACC_DEFINE, PC_UNIT_VECTOR), 1);
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(open_rank_parameters)
+{
+    pc_model *m = parse("import pypto\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32), g: pypto.Tensor([], pypto.DT_FP32),\n"
+                        "      y: pypto.Tensor([4, ...], pypto.DT_FP32), z: pypto.Tensor([], pypto.DT_FP32)):\n"
+                        "    b, w, n, c = x.shape\n"
+                        "    e, h = g.shape\n"
+                        "    d3 = y.shape[3]\n"
+                        "    for i in pypto.loop(d3, name='L'):\n"
+                        "        pass\n");
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert(shape_is(tensor(k, "x"), "[x.shape[0], x.shape[1], x.shape[2], x.shape[3]]"));
+    ck_assert(shape_is(tensor(k, "g"), "[g.shape[0], g.shape[1]]"));
+    /* x.shape[3] says the rank is at least 4, not what it is: still unknown, never a guess */
+    ck_assert(shape_is(tensor(k, "y"), "?"));
+    ck_assert(expr_is(loop_named(k, "L")->end, "y.shape[3]"));
+    ck_assert(shape_is(tensor(k, "z"), "?"));
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(branch_conditions)
+{
+    pc_model *m = parse("import pypto\n"
+                        "DEBUG = False\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), o: pypto.Tensor([8, 64], pypto.DT_FP32)):\n"
+                        "    for i in pypto.loop(0, 8, 1, name='L'):\n"
+                        "        if pypto.cond(i < 1):\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 1.0\n"
+                        "        elif pypto.is_loop_end(i) or not i >= 6:\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 2.0\n"
+                        "        else:\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 3.0\n"
+                        "        if DEBUG:\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 4.0\n"
+                        "        if pypto.cond(True):\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 5.0\n"
+                        "        if pypto.cond(x[0, 0] > 0.0):\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 6.0\n"
+                        "        if pypto.cond(pypto.sum(x) > 0.0):\n"
+                        "            o[i:i+1, :] = x[i:i+1, :] + 7.0\n");
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert_int_eq(count_kind(k, PC_STMT_IF), 4); /* DEBUG is decided while tracing */
+    const pc_stmt *ifs[4];
+    int n = 0;
+    for (int i = 0; i < k->nstmts && n < 4; i++)
+        if (k->stmts[i].kind == PC_STMT_IF)
+            ifs[n++] = &k->stmts[i];
+    ck_assert_int_eq(ifs[0]->nbranches, 3);
+    ck_assert(expr_is(ifs[0]->branches[0].cond, "i < 1"));
+    ck_assert_str_eq(ifs[0]->branches[0].cond_text, "i < 1");
+    const pc_expr *c1 = ifs[0]->branches[1].cond;
+    ck_assert_int_eq(c1->kind, PC_EXPR_OR);
+    ck_assert_int_eq(c1->a->kind, PC_EXPR_IS_LOOP_END);
+    ck_assert_str_eq(c1->a->name, "i");
+    ck_assert_str_eq(ifs[0]->branches[1].cond_text, "pypto.is_loop_end(i) or not i >= 6");
+    ck_assert_ptr_null(ifs[0]->branches[2].cond);
+    ck_assert_ptr_null(ifs[0]->branches[2].cond_text);
+    /* pypto.cond(<constant>) stays a path, with its constant condition */
+    int64_t v = -1;
+    ck_assert(pc_expr_is_int(ifs[1]->branches[0].cond, &v) && v == 1);
+    /* an FP32 element compared with a float: data, kept as its spelling */
+    ck_assert_ptr_null(ifs[2]->branches[0].cond);
+    ck_assert_str_eq(ifs[2]->branches[0].cond_text, "x[0, 0] > 0.0");
+    /* a reduction's value is tensor data: no expression, only its spelling */
+    ck_assert_ptr_null(ifs[3]->branches[0].cond);
+    ck_assert_str_eq(ifs[3]->branches[0].cond_text, "pypto.sum(x) > 0.0");
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(trace_time_alternatives)
+{
+    const char *src = "import pypto\n"
+                      "@pypto.frontend.jit\n"
+                      "def k(x: pypto.Tensor([64, 64], pypto.DT_FP32), w: pypto.Tensor([64, 64], pypto.DT_FP32),\n"
+                      "      o: pypto.Tensor([64, 64], pypto.DT_FP32), use_bias: bool = False, mode: int = 0):\n"
+                      "    for i in pypto.loop(0, 8, 1, name='L'):\n"
+                      "        if use_bias:\n"
+                      "            h = pypto.matmul(x[i*8:i*8+8, :], w, pypto.DT_FP32)\n"
+                      "        elif mode == 2:\n"
+                      "            h = pypto.matmul(x[i*8:i*8+8, :], w, pypto.DT_FP32, b_trans=True)\n"
+                      "        else:\n"
+                      "            h = pypto.matmul(x[i*8:i*8+8, :], w, pypto.DT_FP32, a_trans=True)\n"
+                      "        o[i*8:i*8+8, :] = h + 1.0\n";
+    pc_model *m = parse(src);
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert_int_eq(count_tensors(k, "h"), 3);
+    for (int n = 0; n < 3; n++) /* every alternative is read after the if */
+        ck_assert_int_eq(accesses(k, tensor_n(k, "h", n)->id, PC_ACC_READ, PC_UNIT_VECTOR), 1);
+    const pc_stmt *st = first_stmt(k, PC_STMT_IF);
+    ck_assert(expr_is(st->branches[0].cond, "use_bias != 0"));
+    ck_assert(expr_is(st->branches[1].cond, "mode == 2"));
+    pc_model_free(m);
+    /* bound (every set agreeing): decided while tracing, the dead alternatives do not exist */
+    pc_binding b1[] = {{"use_bias", 0}, {"mode", 2}};
+    pc_bindings sets[] = {{b1, 2}};
+    pc_parse_opts o = {0};
+    o.bindings = sets;
+    o.nbindings = 1;
+    m = pc_py_parse("test.py", src, strlen(src), &o);
+    k = &m->kernels[0];
+    ck_assert_int_eq(count_kind(k, PC_STMT_IF), 0);
+    ck_assert_int_eq(count_tensors(k, "h"), 1);
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(compile_time_range)
+{
+    const char *src = "import pypto\n"
+                      "@pypto.frontend.jit\n"
+                      "def k(x: pypto.Tensor([64, 64], pypto.DT_FP32), w: pypto.Tensor([64, 64], pypto.DT_FP32),\n"
+                      "      o: pypto.Tensor([64, 64], pypto.DT_FP32), cfg_tile: int = 64):\n"
+                      "    block_num = cfg_tile // 16\n"
+                      "    for i in pypto.loop(0, 4, 1, name='L'):\n"
+                      "        for j in range(block_num):\n"
+                      "            t = pypto.matmul(x[j:j+1, :], w, pypto.DT_FP32)\n"
+                      "            o[j:j+1, :] = t + 1.0\n"
+                      "        for j in range(block_num):\n"
+                      "            o[j:j+1, :] = x[j:j+1, :] * 2.0\n";
+    pc_model *m = parse(src);
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert_int_eq(count_kind(k, PC_STMT_UNANALYSED), 0);
+    ck_assert_int_eq(count_tensors(k, "t"), 1);
+    ck_assert(has_message(m, PC_MSG_NOTE, "--bind cfg_tile=VALUE"));
+    pc_model_free(m);
+    pc_binding b1[] = {{"cfg_tile", 32}};
+    pc_binding b2[] = {{"cfg_tile", 48}};
+    pc_bindings sets[] = {{b1, 1}, {b2, 1}};
+    pc_parse_opts o = {0};
+    o.bindings = sets;
+    o.nbindings = 2;
+    m = pc_py_parse("test.py", src, strlen(src), &o);
+    k = &m->kernels[0];
+    ck_assert_int_eq(count_tensors(k, "t"), 3); /* the largest over the sets: 48 // 16 */
+    ck_assert(!has_message(m, PC_MSG_NOTE, "--bind cfg_tile"));
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(noise)
+{
+    pc_model *m = parse("import pypto, logging\n"
+                        "import numpy as np\n"
+                        "def pow2(n):\n"
+                        "    p = 1\n"
+                        "    while p * 2 <= n:\n"
+                        "        p *= 2\n"
+                        "    return p\n"
+                        "def opaque(a):\n"
+                        "    return np.square(a)\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([64, 64], pypto.DT_FP32), o: pypto.Tensor([64, 64], pypto.DT_FP32)):\n"
+                        "    print(f'shape {x.shape} {x}')\n"
+                        "    logging.info('x %s', x)\n"
+                        "    tile = pow2(40)\n"
+                        "    for j in range(3):\n"
+                        "        y = opaque(x)\n"
+                        "        y = opaque(x)\n"
+                        "    for i in pypto.loop(0, tile, 1, name='L'):\n"
+                        "        o[i:i+1, :] = x[i:i+1, :] + 1.0\n");
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert(expr_is(loop_named(k, "L")->end, "32"));
+    /* one PC012 for the one place, however often the helper is inlined */
+    ck_assert_int_eq(count_kind(k, PC_STMT_UNANALYSED), 1);
+    const pc_stmt *u = first_stmt(k, PC_STMT_UNANALYSED);
+    ck_assert_uint_eq(u->loc.line, 9);
+    ck_assert(!strstr(u->message, "JoinedStr"));
+    pc_model_free(m);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(sibling_modules)
+{
+    char dir[256], p[512], marker[512], extra[256];
+    snprintf(dir, sizeof dir, "/tmp/pc_py_%d_proj", (int)getpid());
+    snprintf(extra, sizeof extra, "/tmp/pc_py_%d_extra", (int)getpid());
+    snprintf(marker, sizeof marker, "/tmp/pc_py_%d_module_ran", (int)getpid());
+    unlink(marker);
+    mkdir(dir, 0700);
+    mkdir(extra, 0700);
+    snprintf(p, sizeof p, "%s/pkg", dir);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/pkg/__init__.py", dir);
+    write_file(p, "");
+    char text[4096];
+    snprintf(text, sizeof text,
+             "import pypto\n"
+             "import os\n"
+             "open('%s', 'w').write('ran')\n"
+             "os.system('touch %s')\n"
+             "BLOCK = 8\n"
+             "def project(a, w):\n"
+             "    return pypto.matmul(a, w, pypto.DT_FP32)\n",
+             marker, marker);
+    snprintf(p, sizeof p, "%s/pkg/common.py", dir);
+    write_file(p, text);
+    snprintf(p, sizeof p, "%s/pkg/kernel.py", dir);
+    write_file(p, "import pypto\n"
+                  "from .common import project, BLOCK\n"
+                  "import pkg.common as pc\n"
+                  "from far_helpers import add_one\n"
+                  "@pypto.frontend.jit\n"
+                  "def k(x: pypto.Tensor([64, 64], pypto.DT_FP32), w: pypto.Tensor([64, 64], pypto.DT_FP32),\n"
+                  "      o: pypto.Tensor([64, 64], pypto.DT_FP32)):\n"
+                  "    for i in pypto.loop(0, 64 // BLOCK, 1, name='L'):\n"
+                  "        h = project(x[i*8:i*8+8, :], w)\n"
+                  "        g = pc.project(x[i*8:i*8+8, :], w)\n"
+                  "        o[i*8:i*8+8, :] = add_one(h + g)\n");
+    snprintf(p, sizeof p, "%s/far_helpers.py", extra);
+    write_file(p, "def add_one(t):\n    return t + 1.0\n");
+    snprintf(p, sizeof p, "%s/pkg/kernel.py", dir);
+    pc_model *m = pc_py_parse(p, NULL, 0, NULL);
+    ck_assert(!m->fatal);
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert(expr_is(loop_named(k, "L")->end, "8"));
+    ck_assert_int_eq(accesses(k, tensor(k, "h")->id, PC_ACC_DEFINE, PC_UNIT_CUBE), 1);
+    ck_assert_int_eq(accesses(k, tensor(k, "g")->id, PC_ACC_DEFINE, PC_UNIT_CUBE), 1);
+    /* add_one is only on the --python-path: without it, a PC012 naming the call */
+    ck_assert_int_eq(count_kind(k, PC_STMT_UNANALYSED), 1);
+    pc_model_free(m);
+    const char *pp[] = {extra};
+    pc_parse_opts o = {0};
+    o.python_path = pp;
+    o.npython_path = 1;
+    m = pc_py_parse(p, NULL, 0, &o);
+    k = &m->kernels[0];
+    ck_assert_int_eq(count_kind(k, PC_STMT_UNANALYSED), 0);
+    /* the work the helper does is located in the helper's file */
+    bool in_helper = false;
+    for (int i = 0; i < k->nstmts; i++)
+        for (int a = 0; a < k->stmts[i].naccesses; a++)
+            in_helper |= strstr(k->stmts[i].accesses[a].loc.file, "far_helpers.py") != NULL;
+    ck_assert(in_helper);
+    pc_model_free(m);
+    ck_assert_msg(access(marker, F_OK) != 0, "reading an imported module executed it: %s exists", marker);
+    /* a module that is not valid Python: said, not fatal for the kernel */
+    snprintf(p, sizeof p, "%s/pkg/common.py", dir);
+    write_file(p, "def project(a, w:\n");
+    snprintf(p, sizeof p, "%s/pkg/kernel.py", dir);
+    m = pc_py_parse(p, NULL, 0, NULL);
+    ck_assert(!m->fatal);
+    ck_assert(has_message(m, PC_MSG_WARNING, "is not valid Python"));
+    pc_model_free(m);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, extra);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(binding_names_nothing)
+{
+    const char *src = "import pypto\n"
+                      "@pypto.frontend.jit\n"
+                      "def kern(x: pypto.Tensor([8, 8], pypto.DT_FP32), n: int):\n"
+                      "    for i in pypto.loop(n, name='L'):\n"
+                      "        x[:] = x + 1.0\n";
+    pc_binding b1[] = {{"nn", 8}, {"n", 3}};
+    pc_bindings sets[] = {{b1, 2}};
+    pc_parse_opts o = {0};
+    o.lang = PC_LANG_PYTHON;
+    o.bindings = sets;
+    o.nbindings = 1;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = pc_frontend_parse(fe, "test.py", src, strlen(src), &o);
+    ck_assert(has_message(m, PC_MSG_WARNING, "no symbol 'nn' in kernel 'kern'; did you mean 'n'?"));
+    ck_assert_int_eq(m->nmessages, 1); /* n itself is a symbol of the kernel */
+    pc_model_free(m);
+    pc_frontend_free(fe);
+}
+END_TEST
+
+START_TEST(limits)
+{
+    pc_model *m = parse("import pypto\n"
+                        "def h0(t):\n    return t + 1.0\n"
+                        "def h1(t):\n    return h0(h0(t))\n"
+                        "def h2(t):\n    return h1(h1(t))\n"
+                        "def h3(t):\n    return h2(h2(t))\n"
+                        "def h4(t):\n    return h3(h3(t))\n"
+                        "def h5(t):\n    return h4(h4(t))\n"
+                        "def h6(t):\n    return h5(h5(t))\n"
+                        "def h7(t):\n    return h6(h6(t))\n"
+                        "def h8(t):\n    return h7(h7(t))\n"
+                        "def h9(t):\n    return h8(h8(t))\n"
+                        "def h10(t):\n    return h9(h9(t))\n"
+                        "def h11(t):\n    return h10(h10(t))\n"
+                        "def h12(t):\n    return h11(h11(t))\n"
+                        "def h13(t):\n    return h12(h12(t))\n"
+                        "def h14(t):\n    return h13(h13(t))\n"
+                        "def h15(t):\n    return h14(h14(t))\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([8, 8], pypto.DT_FP32), o: pypto.Tensor([8, 8], pypto.DT_FP32)):\n"
+                        "    for i in pypto.loop(10**19, name='big'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for i in pypto.loop(5 << 61, name='shift'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for i in pypto.loop(0.5, name='half'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for j in range(-2**63 + 1, 2**63 - 1):\n"
+                        "        o[:] = x * 2.0\n"
+                        "    for j in range(-9223372036854775807, 9223372036854775807, 4611686018427387904):\n"
+                        "        o[:] = x * 3.0\n"
+                        "    o[:] = h15(x)\n");
+    const pc_kernel *k = &m->kernels[0];
+    /* a bound that does not fit in 64 bits, or is no integer, is a symbol that is a name */
+    ck_assert(expr_is(loop_named(k, "big")->end, "big.stop"));
+    ck_assert(expr_is(loop_named(k, "shift")->end, "shift.stop"));
+    ck_assert(expr_is(loop_named(k, "half")->end, "half.stop"));
+    ck_assert(has_message(m, PC_MSG_WARNING, "helper calls inlined into kernel 'k'"));
+    ck_assert_int_ge(count_kind(k, PC_STMT_UNANALYSED), 1);
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(linear_time)
+{
+    /* name lookups are hashed: twice the statements, about twice the time */
+    double t[2];
+    for (int r = 0; r < 2; r++) {
+        int n = r ? 20000 : 10000;
+        size_t cap = (size_t)n * 64 + 512, len = 0;
+        char *src = malloc(cap);
+        len += (size_t)snprintf(src + len, cap - len,
+                                "import pypto\n@pypto.frontend.jit\n"
+                                "def k(x: pypto.Tensor([8, 8], pypto.DT_FP32), o: pypto.Tensor([8, 8], pypto.DT_FP32)):\n"
+                                "    v0 = 1\n");
+        for (int i = 1; i < n; i++)
+            len += (size_t)snprintf(src + len, cap - len, "    v%d = v%d + %d\n", i, i - 1, i % 7);
+        snprintf(src + len, cap - len, "    o[:] = x + 1.0\n");
+        double t0 = now();
+        pc_model *m = parse(src);
+        t[r] = now() - t0;
+        ck_assert(!m->fatal);
+        pc_model_free(m);
+        free(src);
+    }
+    ck_assert_msg(t[1] < 3.5 * t[0] + 0.05, "10000 statements %.3f s, 20000 %.3f s: not linear", t[0], t[1]);
+    ck_assert_msg(t[1] < 5.0, "20000 statements took %.3f s", t[1]);
+}
+END_TEST
+
+START_TEST(nested_error_location)
+{
+    char *src = malloc(8192);
+    strcpy(src, "import pypto\nx = ");
+    for (int i = 0; i < 1200; i++)
+        strcat(src, "1+");
+    strcat(src, "1\n");
+    pc_model *m = parse(src);
+    ck_assert(m->fatal);
+    ck_assert(has_fatal(m, 2, 0, "nested too deeply"));
+    pc_model_free(m);
+    free(src);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("python");
@@ -968,6 +1393,17 @@ int main(void)
     tcase_add_test(tc, never_executed);
     tcase_add_test(tc, quiet_and_isolated);
     tcase_add_test(tc, threads);
+    tcase_add_test(tc, scalar_reads);
+    tcase_add_test(tc, open_rank_parameters);
+    tcase_add_test(tc, branch_conditions);
+    tcase_add_test(tc, trace_time_alternatives);
+    tcase_add_test(tc, compile_time_range);
+    tcase_add_test(tc, noise);
+    tcase_add_test(tc, sibling_modules);
+    tcase_add_test(tc, binding_names_nothing);
+    tcase_add_test(tc, limits);
+    tcase_add_test(tc, linear_time);
+    tcase_add_test(tc, nested_error_location);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -126,6 +126,7 @@ typedef struct conv {
     pc_py_source *src;
     bool bom;           /* a UTF-8 BOM was stripped: line-1 columns move by 3 bytes */
     const char *error;  /* first conversion problem (static text) */
+    uint32_t error_line, error_col; /* where it is (the node at which it was noticed) */
 } conv;
 
 enum { MAX_DEPTH = 900 };
@@ -363,8 +364,13 @@ static void conv_children(conv *cv, PyObject *o, pc_py_list *out, int depth)
 static pc_py_node *conv_node(conv *cv, PyObject *o, int depth)
 {
     if (depth > MAX_DEPTH) {
-        if (!cv->error)
+        if (!cv->error) {
             cv->error = "the source is nested too deeply to analyse";
+            /* say where: the node at the cut-off (the innermost position Python gives it) */
+            pc_py_node *at = mk(cv, PY_PASS, o);
+            cv->error_line = at->line;
+            cv->error_col = at->col;
+        }
         return NULL;
     }
     const char *t = type_name(o);
@@ -579,7 +585,7 @@ static void report_exception(pc_model *m, const char *path, pc_py_source *src, b
     uint32_t line = 0, col = 1, end_line = 0, end_col = 0;
     char *text = NULL;
     if (value && PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
-        conv cv = {src, bom, NULL};
+        conv cv = {src, bom, NULL, 0, 0};
         const char *msg = attr_str(&cv, value, "msg");
         long l = attr_long(value, "lineno", 0), off = attr_long(value, "offset", 0);
         long el = attr_long(value, "end_lineno", 0), eoff = attr_long(value, "end_offset", 0);
@@ -690,12 +696,14 @@ bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
     if (!tree) {
         report_exception(m, path, src, bom);
     } else {
-        conv cv = {src, bom, NULL};
+        conv cv = {src, bom, NULL, 0, 0};
         src->module = conv_node(&cv, tree, 0);
         if (PyErr_Occurred())
             PyErr_Clear();
         if (cv.error || !src->module || src->module->kind != PY_MODULE) {
-            pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0),
+            pc_model_add_message(m, PC_MSG_FATAL,
+                                 pc_model_loc(m, path, cv.error_line ? cv.error_line : 1,
+                                              cv.error_line && cv.error_col ? cv.error_col : 1, 0, 0),
                                  cv.error ? cv.error : "unexpected result from Python's ast.parse");
             src->module = NULL;
         } else {

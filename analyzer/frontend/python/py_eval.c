@@ -16,6 +16,7 @@
 #include "py_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -1538,15 +1539,18 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
         /* symbolic true division: kept as a division so math.ceil(a / b) can become ceil(a/b) */
         return expr_val(pc_expr_bin(ar, PC_EXPR_DIV, le, re));
     case PY_OP_POW:
-        if (lx && ry && y >= 0 && y < 63) {
+        if (lx && ry && y >= 0 && y < 64) {
+            /* 10**19 does not fit: unknown, never a wrapped-around loop bound */
             int64_t p = 1;
             for (int64_t i = 0; i < y; i++)
-                p *= x;
+                if (__builtin_mul_overflow(p, x, &p))
+                    return pc_py_unknown();
             return pc_py_int(c, p);
         }
         return pc_py_unknown();
     case PY_OP_LSHIFT:
-        if (lx && ry && y >= 0 && y < 62)
+        /* 5 << 61 overflows: unknown */
+        if (lx && ry && y >= 0 && y < 63 && x >= 0 && x <= (INT64_MAX >> y))
             return pc_py_int(c, x << y);
         return pc_py_unknown();
     case PY_OP_RSHIFT:

@@ -403,18 +403,44 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
 
 /* ---- loops ---------------------------------------------------------------------------------- */
 
-static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v)
+/* Can `text` be given to --bind as a name (`n`, `cfg.block`, `x.shape[0]`)? */
+static bool bindable_name(const char *text)
+{
+    if (!text || !(*text == '_' || (*text >= 'A' && *text <= 'Z') || (*text >= 'a' && *text <= 'z')))
+        return false;
+    for (const char *p = text; *p; p++)
+        if (!(*p == '_' || *p == '.' || *p == '[' || *p == ']' || (*p >= '0' && *p <= '9') ||
+              (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+            return false;
+    return true;
+}
+
+/* A loop bound: an integer expression, else a symbol the user can bind - the bound's own
+ * spelling when that is a name, else `LOOP.start` / `LOOP.stop` / `LOOP.step` (PC008 must never
+ * tell anyone to `--bind 0.5=VALUE`). */
+static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v, const char *loop,
+                                 const char *which)
 {
     const pc_expr *e = pc_py_as_expr(v);
     if (e)
         return e;
     if (v->kind == PV_BOOL)
         return pc_expr_int(pc_model_arena(c->m), v->i);
-    /* Not an integer poolcheck can follow: its spelling becomes a symbol the user can bind. */
     const char *text = pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col);
-    pc_py_message(c, PC_MSG_NOTE, n, "loop bound '%s' is not an integer expression poolcheck can evaluate; "
-                  "bind it with --bind '%s=N'", text, text);
-    return pc_expr_sym(pc_model_arena(c->m), text);
+    const char *name = bindable_name(text) ? text : pc_arena_printf(c->scratch, "%s.%s", loop, which);
+    int64_t bound;
+    if (!pc_py_user_binding(c, name, &bound, true)) {
+        /* the hint only while it is needed */
+        const char *why = n->kind == PY_FLOAT || v->kind == PV_FLOAT ? "is not an integer"
+                          : (n->kind == PY_INT && n->big) || n->kind == PY_BINOP ? "is not an integer poolcheck can evaluate in 64 bits"
+                                                                              : "is not an integer expression poolcheck can evaluate";
+        if (strcmp(name, text) == 0)
+            pc_py_message(c, PC_MSG_NOTE, n, "loop bound '%s' %s; bind it with --bind %s=N", text, why, name);
+        else
+            pc_py_message(c, PC_MSG_NOTE, n, "loop bound '%s' %s: it is the symbol '%s'; bind it with --bind %s=N",
+                          text, why, name, name);
+    }
+    return pc_expr_sym(pc_model_arena(c->m), pc_model_strdup(c->m, name));
 }
 
 /* for i in pypto.loop(...) / for i, t in pypto.loop_unroll(...) */
@@ -435,33 +461,6 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
     }
     const pc_py_node *kstart = pc_py_kwarg(call, "start"), *kstop = pc_py_kwarg(call, "stop"),
                      *kstep = pc_py_kwarg(call, "step");
-    const pc_expr *begin = pc_expr_int(ar, 0), *end = NULL, *step = pc_expr_int(ar, 1);
-    if (npos == 1) {
-        end = bound_expr(c, posn[0], &posv[0]);
-    } else if (npos >= 2) {
-        begin = bound_expr(c, posn[0], &posv[0]);
-        end = bound_expr(c, posn[1], &posv[1]);
-        if (npos == 3)
-            step = bound_expr(c, posn[2], &posv[2]);
-    }
-    pc_py_val kv;
-    if (kstart) {
-        kv = pc_py_eval(c, kstart);
-        begin = bound_expr(c, kstart, &kv);
-    }
-    if (kstop) {
-        kv = pc_py_eval(c, kstop);
-        end = bound_expr(c, kstop, &kv);
-    }
-    if (kstep) {
-        kv = pc_py_eval(c, kstep);
-        step = bound_expr(c, kstep, &kv);
-    }
-    if (!end) {
-        pc_py_message(c, PC_MSG_WARNING, call, "loop without a stop value: taken as 1 iteration");
-        end = pc_expr_bin(ar, PC_EXPR_ADD, begin, pc_expr_int(ar, 1));
-    }
-
     const char *name = NULL;
     const pc_py_node *kn = pc_py_kwarg(call, "name");
     if (kn) {
@@ -471,6 +470,33 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
     }
     if (!name)
         name = pc_arena_printf(c->scratch, "loop_%u", s->line);
+    const pc_expr *begin = pc_expr_int(ar, 0), *end = NULL, *step = pc_expr_int(ar, 1);
+    if (npos == 1) {
+        end = bound_expr(c, posn[0], &posv[0], name, "stop");
+    } else if (npos >= 2) {
+        begin = bound_expr(c, posn[0], &posv[0], name, "start");
+        end = bound_expr(c, posn[1], &posv[1], name, "stop");
+        if (npos == 3)
+            step = bound_expr(c, posn[2], &posv[2], name, "step");
+    }
+    pc_py_val kv;
+    if (kstart) {
+        kv = pc_py_eval(c, kstart);
+        begin = bound_expr(c, kstart, &kv, name, "start");
+    }
+    if (kstop) {
+        kv = pc_py_eval(c, kstop);
+        end = bound_expr(c, kstop, &kv, name, "stop");
+    }
+    if (kstep) {
+        kv = pc_py_eval(c, kstep);
+        step = bound_expr(c, kstep, &kv, name, "step");
+    }
+    if (!end) {
+        pc_py_message(c, PC_MSG_WARNING, call, "loop without a stop value: taken as 1 iteration");
+        end = pc_expr_bin(ar, PC_EXPR_ADD, begin, pc_expr_int(ar, 1));
+    }
+
 
     /* target: `i` for pypto.loop, `(i, t)` for loop_unroll */
     const char *index = NULL, *factor = NULL;
