@@ -447,19 +447,25 @@ static char *project_field(src *s, pc_project_config *pc, const cJSON *c, const 
         }
         return NULL;
     }
-    if (!strcmp(k, "bindings")) {
+    /* `bind` is the name the LSP settings and the docs use (docs/model.md 8.1); `bindings` is its
+     * deprecated alias, still read.  Both in one file is an error: which one wins is not obvious. */
+    if (!strcmp(k, "bindings") || !strcmp(k, "bind")) {
+        for (const cJSON *o = c->next; o; o = o->next)
+            if (o->string && (!strcmp(o->string, "bind") || !strcmp(o->string, "bindings")))
+                return located(s, p->key_start, "`%s` and `%s` both given; they are the same setting (`bindings` is "
+                               "the deprecated name of `bind`): keep `bind`", k, o->string);
         if (cJSON_IsObject(c)) {
             pc->nbinding_sets = 1;
             pc->binding_sets = pc_arena_alloc(s->arena, sizeof *pc->binding_sets);
-            return binding_set(s, c, p, "bindings", &pc->binding_sets[0]);
+            return binding_set(s, c, p, k, &pc->binding_sets[0]);
         }
         if (!cJSON_IsArray(c))
-            return located(s, p->start, "`bindings` must be an object or an array of objects, found %s", json_kind(c));
+            return located(s, p->start, "`%s` must be an object or an array of objects, found %s", k, json_kind(c));
         pc->nbinding_sets = (size_t)p->nkids;
         pc->binding_sets = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *pc->binding_sets) : NULL;
         int i = 0;
         for (const cJSON *set = c->child; set; set = set->next, i++) {
-            char *what = pc_arena_printf(s->arena, "bindings[%d]", i);
+            char *what = pc_arena_printf(s->arena, "%s[%d]", k, i);
             char *e = binding_set(s, set, &p->kids[i], what, &pc->binding_sets[i]);
             if (e)
                 return e;

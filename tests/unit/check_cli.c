@@ -604,6 +604,48 @@ START_TEST(project_and_config_files)
 }
 END_TEST
 
+/* .poolcheck.json binds symbols with `bind` (the key the editor settings use), or with the
+ * deprecated alias `bindings`; both keys in one file are an error (docs/model.md 8.1). */
+START_TEST(project_file_bind_key)
+{
+    char *d = tmpdir();
+    char k[600], proj[600];
+    snprintf(k, sizeof k, "%s/dyn.py", d);
+    char *src = slurp_file(PC_SOURCE_DIR "/tests/fixtures/python/dynamic_trip.py");
+    write_file(k, src);
+    free(src);
+    snprintf(proj, sizeof proj, "%s/.poolcheck.json", d);
+    static const char *const files[] = {"{\"bind\": {\"x.shape[0]\": 40}}", "{\"bindings\": {\"x.shape[0]\": 40}}",
+                                        "{\"bind\": [{\"x.shape[0]\": 40}, {\"x.shape[0]\": 8}]}"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        write_file(proj, files[i]);
+        char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", "check", "--format=json", k, NULL};
+        pc_test_output o = pc_test_run(argv, NULL);
+        ck_assert_msg(o.status == 0, "%s: exit %d: %s", files[i], o.status, o.err);
+        cJSON *doc = cJSON_Parse(o.out);
+        ck_assert_ptr_nonnull(doc);
+        assert_triple(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "kernels"), 0), "predicted", 40, 0, 0);
+        cJSON_Delete(doc);
+        pc_test_output_free(&o);
+    }
+    write_file(proj, "{\"bindings\": {\"x.shape[0]\": 40},\n \"bind\": {\"x.shape[0]\": 8}}");
+    char *argv[] = {PC_BINARY_DIR "/bin/poolcheck", "check", k, NULL};
+    pc_test_output o = pc_test_run(argv, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, ".poolcheck.json:1:2: `bindings` and `bind` both given"), "%s", o.err);
+    pc_test_output_free(&o);
+    write_file(proj, "{\"bind\": \"x.shape[0]=40\"}");
+    o = pc_test_run(argv, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, "`bind` must be an object or an array of objects"), "%s", o.err);
+    pc_test_output_free(&o);
+    unlink(proj);
+    unlink(k);
+    rmdir(d);
+    free(d);
+}
+END_TEST
+
 /* One run mixes languages (language from the extension). */
 START_TEST(mixed_languages)
 {
@@ -646,6 +688,7 @@ static Suite *suite(void)
     tcase_add_test(tc, logs_missing_path);
     tcase_add_test(tc, fix_reports_what_remains);
     tcase_add_test(tc, device_task_numbering);
+    tcase_add_test(tc, project_file_bind_key);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);
