@@ -1,0 +1,449 @@
+/* check_clang_tu.c - the C++ frontend's translation unit: which headers stub mode follows and
+ * which it stands in for, include paths (--extra-arg, compile_commands.json, the source's own
+ * directory), missing includes, the parse thread's stack, editor reparses.
+ *
+ * Every case writes its sources into a fresh temporary directory and parses them from disk, the
+ * way `poolcheck check` does.  PC_CLANG_TU_KEEP=1 keeps the directories (for debugging). */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frontend/clang/clang_int.h"
+#include "helpers/test_run.h"
+#include "poolcheck/frontend.h"
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static char *tmp_dir(void)
+{
+    char tmpl[] = "/tmp/pc-clang-tu-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    ck_assert_ptr_nonnull(d);
+    return strdup(d);
+}
+
+static void rm_rf(const char *dir)
+{
+    if (getenv("PC_CLANG_TU_KEEP"))
+        return;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* dir/rel (pc-free with free()) */
+static char *path_in(const char *dir, const char *rel)
+{
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+/* Write text to dir/rel, creating the directories on the way. */
+static char *write_file(const char *dir, const char *rel, const char *text)
+{
+    char *p = path_in(dir, rel);
+    for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+        *s = 0;
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static pc_model *parse_file(pc_frontend *fe, const char *path, const pc_parse_opts *opts)
+{
+    pc_parse_opts none;
+    if (!opts) {
+        memset(&none, 0, sizeof none);
+        opts = &none;
+    }
+    pc_model *m = pc_clang_parse(fe, path, NULL, 0, opts);
+    ck_assert_ptr_nonnull(m);
+    if (getenv("PC_CLANG_DUMP"))
+        for (int i = 0; i < m->nmessages; i++)
+            fprintf(stderr, "  message %d %s:%u:%u %s\n", m->messages[i].kind, m->messages[i].loc.file,
+                    m->messages[i].loc.line, m->messages[i].loc.col, m->messages[i].text);
+    return m;
+}
+
+static int count_messages(const pc_model *m, pc_msg_kind kind, const char *containing)
+{
+    int n = 0;
+    for (int i = 0; i < m->nmessages; i++)
+        if (m->messages[i].kind == kind && (!containing || strstr(m->messages[i].text, containing)))
+            n++;
+    return n;
+}
+
+/* No clang error anywhere (the first one is the failure message). */
+static void assert_no_clang_errors(const pc_model *m)
+{
+    for (int i = 0; i < m->nmessages; i++)
+        ck_assert_msg(m->messages[i].kind != PC_MSG_PARSE_NOISE && m->messages[i].kind != PC_MSG_FATAL,
+                      "unexpected %s:%u:%u: %s", m->messages[i].loc.file ? m->messages[i].loc.file : "?",
+                      m->messages[i].loc.line, m->messages[i].loc.col, m->messages[i].text);
+}
+
+static const pc_kernel *only_kernel(const pc_model *m)
+{
+    ck_assert_int_eq(m->nkernels, 1);
+    return &m->kernels[0];
+}
+
+/* A project header the way upstream's tests have them: the PyPTO include, a standard header,
+ * the `using namespace`, and a helper holding the kernel's LOOP. */
+static const char helpers_h[] =
+    "#pragma once\n"
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "#include <vector>\n"
+    "using namespace npu::tile_fwk;\n"
+    "inline void AddRows(Tensor &a, Tensor &out, int n)\n"
+    "{\n"
+    "    LOOP(\"rows\", FunctionType::DYNAMIC_LOOP, i, LoopRange(n)) {\n"
+    "        Tensor t = View(a, {16, 16}, {i * 16, 0});\n"
+    "        Assemble(Add(t, t), {i * 16, 0}, out);\n"
+    "    }\n"
+    "}\n";
+
+/* A kernel using the helper and the header's `using namespace` (Tensor unqualified). */
+static const char *kernel_cpp(const char *include)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "#include \"%s\"\n"
+             "\n"
+             "void Kernel()\n"
+             "{\n"
+             "    Tensor a(DT_FP32, {128, 16}, \"a\");\n"
+             "    Tensor out(DT_FP32, {128, 16}, \"out\");\n"
+             "    FUNCTION(\"main\", {a}, {out}) {\n"
+             "        AddRows(a, out, 8);\n"
+             "    }\n"
+             "}\n",
+             include);
+    return buf;
+}
+
+/* The helper's LOOP reached the kernel: one loop named "rows" with statements in its body. */
+static void assert_helper_inlined(const pc_model *m)
+{
+    const pc_kernel *k = only_kernel(m);
+    ck_assert_int_eq(k->nloops, 1);
+    ck_assert_str_eq(k->loops[0].name, "rows");
+    ck_assert_int_gt(k->loops[0].body.count, 0);
+    ck_assert_int_gt(k->nstmts, 1);
+}
+
+/* ---- project headers are followed ------------------------------------------------------------- */
+
+/* issue 12: a helper and `using namespace npu::tile_fwk;` in a local helpers.h gave 0 statements,
+ * 0 instances, exit 0 (stub mode blanked every #include). */
+START_TEST(local_header_helper_and_using_namespace)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "helpers.h", helpers_h));
+    char *src = write_file(dir, "kernel.cpp", kernel_cpp("helpers.h"));
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, NULL);
+    assert_no_clang_errors(m);
+    assert_helper_inlined(m);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* The same through the CLI: the helper's loop gives instances (8 of them), exit status 0. */
+START_TEST(local_header_helper_cli)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "helpers.h", helpers_h));
+    char *src = write_file(dir, "kernel.cpp", kernel_cpp("helpers.h"));
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", src, NULL);
+    ck_assert_msg(o.status == 0, "status %d: %s%s", o.status, o.out, o.err);
+    ck_assert_msg(strstr(o.out, "instances: 8 in 1 DeviceTask") != NULL, "%s", o.out);
+    ck_assert_msg(strstr(o.out, "root rows") != NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(include_path_from_extra_arg)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "inc/proj/helpers.h", helpers_h));
+    char *src = write_file(dir, "src/kernel.cpp", kernel_cpp("proj/helpers.h"));
+    char *inc = path_in(dir, "inc");
+    char flag[600];
+    snprintf(flag, sizeof flag, "-I%s", inc);
+    const char *extra[] = {flag};
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.extra_args = extra;
+    o.nextra_args = 1;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, &o);
+    assert_no_clang_errors(m);
+    assert_helper_inlined(m);
+    pc_model_free(m);
+    /* without the -I the header is missing: one note naming it, the kernel still parsed */
+    m = parse_file(fe, src, NULL);
+    ck_assert_int_eq(count_messages(m, PC_MSG_NOTE, "'proj/helpers.h'"), 1);
+    ck_assert_int_eq(only_kernel(m)->nloops, 0);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(inc);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* -p: the compile command cannot reach the PyPTO headers, so the stub stands in; its include
+ * path (relative to the entry's directory) still finds the project's header. */
+START_TEST(include_path_from_compile_db)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "inc/proj/helpers.h", helpers_h));
+    char *src = write_file(dir, "src/kernel.cpp", kernel_cpp("proj/helpers.h"));
+    char db[2048];
+    snprintf(db, sizeof db,
+             "[{\"directory\": \"%s\", \"command\": \"/usr/bin/c++ -DKERNEL_BUILD -Iinc -std=c++17 -c src/kernel.cpp "
+             "-o kernel.o\", \"file\": \"src/kernel.cpp\"}]\n",
+             dir);
+    free(write_file(dir, "compile_commands.json", db));
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.compile_db_dir = dir;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, &o);
+    ck_assert_int_eq(count_messages(m, PC_MSG_WARNING, "parsed with the PyPTO stub header instead"), 1);
+    ck_assert_int_eq(count_messages(m, PC_MSG_PARSE_NOISE, NULL), 0);
+    assert_helper_inlined(m);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* ---- what stub mode stands in for ------------------------------------------------------------ */
+
+/* PyPTO's, CANN's and the standard library's headers are replaced even when the include path
+ * reaches copies of them; gtest's TEST falls back to the stub's. */
+START_TEST(stub_shadows_real_headers)
+{
+    char *dir = tmp_dir();
+    const char *poison = "#error the stub mode parsed this header instead of standing in for it\n";
+    free(write_file(dir, "real/tilefwk/tilefwk.h", poison));
+    free(write_file(dir, "real/tilefwk/tilefwk_op.h", poison));
+    free(write_file(dir, "real/interface/configs/config_manager.h", poison));
+    free(write_file(dir, "real/interface/no_such_in_the_table.h", poison));
+    free(write_file(dir, "real/acl/acl.h", poison));
+    free(write_file(dir, "real/vector", poison));
+    free(write_file(dir, "real/gtest/gtest.h", poison));
+    char *src = write_file(dir, "kernel.cpp",
+                           "#include \"tilefwk/tilefwk.h\"\n"
+                           "#include \"tilefwk/tilefwk_op.h\"\n"
+                           "#include \"interface/configs/config_manager.h\"\n"
+                           "#include <acl/acl.h>\n"
+                           "#include <vector>\n"
+                           "#include <map>\n"
+                           "#include <gtest/gtest.h>\n"
+                           "#include <cstdio>\n"
+                           "#include <cstring>\n"
+                           "using namespace npu::tile_fwk;\n"
+                           "TEST(Suite, Case)\n"
+                           "{\n"
+                           "    std::vector<int64_t> shape = {32, 32};\n"
+                           "    char buf[8];\n"
+                           "    std::memset(buf, 0, sizeof buf);\n"
+                           "    std::printf(\"%d\", (int)shape[0]);\n"
+                           "    Tensor a(DT_FP16, shape, \"a\");\n"
+                           "    Tensor b(DT_FP16, shape, \"b\");\n"
+                           "    FUNCTION(\"k\", {a}, {b}) {\n"
+                           "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(4)) {\n"
+                           "            Assemble(Exp(a), {i, 0}, b);\n"
+                           "        }\n"
+                           "    }\n"
+                           "}\n");
+    char *real = path_in(dir, "real");
+    char flag[600];
+    snprintf(flag, sizeof flag, "-I%s", real);
+    const char *extra[] = {flag};
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.extra_args = extra;
+    o.nextra_args = 1;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, &o);
+    assert_no_clang_errors(m);
+    ck_assert_int_eq(count_messages(m, PC_MSG_NOTE, NULL), 0);
+    ck_assert_int_eq(only_kernel(m)->nloops, 1);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(real);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* A header nobody can find is left out with one note naming it (however often it is included),
+ * never an error that ends the parse; headers under the PyPTO roots are stood in for quietly. */
+START_TEST(missing_include_one_note)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "helpers.h", "#include \"no/such/header.h\"\n"));
+    char *src = write_file(dir, "kernel.cpp",
+                           "#include \"no/such/header.h\"\n"
+                           "#include \"helpers.h\"\n"
+                           "#include \"interface/utils/not_in_the_stub_table.h\"\n"
+                           "#include <tilefwk/tilefwk.h>\n"
+                           "using namespace npu::tile_fwk;\n"
+                           "void K(Tensor &a, Tensor &b)\n"
+                           "{\n"
+                           "    FUNCTION(\"k\", {a}, {b}) {\n"
+                           "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(4)) {\n"
+                           "            Assemble(a, {i, 0}, b);\n"
+                           "        }\n"
+                           "    }\n"
+                           "}\n");
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, NULL);
+    assert_no_clang_errors(m);
+    ck_assert_int_eq(count_messages(m, PC_MSG_NOTE, NULL), 1);
+    ck_assert_int_eq(count_messages(m, PC_MSG_NOTE, "'no/such/header.h'"), 1);
+    ck_assert_int_eq(m->messages[0].loc.line, 1);
+    ck_assert_int_eq(only_kernel(m)->nloops, 1);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* ---- the parse thread ------------------------------------------------------------------------ */
+
+static char *deep_expression_file(const char *dir, int terms)
+{
+    size_t cap = (size_t)terms * 4 + 256;
+    char *text = malloc(cap);
+    size_t n = (size_t)snprintf(text, cap, "#include \"tilefwk/tilefwk.h\"\nint f() { return 1");
+    for (int i = 1; i < terms; i++) {
+        memcpy(text + n, " + 1", 4);
+        n += 4;
+    }
+    snprintf(text + n, cap - n, "; }\n");
+    char *p = write_file(dir, "deep.cpp", text);
+    free(text);
+    return p;
+}
+
+/* issue 12: a 50,000-term `1 + 1 + ...` overflowed libclang's 8 MB parse thread (exit 139, the
+ * LSP server died).  clang accepts it with a larger stack; so does poolcheck. */
+START_TEST(deep_expression_parses)
+{
+    char *dir = tmp_dir();
+    char *src = deep_expression_file(dir, 50000);
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *m = parse_file(fe, src, NULL);
+    assert_no_clang_errors(m);
+    ck_assert_int_eq(m->nkernels, 0);
+    pc_model_free(m);
+    /* the session lives on: the next file parses */
+    free(write_file(dir, "helpers.h", helpers_h));
+    char *k = write_file(dir, "kernel.cpp", kernel_cpp("helpers.h"));
+    m = parse_file(fe, k, NULL);
+    assert_helper_inlined(m);
+    pc_model_free(m);
+    pc_frontend_free(fe);
+    free(k);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(deep_expression_cli)
+{
+    char *dir = tmp_dir();
+    char *src = deep_expression_file(dir, 50000);
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", src, NULL);
+    ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+    pc_test_output_free(&o);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* ---- editor reparses ----------------------------------------------------------------------- */
+
+/* keep_tu: the TU is kept and reparsed (with its preamble: the stub and the project header);
+ * every reparse sees the edited main file and still follows the header. */
+START_TEST(editor_reparse_follows_headers)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "helpers.h", helpers_h));
+    char *src = write_file(dir, "kernel.cpp", kernel_cpp("helpers.h"));
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.keep_tu = true;
+    pc_frontend *fe = pc_frontend_new();
+    const char *base = kernel_cpp("helpers.h");
+    for (int edit = 0; edit < 4; edit++) {
+        char text[2048];
+        snprintf(text, sizeof text, "%s// edit %d\n%s", base, edit,
+                 edit % 2 ? "void Other(Tensor &x) { FUNCTION(\"o\", {x}, {x}) { AddRows(x, x, 2); } }\n" : "");
+        pc_model *m = pc_clang_parse(fe, src, text, strlen(text), &o);
+        assert_no_clang_errors(m);
+        ck_assert_int_eq(m->nkernels, edit % 2 ? 2 : 1);
+        ck_assert_int_eq(m->kernels[0].nloops, 1);
+        pc_model_free(m);
+    }
+    pc_frontend_free(fe);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("clang_tu");
+    TCase *tc = tcase_create("tu");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, local_header_helper_and_using_namespace);
+    tcase_add_test(tc, local_header_helper_cli);
+    tcase_add_test(tc, include_path_from_extra_arg);
+    tcase_add_test(tc, include_path_from_compile_db);
+    tcase_add_test(tc, stub_shadows_real_headers);
+    tcase_add_test(tc, missing_include_one_note);
+    tcase_add_test(tc, deep_expression_parses);
+    tcase_add_test(tc, deep_expression_cli);
+    tcase_add_test(tc, editor_reparse_follows_headers);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
