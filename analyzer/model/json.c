@@ -405,6 +405,62 @@ static void jw_tensor(jw *w, const pc_tensor *t)
     jw_close(w, '}');
 }
 
+/* ---- tile shapes and matmul operands (issue 18; model.md section 7, "Tile pieces") -------------
+ *   stmt   + "tiles": {"vec_set", "vec_known", "vec": [..], "vec_loc", "cube_set", "cube_known",
+ *            "cube_m": [m0, m1], "cube_k": [k0, k1, k2], "cube_n": [n0, n1], "cube_loc"}
+ *            (absent: no tile setter precedes the statement)
+ *   access + "role": "left" | "right" | "other" (absent: "any"), "transposed": true (absent: false)
+ */
+const char *pc_operand_role_name(pc_operand_role r)
+{
+    switch (r) {
+    case PC_OPERAND_ANY: return "any";
+    case PC_OPERAND_LEFT: return "left";
+    case PC_OPERAND_RIGHT: return "right";
+    case PC_OPERAND_OTHER: return "other";
+    }
+    return "?";
+}
+
+static const char *operand_role_i(int k) { return pc_operand_role_name((pc_operand_role)k); }
+
+static void jw_access_operand(jw *w, const pc_access *a)
+{
+    if (a->role != PC_OPERAND_ANY)
+        jw_kstr(w, "role", pc_operand_role_name(a->role));
+    if (a->transposed)
+        jw_kbool(w, "transposed", true);
+}
+
+static void jw_int_list(jw *w, const char *k, const int64_t *v, int n)
+{
+    jw_key(w, k);
+    jw_open(w, '[', true);
+    for (int i = 0; i < n; i++)
+        jw_int(w, v[i]);
+    jw_close(w, ']');
+}
+
+static void jw_stmt_tiles(jw *w, const pc_stmt *s)
+{
+    const pc_tile_shapes *t = s->tiles;
+    if (!t)
+        return;
+    jw_key(w, "tiles");
+    jw_open(w, '{', false);
+    jw_kbool(w, "vec_set", t->vec_set);
+    jw_kbool(w, "vec_known", t->vec_known);
+    jw_int_list(w, "vec", t->vec, t->nvec);
+    jw_loc(w, "vec_loc", t->vec_loc);
+    jw_kbool(w, "cube_set", t->cube_set);
+    jw_kbool(w, "cube_known", t->cube_known);
+    jw_int_list(w, "cube_m", t->cube_m, 2);
+    jw_int_list(w, "cube_k", t->cube_k, 3);
+    jw_int_list(w, "cube_n", t->cube_n, 2);
+    jw_loc(w, "cube_loc", t->cube_loc);
+    jw_close(w, '}');
+}
+
 static void jw_stmt(jw *w, const pc_stmt *s)
 {
     jw_open(w, '{', false);
@@ -424,6 +480,7 @@ static void jw_stmt(jw *w, const pc_stmt *s)
             jw_kstr(w, "kind", pc_access_kind_name(a->kind));
             jw_kstr(w, "unit", pc_unit_name(a->unit));
             jw_loc(w, "loc", a->loc);
+            jw_access_operand(w, a);
             jw_close(w, '}');
         }
         jw_close(w, ']');
@@ -451,6 +508,7 @@ static void jw_stmt(jw *w, const pc_stmt *s)
         jw_block(w, "unroll_body", s->unroll_body);
     if (s->kind == PC_STMT_UNANALYSED || s->message)
         jw_kstr(w, "message", s->message);
+    jw_stmt_tiles(w, s);
     jw_close(w, '}');
 }
 
@@ -1141,10 +1199,71 @@ static bool read_tensor(jr *r, const cJSON *j, int index, pc_tensor *t)
            read_loc(r, j, "loc", &t->loc);
 }
 
+/* ---- tile shapes and matmul operands (issue 18): see jw_stmt_tiles for the format ---------- */
+static bool read_access_operand(jr *r, const cJSON *c, pc_access *a)
+{
+    int role = PC_OPERAND_ANY;
+    if (field(r, c, "role", false) &&
+        !read_enum(r, c, "role", operand_role_i, PC_OPERAND_ANY, PC_OPERAND_OTHER, &role))
+        return false;
+    a->role = (pc_operand_role)role;
+    a->transposed = false;
+    return read_bool(r, c, "transposed", false, &a->transposed);
+}
+
+/* An array of at most max integers, each in [lo, hi]; exactly max when exact. */
+static bool read_int_list(jr *r, const cJSON *obj, const char *k, int max, bool exact, int64_t lo,
+                          int64_t hi, int64_t *out, int *n)
+{
+    const cJSON *j = field(r, obj, k, true);
+    if (!j)
+        return false;
+    size_t saved = path_key(r, k);
+    bool ok = want_array(r, j);
+    int count = ok ? cJSON_GetArraySize(j) : 0;
+    if (ok && (count > max || (exact && count != max)))
+        ok = fail(r, "expected %s%d integers, got %d", exact ? "" : "at most ", max, count);
+    int i = 0;
+    for (const cJSON *c = ok ? j->child : NULL; c && ok; c = c->next, i++) {
+        size_t s2 = path_index(r, i);
+        ok = int_value(r, c, lo, hi, &out[i]);
+        path_pop(r, s2);
+    }
+    path_pop(r, saved);
+    if (ok && n)
+        *n = count;
+    return ok;
+}
+
+static bool read_stmt_tiles(jr *r, const cJSON *j, pc_stmt *s)
+{
+    static const char *const fields[] = {"vec_set", "vec_known", "vec", "vec_loc", "cube_set", "cube_known",
+                                         "cube_m", "cube_k", "cube_n", "cube_loc", NULL};
+    const cJSON *jt = field(r, j, "tiles", false);
+    s->tiles = NULL;
+    if (!jt)
+        return true;
+    pc_tile_shapes *t = pc_arena_alloc(r->m->arena, sizeof *t);
+    size_t saved = path_key(r, "tiles");
+    bool ok = want_object(r, jt) && check_fields(r, jt, fields) &&
+              read_bool(r, jt, "vec_set", true, &t->vec_set) && read_bool(r, jt, "vec_known", true, &t->vec_known) &&
+              read_int_list(r, jt, "vec", PC_TILE_MAX_DIMS, false, 0, INT64_MAX, t->vec, &t->nvec) &&
+              read_loc(r, jt, "vec_loc", &t->vec_loc) && read_bool(r, jt, "cube_set", true, &t->cube_set) &&
+              read_bool(r, jt, "cube_known", true, &t->cube_known) &&
+              read_int_list(r, jt, "cube_m", 2, true, 0, INT64_MAX, t->cube_m, NULL) &&
+              read_int_list(r, jt, "cube_k", 3, true, 0, INT64_MAX, t->cube_k, NULL) &&
+              read_int_list(r, jt, "cube_n", 2, true, 0, INT64_MAX, t->cube_n, NULL) &&
+              read_loc(r, jt, "cube_loc", &t->cube_loc);
+    path_pop(r, saved);
+    if (ok)
+        s->tiles = t;
+    return ok;
+}
+
 static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
 {
     static const char *const fields[] = {"id", "kind", "loc", "has_op", "accesses", "loop", "branches",
-                                         "unroll_factor", "unroll_body", "message", NULL};
+                                         "unroll_factor", "unroll_body", "message", "tiles", NULL};
     if (!want_object(r, j) || !check_fields(r, j, fields))
         return false;
     int kind;
@@ -1161,7 +1280,7 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
     if (kind == PC_STMT_OP && !ja)
         return false;
     if (ja) {
-        static const char *const afields[] = {"tensor", "kind", "unit", "loc", NULL};
+        static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed", NULL};
         size_t saved = path_key(r, "accesses");
         bool ok = want_array(r, ja);
         if (ok) {
@@ -1176,7 +1295,7 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
                      read_index(r, c, "tensor", false, r->ntensors, "tensor", &a->tensor) &&
                      read_enum(r, c, "kind", access_name, PC_ACC_READ, PC_ACC_WRITE_ELEMENT, &ak) &&
                      read_enum(r, c, "unit", unit_name, PC_UNIT_NONE, PC_UNIT_CUBE, &unit) &&
-                     read_loc(r, c, "loc", &a->loc);
+                     read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a);
                 if (ok) {
                     a->kind = (pc_access_kind)ak;
                     a->unit = (pc_unit)unit;
@@ -1231,7 +1350,7 @@ static bool read_stmt(jr *r, const cJSON *j, int index, pc_stmt *s)
         if (!read_str(r, j, "message", &s->message))
             return false;
     }
-    return true;
+    return read_stmt_tiles(r, j, s);
 }
 
 static bool read_unroll_rule(jr *r, const cJSON *j, pc_loop *l)
@@ -2060,10 +2179,53 @@ static bool eq_tensor(eq *q, const pc_tensor *a, const pc_tensor *b)
            eq_int(q, "def_stmt", a->def_stmt, b->def_stmt) && eq_loc(q, "loc", a->loc, b->loc);
 }
 
+/* issue 18: tile shapes and matmul operands */
+static bool eq_access_operand(eq *q, const pc_access *a, const pc_access *b)
+{
+    return eq_int(q, "role", a->role, b->role) && eq_int(q, "transposed", a->transposed, b->transposed);
+}
+
+static bool eq_tiles_body(eq *q, const pc_tile_shapes *a, const pc_tile_shapes *b)
+{
+    if (!eq_int(q, "vec_set", a->vec_set, b->vec_set) || !eq_int(q, "vec_known", a->vec_known, b->vec_known) ||
+        !eq_count(q, "vec", a->nvec, b->nvec) || !eq_loc(q, "vec_loc", a->vec_loc, b->vec_loc) ||
+        !eq_int(q, "cube_set", a->cube_set, b->cube_set) || !eq_int(q, "cube_known", a->cube_known, b->cube_known) ||
+        !eq_loc(q, "cube_loc", a->cube_loc, b->cube_loc))
+        return false;
+    char nm[32];
+    for (int i = 0; i < a->nvec; i++) {
+        snprintf(nm, sizeof nm, "vec[%d]", i);
+        if (!eq_int(q, nm, a->vec[i], b->vec[i]))
+            return false;
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(nm, sizeof nm, "cube_k[%d]", i);
+        if (!eq_int(q, nm, a->cube_k[i], b->cube_k[i]))
+            return false;
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(nm, sizeof nm, "cube_m[%d]", i);
+        if (!eq_int(q, nm, a->cube_m[i], b->cube_m[i]))
+            return false;
+        snprintf(nm, sizeof nm, "cube_n[%d]", i);
+        if (!eq_int(q, nm, a->cube_n[i], b->cube_n[i]))
+            return false;
+    }
+    return true;
+}
+
+static bool eq_stmt_tiles(eq *q, const pc_stmt *a, const pc_stmt *b)
+{
+    if (!a->tiles || !b->tiles)
+        return eq_str(q, "tiles", a->tiles ? "{...}" : NULL, b->tiles ? "{...}" : NULL);
+    EQ_SCOPE(q, eq_tiles_body(q, a->tiles, b->tiles), "tiles");
+    return true;
+}
+
 static bool eq_access(eq *q, const pc_access *a, const pc_access *b)
 {
     return eq_int(q, "tensor", a->tensor, b->tensor) && eq_int(q, "kind", a->kind, b->kind) &&
-           eq_int(q, "unit", a->unit, b->unit) && eq_loc(q, "loc", a->loc, b->loc);
+           eq_int(q, "unit", a->unit, b->unit) && eq_loc(q, "loc", a->loc, b->loc) && eq_access_operand(q, a, b);
 }
 
 static bool eq_branch(eq *q, const pc_branch *a, const pc_branch *b)
@@ -2087,7 +2249,7 @@ static bool eq_stmt(eq *q, const pc_stmt *a, const pc_stmt *b)
         EQ_SCOPE(q, eq_branch(q, &a->branches[i], &b->branches[i]), "branches[%d]", i);
     return eq_int(q, "unroll_factor", a->unroll_factor, b->unroll_factor) &&
            eq_block(q, "unroll_body", a->unroll_body, b->unroll_body) &&
-           eq_str(q, "message", a->message, b->message);
+           eq_str(q, "message", a->message, b->message) && eq_stmt_tiles(q, a, b);
 }
 
 static bool eq_loop(eq *q, const pc_loop *a, const pc_loop *b)

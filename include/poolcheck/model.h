@@ -143,6 +143,36 @@ typedef struct pc_tensor {
 } pc_tensor;
 
 /* ---------------------------------------------------------------------------------------------
+ * Tile shapes in force at an operation (model.md section 7, "Tile pieces of root_inner tensors";
+ * issue 18).  Frontends record them in program order, scoped as the API scopes them (Python: a
+ * pypto.loop body and a `with pypto.options(...)` block restore the enclosing tiles when they end;
+ * C++: TileShape::Current() is one value changed in program order).  The analysis uses them to
+ * cut a root_inner tensor into the pieces upstream's SplitLargeFanoutTensor pass stores.
+ * ------------------------------------------------------------------------------------------- */
+#define PC_TILE_MAX_DIMS 8
+
+typedef struct pc_tile_shapes {
+    /* set_vec_tile_shapes(...) / SetVecTile(...): entries map to dims from the front */
+    bool vec_set;              /* a vector tile setter is in force */
+    bool vec_known;            /* ...and every entry is a known positive integer */
+    int nvec;                  /* entries (at most PC_TILE_MAX_DIMS kept) */
+    int64_t vec[PC_TILE_MAX_DIMS];
+    pc_loc vec_loc;            /* the setter call */
+    /* set_cube_tile_shapes([m0, m1], [k0, k1(, k2)], [n0, n1]) / SetCubeTile({..}, {..}, {..}) */
+    bool cube_set, cube_known;
+    int64_t cube_m[2], cube_k[3], cube_n[2]; /* unused k2 is 0 */
+    pc_loc cube_loc;
+} pc_tile_shapes;
+
+/* How a matmul reads an operand (PC_UNIT_CUBE reads); ANY for every other access. */
+typedef enum pc_operand_role {
+    PC_OPERAND_ANY = 0,   /* not a matmul operand, or not known */
+    PC_OPERAND_LEFT,      /* matmul(a, b): a */
+    PC_OPERAND_RIGHT,     /* matmul(a, b): b */
+    PC_OPERAND_OTHER      /* bias, scale, ... */
+} pc_operand_role;
+
+/* ---------------------------------------------------------------------------------------------
  * Accesses: what one statement does to tensors.
  * ------------------------------------------------------------------------------------------- */
 typedef enum pc_access_kind {
@@ -165,6 +195,9 @@ typedef struct pc_access {
     pc_access_kind kind;
     pc_unit unit;
     pc_loc loc;
+    /* issue 18 (tiles): a matmul read's operand and whether it is transposed (a_trans/b_trans) */
+    pc_operand_role role;
+    bool transposed;
 } pc_access;
 
 /* ---------------------------------------------------------------------------------------------
@@ -206,6 +239,9 @@ typedef struct pc_stmt {
     int64_t unroll_factor; pc_block unroll_body;
     /* PC_STMT_UNANALYSED */
     const char *message;
+    /* issue 18 (tiles): PC_STMT_OP: the tile shapes in force at it (arena-owned, shared between
+     * statements); NULL when no tile setter precedes it */
+    const pc_tile_shapes *tiles;
 } pc_stmt;
 
 /* Which instance count an unroll list follows (model.md section 3, "Unroll").  FRONTENDS: set
@@ -359,6 +395,7 @@ const char *pc_access_kind_name(pc_access_kind k);
 const char *pc_tensor_kind_name(pc_tensor_kind k);
 const char *pc_unit_name(pc_unit u);
 const char *pc_optsite_kind_name(pc_optsite_kind k);
+const char *pc_operand_role_name(pc_operand_role r); /* "any", "left", "right", "other" */
 
 #ifdef __cplusplus
 }
