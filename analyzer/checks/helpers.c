@@ -298,7 +298,9 @@ void pc_chk_fix_insert_call(pc_chk_ctx *c, pc_diag *d, const pc_kernel *k, const
         call = pc_arena_printf(c->arena, "config::SetRuntimeOption(\"%s\", %s);\n%s", PC_KEY_POOL,
                                spell(c, SPELL_VECTOR, t), indent);
     else
-        call = pc_arena_printf(c->arena, "pypto.experimental.set_runtime_options(%s=%s)\n%s",
-                               PC_KEY_POOL, spell(c, SPELL_LIST, t), indent);
+        /* At module level the call goes before the kernel's decorator (or def): two blank lines
+         * after it keep the decorator apart from it, as PEP 8 spaces top-level definitions. */
+        call = pc_arena_printf(c->arena, "pypto.experimental.set_runtime_options(%s=%s)\n%s%s",
+                               PC_KEY_POOL, spell(c, SPELL_LIST, t), at.col == 1 ? "\n\n" : "", indent);
     pc_diag_fix(c->sink, d, at, call);
 }

@@ -758,7 +758,7 @@ START_TEST(test_pc009_python_insert)
     ck_assert_uint_eq(d->fixes[0].range.col, 1);
     ck_assert_uint_eq(d->fixes[0].range.end_col, 1);
     ck_assert_str_eq(d->fixes[0].replacement,
-                     "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n");
+                     "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n\n\n");
     lf_free(&f);
 }
 END_TEST

@@ -476,6 +476,18 @@ START_TEST(device_task_numbering)
 }
 END_TEST
 
+/* --fix-dry-run inserting the module-level call before the decorator keeps blank lines between
+ * the call and the decorator (issue 14). */
+START_TEST(fix_dry_run_blank_line_before_decorator)
+{
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", "--fix-dry-run", SEED_PY, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_msg(strstr(o.out, "\n+pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n"
+                                "+\n+\n @pypto.frontend.jit\n"), "%s", o.out);
+    pc_test_output_free(&o);
+}
+END_TEST
+
 /* A Python syntax error: one located diagnostic, exit 2, no traceback. */
 START_TEST(syntax_error_exit_2)
 {
@@ -689,6 +701,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fix_reports_what_remains);
     tcase_add_test(tc, device_task_numbering);
     tcase_add_test(tc, project_file_bind_key);
+    tcase_add_test(tc, fix_dry_run_blank_line_before_decorator);
     tcase_add_test(tc, syntax_error_exit_2);
     tcase_add_test(tc, shapes_file);
     tcase_add_test(tc, project_and_config_files);

@@ -680,7 +680,7 @@ START_TEST(test_fix_fixture_copies)
         {"pc007_pool_too_deep.py", "PC007", "stitch_function_num_per_pool=[64, 2, 1])\n"},
         {"pc009_suggest_precise_config.py", "PC009",
          "# no runtime options\n\n\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n"
-         "@pypto.frontend.jit\n"},
+         "\n\n@pypto.frontend.jit\n"},
         {"pc011_assemble_no_headroom.py", "PC011", "stitch_function_num_per_pool=[64, 2, 1])\n"},
     };
     pc_frontend *fe = pc_frontend_new();
