@@ -118,7 +118,7 @@ static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
     bool ok = !errno && end != eq + 1 && !*end;
     v = dv;
     if (!ok) {
-        pc_cli_error("--bind %s: '%s' is not a decimal integer", arg, eq + 1);
+        pc_cli_error("--bind %s: '%s' is not an integer (decimal digits only)", arg, eq + 1);
         return false;
     }
     b->name = pc_arena_strndup(c->arena, arg, (size_t)(eq - arg));
