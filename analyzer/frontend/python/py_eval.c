@@ -549,6 +549,7 @@ void pc_py_flush_stmt(pc_py_ctx *c, bool force)
             op = true;
     }
     s->has_op = op;
+    pc_py_tiles_stmt(c, s);
     for (int i = 0; i < c->ndefined; i++)
         k->tensors[c->defined[i]].def_stmt = sid;
     pc_py_block_append(c, sid);
@@ -919,6 +920,7 @@ static pc_py_val apply_op(pc_py_ctx *c, const struct opdesc *d, args *a, const p
         return pending(c, d->unit, dt, s, n);
     }
     case OP_MATMUL: {
+        pc_py_tiles_matmul(c, a->npos > 0 ? a->posnode[0] : arg_node(a, -1, "input"), a->npos > 1 ? a->posnode[1] : arg_node(a, -1, "mat2"), arg_truth(c, a, -1, "a_trans"), arg_truth(c, a, -1, "b_trans"));
         pc_py_val *b = a->npos > 1 ? &a->pos[1] : arg(a, -1, "mat2");
         pc_dtype dt = dtype_of(arg(a, 2, "out_dtype"));
         if (dt == PC_DT_UNKNOWN)
@@ -1252,6 +1254,8 @@ static pc_py_val call_pypto(pc_py_ctx *c, const char *q, const pc_py_node *call)
 {
     const char *leaf = api_leaf(q);
     if (pc_py_option_call(c, call, c->kernel, in_kernel(c)))
+        return mkval(PV_NONE);
+    if (pc_py_tiles_call(c, leaf, call))
         return mkval(PV_NONE);
     args a;
     eval_args(c, call, &a);

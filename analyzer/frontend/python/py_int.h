@@ -268,7 +268,15 @@ typedef struct pc_py_ctx {
     int nopen, capopen;
     int64_t inline_total;            /* helper bodies inlined into the current kernel */
     bool inline_capped;
+    struct pc_py_tiles *tiles;       /* issue 18: tile shapes in force (py_tiles.c) */
 } pc_py_ctx;
+
+/* ---- py_tiles.c (issue 18): tile shapes in force at each op; see the file's comment ---- */
+bool pc_py_tiles_call(pc_py_ctx *c, const char *leaf, const pc_py_node *call);
+const pc_tile_shapes *pc_py_tiles_enter(pc_py_ctx *c);
+void pc_py_tiles_leave(pc_py_ctx *c, const pc_tile_shapes *saved);
+void pc_py_tiles_matmul(pc_py_ctx *c, const pc_py_node *left, const pc_py_node *right, int a_trans, int b_trans);
+void pc_py_tiles_stmt(pc_py_ctx *c, pc_stmt *s);
 
 /* ---- py_module.c ---- */
 pc_loc pc_py_loc(pc_py_ctx *c, const pc_py_node *n);

@@ -581,7 +581,9 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
         pc_py_bind(c, c->frame, factor, sym(c, factor));
     if (t && !index && !factor)
         pc_py_assign(c, t, pc_py_unknown(), NULL);
+    const pc_tile_shapes *saved_tiles = pc_py_tiles_enter(c);
     pc_py_walk_body(c, &s->list1);
+    pc_py_tiles_leave(c, saved_tiles);
     c->block = saved_block;
     c->loop = saved_loop;
     if (s->list2.count && !c->returned)
