@@ -78,4 +78,41 @@ void pc_chk_unknown_trip_count(pc_chk_ctx *c)
         }
         pc_sb_free(&bounds);
     }
+    /* Path conditions the analysis could not decide (model.md section 3, "Paths"; added by the
+     * analysis owner): each instance reaching one is charged the largest of its paths. */
+    for (int k = 0; k < pc_chk_nkernels(c); k++) {
+        const pc_result *r = pc_chk_result(c, k);
+        if (!r)
+            continue;
+        const pc_kernel *kern = &c->model->kernels[k];
+        for (int u = 0; u < r->nundecided; u++) {
+            const pc_undecided *d = &r->undecided[u];
+            pc_loc at = pc_chk_loc_known(d->loc) ? d->loc : kern->loc;
+            pc_diag *diag;
+            if (d->nsymbols) {
+                pc_sb names = {0}, binds = {0};
+                for (int i = 0; i < d->nsymbols; i++) {
+                    pc_sb_printf(&names, "%s'%s'", i ? ", " : "", d->symbols[i]);
+                    pc_sb_printf(&binds, "%s--bind %s=VALUE", i ? " " : "", d->symbols[i]);
+                }
+                diag = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
+                                      "kernel '%s': the path condition '%s' cannot be decided while %s "
+                                      "%s not bound, so every instance that reaches it is charged the "
+                                      "largest of its paths and the depths may be higher than a run needs; "
+                                      "bind it with %s",
+                                      kern->name, d->cond_text, names.data, d->nsymbols > 1 ? "are" : "is",
+                                      binds.data);
+                pc_sb_free(&names);
+                pc_sb_free(&binds);
+            } else {
+                diag = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
+                                      "kernel '%s': the path condition '%s' depends on values known only "
+                                      "at run time, so every instance that reaches it is charged the "
+                                      "largest of its paths and the depths may be higher than a run needs",
+                                      kern->name, d->cond_text);
+            }
+            if (diag)
+                pc_chk_note_kernel(c, diag, kern, at);
+        }
+    }
 }

@@ -24,4 +24,17 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
                 pc_chk_note_kernel(c, d, kern, at);
         }
     }
+    /* The analysis stopped walking instances at its limit (pc_result.truncated; added by the
+     * analysis owner, issue 16): what follows was not analysed, the depths are only bounds. */
+    for (int k = 0; k < pc_chk_nkernels(c); k++) {
+        const pc_result *r = pc_chk_result(c, k);
+        if (!r || !r->truncated)
+            continue;
+        const pc_kernel *kern = &c->model->kernels[k];
+        pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
+                       "kernel '%s': the analysis stopped after %lld instances (its limit); the "
+                       "instances after that are left out, so the depths are only bounds and the "
+                       "instance count is unknown",
+                       kern->name, (long long)r->instance_limit);
+    }
 }

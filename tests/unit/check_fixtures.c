@@ -1,11 +1,17 @@
 /* check_fixtures.c - runs every fixture kernel under tests/fixtures/ through the real CLI
  * (`poolcheck check --format=json`) and compares with the expectations written in the fixture's
- * own comments (format: tests/fixtures/README.md).  One Check test per fixture. */
+ * own comments (format: tests/fixtures/README.md).  One Check test per fixture.
+ *
+ * A case (a RUN: line and the EXPECT- lines after it) may carry `XFAIL: <reason>`: it is known to
+ * fail (the reason says on what it waits).  Its first failing expectation is printed as an XFAIL
+ * line instead of failing the test, and a marked case that passes fails as XPASS, so a marker is
+ * removed as soon as what it waits on lands. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -62,7 +68,28 @@ typedef struct ctx {
     cJSON *doc;
     cJSON *kernel;
     pc_test_output out;
+    /* `XFAIL: reason` in the case: it is known to fail; the first failure is kept, not raised */
+    const char *xfail;
+    char *failure;
 } ctx;
+
+/* An expectation that does not hold: the case fails, or, in a case marked XFAIL, the failure is
+ * recorded and the rest of the case is skipped. */
+static void fx_fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fx_fail(ctx *c, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!c->xfail)
+        ck_abort_msg("%s", buf);
+    if (!c->failure)
+        c->failure = strdup(buf);
+}
+#define FX_FAIL(c, ...) do { fx_fail((c), __VA_ARGS__); return; } while (0)
+#define FX_ASSERT(c, cond, ...) do { if (!(cond)) FX_FAIL((c), __VA_ARGS__); } while (0)
 
 
 static cJSON *kernel_by_name(cJSON *doc, const char *name)
@@ -81,7 +108,7 @@ static cJSON *kernel_by_name(cJSON *doc, const char *name)
 
 static void expect_triple(ctx *c, const char *key, const char *want)
 {
-    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
     cJSON *a = cJSON_GetObjectItemCaseSensitive(c->kernel, key);
     char *got = a ? cJSON_PrintUnformatted(a) : strdup("missing");
     /* compare ignoring white space */
@@ -92,27 +119,27 @@ static void expect_triple(ctx *c, const char *key, const char *want)
     for (const char *p = got; *p && gi < sizeof g - 1; p++)
         if (!isspace((unsigned char)*p)) g[gi++] = *p;
     w[wi] = g[gi] = 0;
-    ck_assert_msg(strcmp(w, g) == 0, "%s:%d: %s: expected %s, got %s", c->fixture, c->line, key, w, g);
+    FX_ASSERT(c, strcmp(w, g) == 0, "%s:%d: %s: expected %s, got %s", c->fixture, c->line, key, w, g);
     free(got);
 }
 
 static void expect_number(ctx *c, const char *key, const char *want)
 {
-    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
     cJSON *v = cJSON_GetObjectItemCaseSensitive(c->kernel, key);
     if (strcmp(want, "null") == 0) {
-        ck_assert_msg(cJSON_IsNull(v), "%s:%d: %s: expected null", c->fixture, c->line, key);
+        FX_ASSERT(c, cJSON_IsNull(v), "%s:%d: %s: expected null", c->fixture, c->line, key);
         return;
     }
-    ck_assert_msg(cJSON_IsNumber(v) && v->valuedouble == atof(want), "%s:%d: %s: expected %s, got %s",
+    FX_ASSERT(c, cJSON_IsNumber(v) && v->valuedouble == atof(want), "%s:%d: %s: expected %s, got %s",
                   c->fixture, c->line, key, want, v && cJSON_IsNumber(v) ? cJSON_Print(v) : "null/missing");
 }
 
 static void expect_pool(ctx *c, const char *rest)
 {
     char name[256], pool[64];
-    ck_assert_msg(sscanf(rest, "%255s %63s", name, pool) == 2, "%s:%d: EXPECT-POOL: NAME POOL", c->fixture, c->line);
-    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    FX_ASSERT(c, sscanf(rest, "%255s %63s", name, pool) == 2, "%s:%d: EXPECT-POOL: NAME POOL", c->fixture, c->line);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
     cJSON *t;
     bool found = false;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(c->kernel, "tensors")) {
@@ -121,27 +148,27 @@ static void expect_pool(ctx *c, const char *rest)
             continue;
         found = true;
         const char *got = cJSON_GetObjectItemCaseSensitive(t, "pool")->valuestring;
-        ck_assert_msg(strcmp(got, pool) == 0, "%s:%d: tensor %s: expected pool %s, got %s", c->fixture, c->line,
+        FX_ASSERT(c, strcmp(got, pool) == 0, "%s:%d: tensor %s: expected pool %s, got %s", c->fixture, c->line,
                       name, pool, got);
     }
-    ck_assert_msg(found, "%s:%d: no tensor named %s", c->fixture, c->line, name);
+    FX_ASSERT(c, found, "%s:%d: no tensor named %s", c->fixture, c->line, name);
 }
 
 static void expect_bytes(ctx *c, const char *rest)
 {
-    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
     cJSON *ws = cJSON_GetObjectItemCaseSensitive(c->kernel, "workspace_bytes");
     char buf[512];
     snprintf(buf, sizeof buf, "%s", rest);
     for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
         char *eq = strchr(tok, '=');
-        ck_assert_msg(eq, "%s:%d: EXPECT-BYTES: key=value", c->fixture, c->line);
+        FX_ASSERT(c, eq, "%s:%d: EXPECT-BYTES: key=value", c->fixture, c->line);
         *eq = 0;
         cJSON *v = cJSON_GetObjectItemCaseSensitive(ws, tok);
         if (strcmp(eq + 1, "null") == 0)
-            ck_assert_msg(cJSON_IsNull(v), "%s:%d: workspace_bytes.%s: expected null", c->fixture, c->line, tok);
+            FX_ASSERT(c, cJSON_IsNull(v), "%s:%d: workspace_bytes.%s: expected null", c->fixture, c->line, tok);
         else
-            ck_assert_msg(cJSON_IsNumber(v) && v->valuedouble == atof(eq + 1),
+            FX_ASSERT(c, cJSON_IsNumber(v) && v->valuedouble == atof(eq + 1),
                           "%s:%d: workspace_bytes.%s: expected %s, got %.0f", c->fixture, c->line, tok, eq + 1,
                           cJSON_IsNumber(v) ? v->valuedouble : -1.0);
     }
@@ -149,12 +176,12 @@ static void expect_bytes(ctx *c, const char *rest)
 
 static void expect_unknown(ctx *c, const char *sym)
 {
-    ck_assert_msg(c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
     cJSON *u;
     cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(c->kernel, "unknowns"))
         if (cJSON_IsString(u) && strcmp(u->valuestring, sym) == 0)
             return;
-    ck_abort_msg("%s:%d: symbol %s is not among the unknowns", c->fixture, c->line, sym);
+    FX_FAIL(c, "%s:%d: symbol %s is not among the unknowns", c->fixture, c->line, sym);
 }
 
 static void expect_diag(ctx *c, const char *rest, bool negate)
@@ -165,7 +192,7 @@ static void expect_diag(ctx *c, const char *rest, bool negate)
         sscanf(rest, "%31s", id);
     } else if (sscanf(rest, "%31s %d:%d%n", id, &line, &col, &consumed) < 3) {
         col = 0;
-        ck_assert_msg(sscanf(rest, "%31s %d%n", id, &line, &consumed) >= 2, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]",
+        FX_ASSERT(c, sscanf(rest, "%31s %d%n", id, &line, &consumed) >= 2, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]",
                       c->fixture, c->line);
     }
     const char *frag = rest + consumed;
@@ -177,7 +204,7 @@ static void expect_diag(ctx *c, const char *rest, bool negate)
         if (!cJSON_IsString(chk) || strcmp(chk->valuestring, id) != 0)
             continue;
         if (negate)
-            ck_abort_msg("%s:%d: unexpected %s: %s", c->fixture, c->line, id,
+            FX_FAIL(c, "%s:%d: unexpected %s: %s", c->fixture, c->line, id,
                          cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring);
         int dl = cJSON_GetObjectItemCaseSensitive(d, "line")->valueint;
         int dc = cJSON_GetObjectItemCaseSensitive(d, "column")->valueint;
@@ -187,7 +214,7 @@ static void expect_diag(ctx *c, const char *rest, bool negate)
     }
     if (!negate) {
         char *all = cJSON_Print(cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics"));
-        ck_abort_msg("%s:%d: no %s at line %d%s%s; diagnostics: %s", c->fixture, c->line, id, line,
+        FX_FAIL(c, "%s:%d: no %s at line %d%s%s; diagnostics: %s", c->fixture, c->line, id, line,
                      *frag ? " containing " : "", frag, all);
     }
 }
@@ -237,20 +264,32 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
     argv[argc] = NULL;
 
     ctx c = {.fixture = fixture, .line = run_line};
+    for (int i = from; i < to; i++) {
+        const char *v = directive(lines[i], "XFAIL:");
+        if (v) {
+            ck_assert_msg(*v, "%s:%d: XFAIL: needs a reason", fixture, i + 1);
+            c.xfail = v;
+        }
+    }
     c.out = pc_test_run(argv, NULL);
     c.doc = cJSON_Parse(c.out.out);
-    ck_assert_msg(c.doc != NULL, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
-                  c.out.status, c.out.out, c.out.err);
-    c.kernel = kernel_by_name(c.doc, NULL);
-    for (int i = from; i < to; i++) {
+    if (!c.doc)
+        fx_fail(&c, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
+                c.out.status, c.out.out, c.out.err);
+    c.kernel = c.doc ? kernel_by_name(c.doc, NULL) : NULL;
+    for (int i = from; i < to && !c.failure; i++) {
         const char *v;
         c.line = i + 1;
-        if ((v = directive(lines[i], "EXPECT-EXIT:")))
-            ck_assert_msg(c.out.status == atoi(v), "%s:%d: exit status %d, expected %d\nstderr: %.800s", fixture,
-                          c.line, c.out.status, atoi(v), c.out.err);
-        else if ((v = directive(lines[i], "EXPECT-KERNEL:"))) {
+        if (directive(lines[i], "XFAIL:"))
+            continue;
+        if ((v = directive(lines[i], "EXPECT-EXIT:"))) {
+            if (c.out.status != atoi(v))
+                fx_fail(&c, "%s:%d: exit status %d, expected %d\nstderr: %.800s", fixture, c.line, c.out.status,
+                        atoi(v), c.out.err);
+        } else if ((v = directive(lines[i], "EXPECT-KERNEL:"))) {
             c.kernel = kernel_by_name(c.doc, v);
-            ck_assert_msg(c.kernel, "%s:%d: no kernel named %s", fixture, c.line, v);
+            if (!c.kernel)
+                fx_fail(&c, "%s:%d: no kernel named %s", fixture, c.line, v);
         } else if ((v = directive(lines[i], "EXPECT-PREDICTED:")))
             expect_triple(&c, "predicted", v);
         else if ((v = directive(lines[i], "EXPECT-REQUIRED:")))
@@ -276,6 +315,15 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
         else if (directive(lines[i], "EXPECT-"))
             ck_abort_msg("%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
     }
+    if (c.xfail) {
+        /* a known failure stays visible in the log; a case that passes must lose its marker */
+        ck_assert_msg(c.failure, "%s:%d: XPASS: the case marked 'XFAIL: %s' passes: remove the marker", fixture,
+                      run_line, c.xfail);
+        printf("XFAIL %s:%d: %s\n  failure: %.*s\n", fixture, run_line, c.xfail,
+               (int)strcspn(c.failure, "\n"), c.failure);
+        fflush(stdout);
+    }
+    free(c.failure);
     cJSON_Delete(c.doc);
     pc_test_output_free(&c.out);
     for (int i = 0; i < argc; i++)

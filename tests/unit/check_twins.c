@@ -47,6 +47,9 @@ static const char *const agreed[] = {
     "row_alias_reshape",  "window_overflow",  "submit_barrier",       "unroll_weighting",
     "assemble_per_outer", "loop_carried",     "if_else",              "dynamic_trip",
     "syntax_error",       "seed_k_tmp_to_d_emb",
+    /* tests/fixtures/paths/ (issue 11), side by side */
+    "paths/cond_lt",      "paths/loop_begin_end", "paths/elif_chain",   "paths/no_op_path",
+    "paths/data_dependent", "paths/bind_decides", "paths/unroll_7_4_6", "paths/never_taken_unit",
 };
 #define NAGREED (sizeof agreed / sizeof *agreed)
 
@@ -62,8 +65,67 @@ static bool file_exists(const char *path)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* Does the file mark a case `XFAIL:` (tests/unit/check_fixtures.c)?  Such a pair waits on a
+ * frontend; the fixture runner reports it (and fails as XPASS once it passes), so the pair is not
+ * compared until its marker goes. */
+static const char *xfail_reason(const char *path)
+{
+    static char reason[512];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char line[8192];
+    const char *found = NULL;
+    while (!found && fgets(line, sizeof line, f)) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (p[0] == '/' && p[1] == '/')
+            p += 2;
+        else if (p[0] == '#')
+            p++;
+        else
+            continue;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "XFAIL:", 6) == 0) {
+            snprintf(reason, sizeof reason, "%s", p + 6);
+            reason[strcspn(reason, "\r\n")] = 0;
+            found = reason;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* Twins side by side in tests/fixtures/paths/ (X.cpp + X.py), named "paths/X". */
+static void collect_dir_pairs(const char *sub)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", fixtures_root(), sub);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !dot || strcmp(dot, ".cpp") != 0)
+            continue;
+        char py[8192];
+        snprintf(py, sizeof py, "%s/%.*s.py", dir, (int)(dot - e->d_name), e->d_name);
+        if (!file_exists(py))
+            continue;
+        char name[4096];
+        snprintf(name, sizeof name, "%s/%.*s", sub, (int)(dot - e->d_name), e->d_name);
+        pairs = realloc(pairs, (size_t)(npairs + 1) * sizeof *pairs);
+        pairs[npairs++] = strdup(name);
+    }
+    closedir(d);
+}
+
 static void collect_pairs(void)
 {
+    collect_dir_pairs("paths");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/cpp", fixtures_root());
     DIR *d = opendir(dir);
@@ -283,8 +345,21 @@ static void compare_broken(const char *base, side *c, side *p)
 static void compare_pair(const char *base)
 {
     char cpp[4096], py[4096];
-    snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), base);
-    snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), base);
+    if (strchr(base, '/')) { /* a pair side by side in one directory (paths/X) */
+        snprintf(cpp, sizeof cpp, "%s/%s.cpp", fixtures_root(), base);
+        snprintf(py, sizeof py, "%s/%s.py", fixtures_root(), base);
+    } else {
+        snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), base);
+        snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), base);
+    }
+    const char *why = xfail_reason(cpp);
+    if (!why)
+        why = xfail_reason(py);
+    if (why) {
+        printf("XFAIL twins %s: not compared while a case is marked XFAIL:%s\n", base, why);
+        fflush(stdout);
+        return;
+    }
     side c, p;
     run_side(&c, cpp);
     run_side(&p, py);
@@ -323,8 +398,13 @@ START_TEST(agreed_twins_exist)
     size_t len = 0;
     for (size_t i = 0; i < NAGREED; i++) {
         char cpp[4096], py[4096];
-        snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), agreed[i]);
-        snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), agreed[i]);
+        if (strchr(agreed[i], '/')) {
+            snprintf(cpp, sizeof cpp, "%s/%s.cpp", fixtures_root(), agreed[i]);
+            snprintf(py, sizeof py, "%s/%s.py", fixtures_root(), agreed[i]);
+        } else {
+            snprintf(cpp, sizeof cpp, "%s/cpp/%s.cpp", fixtures_root(), agreed[i]);
+            snprintf(py, sizeof py, "%s/python/%s.py", fixtures_root(), agreed[i]);
+        }
         bool hc = file_exists(cpp), hp = file_exists(py);
         if (!hc || !hp) {
             int w = snprintf(missing + len, sizeof missing - len, " %s%s", agreed[i],
