@@ -216,6 +216,7 @@ typedef struct pc_cx {
      * stringified macro arguments (found once, freed by pc_clang_walk_tu) */
     PC_VEC(CXCursor) value_fns;
     bool value_fns_scanned;
+    PC_VEC(pc_cspan) skipped;    /* clang_pp.c: main-file ranges the preprocessor skipped */
 } pc_cx;
 
 /* ---- locations and tokens of cursors (clang_walk.c) ---- */
@@ -272,6 +273,16 @@ int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
 /* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
+
+/* ---- the preprocessor's decisions (clang_pp.c) ---- */
+typedef void (*pc_clang_macro_fn)(pc_cx *cx, const char *name, const pc_ctok *body, int n, void *data);
+/* Call fn for every object-like macro definition in effect in the kernel's files, in order (not
+ * builtins, the command line, the stub or system headers).  False when the translation unit has
+ * no preprocessing record (parsed without CXTranslationUnit_DetailedPreprocessingRecord). */
+bool pc_clang_macros(pc_cx *cx, pc_clang_macro_fn fn, void *data);
+/* Fill cx->skipped with the main file's ranges the preprocessor skipped (#if 0, a false #ifdef). */
+void pc_clang_skipped_ranges(pc_cx *cx);
+bool pc_clang_is_skipped(const pc_cx *cx, uint32_t off);
 
 /* ---- tensors (clang_tensor.c) ---- */
 bool pc_clang_is_tensor_type(CXType t);

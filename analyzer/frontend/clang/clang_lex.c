@@ -403,8 +403,10 @@ const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim)
     pc_dtype dt;
     const char *variable = tname;
     if (tensor_by_name(cx, tname, &shape, &ndims, &dt, &variable) && dim >= 0 && dim < ndims && shape[dim]) {
+        /* a constant dim is that constant; any other (a host parameter `n`, an expression) is the
+         * binding symbol, so `--bind x.shape[0]=...` applies as docs/model.md section 12 says */
         int64_t v;
-        if (!pc_expr_is_int(shape[dim], &v) || v >= 0)
+        if (pc_expr_is_int(shape[dim], &v) && v >= 0)
             return shape[dim];
     }
     return pc_expr_sym(a, pc_arena_printf(cx->scratch, "%s.shape[%lld]", variable, (long long)dim));

@@ -127,8 +127,6 @@ const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c)
             CXString s = clang_getTokenSpelling(cx->tu, toks[t0 < a ? 0 : n - 1]);
             r = pc_arena_strdup(cx->scratch, clang_getCString(s));
             clang_disposeString(s);
-            if (t0 >= a) /* postfix ++ / --: not a value */
-                r = NULL;
         }
     } else if (file_offset(clang_getRangeEnd(clang_getCursorExtent(ch.c[0])), &f0, &a) &&
                file_offset(clang_getRangeStart(clang_getCursorExtent(ch.c[1])), &f1, &b) && clang_File_isEqual(f0, f1) &&
@@ -375,10 +373,45 @@ static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
     return r;
 }
 
+/* The operator a dependent operator call in a template names (`a + b` on a `T`): libclang shows
+ * a CallExpr without a name whose callee is an OverloadedDeclRef `operator+`. */
+static enum CXChildVisitResult overloaded_op(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_OverloadedDeclRef) {
+        *(CXCursor *)d = c;
+        return CXChildVisit_Break;
+    }
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr || clang_getCursorKind(c) == CXCursor_UnexposedExpr
+               ? CXChildVisit_Recurse
+               : CXChildVisit_Continue;
+}
+
+static const char *call_name(pc_cx *cx, CXCursor e)
+{
+    const char *name = spelling(cx, e);
+    if (*name)
+        return name;
+    kids ch = kids_of(e);
+    for (int i = 0; i < ch.n && i < 8; i++) {
+        CXCursor od = clang_getNullCursor();
+        if (clang_getCursorKind(ch.c[i]) == CXCursor_OverloadedDeclRef)
+            od = ch.c[i];
+        else if (clang_getCursorKind(ch.c[i]) == CXCursor_DeclRefExpr || clang_getCursorKind(ch.c[i]) == CXCursor_UnexposedExpr)
+            clang_visitChildren(ch.c[i], overloaded_op, &od);
+        if (!clang_Cursor_isNull(od)) {
+            const char *n = spelling(cx, od);
+            if (!strncmp(n, "operator", 8))
+                return n;
+        }
+    }
+    return name;
+}
+
 static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
 {
     pc_arena *a = pc_model_arena(cx->m);
-    const char *name = spelling(cx, e);
+    const char *name = call_name(cx, e);
     int nargs = clang_Cursor_getNumArguments(e);
     /* overloaded operators (SymbolicScalar arithmetic): `operator+` with the operands as arguments */
     if (!strncmp(name, "operator", 8) && nargs >= 1 && nargs <= 2) {

@@ -1791,59 +1791,110 @@ static void host_if(pc_cx *cx, CXCursor s)
 }
 
 /* `for (int h = B; h < E; h++)` with constant bounds: its trip count, or -1. */
-static int64_t host_for_trips(pc_cx *cx, CXCursor s, CXCursor body, const char **var, int64_t *first, int64_t *step)
+/* Does c hold a LOOP, directly or in a helper it calls (followed through the definitions)? */
+typedef struct loop_search { pc_cx *cx; int depth; bool found; } loop_search;
+
+static enum CXChildVisitResult loop_search_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
-    pc_ctoks toks = {0};
-    uint32_t b, bo;
-    int64_t trips = -1;
-    if (header_tokens(cx, s, body, &toks, &b, &bo) && toks.count > 8 && pc_ctok_is(&toks.items[0], "for")) {
-        const pc_ctok *t = toks.items;
-        int n = (int)toks.count;
-        int close = pc_clang_match(t, n, 1);
-        int semi1 = -1, semi2 = -1;
-        for (int i = 2; i < close; i++)
-            if (pc_ctok_is(&t[i], ";")) {
-                if (semi1 < 0)
-                    semi1 = i;
-                else if (semi2 < 0)
-                    semi2 = i;
-            }
-        int eq = -1;
-        for (int i = 2; i < semi1; i++)
-            if (pc_ctok_is(&t[i], "="))
-                eq = i;
-        if (semi1 > 0 && semi2 > 0 && eq > 2 && t[eq - 1].kind == PC_CTOK_IDENT) {
-            const pc_ctok *vt = &t[eq - 1];
-            const pc_expr *e0 = pc_clang_int_expr(cx, t + eq + 1, semi1 - eq - 1);
-            /* condition: var < E, var <= E, var != E */
-            const pc_expr *e1 = NULL;
-            int op = -1;
-            if (semi2 - semi1 > 3 && pc_ctok_is(&t[semi1 + 1], pc_arena_strndup(cx->scratch, vt->text, vt->len))) {
-                op = semi1 + 2;
-                e1 = pc_clang_int_expr(cx, t + op + 1, semi2 - op - 1);
-            }
-            int64_t s0, s1, inc = 0;
-            const pc_ctok *it = t + semi2 + 1;
-            int itn = close - semi2 - 1;
-            if (itn == 2 && (pc_ctok_is(&it[0], "++") || pc_ctok_is(&it[1], "++")))
-                inc = 1;
-            else if (itn >= 3 && pc_ctok_is(&it[1], "+=")) {
-                const pc_expr *se = pc_clang_int_expr(cx, it + 2, itn - 2);
-                if (!se || !pc_expr_is_int(se, &inc))
-                    inc = 0;
-            }
-            if (e0 && e1 && inc > 0 && pc_expr_is_int(e0, &s0) && pc_expr_is_int(e1, &s1)) {
-                int64_t end = s1 + (pc_ctok_is(&t[op], "<=") ? 1 : 0);
-                if (pc_ctok_is(&t[op], "<") || pc_ctok_is(&t[op], "<=") || pc_ctok_is(&t[op], "!=")) {
-                    trips = end > s0 ? (end - s0 + inc - 1) / inc : 0;
-                    *var = pc_arena_strndup(cx->scratch, vt->text, vt->len);
-                    *first = s0;
-                    *step = inc;
-                }
+    (void)parent;
+    loop_search *ls = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor body;
+    if (k == CXCursor_CXXForRangeStmt && for_range_marker(ls->cx, c, &body) == MK_LOOP) {
+        ls->found = true;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_CallExpr && ls->depth < 8) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        CXCursor def = clang_Cursor_isNull(ref) ? ref : clang_getCursorDefinition(ref);
+        if (!clang_Cursor_isNull(def) && pc_clang_inlinable(ls->cx, def)) {
+            loop_search inner = {ls->cx, ls->depth + 1, false};
+            clang_visitChildren(def, loop_search_visit, &inner);
+            if (inner.found) {
+                ls->found = true;
+                return CXChildVisit_Break;
             }
         }
     }
-    PC_VEC_FREE(toks);
+    return CXChildVisit_Recurse;
+}
+
+static bool reaches_loop(pc_cx *cx, CXCursor c)
+{
+    if (mentions(cx, c, "LOOP"))
+        return true;
+    loop_search ls = {cx, 0, false};
+    clang_visitChildren(c, loop_search_visit, &ls);
+    return ls.found;
+}
+
+/* The values a host `for (init; cond; inc)` loop variable takes, from the ForStmt's children:
+ * `for (int h = 0; 3 > h; ++h)`, `h <= n`, `h != e`, `h += 2`, `--h` ...  The loop is simulated
+ * (at most max + 1 iterations), so any direction and comparison works.  Returns the trip count
+ * (-1 when not a constant one or more than max) and sets *var_decl to the variable. */
+static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_t *vals, int64_t max)
+{
+    cursors ch = {0};
+    children(s, &ch);
+    int64_t trips = -1;
+    if (ch.count == 4 && clang_getCursorKind(ch.items[0]) == CXCursor_DeclStmt) {
+        cursors vd = {0};
+        children(ch.items[0], &vd);
+        CXCursor v = vd.count == 1 ? vd.items[0] : clang_getNullCursor();
+        PC_VEC_FREE(vd);
+        const pc_expr *e0 = NULL;
+        if (!clang_Cursor_isNull(v) && clang_getCursorKind(v) == CXCursor_VarDecl) {
+            CXCursor init = decl_init(v);
+            e0 = clang_Cursor_isNull(init) ? NULL : pc_clang_value_int(cx, init);
+        }
+        int64_t x;
+        CXCursor cond = ch.items[1], inc = ch.items[2];
+        const char *iop = pc_clang_operator_spelling(cx, inc);
+        int64_t step = 0;
+        if (iop && (!strcmp(iop, "++") || !strcmp(iop, "--")) && clang_getCursorKind(inc) == CXCursor_UnaryOperator)
+            step = !strcmp(iop, "++") ? 1 : -1;
+        else if (iop && clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator &&
+                 (!strcmp(iop, "+=") || !strcmp(iop, "-="))) {
+            cursors ic = {0};
+            children(inc, &ic);
+            const pc_expr *se = ic.count == 2 ? pc_clang_value_int(cx, ic.items[1]) : NULL;
+            PC_VEC_FREE(ic);
+            if (se && pc_expr_is_int(se, &step))
+                step = !strcmp(iop, "+=") ? step : -step;
+            else
+                step = 0;
+        }
+        if (e0 && pc_expr_is_int(e0, &x) && step != 0) {
+            /* the condition, evaluated per value with the variable bound by its declaration */
+            pc_arena *a = pc_model_arena(cx->m);
+            CXString vs = clang_getCursorSpelling(v);
+            size_t mark = cx->env.count;
+            int e = pc_clang_env_push(cx, PC_CENV_EXPR, clang_getCString(vs), &v);
+            clang_disposeString(vs);
+            cx->env.items[e].frame = -1; /* by declaration only */
+            trips = 0;
+            for (;;) {
+                cx->env.items[e].expr = pc_expr_int(a, x);
+                const pc_expr *c = pc_clang_value_int(cx, cond);
+                int64_t cv;
+                if (!c || !pc_expr_is_int(c, &cv)) {
+                    trips = -1;
+                    break;
+                }
+                if (!cv)
+                    break;
+                if (trips >= max) {
+                    trips = -1;
+                    break;
+                }
+                vals[trips++] = x;
+                x += step;
+            }
+            cx->env.count = mark;
+            *var_decl = v;
+        }
+    }
+    PC_VEC_FREE(ch);
     return trips;
 }
 
@@ -1858,18 +1909,22 @@ static void host_loop(pc_cx *cx, CXCursor s)
     if (clang_getCursorKind(s) == CXCursor_DoStmt && ch.count)
         body = ch.items[0];
     PC_VEC_FREE(ch);
-    bool has_loop = mentions(cx, body, "LOOP");
+    bool has_loop = reaches_loop(cx, body);
     bool saved_host = cx->in_host_loop;
     size_t mark = cx->env.count;
     if (has_loop && clang_getCursorKind(s) == CXCursor_ForStmt) {
-        const char *var = NULL;
-        int64_t first = 0, step = 1;
-        int64_t trips = host_for_trips(cx, s, body, &var, &first, &step);
-        if (trips >= 0 && trips <= 256) {
-            for (int64_t i = 0; i < trips; i++) {
+        enum { MAX_HOST_TRIPS = 256 };
+        int64_t vals[MAX_HOST_TRIPS];
+        CXCursor v = clang_getNullCursor();
+        int64_t n = host_for_values(cx, s, &v, vals, MAX_HOST_TRIPS);
+        if (n >= 0) {
+            CXString vs = clang_getCursorSpelling(v);
+            const char *var = pc_arena_strdup(cx->scratch, clang_getCString(vs));
+            clang_disposeString(vs);
+            for (int64_t i = 0; i < n; i++) {
                 size_t m2 = cx->env.count;
-                int e = pc_clang_env_push(cx, PC_CENV_EXPR, var, NULL);
-                cx->env.items[e].expr = pc_expr_int(pc_model_arena(cx->m), first + i * step);
+                int e = pc_clang_env_push(cx, PC_CENV_EXPR, var, &v);
+                cx->env.items[e].expr = pc_expr_int(pc_model_arena(cx->m), vals[i]);
                 kernel_block(cx, body);
                 cx->env.count = m2;
             }
@@ -1881,19 +1936,23 @@ static void host_loop(pc_cx *cx, CXCursor s)
         unanalysed(cx, pc_clang_cursor_loc(cx, s),
                    "host loop around a LOOP with no constant trip count: its LOOPs are modelled once");
     }
-    /* the loop variable of `for (int h = ...)` is not a constant inside the body */
-    pc_ctoks toks = {0};
-    uint32_t b, bo;
-    if (clang_getCursorKind(s) == CXCursor_ForStmt && header_tokens(cx, s, body, &toks, &b, &bo)) {
-        for (size_t i = 1; i + 1 < toks.count; i++)
-            if (pc_ctok_is(&toks.items[i + 1], "=") && toks.items[i].kind == PC_CTOK_IDENT) {
-                const char *v = pc_arena_strndup(cx->scratch, toks.items[i].text, toks.items[i].len);
-                int e = pc_clang_env_push(cx, PC_CENV_EXPR, v, NULL);
-                cx->env.items[e].expr = pc_expr_sym(pc_model_arena(cx->m), v);
-                break;
-            }
+    /* the variables a `for (int h = ...)` declares are not constants inside the body */
+    if (clang_getCursorKind(s) == CXCursor_ForStmt) {
+        cursors fc = {0};
+        children(s, &fc);
+        if (fc.count && clang_getCursorKind(fc.items[0]) == CXCursor_DeclStmt) {
+            cursors vd = {0};
+            children(fc.items[0], &vd);
+            for (size_t i = 0; i < vd.count; i++)
+                if (clang_getCursorKind(vd.items[i]) == CXCursor_VarDecl) {
+                    const char *v = cursor_spelling(cx, vd.items[i]);
+                    int e = pc_clang_env_push(cx, PC_CENV_EXPR, v, &vd.items[i]);
+                    cx->env.items[e].expr = pc_expr_sym(pc_model_arena(cx->m), v);
+                }
+            PC_VEC_FREE(vd);
+        }
+        PC_VEC_FREE(fc);
     }
-    PC_VEC_FREE(toks);
     cx->in_host_loop = true;
     kernel_block(cx, body);
     cx->in_host_loop = saved_host;
@@ -2164,7 +2223,7 @@ static void check_leftovers(pc_cx *cx)
     PC_VEC(uint32_t) lines = {0};
     for (size_t i = 0; i + 1 < toks.count; i++) {
         const pc_ctok *t = &toks.items[i];
-        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks.items[i + 1], "("))
+        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
             continue;
         bool known = false;
         for (size_t j = 0; j < cx->loop_spans.count && !known; j++)
@@ -2194,7 +2253,7 @@ static void check_leftovers(pc_cx *cx)
      * hold an unanalysed statement; say so where it is */
     for (size_t i = 0; i + 1 < toks.count; i++) {
         const pc_ctok *t = &toks.items[i];
-        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks.items[i + 1], "("))
+        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
             continue;
         bool known = false;
         for (size_t j = 0; j < cx->function_offs.count && !known; j++)
@@ -2270,9 +2329,17 @@ static void define_value(pc_cx *cx, const char *name, const pc_ctok *t, int n)
     }
 }
 
-/* Object-like macros poolcheck can read values from: -DNAME=VALUE arguments, then the main
- * file's own `#define NAME value` lines (in order; #undef forgets).  Kernels use them as
- * constants in LoopRange and shapes, which the token readers see unexpanded. */
+static void define_cb(pc_cx *cx, const char *name, const pc_ctok *t, int n, void *data)
+{
+    (void)data;
+    define_value(cx, name, t, n);
+}
+
+/* Object-like macros poolcheck can read values from: -DNAME=VALUE arguments, then the
+ * definitions the preprocessor kept (clang_pp.c: inactive #if branches have none).  Kernels use
+ * them as constants in LoopRange and shapes, which the stringified macro arguments carry
+ * unexpanded.  A translation unit without a preprocessing record falls back to the main file's
+ * `#define` lines (in order; #undef forgets). */
 static void scan_defines(pc_cx *cx)
 {
     for (int i = 0; i < cx->nargs; i++) {
@@ -2293,6 +2360,8 @@ static void scan_defines(pc_cx *cx)
             define_value(cx, name, toks.items, (int)toks.count);
         PC_VEC_FREE(toks);
     }
+    if (pc_clang_macros(cx, define_cb, NULL))
+        return;
     for (int l = 0; l < cx->nlines; l++) {
         size_t b = cx->line_start[l], e = l + 1 < cx->nlines ? cx->line_start[l + 1] : cx->srclen;
         size_t i = b;
@@ -2344,10 +2413,12 @@ void pc_clang_walk_tu(pc_cx *cx)
     cx->cur_stmt = -1;
     cx->frame = 0;
     cx->next_frame = 0;
+    pc_clang_skipped_ranges(cx);
     scan_defines(cx);
     walk_decls(cx, clang_getTranslationUnitCursor(cx->tu));
     check_leftovers(cx);
     sort_options(cx->m);
     PC_VEC_FREE(cx->value_fns);
     cx->value_fns_scanned = false;
+    PC_VEC_FREE(cx->skipped);
 }
