@@ -7,8 +7,9 @@
  * initialisation the creating thread releases the interpreter lock; every parse takes it with
  * PyGILState_Ensure, so the LSP server may parse from any thread.
  *
- * A parse calls `ast.parse(source, filename)` - the same parser CPython compiles with, which only
- * builds a syntax tree and never runs the file - and copies the tree into pc_py_node structs in a
+ * A parse compiles the source to its syntax tree only (compile(..., PyCF_ONLY_AST), what
+ * `ast.parse(source, filename)` does, without importing the ast module) - the same parser CPython
+ * compiles with, which never runs the file - and copies the tree into pc_py_node structs in a
  * scratch arena.  Every Python object is released before the lock is dropped, and a Python
  * exception is always fetched and turned into a located message, never printed.
  */
@@ -25,7 +26,6 @@
 
 static pthread_once_t py_once = PTHREAD_ONCE_INIT;
 static const char *py_init_error;      /* set once by py_init (a static string) */
-static PyObject *py_ast_parse;         /* ast.parse, a strong reference kept for the process */
 
 static void py_init(void)
 {
@@ -51,15 +51,8 @@ static void py_init(void)
         we_initialised = true;
     }
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *mod = PyImport_ImportModule("ast");
-    if (mod) {
-        py_ast_parse = PyObject_GetAttrString(mod, "parse");
-        Py_DECREF(mod);
-    }
-    if (!py_ast_parse) {
-        PyErr_Clear();
-        py_init_error = "the embedded Python cannot import its 'ast' module";
-    }
+    /* The parser is reached through compile(..., PyCF_ONLY_AST) below: no `import ast` (its
+     * Python module and what it imports cost a few milliseconds of every process). */
     PyGILState_Release(g);
     if (we_initialised)
         (void)PyEval_SaveThread(); /* let other threads take the lock */
@@ -692,7 +685,17 @@ bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
         return false;
     }
     PyObject *fname = PyUnicode_DecodeFSDefault(path);
-    PyObject *tree = fname ? PyObject_CallFunctionObjArgs(py_ast_parse, source, fname, NULL) : NULL;
+    /* What ast.parse(source, filename) does - compile(source, filename, 'exec', PyCF_ONLY_AST) on a
+     * str, so a coding cookie is ignored - without the ast module: the tree of _ast nodes only. */
+    PyObject *tree = NULL;
+    if (fname) {
+        const char *utf8 = PyUnicode_AsUTF8(source);
+        PyCompilerFlags cf;
+        memset(&cf, 0, sizeof cf);
+        cf.cf_flags = PyCF_ONLY_AST | PyCF_IGNORE_COOKIE | PyCF_SOURCE_IS_UTF8;
+        cf.cf_feature_version = PY_MINOR_VERSION;
+        tree = utf8 ? Py_CompileStringObject(utf8, fname, Py_file_input, &cf, -1) : NULL;
+    }
     if (!tree) {
         report_exception(m, path, src, bom);
     } else {
