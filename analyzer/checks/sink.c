@@ -27,6 +27,19 @@ typedef struct src_file {
     PC_VEC(supp) supps;
 } src_file;
 
+/* A kernel's share of the diagnostics: at most PC_DIAG_PER_KERNEL are kept; the rest are counted
+ * in one summary note ("... and 2,000 more"), written where the first one left out would be. */
+enum { PC_DIAG_PER_KERNEL = 100, FOLDED_NOTES = 3 };
+typedef struct kernel_share {
+    const char *kernel;       /* arena copy */
+    size_t kept, left_out;
+    size_t summary;           /* index of the summary note in diags, when left_out > 0 */
+    char *summary_text;       /* its message (rewritten as the count grows) */
+} kernel_share;
+
+/* (check, file, line, col) -> index of the diagnostic kept there: one per check and location. */
+typedef struct loc_slot { uint64_t hash; size_t index; bool used; } loc_slot;
+
 struct pc_diag_sink {
     pc_arena *arena;
     PC_VEC(pc_diag) diags;
@@ -36,6 +49,9 @@ struct pc_diag_sink {
     int max;                  /* cap on check diagnostics, 0 = none */
     size_t nchecked;          /* check diagnostics kept */
     size_t suppressed, capped;
+    loc_slot *slots;          /* open addressing, a power of two */
+    size_t nslots, nused;
+    PC_VEC(kernel_share) kernels;
 };
 
 pc_diag_sink *pc_diag_sink_new(void)
@@ -54,6 +70,8 @@ void pc_diag_sink_free(pc_diag_sink *s)
     for (size_t i = 0; i < s->sources.count; i++)
         PC_VEC_FREE(s->sources.items[i].supps);
     PC_VEC_FREE(s->sources);
+    pc_mem_free(s->slots);
+    PC_VEC_FREE(s->kernels);
     PC_VEC_FREE(s->diags);
     pc_arena_free(s->arena);
     pc_mem_free(s);
@@ -384,6 +402,107 @@ static pc_diag *push_diag(pc_diag_sink *s, const pc_diag *d)
     return &s->diags.items[s->diags.count - 1];
 }
 
+/* ---- floods: one diagnostic per check and location, a cap per kernel -------------------------- */
+
+static uint64_t loc_hash(int check, pc_loc l)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = l.file ? l.file : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    uint64_t parts[3] = {(uint64_t)(unsigned)check, l.line, l.col};
+    for (int i = 0; i < 3; i++)
+        h = (h ^ parts[i]) * 1099511628211ull;
+    return h;
+}
+
+static bool same_place(const pc_diag *d, int check, pc_loc l)
+{
+    return d->check == check && d->loc.line == l.line && d->loc.col == l.col &&
+           strcmp(d->loc.file ? d->loc.file : "", l.file ? l.file : "") == 0;
+}
+
+/* The index of the diagnostic of `check` already kept at `l`, or (size_t)-1. */
+static size_t kept_at(const pc_diag_sink *s, int check, pc_loc l, uint64_t h)
+{
+    if (!s->nslots)
+        return (size_t)-1;
+    for (size_t i = h & (s->nslots - 1);; i = (i + 1) & (s->nslots - 1)) {
+        const loc_slot *sl = &s->slots[i];
+        if (!sl->used)
+            return (size_t)-1;
+        if (sl->hash == h && same_place(&s->diags.items[sl->index], check, l))
+            return sl->index;
+    }
+}
+
+static void remember_place(pc_diag_sink *s, uint64_t h, size_t index)
+{
+    if ((s->nused + 1) * 2 > s->nslots) {
+        size_t n = s->nslots ? s->nslots * 2 : 64;
+        loc_slot *t = pc_mem_calloc(n, sizeof *t);
+        for (size_t i = 0; i < s->nslots; i++)
+            if (s->slots[i].used) {
+                size_t j = s->slots[i].hash & (n - 1);
+                while (t[j].used)
+                    j = (j + 1) & (n - 1);
+                t[j] = s->slots[i];
+            }
+        pc_mem_free(s->slots);
+        s->slots = t;
+        s->nslots = n;
+    }
+    size_t i = h & (s->nslots - 1);
+    while (s->slots[i].used)
+        i = (i + 1) & (s->nslots - 1);
+    s->slots[i] = (loc_slot){h, index, true};
+    s->nused++;
+}
+
+static kernel_share *share_of(pc_diag_sink *s, const char *kernel)
+{
+    for (size_t i = 0; i < s->kernels.count; i++)
+        if (strcmp(s->kernels.items[i].kernel, kernel) == 0)
+            return &s->kernels.items[i];
+    kernel_share k = {pc_arena_strdup(s->arena, kernel), 0, 0, 0, NULL};
+    PC_VEC_PUSH(s->kernels, k);
+    return &s->kernels.items[s->kernels.count - 1];
+}
+
+/* 2000 -> "2,000" */
+static void with_commas(char *out, size_t n, size_t v)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%zu", v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = 0;
+}
+
+static void leave_out(pc_diag_sink *s, kernel_share *k, pc_loc loc)
+{
+    enum { SUMMARY_MAX = 512 };
+    if (k->left_out++ == 0) {
+        k->summary_text = pc_arena_alloc(s->arena, SUMMARY_MAX);
+        pc_diag d = {0};
+        d.check = -1;
+        d.severity = PC_SEV_NOTE;
+        d.loc = copy_loc(s, loc);
+        d.kernel = k->kernel;
+        d.message = k->summary_text;
+        push_diag(s, &d);
+        k->summary = s->diags.count - 1;
+    }
+    char count[32];
+    with_commas(count, sizeof count, k->left_out);
+    snprintf(k->summary_text, SUMMARY_MAX,
+             "kernel '%.300s': ... and %s more diagnostic%s not shown (at most %d per kernel)", k->kernel, count,
+             k->left_out == 1 ? "" : "s", PC_DIAG_PER_KERNEL);
+}
+
 pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kernel, const char *fmt, ...)
 {
     if (!s || check < 0 || check >= PC_CHK_COUNT || !s->selected[check])
@@ -394,6 +513,33 @@ pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kern
     }
     if (s->max && s->nchecked >= (size_t)s->max) {
         s->capped++;
+        return NULL;
+    }
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    /* One diagnostic per check and location: a statement reached along 129 paths is one finding.
+     * A different message there becomes a note of the first (a few, then they are counted). */
+    uint64_t h = loc_hash(check, loc);
+    size_t at = kept_at(s, check, loc, h);
+    if (at != (size_t)-1) {
+        pc_diag *first = &s->diags.items[at];
+        bool same = strcmp(first->message, one_line(s, b.data, b.len)) == 0;
+        for (int i = 0; i < first->nnotes && !same; i++)
+            same = strstr(first->notes[i].message, b.data) != NULL;
+        if (!same) {
+            if (first->nnotes < FOLDED_NOTES)
+                pc_diag_note(s, first, loc, "also here: %s", b.data);
+        }
+        pc_sb_free(&b);
+        return NULL;
+    }
+    kernel_share *share = kernel ? share_of(s, kernel) : NULL;
+    if (share && share->kept >= PC_DIAG_PER_KERNEL) {
+        leave_out(s, share, loc);
+        pc_sb_free(&b);
         return NULL;
     }
     const pc_check_info *info = &pc_chk_table(NULL)[check];
@@ -407,16 +553,15 @@ pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kern
         d.promoted = true;
     }
     d.loc = copy_loc(s, loc);
-    d.kernel = kernel ? pc_arena_strdup(s->arena, kernel) : NULL;
-    pc_sb b = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    pc_sb_vprintf(&b, fmt, ap);
-    va_end(ap);
+    d.kernel = share ? share->kernel : NULL;
     d.message = one_line(s, b.data, b.len);
     pc_sb_free(&b);
     s->nchecked++;
-    return push_diag(s, &d);
+    if (share)
+        share->kept++;
+    pc_diag *kept = push_diag(s, &d);
+    remember_place(s, h, s->diags.count - 1);
+    return kept;
 }
 
 /* Is d one of this sink's diagnostics (notes and fixes are attached only to those)? */

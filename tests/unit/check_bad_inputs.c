@@ -396,6 +396,28 @@ static void generate_inputs(void)
         write_bytes("e\x1b[2Jx.py", esc, sizeof esc - 1);
         gen_copy(example_py, "\x1b[2J.py");
     }
+    /* floods: a helper nested 16 deep calls the next one twice (65,536 paths to one call site),
+     * and a kernel with 300 statements that cannot be modelled */
+    {
+        char *p = path_in(tmpdir, "exp_helper.cpp");
+        FILE *f = fopen(p, "wb");
+        fputs("#include \"tilefwk/tilefwk.h\"\nusing namespace npu::tile_fwk;\n"
+              "static void H0(Tensor &x) { x = Frobnicate(x); }\n", f);
+        for (int i = 1; i <= 16; i++)
+            fprintf(f, "static void H%d(Tensor &x) { H%d(x); H%d(x); }\n", i, i - 1, i - 1);
+        fputs("void K(Tensor &x, Tensor &y)\n{\n    FUNCTION(\"k\", {x}, {y})\n    {\n"
+              "        LOOP(\"l\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))\n        {\n"
+              "            H16(x);\n        }\n    }\n}\n", f);
+        fclose(f);
+        free(p);
+        p = path_in(tmpdir, "many_unanalysed.py");
+        f = fopen(p, "wb");
+        fputs("import pypto\n\n\n@pypto.frontend.jit\ndef k(x: pypto.Tensor([64, 16], pypto.DT_FP32)):\n", f);
+        for (int i = 0; i < 300; i++)
+            fprintf(f, "    match %d:\n        case _:\n            pass\n", i);
+        fclose(f);
+        free(p);
+    }
 }
 
 /* Remove the generated tree (symlinks are removed, never followed). */

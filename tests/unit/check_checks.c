@@ -2,6 +2,7 @@
  * and every check PC001-PC012 firing and staying silent, on hand-built models and results
  * (lint_fixture.h: the seed example of docs/model.md section 10). */
 #include "lint_fixture.h"
+#include "checks/checks_int.h" /* the check indices, for the sink test */
 
 #include <check.h>
 #include <dirent.h>
@@ -373,9 +374,15 @@ START_TEST(test_pc001_every_pool_and_tuple)
     lf f;
     lf_setup(&f, PC_LANG_PYTHON, "(0, 0, 1)", zeros_but_one);
     lf_lint(&f);
-    ck_assert_uint_eq(lf_count(&f, "PC001"), 2); /* root_inner and assemble_outcast */
+    /* root_inner and assemble_outcast: one finding at the value (one per check and location),
+     * the second pool a note of it */
+    ck_assert_uint_eq(lf_count(&f, "PC001"), 1);
     const pc_diag *d = lf_find(&f, "PC001");
     ck_assert_ptr_nonnull(strstr(d->message, "stitch_function_num_per_pool[0] cannot be 0"));
+    bool second = false;
+    for (int i = 0; i < d->nnotes; i++)
+        second |= strstr(d->notes[i].message, "also here: stitch_function_num_per_pool[1] cannot be 0") != NULL;
+    ck_assert_msg(second, "the second pool's finding is lost");
     ck_assert_ptr_nonnull(strstr(d->message, "'dx'"));
     ck_assert_str_eq(d->fixes[0].replacement, "(64, 2, 1)"); /* a tuple stays a tuple */
     lf_free(&f);
@@ -995,6 +1002,44 @@ START_TEST(test_lint_selection_and_suppression)
 }
 END_TEST
 
+/* Floods (issue 16): one diagnostic per check and location (another message there becomes a
+ * note), and at most 100 per kernel with one summary note counting the rest ("2,000"). */
+START_TEST(test_sink_floods)
+{
+    pc_diag_sink *s = pc_diag_sink_new();
+    pc_loc at = {"k.py", 7, 5, 7, 9};
+    for (int i = 0; i < 129; i++)
+        pc_diag_report(s, PC_CHK_UNANALYSED_REGION, at, "k", "kernel 'k': the same statement");
+    ck_assert_ptr_null(pc_diag_report(s, PC_CHK_UNANALYSED_REGION, at, "k", "kernel 'k': another message"));
+    size_t n;
+    const pc_diag *d = pc_diag_items(s, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(d[0].nnotes, 1);
+    ck_assert_ptr_nonnull(strstr(d[0].notes[0].message, "another message"));
+    /* another check at the same place is its own finding */
+    ck_assert_ptr_nonnull(pc_diag_report(s, PC_CHK_UNKNOWN_TRIP_COUNT, at, "k", "kernel 'k': unknown"));
+    for (uint32_t line = 100; line < 2200; line++) {
+        pc_loc l = {"k.py", line, 1, line, 2};
+        pc_diag_report(s, PC_CHK_UNANALYSED_REGION, l, "k", "kernel 'k': line %u", line);
+    }
+    d = pc_diag_items(s, &n);
+    size_t kept = 0, summaries = 0;
+    for (size_t i = 0; i < n; i++) {
+        kept += d[i].check >= 0;
+        if (d[i].check < 0) {
+            summaries++;
+            ck_assert_str_eq(d[i].message, "kernel 'k': ... and 2,002 more diagnostics not shown (at most 100 per kernel)");
+            ck_assert_uint_eq(d[i].loc.line, 198);
+        }
+    }
+    ck_assert_uint_eq(kept, 100);
+    ck_assert_uint_eq(summaries, 1);
+    /* another kernel has its own share */
+    ck_assert_ptr_nonnull(pc_diag_report(s, PC_CHK_UNANALYSED_REGION, (pc_loc){"k.py", 5000, 1, 5000, 2}, "k2", "x"));
+    pc_diag_sink_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("checks");
@@ -1031,6 +1076,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_pc011);
     tcase_add_test(t, test_pc012);
     tcase_add_test(t, test_lint_selection_and_suppression);
+    tcase_add_test(t, test_sink_floods);
     suite_add_tcase(s, t);
     return s;
 }
