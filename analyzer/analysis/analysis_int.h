@@ -69,6 +69,7 @@ typedef struct an_ctx {
     bool *loop_carried;
     bool *kernel_scope_assemble;    /* assemble tensor created in the kernel body (whole launch) */
     bool needed[3];
+    struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
 } an_ctx;
 
 void an_build_roots(an_ctx *c);
@@ -127,5 +128,13 @@ bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, in
 void an_set_result_free(an_set_result *s);
 /* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
 int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
+
+/* ---- tiles.c (issue 18; docs/model.md 7, "Tile pieces of root_inner tensors") ------------------ */
+/* The aligned bytes root_inner tensor t takes: its pieces, each rounded up to 512, or
+ * AlignUp(raw, 512) when it stays one piece (raw = its numel*bits/8 under sets). */
+int64_t an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw);
+/* Fill r->tensors[t]'s pieces (aligned_bytes, pieces, pieces_text, reason) and r's list of
+ * tensors kept as one piece for want of the rule's inputs. */
+void an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets);
 
 #endif

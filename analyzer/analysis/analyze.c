@@ -474,6 +474,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         tr->bytes = unknown ? -1 : bytes;
         tr->aligned_bytes = tr->bytes < 0 ? -1 : pc_align_up(tr->bytes, 512);
+        an_tiles_tensor_result(&c, r, t, (pc_bindings[3]){{factor_b, nfb}, opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}}, 3);
         const pc_tensor *T = &k->tensors[t];
         if (T->def_stmt >= 0 && T->def_stmt < k->nstmts && c.stmt_run[T->def_stmt] >= 0)
             tr->root = c.root_of_run_factor[c.stmt_run[T->def_stmt]];

@@ -48,6 +48,12 @@ typedef struct pc_tensor_result {
     int64_t aligned_bytes;   /* AlignUp(bytes, 512), -1 unknown */
     const char *reason;      /* why this pool, one short clause */
     int root;                /* the root function that writes it (-1: none / parameter) */
+    /* issue 18 (docs/model.md 7, "Tile pieces"): a root_inner tensor upstream stores as several
+     * pieces.  pieces = 0: one piece (aligned_bytes = AlignUp(bytes, 512)); else the number of
+     * pieces, aligned_bytes is their sum (each rounded up to 512) and pieces_text says what they are
+     * ("2 pieces of [1, 32]", "[1, 96] + [1, 32]", "the whole [1, 64] + 2 pieces of [1, 32]"). */
+    int pieces;
+    const char *pieces_text;
 } pc_tensor_result;
 
 typedef struct pc_root_result {
@@ -148,6 +154,12 @@ typedef struct pc_result {
      * binding set: upstream rejects them (the loop never ends); the analysis gives them no
      * iterations, no formula and no division by zero.  Ids into kernel->loops, each once. */
     int *zero_step_loops; int nzero_step_loops;
+    /* issue 18 (tiles): root_inner tensors kept as one piece because the tile-split rule's inputs
+     * are unknown (no tile setter before an op, dynamic dims, a matmul's right or transposed
+     * operand; docs/model.md 7): their bytes, so U0 and the workspace, may be low.  Tensor ids, a
+     * clause saying why, and where (the op or setter concerned). */
+    int *tiles_unverified; const char **tiles_unverified_why; pc_loc *tiles_unverified_loc;
+    int ntiles_unverified;
 } pc_result;
 
 /* Analyse kernel index `kernel` of m.  Never NULL. */
