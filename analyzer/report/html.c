@@ -285,7 +285,7 @@ static const char css[] =
     "--r7:#b89179;--r8:#ef7b7c;--r9:#cfc6c2}}\n"
     "body{background:var(--bg);color:var(--fg);margin:0;padding:20px 28px 40px;"
     "font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','DejaVu Sans',sans-serif}\n"
-    "main{max-width:1120px}\n"
+    "main{max-width:1240px}\n"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;padding-top:10px;"
     "border-top:2px solid var(--border)}h3{font-size:17px;margin:18px 0 4px}"
     "h4{font-size:14px;margin:18px 0 6px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}\n"
@@ -308,6 +308,12 @@ static const char css[] =
     "ul.diags{padding-left:18px}ul.diags li{margin:2px 0}.sev-error{color:var(--cfg);font-weight:600}"
     ".sev-warning{color:var(--obs);font-weight:600}.sev-note{color:var(--muted);font-weight:600}\n"
     "nav ul{margin:4px 0;padding-left:18px}\n"
+    ".summary{margin:10px 0 4px;padding:10px 14px;background:var(--card);border:1px solid var(--border);"
+    "border-radius:6px}.summary h2{border:0;margin:0 0 4px;padding:0}.summary ul{margin:4px 0}\n"
+    /* Long names (tensors, roots, paths) may break anywhere, so no table is wider than the page;
+     * numbers never break, and the "why" texts keep room to be read. */
+    "td{overflow-wrap:anywhere}td.n,td.nw{overflow-wrap:normal}td.why{min-width:22em}td.uses{min-width:12em}"
+    "table.tensors,table.depths{width:100%}\n"
     "svg.chart{display:block;max-width:100%;height:auto;margin:4px 0 6px;"
     "font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','DejaVu Sans',sans-serif}\n"
     "svg text{fill:var(--fg);font-size:12px}svg text.sm{font-size:11px}svg text.mut{fill:var(--muted)}"
@@ -1116,7 +1122,7 @@ static void draw_workspace(kctx *c)
     bottom += 16;
     svg_textf(&s, lw, bottom + 12, "sm mut", NULL,
               "AlignUp(U0\xC2\xB7" "d0 + U2\xC2\xB7" "d2 + (2E + 2A + A\xC2\xB7" "d1)\xC2\xB7S, 32768) \xC3\x97 P, "
-              "P = device_sched_parallelism = %lld (docs/model.md 7)", (long long)r->parallelism);
+              "P = device_sched_parallelism = %lld (poolcheck's docs/model.md section 7)", (long long)r->parallelism);
 #undef XB
     svg_emit(c->b, &s, bottom + 22, "workspace bytes for the default, configured, suggested, predicted and required depths");
     pc_sb_free(&s);
@@ -1149,7 +1155,7 @@ static void depth_table(kctx *c)
         pc_sb_append(b, "<th class=\"n\">plan</th>");
     pc_sb_append(b, "<th>the DeviceTask that sets it</th></tr></thead><tbody>\n");
     for (int p = 0; p < 3; p++) {
-        pc_sb_printf(b, "<tr><td class=\"nw\"><span class=\"chip p%d\"></span>%s</td><td>", p, pool_short[p]);
+        pc_sb_printf(b, "<tr><td class=\"nw\"><span class=\"chip p%d\"></span>%s</td><td class=\"uses\">", p, pool_short[p]);
         int listed = 0;
         for (int t = 0; t < r->ntensors; t++)
             if ((int)r->tensors[t].pool == p) {
@@ -1192,7 +1198,7 @@ static void depth_table(kctx *c)
         if (plan)
             cell_depth(b, c->ex->plan_depths[p], NULL);
         const pc_why *w = &r->why[p];
-        pc_sb_append(b, "<td>");
+        pc_sb_append(b, "<td class=\"why\">");
         if (w->task >= 0) {
             pc_sb_printf(b, "T%lld, instances %lld&#8211;%lld: ", (long long)w->task, (long long)w->first_instance,
                          (long long)w->last_instance);
@@ -1247,7 +1253,7 @@ static void tensor_table(kctx *c)
             esc(b, root_name(r, tr->root));
         else
             pc_sb_append(b, "<span class=\"muted\">&#8212;</span>");
-        pc_sb_append(b, "</td><td>");
+        pc_sb_append(b, "</td><td class=\"why\">");
         esc(b, tr->reason);
         pc_sb_append(b, "</td><td>");
         file_link(b, T->loc.file ? T->loc.file : kernel_file(r), T->loc.line);
@@ -1404,6 +1410,124 @@ static void findings(pc_sb *b, const pc_file_result *fr)
     pc_sb_append(b, "</ul>\n");
 }
 
+/* Rank of a finding in the summary: errors, then PC012 (a part of the kernel was not analysed, so
+ * every number may be low), then other warnings, then notes. */
+static int finding_rank(const pc_diag *d)
+{
+    if (d->severity == PC_SEV_ERROR)
+        return 0;
+    if (d->id && strcmp(d->id, "PC012") == 0)
+        return 1;
+    return d->severity == PC_SEV_WARNING ? 2 : 3;
+}
+
+/* The section id of kernel `name` of file f (kernel sections are numbered across the files in
+ * order, k0, k1, ...), or -1 when it has no section. */
+static int kernel_uid(pc_file_result *const *files, size_t f, const char *name)
+{
+    int base = 0;
+    for (size_t i = 0; i < f; i++)
+        base += files[i] && files[i]->model ? files[i]->model->nkernels : 0;
+    const pc_file_result *fr = files[f];
+    for (int k = 0; name && k < fr->model->nkernels; k++)
+        if (fr->model->kernels[k].name && strcmp(fr->model->kernels[k].name, name) == 0)
+            return fr->results && fr->results[k] ? base + k : -1;
+    return -1;
+}
+
+/* What the reader needs first: how many findings of each severity, the errors and PC012 warnings
+ * at the top with links to their kernels, then the other findings, and every kernel's depths. */
+static void summary(pc_sb *b, pc_file_result *const *files, size_t nfiles, int nkernels)
+{
+    size_t count[3] = {0, 0, 0}, total = 0;
+    for (size_t f = 0; f < nfiles; f++) {
+        size_t n = 0;
+        const pc_diag *d = files[f] && files[f]->sink ? pc_diag_items(files[f]->sink, &n) : NULL;
+        for (size_t i = 0; i < n; i++)
+            count[d[i].severity]++;
+        total += n;
+    }
+    pc_sb_append(b, "<section class=\"summary\" id=\"summary\">\n<h2>Summary</h2>\n<p>");
+    if (!total)
+        pc_sb_append(b, "No findings.");
+    else
+        pc_sb_printf(b, "<span class=\"%s\">%zu %s</span>, %zu %s, %zu %s.", count[PC_SEV_ERROR] ? "bad" : "good",
+                     count[PC_SEV_ERROR], plural((int64_t)count[PC_SEV_ERROR], "error", "errors"),
+                     count[PC_SEV_WARNING], plural((int64_t)count[PC_SEV_WARNING], "warning", "warnings"),
+                     count[PC_SEV_NOTE], plural((int64_t)count[PC_SEV_NOTE], "note", "notes"));
+    pc_sb_append(b, "</p>\n");
+    if (total) {
+        pc_sb_append(b, "<ul class=\"diags\">\n");
+        for (int rank = 0; rank < 4; rank++)
+            for (size_t f = 0; f < nfiles; f++) {
+                const pc_file_result *fr = files[f];
+                size_t n = 0;
+                const pc_diag *d = fr && fr->sink ? pc_diag_items(fr->sink, &n) : NULL;
+                for (size_t i = 0; i < n; i++) {
+                    if (finding_rank(&d[i]) != rank)
+                        continue;
+                    const char *sev = pc_severity_name(d[i].severity);
+                    pc_sb_printf(b, "<li><span class=\"sev-%s\">%s</span> ", sev, sev);
+                    if (d[i].id) {
+                        pc_sb_append(b, "<code>");
+                        esc(b, d[i].id);
+                        pc_sb_append(b, "</code> ");
+                    }
+                    int uid = kernel_uid(files, f, d[i].kernel);
+                    if (uid >= 0) {
+                        pc_sb_printf(b, "<a href=\"#k%d\">kernel <code>", uid);
+                        esc(b, d[i].kernel);
+                        pc_sb_append(b, "</code></a>: ");
+                    }
+                    esc(b, d[i].message);
+                    pc_sb_append(b, " <span class=\"muted\">(");
+                    file_link(b, d[i].loc.file ? d[i].loc.file : fr->model->file, d[i].loc.line);
+                    pc_sb_append(b, ")</span></li>\n");
+                }
+            }
+        pc_sb_append(b, "</ul>\n");
+    }
+    if (nkernels > 0) {
+        pc_sb_append(b, "<table class=\"kernels\"><thead><tr><th>kernel</th><th>file</th><th class=\"n\">predicted</th>"
+                        "<th class=\"n\">suggested</th><th class=\"n\">configured</th><th class=\"n\">findings</th>"
+                        "</tr></thead><tbody>\n");
+        int uid = 0;
+        for (size_t f = 0; f < nfiles; f++)
+            for (int k = 0; files[f] && files[f]->model && k < files[f]->model->nkernels; k++, uid++) {
+                const pc_file_result *fr = files[f];
+                const pc_result *r = fr->results ? fr->results[k] : NULL;
+                const char *name = fr->model->kernels[k].name;
+                pc_sb_append(b, "<tr><td>");
+                if (r)
+                    pc_sb_printf(b, "<a href=\"#k%d\">", uid);
+                pc_sb_append(b, "<code>");
+                esc(b, name);
+                pc_sb_append(b, r ? "</code></a>" : "</code>");
+                pc_sb_append(b, "</td><td>");
+                file_link(b, fr->model->kernels[k].loc.file ? fr->model->kernels[k].loc.file : fr->model->file,
+                          fr->model->kernels[k].loc.line);
+                pc_sb_append(b, "</td>");
+                if (r) {
+                    char d1[96], d2[96], d3[96];
+                    depths_text(d1, sizeof d1, r->predicted);
+                    depths_text(d2, sizeof d2, r->suggested);
+                    depths_text(d3, sizeof d3, r->configured);
+                    pc_sb_printf(b, "<td class=\"n nw\">%s</td><td class=\"n nw\">%s</td><td class=\"n nw\">%s</td>", d1,
+                                 d2, d3);
+                } else {
+                    pc_sb_append(b, "<td class=\"n\">?</td><td class=\"n\">?</td><td class=\"n\">?</td>");
+                }
+                size_t n = 0, mine = 0;
+                const pc_diag *d = fr->sink ? pc_diag_items(fr->sink, &n) : NULL;
+                for (size_t i = 0; i < n; i++)
+                    mine += d[i].kernel && name && strcmp(d[i].kernel, name) == 0;
+                pc_sb_printf(b, "<td class=\"n\">%zu</td></tr>\n", mine);
+            }
+        pc_sb_append(b, "</tbody></table>\n");
+    }
+    pc_sb_append(b, "</section>\n");
+}
+
 char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
 {
     pc_sb b = {0};
@@ -1437,25 +1561,7 @@ char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_r
     pc_sb_append(&b, " \xC2\xB7 depths count instances' worth of memory per pool "
                      "(stitch_function_num_per_pool = [root_inner, assemble_outcast, exclusive_outcast])</p>\n");
 
-    if (nkernels > 1) {
-        pc_sb_append(&b, "<nav><ul>\n");
-        int uid = 0;
-        for (size_t f = 0; f < nfiles; f++)
-            for (int k = 0; files[f] && files[f]->model && k < files[f]->model->nkernels; k++) {
-                const pc_result *r = files[f]->results ? files[f]->results[k] : NULL;
-                pc_sb_printf(&b, "<li><a href=\"#k%d\"><code>", uid++);
-                esc(&b, files[f]->model->kernels[k].name);
-                pc_sb_append(&b, "</code></a> <span class=\"muted\">");
-                esc(&b, files[f]->model->file);
-                if (r) {
-                    char d[96];
-                    depths_text(d, sizeof d, r->predicted);
-                    pc_sb_printf(&b, " \xC2\xB7 predicted %s", d);
-                }
-                pc_sb_append(&b, "</span></li>\n");
-            }
-        pc_sb_append(&b, "</ul></nav>\n");
-    }
+    summary(&b, files, nfiles, nkernels);
     if (nkernels == 0)
         pc_sb_append(&b, "<p>No kernel found.</p>\n");
 

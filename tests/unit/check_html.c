@@ -17,6 +17,7 @@
 #include "poolcheck/poolcheck.h"
 #include "poolcheck/report.h"
 #include "support/support.h"
+#include "helpers/test_run.h"
 
 /* ---- a tiny model builder (as in check_analysis.c) ------------------------------------------- */
 
@@ -770,6 +771,72 @@ START_TEST(seed_from_python_source)
 }
 END_TEST
 
+/* The page opens with a summary of the findings: counts, then errors, then PC012 (numbers may be
+ * low), then the other warnings, then notes, each linked to its kernel's section; and a table of
+ * every kernel.  It names nothing outside the page but the analysed files (issue 14). */
+START_TEST(summary_first)
+{
+    char path[] = "/tmp/pc_html_summary_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char arg[128];
+    snprintf(arg, sizeof arg, "--report=%s", path);
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", arg, PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py",
+                                         PC_SOURCE_DIR "/tests/fixtures/checks/pc006_pool_too_shallow.py",
+                                         PC_SOURCE_DIR "/tests/fixtures/checks/pc012_unanalysed_region.py",
+                                         PC_SOURCE_DIR "/tests/fixtures/checks/pc001_zero_depth_pool.py", NULL);
+    ck_assert_int_eq(o.status, 1);
+    pc_test_output_free(&o);
+    size_t len;
+    char *err = NULL;
+    char *doc = pc_read_file(path, &len, &err);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_ptr_null(xml_check(doc));
+    char *sum = strstr(doc, "<section class=\"summary\" id=\"summary\">");
+    char *first_file = strstr(doc, "<section class=\"file\">");
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_ptr_nonnull(first_file);
+    ck_assert(sum < first_file);
+    ck_assert_ptr_nonnull(strstr(sum, "<span class=\"bad\">1 error</span>, 2 warnings, 1 note."));
+    /* order inside the summary, whatever the order of the files on the command line */
+    char *e = strstr(sum, "<span class=\"sev-error\">error</span> <code>PC001</code>");
+    char *w12 = strstr(sum, "<code>PC012</code>");
+    char *w6 = strstr(sum, "<code>PC006</code>");
+    char *n9 = strstr(sum, "<code>PC009</code>");
+    ck_assert(e && w12 && w6 && n9);
+    ck_assert(e < w12 && w12 < w6 && w6 < n9 && n9 < first_file);
+    /* the PC001 item links to the section of the fourth kernel (k3), which exists */
+    ck_assert_ptr_nonnull(strstr(e, "<a href=\"#k3\">kernel <code>k_tmp_to_d_emb</code></a>: "));
+    ck_assert_ptr_nonnull(strstr(doc, "<section class=\"kernel\" id=\"k3\">"));
+    /* every in-page link has its target; every other link is a file:// link to an input */
+    for (const char *h = strstr(doc, "href=\""); h; h = strstr(h + 1, "href=\"")) {
+        h += 6;
+        if (*h == '#') {
+            char id[64];
+            size_t n = strcspn(h + 1, "\"");
+            ck_assert_uint_lt(n, sizeof id - 8);
+            snprintf(id, sizeof id, "id=\"%.*s\"", (int)n, h + 1);
+            ck_assert_msg(strstr(doc, id), "no target for %s", id);
+        } else {
+            ck_assert_msg(strncmp(h, "file://", 7) == 0, "link outside the report: %.60s", h);
+            ck_assert_msg(strncmp(h, "file://" PC_SOURCE_DIR "/examples/", 7 + strlen(PC_SOURCE_DIR) + 10) == 0 ||
+                              strncmp(h, "file://" PC_SOURCE_DIR "/tests/fixtures/", 7 + strlen(PC_SOURCE_DIR) + 16) == 0,
+                          "link to a file that is not an input: %.80s", h);
+        }
+    }
+    /* no document outside the report or the repository is named */
+    ck_assert_ptr_null(strstr(doc, "../"));
+    ck_assert_ptr_null(strstr(doc, "shared/"));
+    ck_assert_ptr_null(strstr(doc, "spec/"));
+    /* the kernel table: one row per kernel with its depths */
+    ck_assert_uint_eq(count(sum, "<tr><td><a href=\"#k"), 4);
+    ck_assert_ptr_nonnull(strstr(sum, "<td class=\"n nw\">[16, 2, 1]</td>"));
+    pc_mem_free(doc);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("html");
@@ -788,6 +855,7 @@ int main(void)
     tcase_add_test(tc, several_kernels_and_files);
     tcase_add_test(tc, write_file);
     tcase_add_test(tc, seed_from_python_source);
+    tcase_add_test(tc, summary_first);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
