@@ -45,6 +45,17 @@ START_TEST(version_and_help)
     o = pc_test_poolcheck(NULL);
     ck_assert_int_eq(o.status, 2);
     pc_test_output_free(&o);
+    /* `model --help` says what the command prints, not only its usage line (issue 14) */
+    o = pc_test_poolcheck("model", "--help", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "Print the kernel model of FILE as JSON"));
+    ck_assert_ptr_nonnull(strstr(o.out, "Exit status:"));
+    pc_test_output_free(&o);
+    /* the top-level help says what the tool does */
+    o = pc_test_poolcheck("--help", NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_ptr_nonnull(strstr(o.out, "predicts, per kernel, the minimal non-zero stitch_function_num_per_pool"));
+    pc_test_output_free(&o);
 }
 END_TEST
 
