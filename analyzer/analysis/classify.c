@@ -103,7 +103,7 @@ static int def_pos(const an_ctx *c, int t)
 
 /* A value defined in a loop body whose variable is read earlier in the same body, where that read
  * still sees a definition from outside the loop, is read again by the next iteration: upstream
- * keeps it in an exclusive slot with one new block per iteration (pypto-runtime-reference 2.5). */
+ * keeps it in an exclusive slot with one new block per iteration (docs/model.md section 4). */
 static bool is_loop_carried(const an_ctx *c, int t)
 {
     const pc_kernel *k = c->k;

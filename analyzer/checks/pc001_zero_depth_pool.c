@@ -2,7 +2,7 @@
  * PC001 zero-depth-pool (error): precise mode on, a pool set to 0, and the kernel has a tensor that
  * needs it.  Mirrors upstream's encode-time ValidateDepth, which throws
  * "stitch_function_num_per_pool[i] cannot be 0 because the current program requires this
- * workspace pool to construct one root function" (pypto-runtime-reference.md 8.2).
+ * workspace pool to construct one root function" (upstream workspace_budget_calculator.cpp ValidateDepth; docs/model.md section 8).
  */
 #include "checks/checks_int.h"
 

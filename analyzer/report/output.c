@@ -1,7 +1,7 @@
 /*
  * output.c - pc_rep_write and the text format.
  *
- * Text is clang's (tooling-notes 2): `file:line:col: severity: message [PC001]`, the source line,
+ * Text is clang's diagnostic format: `file:line:col: severity: message [PC001]`, the source line,
  * a caret line (`^~~~` under the range) and a fix-it line when the fix replaces text on that line;
  * notes as `file:line:col: note: message`.  Every primary line stands alone, since the gcc problem
  * matchers of VS Code and GitHub read only those.  Promoted warnings carry clang-tidy's

@@ -1,5 +1,5 @@
 /*
- * sarif.c - `check --format=sarif`: one SARIF 2.1.0 log with one run (tooling-notes 3).
+ * sarif.c - `check --format=sarif`: one SARIF 2.1.0 log (OASIS standard) with one run.
  *
  * - tool.driver.rules are generated from the check table (id, name, short and full description,
  *   help text and markdown, helpUri to docs/checks/PCnnn.md, defaultConfiguration.level);

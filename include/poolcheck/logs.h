@@ -1,6 +1,6 @@
 /*
  * poolcheck/logs.h - reading the runtime's Workspace INFO logs and checking a prediction
- * against them (spec docs/model.md section 11; formats: pypto-runtime-reference.md section 9).
+ * against them (spec docs/model.md section 11; formats: docs/model.md section 11 and examples/logs/).
  *
  * A pc_log_set collects runs from any number of sources (files, directories, stdin, memory).
  * The scanner streams: it holds one fixed-size buffer per source whatever the file size, finds

@@ -38,7 +38,7 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
 
 /* ---- whole-run output (report/output.c and friends) ------------------------------------------- */
 /* Write every file's kernels and diagnostics in the chosen format, as one document. */
-/* Formats (docs/model.md 12, tooling-notes 2-3):
+/* Formats (docs/model.md 12; clang's text format, SARIF 2.1.0):
  * - text: clang style `file:line:col: severity: message [PC001]` (`[PC006,-warnings-as-errors]`
  *   when promoted), the source line, a caret line and a fix-it line when the fix is on that
  *   line; notes as `file:line:col: note: ...`; then, when o->summary, each kernel's summary.

@@ -469,7 +469,7 @@ START_TEST(test_pc002_each_invalid_value)
 {
     pc_arena *a = pc_arena_new();
     pc_optval good[3] = {ival(64), ival(1), ival(1)};
-    /* The upstream UT's rejects (pypto-runtime-reference.md 8.1), plus a scalar and a float list. */
+    /* The upstream UT's rejects (upstream runtime.py _validate_stitch_function_num_per_pool), plus a scalar and a float list. */
     pc_optval two[2] = {ival(64), ival(1)};
     pc_optval four[4] = {ival(64), ival(1), ival(1), ival(1)};
     pc_optval neg[3] = {ival(64), ival(-1), ival(1)};

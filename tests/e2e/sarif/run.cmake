@@ -1,4 +1,4 @@
-# SARIF validation against the official 2.1.0 schema (tooling-notes.md section 3), run with
+# SARIF validation against the official 2.1.0 schema, run with
 #   cmake -DMODE=setup    -DTOOLS=<dir> -P run.cmake
 #   cmake -DMODE=validate -DTOOLS=<dir> -DFILES=<a.json;b.json> -P run.cmake
 #   cmake -DMODE=cli      -DTOOLS=<dir> -DPOOLCHECK=<exe> -DOUT=<dir> -DINPUTS=<path;...> -P run.cmake
