@@ -9,6 +9,7 @@
  * Assemble / moves are data movement (PC_UNIT_NONE). */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
+#include "clang_tiles.h"
 
 #include <string.h>
 
@@ -800,6 +801,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
                 arg_int(cx, c, flags, &at);
                 arg_int(cx, c, flags + 1, &bt);
             }
+            pc_clang_tiles_matmul(cx, c, ai, bi, at != 0, bt != 0);
             if (ai < nargs && bi < nargs) {
                 /* the operands in argument order, as call_reads saw them */
                 pc_ctres ra = ins.count > 0 ? ins.items[0] : tres_none();
