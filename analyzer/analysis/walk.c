@@ -289,7 +289,7 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
                 }
                 if (b > w->out->tensor_bytes[t])
                     w->out->tensor_bytes[t] = b;
-                *sum += pc_align_up(b, 512);
+                *sum += pool == PC_POOL_ROOT_INNER ? an_tiles_inner_bytes(c, t, w->sets, 3, b) : pc_align_up(b, 512);
             }
         } else if (st->kind == PC_STMT_IF) {
             cand_buf cb = {0};
@@ -687,9 +687,13 @@ static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t 
         seg[f].n = 0;
         if (s == 0)
             continue;
-        if (nf == 1) {
+        bool per_factor = c->loop_rule[l] == PC_UNROLL_RULE_PER_FACTOR;
+        if (nf == 1 && !(per_factor && c->k->loops[l].factor_var)) {
+            /* a plain loop: range(b, e, s) */
             seg[f].n = trip128(b, e, s);
-        } else if (c->loop_rule[l] == PC_UNROLL_RULE_PER_FACTOR) {
+        } else if (per_factor) {
+            /* also a loop_unroll with only the factor 1: upstream's loop stops at
+             * stop - ((stop - start) % step) */
             __int128 end = (__int128)e - pymod128((__int128)e - b, stride);
             seg[f].n = trip128(cur, end, stride);
             cur = end;
