@@ -57,6 +57,7 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c);
 void pc_chk_workspace_budget(pc_chk_ctx *c);
 void pc_chk_assemble_no_headroom(pc_chk_ctx *c);
 void pc_chk_unanalysed_region(pc_chk_ctx *c);
+void pc_chk_tiles_note(pc_chk_ctx *c); /* issue 18: id-less note, tiles_note.c */
 
 /* ---- helpers.c -------------------------------------------------------------------------------- */
 

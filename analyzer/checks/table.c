@@ -210,6 +210,7 @@ void pc_lint(pc_diag_sink *s, const pc_lint_input *in)
     for (int i = 0; i < PC_CHK_COUNT; i++)
         if (pc_diag_selected(s, i))
             check_fns[i](&c);
+    pc_chk_tiles_note(&c); /* issue 18: root_inner bytes that may be low (no check id) */
     PC_VEC_FREE(c.seen);
     pc_arena_free(c.arena);
 }
