@@ -561,6 +561,14 @@ START_TEST(if_else_branches)
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(s->branches[i].decided, -1);
     ck_assert_ptr_null(s->branches[2].cond); /* ELSE */
+    ck_assert_ptr_null(s->branches[2].cond_text);
+    /* issue 11: the conditions as expressions, with their spelling */
+    ck_assert_str_eq(expr_text(s->branches[0].cond), "i == 0");
+    ck_assert_str_eq(s->branches[0].cond_text, "i == 0");
+    ck_assert_ptr_nonnull(s->branches[1].cond);
+    ck_assert_int_eq(s->branches[1].cond->kind, PC_EXPR_IS_LOOP_END);
+    ck_assert_str_eq(s->branches[1].cond->name, "i");
+    ck_assert_str_eq(s->branches[1].cond_text, "IsLoopEnd(i, 8)");
     ck_assert_uint_eq(s->branches[1].loc.line, 10);
     ck_assert_int_eq(count_in_block(k, &s->branches[0].body, "p", PC_ACC_DEFINE, PC_UNIT_VECTOR), 1);
     ck_assert_int_eq(count_in_block(k, &s->branches[1].body, "b", PC_ACC_WRITE_ASSEMBLE, ANY_UNIT), 1);
@@ -1275,6 +1283,50 @@ START_TEST(byte_columns)
 }
 END_TEST
 
+START_TEST(branch_conditions)
+{
+    /* issue 11: IF conditions as model expressions; reading tensor data makes one data-dependent */
+    pc_model *m = parse_text(
+        "using namespace npu::tile_fwk;\n"
+        "#define LIMIT 3\n"
+        "void Build(Tensor &a, Tensor &s, Tensor &b)\n"
+        "{\n"
+        "    FUNCTION(\"k\", {a, s}, {b}) {\n"
+        "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 8, 1)) {\n"
+        "            IF((i + 1 < LIMIT && !IsLoopBegin(i, 0)) || i * 2 >= 12) { b = Exp(a); }\n"
+        "            IF(GetTensorData(s, {i}) > 0) { b = Exp(a); }\n"
+        "            IF(i != 2) { b = Exp(a); }\n"
+        "        }\n"
+        "    }\n"
+        "}\n");
+    const pc_kernel *k = kernel_named(m, "k");
+    const pc_stmt *ifs[3];
+    int n = 0;
+    for (int i = 0; i < k->nstmts && n < 3; i++)
+        if (k->stmts[i].kind == PC_STMT_IF)
+            ifs[n++] = &k->stmts[i];
+    ck_assert_int_eq(n, 3);
+    const pc_expr *c = ifs[0]->branches[0].cond;
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(c->kind, PC_EXPR_OR);
+    ck_assert_int_eq(c->a->kind, PC_EXPR_AND);
+    ck_assert_int_eq(c->a->b->kind, PC_EXPR_NOT);
+    ck_assert_int_eq(c->a->b->a->kind, PC_EXPR_IS_LOOP_BEGIN);
+    ck_assert_int_eq(c->b->kind, PC_EXPR_GE);
+    /* decided per value of i: i = 1 -> (2 < 3 && !false) -> true; i = 0 -> begin -> false; i = 6 -> 12 >= 12 */
+    pc_binding one = {"i", 1};
+    pc_bindings set = {&one, 1};
+    int64_t v;
+    ck_assert(pc_expr_eval(c->a->a, &set, 1, &v) && v == 1);
+    ck_assert_str_eq(ifs[0]->branches[0].cond_text, "(i + 1 < LIMIT && !IsLoopBegin(i, 0)) || i * 2 >= 12");
+    ck_assert_ptr_null(ifs[1]->branches[0].cond); /* data-dependent */
+    ck_assert_str_eq(ifs[1]->branches[0].cond_text, "GetTensorData(s, {i}) > 0");
+    ck_assert_int_eq(ifs[1]->branches[0].decided, -1);
+    ck_assert_int_eq(ifs[2]->branches[0].cond->kind, PC_EXPR_NE);
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(op_table)
 {
     /* one table for both languages: a C++ op and its Python twin are the same row */
@@ -1345,6 +1397,7 @@ int main(void)
     tcase_add_test(tc, stub_dir_from_environment);
     tcase_add_test(tc, byte_columns);
     tcase_add_test(tc, op_table);
+    tcase_add_test(tc, branch_conditions);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -274,6 +274,11 @@ int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
 
+/* ---- branch conditions (clang_cond.c) ---- */
+/* The condition of IF(...) from its tokens: comparisons, &&, ||, !, IsLoopBegin / IsLoopEnd,
+ * arithmetic.  NULL when it reads tensor data (*data_dependent set) or cannot be read. */
+const pc_expr *pc_clang_cond_expr(pc_cx *cx, const pc_ctok *t, int n, bool *data_dependent);
+
 /* ---- the preprocessor's decisions (clang_pp.c) ---- */
 typedef void (*pc_clang_macro_fn)(pc_cx *cx, const char *name, const pc_ctok *body, int n, void *data);
 /* Call fn for every object-like macro definition in effect in the kernel's files, in order (not

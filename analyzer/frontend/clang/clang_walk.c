@@ -15,6 +15,7 @@
  * between the statement's expansion start and its body. */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
+#include "clang_tiles.h"
 
 #include <string.h>
 
@@ -262,6 +263,7 @@ int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc)
     pc_kernel *k = &cx->m->kernels[cx->kernel];
     int id = pc_kernel_add_stmt(cx->m, k, kind, loc);
     k->stmts[id].has_op = false;
+    pc_clang_tiles_inherit(cx, id);
     pc_block_append(cx->m, block_of(cx, cx->block), id);
     return id;
 }
@@ -1654,18 +1656,25 @@ static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
 }
 
 /* The condition tokens of `IF ( cond )` / `if (cond)` between a statement start and its body. */
-static const pc_expr *if_condition(pc_cx *cx, CXCursor s, CXCursor then_s, pc_loc *hloc)
+/* The condition of an IF as a model expression (clang_cond.c) and its source spelling. */
+static const pc_expr *if_condition(pc_cx *cx, CXCursor s, CXCursor then_s, pc_loc *hloc, const char **text)
 {
     pc_ctoks toks = {0};
     uint32_t b, bo;
     int a0, a1, after;
     const pc_expr *e = NULL;
     *hloc = pc_clang_cursor_loc(cx, s);
+    *text = NULL;
     if (header_tokens(cx, s, then_s, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after)) {
         *hloc = pc_clang_loc_range(cx, toks.items[0].off, toks.items[a1].off + 1);
         cx->stmt_loc = *hloc;
         header_reads(cx, toks.items + a0, a1 - a0);
-        e = pc_clang_int_expr(cx, toks.items + a0, a1 - a0);
+        if (a1 > a0) {
+            uint32_t tb = toks.items[a0].off, te = toks.items[a1 - 1].off + toks.items[a1 - 1].len;
+            *text = pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + tb, te - tb));
+        }
+        bool data = false;
+        e = pc_clang_cond_expr(cx, toks.items + a0, a1 - a0, &data);
     }
     PC_VEC_FREE(toks);
     return e;
@@ -1682,15 +1691,17 @@ static void if_stmt(pc_cx *cx, CXCursor s)
         CXCursor cond, then_s, else_s;
         if_parts(cur, &cond, &then_s, &else_s);
         pc_loc hloc;
+        const char *text;
         cx->header_reads = false;
-        const pc_expr *c = if_condition(cx, cur, then_s, &hloc);
+        const pc_expr *c = if_condition(cx, cur, then_s, &hloc, &text);
         cx->cur_stmt = -1;
         if (sid < 0)
             sid = pc_clang_new_stmt(cx, PC_STMT_IF, pc_clang_cursor_loc(cx, s));
         int64_t v;
         int decided = any_true ? 0 : (c && pc_expr_is_int(c, &v)) ? (v != 0) : -1;
         pc_branch *br = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], hloc);
-        br->cond = decided >= 0 && c && pc_expr_is_int(c, &v) ? c : NULL;
+        br->cond = c; /* NULL: data-dependent (the analysis charges the maximum over the paths) */
+        br->cond_text = text;
         br->decided = decided;
         any_true = any_true || decided == 1;
         all_false = all_false && decided == 0;
@@ -2040,7 +2051,7 @@ static void expr_stmt(pc_cx *cx, CXCursor s)
         return;
     }
     if (name && is_tile_call(name)) {
-        pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc); /* tile-shape setting: no tensor work */
+        pc_clang_tiles_call(cx, c, name, pc_clang_new_stmt(cx, PC_STMT_OP, cx->stmt_loc)); /* tile-shape setting: no tensor work */
         return;
     }
     if (pc_clang_tensor_stmt(cx, s))
