@@ -158,14 +158,20 @@ static void why_set(tile_why *w, const char *text, pc_loc loc)
 
 static bool loc_known(pc_loc l) { return l.line > 0; }
 
+/* The setter's name in the kernel's language. */
+static const char *setter(const an_ctx *c, bool cube)
+{
+    if (c->model->lang == PC_LANG_CPP)
+        return cube ? "TileShape::Current().SetCubeTile" : "TileShape::Current().SetVecTile";
+    return cube ? "pypto.set_cube_tile_shapes" : "pypto.set_vec_tile_shapes";
+}
+
 /* The vector tile of the op at u, clipped to S; false (and why) when it is not known. */
 static bool vec_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n, int64_t *out, tile_why *why)
 {
     const pc_tile_shapes *ts = u->st->tiles;
     if (!ts || !ts->vec_set) {
-        why_set(why, "no vector tile setter (set_vec_tile_shapes / TileShape::Current().SetVecTile) precedes "
-                     "the vector op",
-                u->a->loc);
+        why_set(why, pc_arena_printf(c->arena, "no %s precedes the vector op", setter(c, false)), u->a->loc);
         return false;
     }
     if (!ts->vec_known) {
@@ -183,13 +189,11 @@ static bool vec_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n, int6
     return true;
 }
 
-static bool cube_known(const tile_use *u, tile_why *why)
+static bool cube_known(an_ctx *c, const tile_use *u, tile_why *why)
 {
     const pc_tile_shapes *ts = u->st->tiles;
     if (!ts || !ts->cube_set) {
-        why_set(why, "no cube tile setter (set_cube_tile_shapes / TileShape::Current().SetCubeTile) precedes "
-                     "the matmul",
-                u->a->loc);
+        why_set(why, pc_arena_printf(c->arena, "no %s precedes the matmul", setter(c, true)), u->a->loc);
         return false;
     }
     if (!ts->cube_known) {
@@ -212,7 +216,7 @@ static bool producer_tile(an_ctx *c, const tile_tensor *tt, const int64_t *S, in
     if (u->a->unit == PC_UNIT_VECTOR)
         return vec_tile(c, u, S, n, p, why);
     if (u->a->unit == PC_UNIT_CUBE) {
-        if (!cube_known(u, why))
+        if (!cube_known(c, u, why))
             return false;
         if (n != 2) {
             why_set(why, "it is a batched matmul result (not yet verified on upstream's compiler)", u->a->loc);
@@ -248,7 +252,7 @@ static bool consumer_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n,
         why_set(why, "a matmul reads it transposed (not yet verified on upstream's compiler)", u->a->loc);
         return false;
     }
-    if (!cube_known(u, why))
+    if (!cube_known(c, u, why))
         return false;
     if (n != 2) {
         why_set(why, "a batched matmul reads it (not yet verified on upstream's compiler)", u->a->loc);

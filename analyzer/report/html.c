@@ -1247,8 +1247,14 @@ static void tensor_table(kctx *c)
         }
         pc_sb_printf(b, "</td><td>%s</td><td class=\"nw\"><span class=\"chip p%d\"></span>%s</td>", pc_tensor_kind_name(T->kind),
                      pool, pc_pool_name(tr->pool));
-        pc_sb_printf(b, "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>", tr->bytes >= 0 ? I(tr->bytes).s : "?",
+        pc_sb_printf(b, "<td class=\"n\">%s</td><td class=\"n\">%s", tr->bytes >= 0 ? I(tr->bytes).s : "?",
                      tr->aligned_bytes >= 0 ? I(tr->aligned_bytes).s : "?");
+        if (tr->pieces_text) { /* issue 18: tile pieces, each rounded up to 512 */
+            pc_sb_append(b, "<br><span class=\"muted\">");
+            esc(b, tr->pieces_text);
+            pc_sb_append(b, "</span>");
+        }
+        pc_sb_append(b, "</td><td>");
         if (tr->root >= 0)
             esc(b, root_name(r, tr->root));
         else

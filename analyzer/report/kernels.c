@@ -59,6 +59,10 @@ void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
         cJSON_AddNumberToObject(x, "column", T->loc.col);
         cJSON_AddItemToObject(x, "bytes", num_or_null(tr->bytes));
         cJSON_AddItemToObject(x, "aligned_bytes", num_or_null(tr->aligned_bytes));
+        if (tr->pieces_text) { /* issue 18: tile pieces (aligned_bytes is their sum) */
+            cJSON_AddNumberToObject(x, "pieces", tr->pieces);
+            cJSON_AddStringToObject(x, "pieces_text", tr->pieces_text);
+        }
         cJSON_AddStringToObject(x, "reason", tr->reason ? tr->reason : "");
         cJSON_AddItemToArray(tensors, x);
     }
