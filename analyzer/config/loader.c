@@ -170,6 +170,23 @@ static const char *json_kind(const cJSON *j)
 
 /* Parse text strictly and record positions; NULL + *err ("path:l:c: ...") on a syntax error or a
  * top level that is not an object. */
+/* One rule for huge numbers: a number beyond a double's range (1e400) is an error in the file,
+ * as one longer than 63 characters is (the validator's limit, cJSON's buffer), rather than an
+ * option value of infinity.  nlohmann::json, which upstream's C++ reads configurations with,
+ * also refuses 1e400 ("number overflow"). */
+static bool out_of_range_number(const cJSON *j, const jpos *p, size_t *at)
+{
+    if (cJSON_IsNumber(j) && !isfinite(j->valuedouble)) {
+        *at = p->start;
+        return true;
+    }
+    int k = 0;
+    for (const cJSON *c = j->child; c && k < p->nkids; c = c->next, k++)
+        if (out_of_range_number(c, &p->kids[k], at))
+            return true;
+    return false;
+}
+
 static cJSON *parse_located(src *s, jpos *root_pos, char **err)
 {
     size_t off = 0;
@@ -182,6 +199,12 @@ static cJSON *parse_located(src *s, jpos *root_pos, char **err)
     size_t i = s->bom;
     memset(root_pos, 0, sizeof *root_pos);
     scan(s, &i, root, root_pos);
+    size_t at;
+    if (out_of_range_number(root, root_pos, &at)) {
+        *err = located(s, at, "number out of range (beyond what a double holds)");
+        cJSON_Delete(root);
+        return NULL;
+    }
     if (!cJSON_IsObject(root)) {
         *err = located(s, root_pos->start, "expected a JSON object at the top level, found %s", json_kind(root));
         cJSON_Delete(root);

@@ -85,6 +85,10 @@ struct pc_log_state {
     PC_VEC(pc_log_msg) warnings;
     bool finished;
     void *buffers;           /* scan.c: the fixed buffers, shared by every source of the set */
+    /* the first line skipped (pc_log_stats.skipped_lines), for the note that counts them */
+    const char *first_skip_source;
+    int64_t first_skip_line;
+    const char *first_skip_why;
 };
 
 size_t pc_log_buffer_size(const pc_log_opts *o);

@@ -219,11 +219,20 @@ void pc_log_write_text(FILE *out, const pc_log_set *s, const pc_log_check *chk)
               "  export ASCEND_PROCESS_LOG_PATH=<dir>\n"
               "and give <dir> to poolcheck logs\n",
               out);
-    if (s->stats.skipped_lines)
+    if (s->stats.skipped_lines) {
         fprintf(out,
                 "note: %lld line%s skipped (%lld longer than the scan buffer, %lld binary, %lld "
-                "Workspace line%s cut short or malformed)\n",
+                "Workspace line%s cut short or malformed)",
                 (long long)s->stats.skipped_lines, s->stats.skipped_lines == 1 ? "" : "s",
                 (long long)s->stats.long_lines, (long long)s->stats.binary_lines,
                 (long long)s->stats.malformed_lines, s->stats.malformed_lines == 1 ? "" : "s");
+        const struct pc_log_state *st = s->state;
+        if (st && st->first_skip_source) {
+            char *name = pc_visible(st->first_skip_source);
+            fprintf(out, "; the first at %s:%lld (%s)", name ? name : st->first_skip_source,
+                    (long long)st->first_skip_line, st->first_skip_why);
+            pc_mem_free(name);
+        }
+        fputc('\n', out);
+    }
 }

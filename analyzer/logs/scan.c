@@ -156,6 +156,7 @@ typedef struct scanner {
     size_t counted_pos;         /* newlines before this position are in nl_count */
     int64_t nl_count;
     bool skipping;              /* inside a line longer than the buffer */
+    bool looked, cr_only;       /* the first block was checked; it has CRs and no LF */
     char *scratch;
 
     /* input */
@@ -286,6 +287,17 @@ static void count_newlines_to(scanner *sc, size_t pos)
     }
 }
 
+/* Remember the first skipped line (file and line number) for the note that counts them. */
+static void note_skip(scanner *sc, int64_t line, const char *why)
+{
+    struct pc_log_state *st = sc->set->state;
+    if (st->first_skip_source)
+        return;
+    st->first_skip_source = sc->name;
+    st->first_skip_line = line;
+    st->first_skip_why = why;
+}
+
 /* A tagged line [ls, le) whose tag starts at tp. */
 static void handle_line(scanner *sc, const char *ls, const char *le, const char *tp,
                         pc_log_tag tag, size_t tlen, bool unterminated)
@@ -311,6 +323,8 @@ static void handle_line(scanner *sc, const char *ls, const char *le, const char 
     }
     if (control) {
         st->binary_lines++;
+        count_newlines_to(sc, (size_t)(ls - sc->buf));
+        note_skip(sc, sc->nl_count + 1, "control bytes in a tagged line");
         return;
     }
 
@@ -340,8 +354,10 @@ static void handle_line(scanner *sc, const char *ls, const char *le, const char 
         .len = n,
         .at_eof_unterminated = unterminated,
     };
-    if (!pc_log_take_line(sc->set, &line))
+    if (!pc_log_take_line(sc->set, &line)) {
         st->malformed_lines++;
+        note_skip(sc, line.line, "a Workspace line cut short or malformed");
+    }
 }
 
 /* Lines with a NUL byte in [b, e) (only called when the block has one). */
@@ -350,8 +366,13 @@ static void count_binary_lines(scanner *sc, const char *b, const char *e)
     while (b < e) {
         const char *nl = memchr(b, '\n', (size_t)(e - b));
         const char *le = nl ? nl : e;
-        if (memchr(b, 0, (size_t)(le - b)))
+        if (memchr(b, 0, (size_t)(le - b))) {
             sc->set->stats.binary_lines++;
+            if (!sc->set->state->first_skip_source) {
+                count_newlines_to(sc, (size_t)(b - sc->buf));
+                note_skip(sc, sc->nl_count + 1, "a NUL byte");
+            }
+        }
         b = le + 1;
     }
 }
@@ -359,6 +380,21 @@ static void count_binary_lines(scanner *sc, const char *b, const char *e)
 /* Search the complete lines of the buffer (all of it at EOF) and carry what is left. */
 static void process(scanner *sc, bool eof)
 {
+    /* A file whose first block has a CR but no LF ends its lines in lone CRs (a classic Mac
+     * conversion): the scanner splits at LF, so the whole file would read as one line.  Said
+     * once, and the file is not scanned. */
+    if (!sc->looked && sc->len) {
+        sc->looked = true;
+        sc->cr_only = !memchr(sc->buf, '\n', sc->len) && memchr(sc->buf, '\r', sc->len);
+        if (sc->cr_only)
+            pc_log_warn(sc->set, sc->name, "its lines end in a lone CR (no LF), which runtime logs never do; "
+                                           "not read: convert it first (tr '\\r' '\\n')");
+    }
+    if (sc->cr_only) {
+        sc->len = sc->scan_from = sc->counted_pos = 0;
+        sc->skipping = false;
+        return;
+    }
     size_t start = sc->scan_from;
     size_t end;
     if (eof) {
@@ -370,6 +406,8 @@ static void process(scanner *sc, bool eof)
                 return; /* the line goes on: read more */
             /* A line longer than the buffer: drop it and skip to its newline. */
             count_newlines_to(sc, start);
+            if (!sc->cr_only)
+                note_skip(sc, sc->nl_count + 1, "longer than the scan buffer");
             sc->skipping = true;
             sc->len = sc->scan_from = sc->counted_pos = 0;
             return;

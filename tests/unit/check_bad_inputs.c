@@ -208,6 +208,15 @@ static void generate_inputs(void)
     char *log = read_all(example_log, &len);
     REQUIRE(log);
     gen_repeat("big.log", "", log, (100u << 20) / len + 1, "");
+    /* the same log with its line breaks turned into lone CRs */
+    {
+        char *cr = malloc(len);
+        REQUIRE(cr != NULL);
+        for (size_t i = 0; i < len; i++)
+            cr[i] = log[i] == '\n' ? '\r' : log[i];
+        write_bytes("cr_only.log", cr, len);
+        free(cr);
+    }
     /* a log cut in the middle of its last tagged line, and one 10 MB line */
     write_bytes("cut_midline.log", log, len - 40);
     free(log);
