@@ -244,6 +244,112 @@ static const char *directive(const char *line, const char *key)
 }
 
 
+/* ---- tile pieces (issue 18): units, one tensor's bytes, id-less notes ------------------------------- */
+
+/* EXPECT-UNITS: root_inner=1024 exclusive=0   (the kernel's "units" object) */
+static void expect_units(ctx *c, const char *rest)
+{
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *units = cJSON_GetObjectItemCaseSensitive(c->kernel, "units");
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", rest);
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        char *eq = strchr(tok, '=');
+        FX_ASSERT(c, eq, "%s:%d: EXPECT-UNITS: key=value", c->fixture, c->line);
+        *eq = 0;
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(units, tok);
+        if (strcmp(eq + 1, "null") == 0)
+            FX_ASSERT(c, cJSON_IsNull(v), "%s:%d: units.%s: expected null", c->fixture, c->line, tok);
+        else
+            FX_ASSERT(c, cJSON_IsNumber(v) && v->valuedouble == atof(eq + 1), "%s:%d: units.%s: expected %s, got %.0f",
+                      c->fixture, c->line, tok, eq + 1, cJSON_IsNumber(v) ? v->valuedouble : -1.0);
+    }
+}
+
+/* EXPECT-TENSOR-BYTES: NAME ALIGNED [PIECES]   aligned bytes (the pieces' sum) and, when given, the
+ * pieces' description ("2 pieces of [1, 32]"; "-" for one piece) */
+static void expect_tensor_bytes(ctx *c, const char *rest)
+{
+    char name[256];
+    long long want = 0;
+    int consumed = 0;
+    FX_ASSERT(c, sscanf(rest, "%255s %lld%n", name, &want, &consumed) == 2,
+              "%s:%d: EXPECT-TENSOR-BYTES: NAME BYTES [PIECES]", c->fixture, c->line);
+    const char *pieces = rest + consumed;
+    while (*pieces == ' ')
+        pieces++;
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(c->kernel, "tensors")) {
+        cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name");
+        if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
+            continue;
+        cJSON *ab = cJSON_GetObjectItemCaseSensitive(t, "aligned_bytes");
+        FX_ASSERT(c, cJSON_IsNumber(ab) && ab->valuedouble == (double)want, "%s:%d: tensor %s: expected %lld aligned bytes, got %.0f",
+                  c->fixture, c->line, name, want, cJSON_IsNumber(ab) ? ab->valuedouble : -1.0);
+        if (!*pieces)
+            return;
+        cJSON *pt = cJSON_GetObjectItemCaseSensitive(t, "pieces_text");
+        const char *got = cJSON_IsString(pt) ? pt->valuestring : "-";
+        FX_ASSERT(c, strcmp(got, pieces) == 0, "%s:%d: tensor %s: expected pieces '%s', got '%s'", c->fixture, c->line,
+                  name, pieces, got);
+        return;
+    }
+    FX_FAIL(c, "%s:%d: no tensor named %s", c->fixture, c->line, name);
+}
+
+/* EXPECT-NOTE: LINE[:COL] TEXT   a note with no check id (frontend or analysis remark) at that line
+ * EXPECT-NO-NOTE: TEXT         no note without a check id contains TEXT */
+static void expect_note(ctx *c, const char *rest, bool negate)
+{
+    int line = 0, col = 0, consumed = 0;
+    if (!negate && sscanf(rest, "%d:%d%n", &line, &col, &consumed) < 2) {
+        col = 0;
+        FX_ASSERT(c, sscanf(rest, "%d%n", &line, &consumed) == 1, "%s:%d: EXPECT-NOTE: LINE[:COL] TEXT", c->fixture,
+                  c->line);
+    }
+    const char *frag = rest + consumed;
+    while (*frag == ' ')
+        frag++;
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
+        cJSON *chk = cJSON_GetObjectItemCaseSensitive(d, "check");
+        cJSON *sev = cJSON_GetObjectItemCaseSensitive(d, "severity");
+        if (cJSON_IsString(chk) || !cJSON_IsString(sev) || strcmp(sev->valuestring, "note") != 0)
+            continue;
+        const char *msg = cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring;
+        if (negate) {
+            FX_ASSERT(c, !strstr(msg, frag), "%s:%d: unexpected note: %s", c->fixture, c->line, msg);
+            continue;
+        }
+        int dl = cJSON_GetObjectItemCaseSensitive(d, "line")->valueint;
+        int dc = cJSON_GetObjectItemCaseSensitive(d, "column")->valueint;
+        if (dl == line && (!col || dc == col) && strstr(msg, frag))
+            return;
+    }
+    if (!negate) {
+        char *all = cJSON_Print(cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics"));
+        FX_FAIL(c, "%s:%d: no note at line %d containing %s; diagnostics: %s", c->fixture, c->line, line, frag, all);
+    }
+}
+
+/* The tile directives; false when the line is none of them. */
+static bool expect_tiles(ctx *c, const char *line)
+{
+    const char *v;
+    if ((v = directive(line, "EXPECT-UNITS:")))
+        expect_units(c, v);
+    else if ((v = directive(line, "EXPECT-TENSOR-BYTES:")))
+        expect_tensor_bytes(c, v);
+    else if ((v = directive(line, "EXPECT-NO-NOTE:")))
+        expect_note(c, v, true);
+    else if ((v = directive(line, "EXPECT-NOTE:")))
+        expect_note(c, v, false);
+    else
+        return false;
+    return true;
+}
+
 static void check_case(const char *fixture, const char *run_args, int run_line, char **lines, int from, int to)
 {
     char dir[4096];
@@ -312,6 +418,8 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
             expect_diag(&c, v, true);
         else if ((v = directive(lines[i], "EXPECT-DIAG:")))
             expect_diag(&c, v, false);
+        else if (expect_tiles(&c, lines[i]))
+            continue;
         else if (directive(lines[i], "EXPECT-"))
             ck_abort_msg("%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
     }

@@ -126,6 +126,7 @@ static void collect_dir_pairs(const char *sub)
 static void collect_pairs(void)
 {
     collect_dir_pairs("paths");
+    collect_dir_pairs("tiles"); /* tests/fixtures/tiles/ (issue 18), side by side */
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/cpp", fixtures_root());
     DIR *d = opendir(dir);
