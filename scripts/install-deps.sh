@@ -17,7 +17,14 @@ packages=(
 # when the commands are missing.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
-for extra in "$@"; do packages+=("$extra"); done
+# --with-libclang=N: also LLVM N's libclang (CI builds the C++ frontend against 14 and 19:
+# cmake -DPOOLCHECK_LIBCLANG_VERSION=N); any other argument is a package name.
+for extra in "$@"; do
+  case "$extra" in
+    --with-libclang=*) packages+=("llvm-${extra#*=}-dev" "libclang-${extra#*=}-dev") ;;
+    *) packages+=("$extra") ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
