@@ -146,10 +146,21 @@ static bool find_stub(struct pc_clang_state *st)
  * CANN's (acl/, aclnn/, runtime/, hccl/ and the loose toolkit headers), the C++ standard
  * library and gtest/gmock.  Every other #include is followed on the compile command's include
  * path, so a project's helpers and its `using namespace npu::tile_fwk;` arrive as in a real
- * build.  The standard library is stood in for, not followed: the stub declares the part kernels
- * use, and parsing libstdc++'s <string>, <vector>, <map>, <functional>... costs about 1.1 s per
- * file against 0.17 s for the whole stub (clang-14 -fsyntax-only, this machine); gtest's real
- * header needs the real library, so the stub's TEST/TEST_F fallbacks stand in for it. */
+ * build.
+ *
+ * How: stub/include/ (next to the stub header, installed with it) holds a file for each of
+ * those headers - empty but for a comment, or for <cstdio>, <cmath>... the C header and its
+ * names in std - and is the first -I of every stub-mode parse, with -nostdinc++; the stub itself
+ * comes in with -include.  So they shadow a real copy the include path may reach, and clang sees
+ * exactly what `clang -fsyntax-only` with the same flags sees (bench/cpp.sh).
+ * The standard library is stood in for, not followed: the stub declares the part kernels use,
+ * and parsing libstdc++'s <string>, <vector>, <map>, <functional>... costs about 1.1 s per file
+ * against 0.17 s for the whole stub (clang-14 -fsyntax-only, this machine); gtest's real header
+ * needs the real library, so the stub's TEST/TEST_F fallbacks stand in for it.
+ *
+ * An #include under one of these roots that stub/include/ does not have is dropped without a
+ * note (the stub, injected with -include, declares what it would have); any other include that
+ * cannot be found gets one note naming it. */
 static const char *const stub_roots[] = {
     "tilefwk/", "interface/",                           /* PyPTO */
     "acl/", "aclnn/", "runtime/", "hccl/",              /* CANN toolkit */
@@ -157,36 +168,6 @@ static const char *const stub_roots[] = {
     NULL};
 static const char *const stub_loose_headers[] = {
     "securec.h", "securectype.h", "dlog_pub.h", "slog.h", "kernel_operator.h", "acl_define.h", NULL};
-/* The C++ standard library headers (C++17, and the C++20 names kernels may already use). */
-static const char *const stub_std_headers[] = {
-    "algorithm", "any", "array", "atomic", "bit", "bitset", "cassert", "cctype", "cerrno", "cfenv",
-    "cfloat", "charconv", "chrono", "cinttypes", "climits", "clocale", "cmath", "codecvt", "compare",
-    "complex", "concepts", "condition_variable", "csetjmp", "csignal", "cstdarg", "cstddef", "cstdint",
-    "cstdio", "cstdlib", "cstring", "ctime", "cuchar", "cwchar", "cwctype", "deque", "exception",
-    "execution", "filesystem", "format", "forward_list", "fstream", "functional", "future",
-    "initializer_list", "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list",
-    "locale", "map", "memory", "memory_resource", "mutex", "new", "numbers", "numeric", "optional",
-    "ostream", "queue", "random", "ranges", "ratio", "regex", "scoped_allocator", "set",
-    "shared_mutex", "source_location", "span", "sstream", "stack", "stdexcept", "streambuf", "string",
-    "string_view", "system_error", "thread", "tuple", "type_traits", "typeindex", "typeinfo",
-    "unordered_map", "unordered_set", "utility", "valarray", "variant", "vector", "version", NULL};
-/* Headers under those roots that get an (empty) file in the virtual include directory, searched
- * before any other -I: they shadow a real copy the include path may reach.  An #include under a
- * root that is not listed and not found is stood in for all the same (dropped without a note):
- * the stub, injected with -include, declares what it would have.  The public tilefwk/ headers of
- * the PyPTO snapshot, and the internal ones upstream tests include. */
-static const char *const stub_shadowed[] = {
-    "tilefwk/cann_host_runtime.h", "tilefwk/comm_group_recorder.h", "tilefwk/config.h", "tilefwk/data_type.h",
-    "tilefwk/device_error_code.h", "tilefwk/element.h", "tilefwk/error.h", "tilefwk/error_code.h",
-    "tilefwk/error_manager.h", "tilefwk/function.h", "tilefwk/lazy.h", "tilefwk/platform.h",
-    "tilefwk/pypto_fwk_log.h", "tilefwk/symbolic_distributed.h", "tilefwk/symbolic_scalar.h",
-    "tilefwk/tensor.h", "tilefwk/tile_shape.h", "tilefwk/tilefwk.h", "tilefwk/tilefwk_log.h",
-    "tilefwk/tilefwk_op.h", "tilefwk/workspace_desc.h",
-    "interface/configs/config_manager.h", "interface/configs/config_manager_ng.h",
-    "interface/function/function.h", "interface/inner/tilefwk.h", "interface/inner/tile_shape.h",
-    "interface/interpreter/raw_tensor_data.h", "interface/operation/operation.h",
-    "interface/program/program.h", "interface/tensor/logical_tensor.h", "interface/tensor/float.h",
-    "gtest/gtest.h", "gmock/gmock.h", "securec.h", "acl/acl.h", NULL};
 
 /* Does stub mode stand in for an #include spelled `name` (without its quotes or brackets)? */
 static bool stub_stands_in(const char *name)
@@ -197,75 +178,17 @@ static bool stub_stands_in(const char *name)
     for (int i = 0; stub_loose_headers[i]; i++)
         if (!strcmp(name, stub_loose_headers[i]))
             return true;
-    for (int i = 0; stub_std_headers[i]; i++)
-        if (!strcmp(name, stub_std_headers[i]))
-            return true;
     return false;
 }
 
-/* The virtual include directory next to the stub (it does not exist on disk: its files are
- * unsaved files of every parse). */
-static char *virtual_include_dir(const struct pc_clang_state *st)
+/* stub/include/: the directory next to the stub header. */
+static char *stub_include_dir(const struct pc_clang_state *st)
 {
     const char *slash = strrchr(st->stub_path, '/');
     size_t n = slash ? (size_t)(slash - st->stub_path) : 0;
     pc_sb b = {0};
-    pc_sb_printf(&b, "%.*s/poolcheck-stub-include", (int)n, st->stub_path);
+    pc_sb_printf(&b, "%.*s/include", (int)n, st->stub_path);
     return pc_sb_take(&b);
-}
-
-typedef PC_VEC(struct CXUnsavedFile) unsaved_vec;
-
-static const char virtual_text[] = "/* stood in for by poolcheck's stub header (-include) */\n";
-
-/* The C++ headers of the C library: the C header (the system's, followed) and its common names
- * in namespace std, as <cstdio> and the others declare them. */
-static const struct { const char *name, *text; } c_wrappers[] = {
-    {"cstddef", "#include <stddef.h>\n"},
-    {"cstdint", "#include <stdint.h>\n"},
-    {"climits", "#include <limits.h>\n"},
-    {"cfloat", "#include <float.h>\n"},
-    {"cassert", "#include <assert.h>\n"},
-    {"cerrno", "#include <errno.h>\n"},
-    {"cstdarg", "#include <stdarg.h>\nnamespace std { using ::va_list; }\n"},
-    {"cinttypes", "#include <inttypes.h>\n"},
-    {"cctype", "#include <ctype.h>\nnamespace std { using ::isdigit; using ::isalpha; using ::isspace; "
-               "using ::toupper; using ::tolower; }\n"},
-    {"cstdio", "#include <stdio.h>\nnamespace std { using ::FILE; using ::printf; using ::fprintf; "
-               "using ::snprintf; using ::sprintf; using ::fopen; using ::fclose; using ::fflush; using ::puts; }\n"},
-    {"cstdlib", "#include <stdlib.h>\nnamespace std { using ::abs; using ::labs; using ::malloc; using ::calloc; "
-                "using ::free; using ::exit; using ::abort; using ::getenv; using ::atoi; using ::strtol; "
-                "using ::strtoll; using ::rand; using ::srand; }\n"},
-    {"cstring", "#include <string.h>\nnamespace std { using ::memcpy; using ::memset; using ::memcmp; "
-                "using ::strlen; using ::strcmp; using ::strncmp; using ::strcpy; using ::strchr; }\n"},
-    {"cmath", "#include <math.h>\nnamespace std { using ::sqrt; using ::pow; using ::exp; using ::log; "
-              "using ::ceil; using ::floor; using ::fabs; using ::round; using ::log2; using ::fmax; using ::fmin; }\n"},
-    {"ctime", "#include <time.h>\nnamespace std { using ::time_t; using ::time; using ::clock; }\n"},
-    {"csignal", "#include <signal.h>\n"},
-};
-
-static const char *virtual_content(const char *name)
-{
-    for (size_t i = 0; i < sizeof c_wrappers / sizeof c_wrappers[0]; i++)
-        if (!strcmp(c_wrappers[i].name, name))
-            return c_wrappers[i].text;
-    return virtual_text;
-}
-
-/* The unsaved files of the virtual include directory: the standard library and stub_shadowed. */
-static void virtual_files(const char *vdir, pc_arena *a, unsaved_vec *out)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        const char *const *names = pass ? stub_shadowed : stub_std_headers;
-        for (int i = 0; names[i]; i++) {
-            size_t n = strlen(vdir) + strlen(names[i]) + 2;
-            char *p = pc_arena_alloc(a, n);
-            snprintf(p, n, "%s/%s", vdir, names[i]);
-            const char *text = virtual_content(names[i]);
-            struct CXUnsavedFile u = {p, text, (unsigned long)strlen(text)};
-            PC_VEC_PUSH(*out, u);
-        }
-    }
 }
 
 /* The header name in clang's "'NAME' file not found" (err_pp_file_not_found), or NULL. */
@@ -612,24 +535,17 @@ static CXTranslationUnit parse_with(struct pc_clang_state *st, const pc_parse_op
     return tu;
 }
 
-/* Parse (or reparse) rq: the main buffer, and in stub mode the stub and the virtual include
- * directory, as unsaved files (libclang copies them during the call). */
+/* Parse (or reparse) rq: the main buffer and in stub mode the stub as unsaved files (libclang
+ * copies them during the call). */
 static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opts *opts, parse_req *rq,
                                    enum CXErrorCode *rc, bool *owned)
 {
-    unsaved_vec uv = {0};
-    PC_VEC_PUSH(uv, ((struct CXUnsavedFile){rq->filename, rq->buffer, (unsigned long)rq->len}));
-    pc_arena *names = pc_arena_new();
-    if (rq->stub) {
-        PC_VEC_PUSH(uv, ((struct CXUnsavedFile){st->stub_path, st->stub_text, (unsigned long)st->stub_len}));
-        char *vdir = virtual_include_dir(st);
-        virtual_files(vdir, names, &uv);
-        pc_mem_free(vdir);
-    }
-    CXTranslationUnit tu = parse_with(st, opts, rq, uv.items, (unsigned)uv.count, rc, owned);
-    PC_VEC_FREE(uv);
-    pc_arena_free(names);
-    return tu;
+    struct CXUnsavedFile unsaved[2];
+    unsigned nunsaved = 0;
+    unsaved[nunsaved++] = (struct CXUnsavedFile){rq->filename, rq->buffer, (unsigned long)rq->len};
+    if (rq->stub)
+        unsaved[nunsaved++] = (struct CXUnsavedFile){st->stub_path, st->stub_text, (unsigned long)st->stub_len};
+    return parse_with(st, opts, rq, unsaved, nunsaved, rc, owned);
 }
 
 /* Did the real-header parse miss the PyPTO headers themselves (`tilefwk/tilefwk.h` not found)? */
@@ -703,10 +619,10 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
     argv_push(v, "-x");
     argv_push(v, "c++");
     argv_push(v, "-std=c++17");
-    /* the C++ standard library and the stood-in headers come from the virtual directory, which
-     * is searched before any directory of the command or of --extra-arg */
+    /* the C++ standard library and the stood-in headers come from stub/include/, which is
+     * searched before any directory of the command or of --extra-arg */
     argv_push(v, "-nostdinc++");
-    char *vdir = virtual_include_dir(st);
+    char *vdir = stub_include_dir(st);
     push_include_path(v, "-I", vdir, NULL);
     pc_mem_free(vdir);
     for (size_t i = 0; cmd && i < cmd->count; i++) {

@@ -1,0 +1,1 @@
+/* interface/tensor/logical_tensor.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include) */

@@ -1,0 +1,1 @@
+/* tilefwk/comm_group_recorder.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include) */

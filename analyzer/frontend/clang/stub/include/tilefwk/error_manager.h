@@ -1,0 +1,1 @@
+/* tilefwk/error_manager.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include) */
