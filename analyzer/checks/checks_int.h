@@ -77,6 +77,10 @@ const char *pc_chk_pool_label(int pool);
 bool pc_chk_loc_known(pc_loc l);
 /* Where an option's value is (its extent when known, else the option, else an unknown loc). */
 pc_loc pc_chk_option_loc(const pc_option *o);
+/* The option's value as PC002/PC003 judge it.  From a JSON file (tile_fwk_config.json,
+ * .poolcheck.json) nothing is left to evaluate at run time, so a value kept as "unknown" is a JSON
+ * object, which no option takes: it is judged as the text it is (invalid), not skipped. */
+const pc_optval *pc_chk_judged_value(pc_chk_ctx *c, const pc_option *o);
 /* Primary location of a kernel-level finding about an option: the option value when it has a
  * location in a file, else the kernel. */
 pc_loc pc_chk_primary(const pc_option *o, const pc_kernel *k);

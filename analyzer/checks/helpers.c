@@ -181,6 +181,27 @@ const char *pc_chk_pool_tensor_names(pc_chk_ctx *c, const pc_result *r, int pool
     return out;
 }
 
+static pc_optval *objects_as_text(pc_chk_ctx *c, const pc_optval *v)
+{
+    pc_optval *copy = pc_arena_alloc(c->arena, sizeof *copy);
+    *copy = *v;
+    if (v->kind == PC_OPT_UNKNOWN) {
+        copy->kind = PC_OPT_STRING;
+    } else if (v->nitems > 0) {
+        copy->items = pc_arena_alloc(c->arena, (size_t)v->nitems * sizeof *copy->items);
+        for (int i = 0; i < v->nitems; i++)
+            copy->items[i] = *objects_as_text(c, &v->items[i]);
+    }
+    return copy;
+}
+
+const pc_optval *pc_chk_judged_value(pc_chk_ctx *c, const pc_option *o)
+{
+    if (o->site != PC_SITE_CONFIG_FILE && o->site != PC_SITE_PROJECT_FILE)
+        return &o->value;
+    return objects_as_text(c, &o->value);
+}
+
 /* ---- fixes ------------------------------------------------------------------------------------ */
 
 const char *pc_chk_source(const pc_chk_ctx *c, const char *file, size_t *len)

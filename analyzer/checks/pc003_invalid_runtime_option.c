@@ -12,9 +12,10 @@ static void check_option(pc_chk_ctx *c, const pc_option *o)
 {
     if (!o->key || strcmp(o->key, PC_KEY_POOL) == 0)
         return; /* PC002's */
-    if (o->value.kind == PC_OPT_NONE || o->value.kind == PC_OPT_UNKNOWN)
+    const pc_optval *value = pc_chk_judged_value(c, o);
+    if (value->kind == PC_OPT_NONE || value->kind == PC_OPT_UNKNOWN)
         return;
-    const char *why = pc_cfg_validate(c->arena, o->key, &o->value);
+    const char *why = pc_cfg_validate(c->arena, o->key, value);
     if (!why)
         return;
     const pc_kernel *kern = (o->kernel >= 0 && o->kernel < c->model->nkernels)

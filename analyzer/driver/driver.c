@@ -81,6 +81,8 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
         pc_check_opts_init(&defaults);
         opts = &defaults;
     }
+    /* an out-of-memory message from here on names the file (support.h) */
+    const char *outer = pc_mem_oom_context(path);
     pc_diag_sink *sink = pc_diag_sink_new();
     const char *why = NULL;
     if ((opts->checks && !pc_diag_set_checks(sink, opts->checks, &why)) ||
@@ -92,6 +94,7 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
         if (err)
             *err = err_buf;
         pc_diag_sink_free(sink);
+        pc_mem_oom_context(outer);
         return NULL;
     }
     pc_file_result *fr = pc_mem_calloc(1, sizeof *fr);
@@ -114,8 +117,10 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
             continue;
         pc_diag_message(sink, msg_severity(msg->kind), msg->loc, msg->text);
     }
-    if (m->fatal)
+    if (m->fatal) {
+        pc_mem_oom_context(outer);
         return fr;
+    }
 
     size_t nk = (size_t)m->nkernels;
     fr->results = pc_mem_calloc(nk ? nk : 1, sizeof(pc_result *));
@@ -139,6 +144,7 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     in.assemble_headroom = opts->analysis.assemble_headroom;
     pc_lint(sink, &in);
     report_zero_steps(sink, m, opts);
+    pc_mem_oom_context(outer);
     return fr;
 }
 

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "poolcheck/config.h"
+#include "poolcheck/poolcheck.h"
 #include "support/support.h"
 
 static pc_arena *A;
@@ -920,6 +922,64 @@ START_TEST(project_discovery)
 }
 END_TEST
 
+/* Out of memory while a file is read or analysed: the message names the file (issue 16).  The
+ * allocation seam's fault injection fails the Nth allocation; the default handler prints and exits
+ * 2, so the call runs in a child whose stderr is kept. */
+static char *stderr_of_oom(const char *path, uint64_t fail_at, bool analyse)
+{
+    char err_path[] = "/tmp/pc-oom-stderr-XXXXXX";
+    int fd = mkstemp(err_path);
+    ck_assert_int_ge(fd, 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd, 2);
+        pc_frontend *fe = analyse ? pc_frontend_new() : NULL;
+        pc_mem_fail_after(fail_at);
+        if (analyse) {
+            const char *why = NULL;
+            pc_check_file(fe, path, NULL, 0, NULL, &why);
+        } else {
+            char *err = NULL;
+            pc_cfg_load_config_file(path, &err);
+        }
+        _exit(0); /* the allocation did not fail: the caller sees status 0 */
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    close(fd);
+    char *e = NULL, *text = pc_read_file(err_path, NULL, &e);
+    unlink(err_path);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s, allocation %llu: no out-of-memory exit (status %d)", path,
+                  (unsigned long long)fail_at, st);
+    return text;
+}
+
+START_TEST(oom_names_the_file)
+{
+    const char *cfg = PC_SOURCE_DIR "/tests/bad_inputs/files/cfg_wrong_types.json";
+    char *text = stderr_of_oom(cfg, 1, false);
+    ck_assert_msg(strstr(text, "out of memory while processing '") && strstr(text, "cfg_wrong_types.json'"), "%s", text);
+    pc_mem_free(text);
+    const char *src = PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp";
+    /* how many allocations an analysis makes here, to fail a few of them spread over it */
+    pc_frontend *fe = pc_frontend_new();
+    pc_mem_fail_after(0);
+    const char *why = NULL;
+    pc_file_result *fr = pc_check_file(fe, src, NULL, 0, NULL, &why);
+    uint64_t total = pc_mem_count();
+    pc_file_result_free(fr);
+    pc_frontend_free(fe);
+    ck_assert_uint_gt(total, 8);
+    for (uint64_t at = 1; at <= total; at += total / 4) {
+        text = stderr_of_oom(src, at, true);
+        ck_assert_msg(strstr(text, "out of memory while processing '") && strstr(text, "k_tmp_to_d_emb.cpp'"),
+                      "allocation %llu: %s", (unsigned long long)at, text);
+        pc_mem_free(text);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("config");
@@ -942,6 +1002,7 @@ static Suite *suite(void)
     tcase_add_test(t, project_file_good);
     tcase_add_test(t, project_file_errors);
     tcase_add_test(t, project_discovery);
+    tcase_add_test(t, oom_names_the_file);
     suite_add_tcase(s, t);
     return s;
 }
