@@ -399,13 +399,13 @@ int64_t an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t n
 void an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets)
 {
     pc_tensor_result *tr = &r->tensors[t];
-    if (tr->pool != PC_POOL_ROOT_INNER || tr->bytes < 0)
-        return;
+    if (tr->pool != PC_POOL_ROOT_INNER)
+        return; /* (unknown bytes still get their reason: dynamic dims) */
     pc_sb text = {0};
     tile_why why = {0};
     int64_t bytes = tr->aligned_bytes;
     int64_t pieces = tiles_eval(c, t, sets, nsets, &bytes, &text, &why);
-    if (pieces > 0) {
+    if (pieces > 0 && tr->aligned_bytes >= 0) {
         tr->pieces = pieces > INT32_MAX ? INT32_MAX : (int)pieces;
         tr->pieces_text = pc_arena_strdup(r->arena, text.data);
         tr->aligned_bytes = bytes;
