@@ -16,13 +16,13 @@ const char *pc_lsp_encoding_name(pc_lsp_encoding e) { return e == PC_LSP_UTF8 ? 
 
 void pc_lsp_lines_init(pc_lsp_lines *l, const char *text, size_t len)
 {
+    /* LF, CRLF and a lone CR each end a line: support.h's one rule, which is LSP's too and the
+     * frontends' (CPython, libclang) */
     PC_VEC(size_t) starts = {0};
     PC_VEC_PUSH(starts, (size_t)0);
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\r' && i + 1 < len && text[i + 1] == '\n')
-            i++;
-        if (text[i] == '\n' || text[i] == '\r')
-            PC_VEC_PUSH(starts, i + 1);
+    for (size_t i = pc_line_end(text, len, 0); i < len; i = pc_line_end(text, len, i)) {
+        i += pc_eol_len(text, len, i);
+        PC_VEC_PUSH(starts, i);
     }
     l->text = text;
     l->len = len;
@@ -41,10 +41,7 @@ size_t pc_lsp_line_len(const pc_lsp_lines *l, size_t i)
     if (i >= l->nlines)
         return 0;
     size_t s = l->starts[i];
-    size_t e = i + 1 < l->nlines ? l->starts[i + 1] : l->len;
-    while (e > s && (l->text[e - 1] == '\n' || l->text[e - 1] == '\r'))
-        e--;
-    return e - s;
+    return pc_line_end(l->text, l->len, s) - s;
 }
 
 /* Length in bytes of the UTF-8 sequence at s (at most n bytes), and its UTF-16 length in *units.
