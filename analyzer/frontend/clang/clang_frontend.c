@@ -515,8 +515,11 @@ static CXTranslationUnit parse_with(struct pc_clang_state *st, const pc_parse_op
     }
     /* the preprocessing record: which #define is in effect and what #if skipped (clang_pp.c) */
     unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+    /* editor mode: the preamble (the stub and the #includes at the top of the file, with the
+     * project headers they reach) is precompiled on the first parse, so that every edit
+     * reparses only the main file */
     if (opts->keep_tu)
-        flags |= CXTranslationUnit_PrecompiledPreamble;
+        flags |= CXTranslationUnit_PrecompiledPreamble | CXTranslationUnit_CreatePreambleOnFirstParse;
     CXTranslationUnit tu = NULL;
     *rc = clang_parseTranslationUnit2(st->index, rq->filename, (const char *const *)rq->args.items,
                                       (int)rq->args.count, unsaved, nunsaved, flags, &tu);

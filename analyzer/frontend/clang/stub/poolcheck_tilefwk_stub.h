@@ -1244,6 +1244,75 @@ public:
 };
 using float16 = PcStubFloat16<5, 10>;
 using bfloat16 = PcStubFloat16<8, 7>;
+
+/* interface/configs/config_manager.h: the configuration keys and setters tests call */
+extern const std::string KEY_STD_LOG_LEVEL, KEY_FILE_LOG_LEVEL, KEY_GRAPH_FILE_TYPE, KEY_GRAPH_ONLY_DOT, KEY_ENABLE_COST_MODEL;
+extern const std::string KEY_ENABLE_DYN_FULL_COST_MODEL, KEY_ENABLE_AIHAC_BACKEND, KEY_ENABLE_CHECKER, KEY_DUMP_SOURCE_LOCATION;
+extern const std::string KEY_ENABLE_PROF_FUNC, KEY_ENABLE_PROF_AICORE_TIME, KEY_ENABLE_PROF_AICORE_PMU, KEY_ENABLE_DYN_COST_MODEL;
+extern const std::string KEY_TEST_IS_TIG, KEY_BUILD_TASK_BASED_TOPO, KEY_SIM_MODE, KEY_ACCURACY_LEVEL, KEY_DEBUG_SINGLE_FUNC;
+extern const std::string KEY_DEBUG_SINGLE_FUNCNAME, KEY_DRAW_FUNCTION_GRAPH, KEY_LOG_LEVEL, KEY_EXECUTE_CYCLE_THRESHOLD;
+extern const std::string KEY_JSON_PATH, KEY_AGENT_JSON_PATH, KEY_ARGS, KEY_STRATEGY, KEY_ENABLE_BINARY_CACHE;
+extern const std::string KEY_PRINT_GRAPH, KEY_PRINT_PROGRAM, KEY_DUMP_GRAPH, KEY_DUMP_PASS_TIME_COST, KEY_PRE_CHECK;
+extern const std::string KEY_POST_CHECK, KEY_EXPECTED_VALUE_CHECK, KEY_DISABLE_PASS, KEY_HEALTH_CHECK, KEY_ADDR_CHECK;
+extern const std::string KEY_RESUME_PARH, KEY_EXEC_VERIFIER, KEY_SET_SCOPE, KEY_ENABLE_CV_FUSE, KEY_PASS_THREAD_NUM;
+extern const std::string KEY_VF_OPT_MARK_FOR, KEY_ENABLE_VF, KEY_PARALLEL_COMPILE, KEY_FIXED_OUTPUT_PATH, KEY_FORCE_OVERWRITE;
+extern const std::string KEY_CODEGEN_SUPPORT_TILE_TENSOR, KEY_ENABLE_PMU_TRACE;
+namespace config {
+template <typename T> void SetPlatformConfig(const std::string &key, const T &value);
+template <typename T> void SetHostConfig(const std::string &key, const T &value);
+template <typename T> void SetSimConfig(const std::string &key, const T &value);
+template <typename T> void SetCodeGenConfig(const std::string &key, const T &value);
+template <typename T> void SetPassGlobalConfig(const std::string &key, const T &value);
+template <typename T> void SetPassDefaultConfig(const std::string &key, const T &value);
+template <typename T>
+void SetPassConfig(const std::string &strategy, const std::string &identifier, const std::string &key, const T &value);
+template <typename T> T GetPlatformConfig(const std::string &key, const T &defaultValue);
+template <typename T> T GetHostConfig(const std::string &key, const T &defaultValue);
+template <typename T> T GetSimConfig(const std::string &key, const T &defaultValue);
+template <typename T> T GetPassGlobalConfig(const std::string &key, const T &defaultValue);
+template <typename T> T GetCodeGenConfig(const std::string &key, const T &defaultValue);
+template <typename T>
+T GetPassConfig(const std::string &strategy, const std::string &identifier, const std::string &key, const T &defaultValue);
+} // namespace config
+
+/* interface/interpreter/raw_tensor_data.h: host-side tensor data of the tests' golden checks */
+class RawTensorData {
+public:
+    template <typename T> static std::shared_ptr<RawTensorData> CreateConstantTensor(const Tensor &t, T value);
+    template <typename T> static std::shared_ptr<RawTensorData> CreateTensor(const Tensor &t, const std::vector<T> &values);
+    template <typename T>
+    static std::shared_ptr<RawTensorData> CreateConstantTensorData(const Shape &shape, DataType dType, T value);
+    template <typename T>
+    static std::shared_ptr<RawTensorData> CreateTensorData(const Shape &shape, DataType dType, const std::vector<T> &values);
+    static std::shared_ptr<RawTensorData> CreateTensor(DataType dtype, const std::vector<int64_t> &shape, uint8_t *data);
+    static std::shared_ptr<RawTensorData> CreateTensorZero(const Tensor &t);
+    DataType GetDataType() const;
+    const std::vector<int64_t> &GetShape() const;
+    size_t GetSize() const;
+    size_t GetDataSize() const;
+    uint8_t *data();
+    template <typename T> T *GetData();
+    template <typename T> T &Get(size_t i);
+};
+using RawTensorDataPtr = std::shared_ptr<RawTensorData>;
+struct ProgramData {
+    RawTensorDataPtr GetInputData(int idx);
+    RawTensorDataPtr GetOutputData(int idx);
+    RawTensorDataPtr GetGoldenData(int idx);
+    std::vector<RawTensorDataPtr> &GetInputDataList();
+    std::vector<RawTensorDataPtr> &GetOutputDataList();
+    std::vector<RawTensorDataPtr> &GetGoldenDataList();
+    void AppendInput(RawTensorDataPtr data);
+    void AppendInputs(const std::vector<RawTensorDataPtr> &dataList);
+    void AppendOutput(RawTensorDataPtr data);
+    void AppendOutputs(const std::vector<RawTensorDataPtr> &dataList);
+    void AppendGolden(RawTensorDataPtr data);
+    void AppendGoldens(const std::vector<RawTensorDataPtr> &dataList);
+    void PrepareData(const std::vector<RawTensorDataPtr> inputs, const std::vector<RawTensorDataPtr> outputs,
+                     const std::vector<RawTensorDataPtr> goldens);
+    void Reset();
+    static ProgramData &GetInstance();
+};
 } // namespace tile_fwk
 } // namespace npu
 
