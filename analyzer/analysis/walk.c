@@ -50,6 +50,7 @@ typedef struct walker {
     bool *zero_step_seen;    /* per loop */
     bool all_paths;          /* compile-time units: every path, no condition evaluated */
     bool mark;               /* record taken statements and undecidable conditions */
+    signed char *fast_ok;    /* per loop: 0 not known, 1 identical iterations possible, -1 not */
 } walker;
 
 static void refresh_sets(walker *w)
@@ -711,6 +712,166 @@ static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t 
     }
 }
 
+/* ---- identical iterations in closed form (issue 17) ------------------------------------------- *
+ *
+ * A loop whose body is straight-line root functions (no nested loop, no IF holding loops) whose
+ * requirements and paths do not depend on the loop scope (tier 1: computed once) and that touch no
+ * assemble tensor gives the same instances, in the same order, every iteration.  Its n iterations
+ * are then added DeviceTask by DeviceTask: each task takes the next `room` instances of the
+ * periodic sequence, whose sums come from prefix sums, instead of walking them one by one.  The
+ * result is the per-instance walk's, exactly (check_property compares the two). */
+
+static bool stmts_touch_assemble(const an_ctx *c, const int *stmts, int n, int depth)
+{
+    const pc_kernel *k = c->k;
+    for (int i = 0; i < n; i++) {
+        int s = stmts[i];
+        if (s < 0 || s >= k->nstmts || depth > 64)
+            return true;
+        const pc_stmt *st = &k->stmts[s];
+        for (int t = 0; t < k->ntensors; t++)
+            if (k->tensors[t].def_stmt == s && c->pool[t] == PC_POOL_ASSEMBLE)
+                return true;
+        for (int j = 0; j < st->naccesses; j++) {
+            int t = st->accesses[j].tensor;
+            if (t >= 0 && t < k->ntensors && c->pool[c->base[t]] == PC_POOL_ASSEMBLE)
+                return true;
+        }
+        for (int b = 0; b < st->nbranches; b++)
+            if (stmts_touch_assemble(c, st->branches[b].body.stmts, st->branches[b].body.count, depth + 1))
+                return true;
+        if (stmts_touch_assemble(c, st->unroll_body.stmts, st->unroll_body.count, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+static bool loop_fast_eligible(walker *w, int l)
+{
+    an_ctx *c = w->c;
+    if (c->opts->walk_every_instance)
+        return false;
+    if (w->fast_ok[l])
+        return w->fast_ok[l] > 0;
+    const an_body *body = &c->loop_bodies[l];
+    bool ok = true;
+    for (int i = 0; i < body->nitems && ok; i++) {
+        const an_item *it = &body->items[i];
+        if (it->is_loop) {
+            ok = false;
+            break;
+        }
+        const an_run *run = &c->runs[it->index];
+        if (stmts_touch_assemble(c, run->stmts, run->nstmts, 0))
+            ok = false;
+        for (int r = c->root_of_run_factor[it->index]; ok && r < c->nroots && c->roots[r].run == it->index; r++)
+            if (w->root_dyn[r])
+                ok = false;
+    }
+    w->fast_ok[l] = ok ? 1 : -1;
+    return ok;
+}
+
+/* Sum of the m entries of the periodic prefix-summed sequence (length L) from phase on. */
+static int64_t periodic_sum(const int64_t *pre, int64_t L, int64_t phase, int64_t m)
+{
+    int64_t whole = m / L, rem = m % L, sum = whole * pre[L];
+    if (phase + rem <= L)
+        sum += pre[phase + rem] - pre[phase];
+    else
+        sum += (pre[L] - pre[phase]) + pre[phase + rem - L];
+    return sum;
+}
+
+/* The n iterations of loop l at factor p in closed form.  False (nothing done) when some root's
+ * requirement is not constant over the iterations; the caller then walks them. */
+static bool fast_segment(walker *w, int l, int64_t p, int64_t n)
+{
+    an_ctx *c = w->c;
+    an_set_result *o = w->out;
+    const an_body *body = &c->loop_bodies[l];
+    int cap = body->nitems ? body->nitems : 1;
+    int *roots = pc_mem_alloc((size_t)cap * sizeof(int));
+    inst_req *q = pc_mem_alloc((size_t)cap * sizeof(inst_req));
+    int64_t L = 0;
+    bool ok = true;
+    w->mark = true;
+    for (int i = 0; i < body->nitems && ok; i++) {
+        int r = an_root_for(c, body->items[i].index, p);
+        if (!c->runs[body->items[i].index].has_op)
+            continue;
+        inst_req v;
+        root_req(w, r, &v);
+        if (w->cache[r].tier != 1)
+            ok = false;
+        else if (v.has_op) {
+            roots[L] = r;
+            q[L++] = v;
+        }
+    }
+    w->mark = false;
+    /* inside a parallel loop with several workspace copies the instances go round-robin: walk */
+    bool copies = w->parallel_depth > 0 && c->parallelism > 1;
+    if (!ok || L == 0 || copies) {
+        pc_mem_free(roots);
+        pc_mem_free(q);
+        return ok && L == 0 && !copies;
+    }
+    int64_t *pre = pc_mem_calloc((size_t)(4 * (L + 1)), sizeof(int64_t));
+    int64_t *pi = pre, *pe = pre + (L + 1), *pci = pre + 2 * (L + 1), *pce = pre + 3 * (L + 1);
+    for (int64_t j = 0; j < L; j++) {
+        pi[j + 1] = pi[j] + q[j].inner;
+        pe[j + 1] = pe[j] + q[j].excl;
+        pci[j + 1] = pci[j] + q[j].has_inner;
+        pce[j + 1] = pce[j] + q[j].has_excl;
+    }
+    int64_t total = n > INT64_MAX / L ? INT64_MAX : n * L;
+    int64_t emitted = 0, phase = 0;
+    while (emitted < total && !w->stop) {
+        bool par = w->parallel_depth > 0;
+        int64_t limit = par ? 1024 : c->kcap;
+        if (w->task_count >= limit)
+            cut(w, par ? PC_CLOSE_HARD_LIMIT : PC_CLOSE_LIMIT);
+        int64_t chunk = limit - w->task_count;
+        if (chunk > total - emitted)
+            chunk = total - emitted;
+        if (chunk > c->opts->max_instances - o->ninstances)
+            chunk = c->opts->max_instances - o->ninstances;
+        if (chunk <= 0)
+            break;
+        w->copy_inner[0] += periodic_sum(pi, L, phase, chunk);
+        w->copy_excl[0] += periodic_sum(pe, L, phase, chunk);
+        w->copy_cnt_inner[0] += periodic_sum(pci, L, phase, chunk);
+        w->copy_cnt_excl[0] += periodic_sum(pce, L, phase, chunk);
+        for (int64_t j = 0; j < chunk && o->ninstances + j < AN_KEEP_INSTANCES; j++)
+            PC_VEC_PUSH(o->instance_roots, (int32_t)roots[(phase + j) % L]);
+        o->ninstances += chunk;
+        w->task_count += chunk;
+        emitted += chunk;
+        phase = (phase + chunk) % L;
+        if (o->ninstances >= c->opts->max_instances) {
+            o->truncated = true;
+            o->known = false;
+            w->stop = true;
+        }
+    }
+    for (int64_t j = 0; j < L && emitted > 0; j++) {
+        int r = roots[j];
+        int64_t times = emitted / L + (j < emitted % L);
+        if (!times)
+            continue;
+        o->root_instances[r] += times;
+        if (q[j].inner > o->unit_inner && o->unit_inner >= 0) o->unit_inner = q[j].inner;
+        if (q[j].excl > o->unit_excl && o->unit_excl >= 0) o->unit_excl = q[j].excl;
+        if (o->root_inner[r] >= 0 && q[j].inner > o->root_inner[r]) o->root_inner[r] = q[j].inner;
+        if (o->root_excl[r] >= 0 && q[j].excl > o->root_excl[r]) o->root_excl[r] = q[j].excl;
+    }
+    pc_mem_free(pre);
+    pc_mem_free(roots);
+    pc_mem_free(q);
+    return true;
+}
+
 static void walk_loop(walker *w, int l)
 {
     an_ctx *c = w->c;
@@ -750,6 +911,16 @@ static void walk_loop(walker *w, int l)
         int64_t p = c->loop_factors[l][f];
         w->cur_factor[l] = p;
         w->iter_n[l] = seg[f].n;
+        if (seg[f].n > 0 && loop_fast_eligible(w, l)) {
+            /* the scope of the first iteration (tier-1 requirements do not read it) */
+            w->nscope = saved_scope;
+            w->iter_pos[l] = 0;
+            push_binding(w, lp->index_var, clamp64(seg[f].begin));
+            if (lp->factor_var)
+                push_binding(w, lp->factor_var, p);
+            if (fast_segment(w, l, p, seg[f].n))
+                continue;
+        }
         for (int64_t i = 0; i < seg[f].n && !w->stop; i++) {
             w->nscope = saved_scope;
             w->iter_pos[l] = i;
@@ -883,6 +1054,7 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
     w.zero_step_seen = pc_mem_calloc(nl, sizeof(bool));
     o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
+    w.fast_ok = pc_mem_calloc(nl, sizeof(signed char));
 
     walk_body(&w, &c->kernel_body, -1);
     cut(&w, PC_CLOSE_END);
@@ -922,6 +1094,7 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.iter_n);
     pc_mem_free(w.undecided_seen);
     pc_mem_free(w.zero_step_seen);
+    pc_mem_free(w.fast_ok);
 }
 
 bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,

@@ -37,6 +37,10 @@ typedef struct pc_analysis_opts {
     /* Safety valve: instances walked per binding set before the walk gives up and reports the
      * depths as bounds (pc_result.truncated; PC012 warns).  0 = default (50 million). */
     int64_t max_instances;
+    /* Walk every instance, also where a loop's iterations are identical (issue 17: such a loop is
+     * otherwise added DeviceTask by DeviceTask in closed form).  The results are the same; tests
+     * compare the two. */
+    bool walk_every_instance;
 } pc_analysis_opts;
 
 void pc_an_default_opts(pc_analysis_opts *o);

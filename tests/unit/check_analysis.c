@@ -889,6 +889,52 @@ START_TEST(zero_step_and_truncation)
 }
 END_TEST
 
+
+/* Issue 17: a loop of identical iterations is added DeviceTask by DeviceTask in closed form, with
+ * the per-instance walk's result.  3,000,000 iterations of [matmul 512 B root_inner, write of an
+ * exclusive 1024 B outcast read at the end], k = 100: tasks of 100 instances, ceil(100 * 512 / 512)
+ * = 100 and ceil(100 * 1024 / 1024) = 100; the reader closes with one task of 1. */
+START_TEST(identical_iterations_closed_form)
+{
+    kb b;
+    kb_init(&b, "big");
+    int x = tensor(&b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int w = tensor(&b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int o = tensor(&b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int e = created(&b, "e", 2, (int64_t[]){4, 64});
+    saved s = loop_begin(&b, "L", 0, 3000000, 1);
+    int v = value(&b, "v", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, v, -1);
+    write(&b, e, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(&b, s);
+    s = loop_begin(&b, "R", 0, 1, 1);
+    write(&b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, e, -1);
+    loop_end(&b, s);
+    pc_runtime_config cfg;
+    pc_cfg_defaults(&cfg);
+    cfg.max_num = 100;
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *fast = pc_analyze(b.m, 0, &cfg, &opts);
+    opts.walk_every_instance = true;
+    pc_result *walked = pc_analyze(b.m, 0, &cfg, &opts);
+    for (pc_result *r = fast; r; r = r == fast ? walked : NULL) {
+        ck_assert_int_eq(r->instances, 3000001);
+        ck_assert_int_eq(r->device_tasks, 30001);
+        CK_TRIPLE(r->predicted, 100, 0, 100);
+        ck_assert_int_eq(r->roots[1].instances, 3000000); /* roots[0]: the declaration of e */
+        ck_assert_int_eq(r->tasks[29999].last, 2999999);
+        ck_assert_int_eq(r->tasks[30000].first, 3000000);
+        ck_assert_int_eq(r->why[0].task, 0);
+        ck_assert_int_eq(r->why[0].roots[0].instances, 100);
+        ck_assert_int_eq(r->ninstances, 0); /* past a million the roots of each instance are not kept */
+    }
+    pc_result_free(fast);
+    pc_result_free(walked);
+    pc_model_free(b.m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -913,6 +959,7 @@ static Suite *suite(void)
     tcase_add_test(tc, unroll_loop_predicates_and_factor);
     tcase_add_test(tc, units_over_compiled_roots);
     tcase_add_test(tc, zero_step_and_truncation);
+    tcase_add_test(tc, identical_iterations_closed_form);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,7 +9,9 @@
  * computes docs/model.md's numbers for each by simulating it instance by instance, with none of
  * analyzer/'s code.  This test reads every model back (pc_model_from_json, the same reader as any
  * model file), analyses it (pc_analyze) and requires the same predicted and required depths,
- * instance and DeviceTask counts and units U0 / U2, for every kernel.
+ * instance and DeviceTask counts and units U0 / U2, for every kernel.  Each kernel is also
+ * analysed with pc_analysis_opts.walk_every_instance, and the closed form for loops of identical
+ * iterations (issue 17) must give the per-instance walk's result in every field reports read.
  *
  * Seeds: four fixed ones (the same kernels every run) and the seed of the day (YYYYMMDD, UTC),
  * printed in the log, so a failure found by the daily seed can be replayed with
@@ -59,6 +61,53 @@ static void triple(const cJSON *o, const char *k, int64_t out[3])
         const cJSON *v = cJSON_GetArrayItem(a, i);
         out[i] = cJSON_IsNumber(v) ? (int64_t)v->valuedouble : INT64_MIN;
     }
+}
+
+/* The closed form for identical iterations (issue 17) against the per-instance walk: every
+ * field a report reads must be the same.  Returns the first difference, or NULL. */
+static const char *same_results(const pc_result *a, const pc_result *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a->predicted[i] != b->predicted[i] || a->bounds[i] != b->bounds[i] || a->required[i] != b->required[i] ||
+            a->suggested[i] != b->suggested[i])
+            return "depths";
+    if (a->instances != b->instances || a->device_tasks != b->device_tasks || a->ntasks != b->ntasks)
+        return "instances / tasks";
+    for (int64_t t = 0; t < a->ntasks; t++) {
+        const pc_task *x = &a->tasks[t], *y = &b->tasks[t];
+        if (x->first != y->first || x->last != y->last || x->close != y->close || x->parallel != y->parallel ||
+            memcmp(x->need, y->need, sizeof x->need) != 0)
+            return "a DeviceTask";
+    }
+    if (a->ninstances != b->ninstances ||
+        (a->ninstances && memcmp(a->instance_roots, b->instance_roots, (size_t)a->ninstances * sizeof(int32_t))))
+        return "instance roots";
+    if (a->unit_inner != b->unit_inner || a->unit_excl != b->unit_excl || a->slot_size != b->slot_size)
+        return "units";
+    if (a->ws_predicted != b->ws_predicted || a->ws_default != b->ws_default || a->ws_suggested != b->ws_suggested)
+        return "workspace bytes";
+    if (a->nroots != b->nroots)
+        return "roots";
+    for (int i = 0; i < a->nroots; i++)
+        if (a->roots[i].instances != b->roots[i].instances || a->roots[i].inner_bytes != b->roots[i].inner_bytes ||
+            a->roots[i].excl_bytes != b->roots[i].excl_bytes)
+            return "a root's instances or bytes";
+    for (int p = 0; p < 3; p++) {
+        const pc_why *x = &a->why[p], *y = &b->why[p];
+        if (x->task != y->task || (x->task >= 0 && (x->first_instance != y->first_instance ||
+                                                    x->last_instance != y->last_instance)) ||
+            x->nroots != y->nroots || x->ntensors != y->ntensors)
+            return "why";
+        for (int i = 0; i < x->nroots; i++)
+            if (strcmp(x->roots[i].name, y->roots[i].name) || x->roots[i].instances != y->roots[i].instances)
+                return "why roots";
+        for (int i = 0; i < x->ntensors; i++)
+            if (strcmp(x->tensors[i], y->tensors[i]))
+                return "why tensors";
+    }
+    if (a->truncated != b->truncated || a->nundecided != b->nundecided || a->assemble_live_max != b->assemble_live_max)
+        return "truncation, undecided paths or assemble allocations";
+    return NULL;
 }
 
 /* One generated kernel: read, round-trip, analyse, compare.  Returns false on a mismatch. */
@@ -113,6 +162,15 @@ static bool check_one(const cJSON *c, failures *f)
         failed(f, "%s (k = %lld): poolcheck %s; reference %s", name, (long long)num(c, "k"), got, want);
         ok = false;
     }
+    opts.walk_every_instance = true;
+    pc_result *walked = pc_analyze(m, 0, &cfg, &opts);
+    const char *diff = same_results(r, walked);
+    if (diff) {
+        failed(f, "%s (k = %lld): identical iterations in closed form and the per-instance walk differ: %s", name,
+               (long long)num(c, "k"), diff);
+        ok = false;
+    }
+    pc_result_free(walked);
     pc_result_free(r);
     pc_model_free(m);
     return ok;
