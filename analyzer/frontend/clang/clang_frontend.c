@@ -1,15 +1,18 @@
 /* clang_frontend.c - the libclang C++ frontend: session state, the stub header, compiler
- * arguments, parsing (batch and editor reparse), clang's diagnostics.
+ * arguments, parsing (batch and editor reparse) on a parse thread, clang's diagnostics.
  *
  * Two modes share one recogniser (clang_walk.c):
- *  - stub mode (default, no CANN): the source's #include lines are blanked in an unsaved copy
- *    (line and column numbers kept) and stub/poolcheck_tilefwk_stub.h is injected with -include
- *    through an unsaved file.  Clang's errors there are expected noise (PC_MSG_PARSE_NOISE).
+ *  - stub mode (default, no CANN): stub/poolcheck_tilefwk_stub.h is injected with -include and
+ *    stub/include/ stands in for the PyPTO, CANN, C++ standard library and gtest headers; every
+ *    other #include of the source (the project's own headers) is followed on the include path
+ *    (the source's directory, --extra-arg=-I..., a compile command's -I).  An include nobody can
+ *    find is left out with a note.  Clang's errors there are noise (PC_MSG_PARSE_NOISE) unless
+ *    --show-parse-errors.
  *  - real headers: a compile_commands.json entry (-p DIR) or a compiler command line after `--`,
  *    with flags libclang does not know rewritten or dropped (bisheng's -xcce, --npu-arch=...).
  * Measured on this machine (tooling-notes.md 6): a single parse is cheapest without any preamble
  * flags, so batch mode uses none; editor mode (keep_tu) keeps the translation unit and reparses
- * it with a precompiled preamble. */
+ * it with a precompiled preamble (the stub and the #includes at the top of the file). */
 #define _XOPEN_SOURCE 700
 #include "clang_int.h"
 
