@@ -214,6 +214,9 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
         fprintf(out, "  instances: %lld in %lld DeviceTask%s (k = %lld%s)\n", (long long)r->instances,
                 (long long)r->device_tasks, r->device_tasks == 1 ? "" : "s", (long long)r->k,
                 r->parallelism > 1 ? ", per workspace copy" : "");
+    else if (r->truncated && !r->nunknowns) /* the analysis stopped at its limit (PC012) */
+        fprintf(out, "  instances: unknown (at least %lld: the analysis stopped there)\n",
+                (long long)r->instance_limit);
     else
         fprintf(out, "  instances: unknown (bind %s%s)\n", r->nunknowns ? vis(a, r->unknowns[0]) : "the dynamic dims",
                 r->nunknowns > 1 ? ", ..." : "");
