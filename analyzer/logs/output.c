@@ -115,9 +115,18 @@ static void triple_text(FILE *out, const int64_t v[3])
     fputc(']', out);
 }
 
+/* A file name with its control characters shown escaped (support.h): a log named with an
+ * escape sequence must not drive the terminal. */
+static void put_name(FILE *out, const char *name)
+{
+    char *v = pc_visible(name);
+    fputs(v ? v : name, out);
+    pc_mem_free(v);
+}
+
 static void run_title(FILE *out, const pc_log_run *r)
 {
-    fputs(r->source, out);
+    put_name(out, r->source);
     if (r->pid >= 0)
         fprintf(out, " (pid %lld)", (long long)r->pid);
 }
@@ -211,7 +220,13 @@ void pc_log_write_text(FILE *out, const pc_log_set *s, const pc_log_check *chk)
                 r->failures[0].reason);
     }
     for (size_t i = 0; i < s->nwarnings; i++)
-        fprintf(out, "warning: %s: %s\n", s->warnings[i].source, s->warnings[i].text);
+    {
+        fputs("warning: ", out);
+        put_name(out, s->warnings[i].source);
+        fputs(": ", out);
+        put_name(out, s->warnings[i].text);
+        fputc('\n', out);
+    }
     if (s->stats.workspace_lines == 0)
         fputs("note: no [Workspace Runtime ...] lines in the logs: the runtime's INFO logging was "
               "off (or these are not the run's logs). Run the kernel again with\n"

@@ -404,6 +404,7 @@ static void generate_inputs(void)
         write_bytes("esc.py", esc, sizeof esc - 1);
         write_bytes("e\x1b[2Jx.py", esc, sizeof esc - 1);
         gen_copy(example_py, "\x1b[2J.py");
+        gen_copy(example_log, "r\x1b[2Jun.log");
     }
     /* floods: a helper nested 16 deep calls the next one twice (65,536 paths to one call site),
      * and a kernel with 300 statements that cannot be modelled */
