@@ -5,8 +5,9 @@ Generates random kernels -- loops (nested, zero-trip, negative and zero steps, s
 parallel), paths (if / elif / else chains whose conditions are affine comparisons of loop
 indices, the unroll factor variable, is_loop_begin / is_loop_end, and / or / not, constants, a
 kernel constant, an unbound symbol, a data-dependent value), Python loop_unroll lists and C++
-(greedy) unroll sets, root_inner intermediates whose shape follows the factor, exclusive and
-assemble outcasts -- writes each as poolcheck's model JSON, and computes what docs/model.md says
+(greedy) unroll sets, root_inner intermediates whose shape follows the factor, exclusive outcasts,
+assemble outcasts created in the kernel body and in a loop body (a new allocation each time the
+body runs, carried into the next task by its reader) -- writes each as poolcheck's model JSON, and computes what docs/model.md says
 about it by simulating the kernel instance by instance.  It shares no code with analyzer/: the
 rules are re-implemented here from the text of docs/model.md sections 3-6.
 
@@ -130,7 +131,8 @@ class Kernel:
         self.constants = {}
         self.inner_tensors = 0
         self.excl = []      # exclusive outcast tensor ids
-        self.asm = []       # assemble outcast tensor ids
+        self.asm = []       # assemble outcast tensor ids (created in the kernel body)
+        self.sasm = []      # assemble outcast tensors created in a loop body
         self.x = self.tensor("x", "param", [64, 64], -1, -1)
         self.w = self.tensor("w", "param", [64, 64], -1, -1)
         self.o = self.tensor("o", "param", [64, 64], -1, -1)
@@ -275,7 +277,7 @@ def gen_if(rng, K, ctx, depth, budget):
     return {"branches": branches}
 
 
-def gen_loop(rng, K, ctx, depth):
+def gen_loop(rng, K, ctx, depth, inject=None):
     lid = len(K.loops)
     K.loops.append(None)
     r = rng.random()
@@ -306,6 +308,14 @@ def gen_loop(rng, K, ctx, depth):
     K.loops[lid] = lp
     ctx["loops"].append(lp)
     lp["body"] = gen_block(rng, K, ctx, depth + 1, [2])
+    if inject is not None:
+        lp["body"].insert(rng.randint(0, len(lp["body"])), ("op", inject))
+    if depth <= 1 and rng.random() < 0.3:
+        # a tensor created in this loop body, assembled by an inner loop, read after it: a new
+        # allocation each time the body runs (model.md 6), carried into the next task by its reader
+        decl = {"kind": "sdecl"}
+        inner = gen_loop(rng, K, ctx, depth + 1, inject={"kind": "sasm", "ref": decl})
+        lp["body"] = [("op", decl), ("loop", inner), ("op", {"kind": "sread", "ref": decl})] + lp["body"]
     ctx["loops"].pop()
     return lp
 
@@ -361,6 +371,19 @@ def emit_op(K, spec, scope, rng):
         spec["tensor"] = a
         return [K.stmt("op", has_op=True, accesses=[K.access(K.x, "read", "vector"),
                                                      K.access(a, "write_assemble", "vector")])]
+    if kind == "sdecl":
+        sid = K.stmt("op", has_op=False, accesses=[])
+        a = K.tensor("sa%d" % len(K.sasm), "created", [4, 64], scope, sid)
+        K.stmts[sid]["accesses"] = [K.access(a, "define", "none")]
+        K.sasm.append(a)
+        spec["tensor"] = a
+        return [sid]
+    if kind == "sasm":
+        return [K.stmt("op", has_op=True, accesses=[K.access(K.x, "read", "vector"),
+                                                     K.access(spec["ref"]["tensor"], "write_assemble", "vector")])]
+    if kind == "sread":
+        return [K.stmt("op", has_op=True, accesses=[K.access(spec["ref"]["tensor"], "read", "vector"),
+                                                     K.access(K.o, "write_assemble", "vector")])]
     if kind == "vec":
         return [K.stmt("op", has_op=True, accesses=[K.access(K.x, "read", "vector"),
                                                      K.access(K.o, "write_assemble", "vector")])]
@@ -503,8 +526,14 @@ def run_req(K, items, env, factor, all_paths):
             elif k == "excl":
                 excl += tensor_bytes(K, spec["tensor"], factor)
             elif k == "asm":
-                asm.append(spec["tensor"])
-            if k != "decl":
+                asm.append(("write", spec["tensor"]))
+            elif k == "sasm":
+                asm.append(("write", spec["ref"]["tensor"]))
+            elif k == "sread":
+                asm.append(("read", spec["ref"]["tensor"]))
+            elif k == "sdecl":
+                asm.append(("new", spec["tensor"]))
+            if k not in ("decl", "sdecl"):
                 has_op = True
         elif kind == "if":
             cands = list(range(len(spec["branches"]))) + [None] if all_paths else candidates(spec, env)
@@ -520,6 +549,7 @@ def run_req(K, items, env, factor, all_paths):
             excl += be
         elif kind == "read":
             has_op = True
+            asm.extend(("read", t) for t in K.asm)
     return inner, excl, has_op, asm
 
 
@@ -540,19 +570,38 @@ class Walk:
         self.count = self.sum_inner = self.sum_excl = 0
         self.ninst = 0
         self.parallel = 0
-        self.first_write = {}
+        # assemble allocations (model.md 6): [first instance, last instance, whole launch]
+        self.allocs = []
+        self.current = {}
+        self.need_new = set(K.asm + K.sasm)
 
     def cut(self):
         if self.count:
             self.tasks.append((self.count, self.sum_inner, self.sum_excl, self.ninst - 1))
         self.count = self.sum_inner = self.sum_excl = 0
 
+    def events(self, asm, inst, creations_only):
+        for what, t in asm:
+            if what == "new":
+                self.need_new.add(t)
+            elif creations_only:
+                continue
+            elif what == "write":
+                cur = self.current.get(t)
+                if cur is None or t in self.need_new:
+                    self.current[t] = [inst, inst, t in self.K.asm]
+                    self.allocs.append(self.current[t])
+                    self.need_new.discard(t)
+                else:
+                    cur[1] = max(cur[1], inst)
+            elif what == "read" and t in self.current:
+                self.current[t][1] = max(self.current[t][1], inst)
+
     def emit(self, inner, excl, asm):
         limit = 1024 if self.parallel else self.k
         if self.count >= limit:
             self.cut()
-        for a in asm:
-            self.first_write.setdefault(a, self.ninst)
+        self.events(asm, self.ninst, False)
         self.ninst += 1
         self.count += 1
         self.sum_inner += inner
@@ -568,6 +617,8 @@ class Walk:
                 inner, excl, has_op, asm = run_req(self.K, run, self.env, factor, False)
                 if has_op:
                     self.emit(inner, excl, asm)
+                else:
+                    self.events(asm, self.ninst, True)
                 run = []
             if item is None:
                 break
@@ -633,12 +684,26 @@ def expect(K, items, k):
     w.block(items, 1)
     w.cut()
     u0, u2 = compiled_units(K, items, 1)
-    needed = [K.inner_tensors > 0, bool(K.asm), bool(K.excl)]
-    A = len(K.asm)
+    needed = [K.inner_tensors > 0, bool(K.asm or K.sasm), bool(K.excl)]
+    A = len(K.asm) + len(K.sasm)  # distinct variables
+    # an allocation is live from the task of its first write to the task of its last reader (a
+    # kernel-body tensor's: to the end of the launch)
+    firsts = [t[3] - t[0] + 1 for t in w.tasks]
+
+    def task_of(inst):
+        for i, t in enumerate(w.tasks):
+            if firsts[i] <= inst <= t[3]:
+                return i
+        return len(w.tasks) - 1
+
+    live = [0] * len(w.tasks)
+    for first, last, whole in w.allocs:
+        a, b = task_of(first), (len(w.tasks) - 1 if whole else task_of(last))
+        for i in range(a, max(a, b) + 1):
+            live[i] += 1
     pred = [0, 0, 0]
-    for count, si, se, last in w.tasks:
-        need = [ceil_div(si, u0) if u0 else 0,
-                ceil_div(sum(1 for a in K.asm if w.first_write.get(a, 1 << 62) <= last), A) if A else 0,
+    for i, (count, si, se, last) in enumerate(w.tasks):
+        need = [ceil_div(si, u0) if u0 else 0, ceil_div(live[i], A) if A else 0,
                 ceil_div(se, u2) if u2 else 0]
         pred = [max(a, b) for a, b in zip(pred, need)]
     pred = [(max(p, 1) if n else 0) for p, n in zip(pred, needed)]

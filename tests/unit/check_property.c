@@ -5,7 +5,8 @@
  * zero-step ranges, barriers, parallel loops, if / elif / else paths on affine conditions of the
  * loop indices, the unroll factor variable, is_loop_begin / is_loop_end, and / or / not, bound and
  * unbound symbols, data-dependent conditions, Python and C++ unroll lists, root_inner intermediates
- * whose shape follows the factor, exclusive and assemble outcasts) as poolcheck's model JSON, and
+ * whose shape follows the factor, exclusive outcasts, assemble outcasts created in the kernel body
+ * and in a loop body -- a new allocation each time the body runs) as poolcheck's model JSON, and
  * computes docs/model.md's numbers for each by simulating it instance by instance, with none of
  * analyzer/'s code.  This test reads every model back (pc_model_from_json, the same reader as any
  * model file), analyses it (pc_analyze) and requires the same predicted and required depths,
