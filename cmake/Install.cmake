@@ -28,6 +28,11 @@ foreach(_t poolcheck-lsp poolcheck-cc)
 endforeach()
 install(TARGETS ${_pc_tools} EXPORT poolcheckToolTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The C++ frontend module the CLI loads on its first C++ file (analyzer/frontend/frontend.c looks
+# for it in <bin>/../<libdir>/poolcheck).
+if(TARGET poolcheck_clang)
+  install(TARGETS poolcheck_clang LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/poolcheck)
+endif()
 install(EXPORT poolcheckToolTargets NAMESPACE poolcheck::
   FILE poolcheckTargets.cmake DESTINATION ${POOLCHECK_INSTALL_CMAKEDIR})
 

@@ -25,7 +25,8 @@ export LIBCLANG_DISABLE_CRASH_RECOVERY=1  # valgrind, not libclang, should see a
 export PYTHONHASHSEED=0
 
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
-    --show-leak-kinds=definite --track-origins=yes --num-callers=30)
+    --show-leak-kinds=definite --track-origins=yes --num-callers=30
+    --suppressions="$ROOT/tests/e2e/valgrind.supp")  # ld.so's strncmp when the CLI dlopens libclang
 
 # name | stdin file (- for none) | command...
 CASES=(

@@ -1,9 +1,84 @@
-/* frontend.c - choose the frontend for a file and run it. */
+/* frontend.c - choose the frontend for a file and run it.
+ *
+ * Built twice.  In libpoolcheck the C++ frontend is linked in and called directly.  The poolcheck
+ * CLI compiles this file with POOLCHECK_LAZY_CLANG: the C++ frontend (and with it libclang and
+ * libLLVM, some 16 ms of relocations at every process start) lives in the module
+ * poolcheck_clang.so, loaded with dlopen when the first C++ file appears - so a Python check, or
+ * `poolcheck logs`, never pays for it.  The module is looked for next to the executable
+ * (<bin>/../lib, the build tree) and where it is installed (<bin>/../<libdir>/poolcheck, then the
+ * configured prefix).  Its entry points are the ones frontend.h declares, unchanged.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "frontend_int.h"
 
 #include <string.h>
 #include <strings.h>
+
+#ifdef POOLCHECK_LAZY_CLANG
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Resolved once per process, read-only afterwards (like CPython's interpreter, the one kind of
+ * process-wide state: a loaded shared object is process-wide by nature). */
+static pthread_once_t clang_once = PTHREAD_ONCE_INIT;
+static struct {
+    pc_model *(*parse)(pc_frontend *, const char *, const char *, size_t, const pc_parse_opts *);
+    void (*state_free)(struct pc_clang_state *);
+    void (*release)(struct pc_clang_state *, const char *);
+    char error[1024];
+} clang_api;
+
+static bool clang_try(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        if (!clang_api.error[0] || access(path, F_OK) == 0)
+            snprintf(clang_api.error, sizeof clang_api.error, "%s", e ? e : path);
+        return false;
+    }
+    /* POSIX: a data pointer converted to a function pointer, the dlsym convention */
+    *(void **)&clang_api.parse = dlsym(h, "pc_clang_parse");
+    *(void **)&clang_api.state_free = dlsym(h, "pc_clang_state_free");
+    *(void **)&clang_api.release = dlsym(h, "pc_clang_release");
+    if (clang_api.parse && clang_api.state_free && clang_api.release)
+        return true; /* never unloaded: the models it made point into it */
+    snprintf(clang_api.error, sizeof clang_api.error, "%s lacks the C++ frontend's entry points", path);
+    clang_api.parse = NULL;
+    dlclose(h);
+    return false;
+}
+
+static void clang_load(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        const char *rel[] = {"../lib/" POOLCHECK_CLANG_MODULE_NAME, POOLCHECK_CLANG_MODULE_REL};
+        for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+            char path[PATH_MAX + 256];
+            snprintf(path, sizeof path, "%s/%s", exe, rel[i]);
+            if (clang_try(path))
+                return;
+        }
+    }
+    if (clang_try(POOLCHECK_CLANG_MODULE_INSTALLED))
+        return;
+}
+
+static bool clang_ready(void)
+{
+    pthread_once(&clang_once, clang_load);
+    return clang_api.parse != NULL;
+}
+#endif
 
 pc_frontend *pc_frontend_new(void) { return pc_mem_calloc(1, sizeof(pc_frontend)); }
 
@@ -11,15 +86,25 @@ void pc_frontend_free(pc_frontend *fe)
 {
     if (!fe)
         return;
+#ifdef POOLCHECK_LAZY_CLANG
+    if (fe->clang && clang_ready())
+        clang_api.state_free(fe->clang);
+#else
     if (fe->clang)
         pc_clang_state_free(fe->clang);
+#endif
     pc_mem_free(fe);
 }
 
 void pc_frontend_release(pc_frontend *fe, const char *path)
 {
+#ifdef POOLCHECK_LAZY_CLANG
+    if (fe && fe->clang && path && clang_ready())
+        clang_api.release(fe->clang, path);
+#else
     if (fe && fe->clang && path)
         pc_clang_release(fe->clang, path);
+#endif
 }
 
 pc_lang pc_frontend_lang_of(const char *path)
@@ -195,8 +280,23 @@ static pc_model *parse_lang(pc_frontend *fe, const char *path, const char *text,
     pc_lang lang = opts->lang != PC_LANG_UNKNOWN ? opts->lang : pc_frontend_lang_of(path);
     if (lang == PC_LANG_PYTHON)
         return pc_py_parse(path, text, len, opts);
-    if (lang == PC_LANG_CPP)
+    if (lang == PC_LANG_CPP) {
+#ifdef POOLCHECK_LAZY_CLANG
+        if (!clang_ready()) {
+            pc_model *m = pc_model_new(path, PC_LANG_CPP);
+            pc_sb sb = {0};
+            pc_sb_printf(&sb, "the C++ frontend (%s) cannot be loaded: %s", POOLCHECK_CLANG_MODULE_NAME,
+                         clang_api.error[0] ? clang_api.error : "not found next to the executable");
+            char *text_msg = pc_sb_take(&sb);
+            pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0), text_msg);
+            pc_mem_free(text_msg);
+            return m;
+        }
+        return clang_api.parse(fe, path, text, len, opts);
+#else
         return pc_clang_parse(fe, path, text, len, opts);
+#endif
+    }
     pc_model *m = pc_model_new(path, PC_LANG_UNKNOWN);
     pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0),
                          "cannot tell the language of this file from its extension (use --lang=cpp|python)");

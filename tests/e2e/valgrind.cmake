@@ -5,12 +5,14 @@ if(VALGRIND_EXECUTABLE)
     add_test(NAME valgrind_check_${example}
       COMMAND ${VALGRIND_EXECUTABLE} -q --error-exitcode=1 --leak-check=full
               --errors-for-leak-kinds=definite --show-leak-kinds=definite
+              --suppressions=${CMAKE_CURRENT_LIST_DIR}/valgrind.supp
               $<TARGET_FILE:poolcheck> check --no-config-lookup --format=json ${CMAKE_SOURCE_DIR}/examples/${example})
     set_tests_properties(valgrind_check_${example} PROPERTIES TIMEOUT 600)
   endforeach()
   add_test(NAME valgrind_model_cpp
     COMMAND ${VALGRIND_EXECUTABLE} -q --error-exitcode=1 --leak-check=full
             --errors-for-leak-kinds=definite --show-leak-kinds=definite
+            --suppressions=${CMAKE_CURRENT_LIST_DIR}/valgrind.supp
             $<TARGET_FILE:poolcheck> model ${CMAKE_SOURCE_DIR}/examples/k_tmp_to_d_emb.cpp)
   set_tests_properties(valgrind_model_cpp PROPERTIES TIMEOUT 600)
 else()
