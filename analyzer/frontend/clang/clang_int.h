@@ -266,6 +266,8 @@ const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e);
 bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
 /* A string value: a literal, std::string("..."), a string constant or variable.  NULL otherwise. */
 const char *pc_clang_value_string(pc_cx *cx, CXCursor e);
+/* A DataType value: DT_FP32 (any qualification), a DataType constant or variable; UNKNOWN otherwise. */
+pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e);
 /* A runtime option value from its cursor; false (kind UNKNOWN, text = spelling) when unknown. */
 bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth);
 /* The environment entry declared by decl (any kind), -1 if none. */

@@ -653,6 +653,27 @@ bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
     return true;
 }
 
+pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e)
+{
+    for (int depth = 0; depth < 8 && !clang_Cursor_isNull(e); depth++) {
+        e = value_strip(e);
+        if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+            return PC_DT_UNKNOWN;
+        CXCursor ref = clang_getCursorReferenced(e);
+        if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl) {
+            const char *n = spelling(cx, ref);
+            return strncmp(n, "DT_", 3) ? PC_DT_UNKNOWN : pc_dtype_from_name(n);
+        }
+        int en = env_by_decl(cx, ref);
+        if (en >= 0)
+            return cx->env.items[en].kind == PC_CENV_DTYPE ? cx->env.items[en].dtype : PC_DT_UNKNOWN;
+        if (clang_getCursorKind(ref) != CXCursor_VarDecl)
+            return PC_DT_UNKNOWN;
+        e = var_init(ref); /* constexpr DataType kType = DT_FP16 */
+    }
+    return PC_DT_UNKNOWN;
+}
+
 /* ---- runtime option values -------------------------------------------------------------------- */
 
 static void opt_text(pc_cx *cx, CXCursor e, pc_optval *out)

@@ -1646,7 +1646,15 @@ static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
     cx->block = (pc_cblock){PC_CBLK_LOOP, lid, 0};
     cx->cur_loop = lid;
     size_t mark = cx->env.count;
-    int ie = pc_clang_env_push(cx, PC_CENV_EXPR, index, NULL);
+    /* the index variable is the for-range statement's VarDecl: uses in the body refer to it */
+    cursors lc = {0};
+    children(s, &lc);
+    CXCursor ivar = clang_getNullCursor();
+    for (size_t i = 0; i < lc.count && clang_Cursor_isNull(ivar); i++)
+        if (clang_getCursorKind(lc.items[i]) == CXCursor_VarDecl)
+            ivar = lc.items[i];
+    PC_VEC_FREE(lc);
+    int ie = pc_clang_env_push(cx, PC_CENV_EXPR, index, clang_Cursor_isNull(ivar) ? NULL : &ivar);
     cx->env.items[ie].expr = pc_expr_sym(a, index);
     kernel_block(cx, body);
     cx->env.count = mark;
