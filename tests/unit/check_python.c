@@ -1370,6 +1370,36 @@ START_TEST(nested_error_location)
 }
 END_TEST
 
+START_TEST(cli_python_check_does_not_load_libclang)
+{
+    /* The CLI dlopens the C++ frontend on its first C++ file: a Python check never maps libclang
+     * (or libLLVM), whose relocations cost every process ~16 ms.  LD_DEBUG=files lists each object
+     * the loader opens. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "LD_DEBUG=files '%s/bin/poolcheck' check --no-config-lookup '%s' 2>&1 >/dev/null | "
+             "grep -c 'file=.*lib\\(clang\\|LLVM\\)' ",
+             PC_BINARY_DIR, SEED);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    int n = -1;
+    ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    ck_assert_msg(n == 0, "a Python check loaded libclang/libLLVM (%d loader lines)", n);
+    /* and a C++ file still gets its frontend, through the module */
+    snprintf(cmd, sizeof cmd,
+             "LD_DEBUG=files '%s/bin/poolcheck' check --no-config-lookup '%s/examples/k_tmp_to_d_emb.cpp' 2>&1 "
+             ">/dev/null | grep -c 'file=.*poolcheck_clang'",
+             PC_BINARY_DIR, PC_SOURCE_DIR);
+    p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    n = -1;
+    ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    ck_assert_msg(n >= 1, "the C++ check did not load poolcheck_clang");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("python");
@@ -1404,6 +1434,7 @@ int main(void)
     tcase_add_test(tc, limits);
     tcase_add_test(tc, linear_time);
     tcase_add_test(tc, nested_error_location);
+    tcase_add_test(tc, cli_python_check_does_not_load_libclang);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
