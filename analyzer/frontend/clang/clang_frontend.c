@@ -10,7 +10,7 @@
  *    --show-parse-errors.
  *  - real headers: a compile_commands.json entry (-p DIR) or a compiler command line after `--`,
  *    with flags libclang does not know rewritten or dropped (bisheng's -xcce, --npu-arch=...).
- * Measured on this machine (tooling-notes.md 6): a single parse is cheapest without any preamble
+ * Measured on the build machine: a single parse is cheapest without any preamble
  * flags, so batch mode uses none; editor mode (keep_tu) keeps the translation unit and reparses
  * it with a precompiled preamble (the stub and the #includes at the top of the file). */
 #define _XOPEN_SOURCE 700
@@ -657,7 +657,7 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
      * stub parse has, that is most of clang's time, and poolcheck never shows "did you mean" */
     argv_push(v, "-fno-spell-checking");
     argv_push(v, "-w");
-    argv_push(v, "-fno-access-control"); /* upstream tests poke at private members (pypto-api.md 4.1) */
+    argv_push(v, "-fno-access-control"); /* upstream tests poke at private members */
     for (size_t i = 0; i < opts->nextra_args; i++)
         argv_push(v, opts->extra_args[i]);
 }

@@ -1175,7 +1175,7 @@ struct TileShape {
 #define UNROLL(...) if (::npu::tile_fwk::pc_stub::UnrollMarker(#__VA_ARGS__))
 #define UNROLL_DEFAULT if (::npu::tile_fwk::pc_stub::UnrollMarker("1"))
 
-/* Defines the internal program header sets (pypto-api.md 1.5); tests guard blocks with them. */
+/* Defines the internal program header sets (as upstream's build does); tests guard blocks with them. */
 #ifndef ENABLE_HIDDENLOOP
 #define ENABLE_HIDDENLOOP 1
 #endif
