@@ -201,6 +201,44 @@ START_TEST(python_helper_keeps_its_tiles)
 }
 END_TEST
 
+static const char with_options_py[] =
+    "import pypto\n"
+    "\n"
+    "@pypto.frontend.jit\n"
+    "def with_tiles(a: pypto.Tensor([1, 16], pypto.DT_FP32), b: pypto.Tensor([16, 64], pypto.DT_FP32),\n"
+    "               out: pypto.Tensor([4, 64], pypto.DT_FP32)):\n"
+    "    pypto.set_vec_tile_shapes(1, 64)\n"
+    "    for i in pypto.loop(0, 4, 1, name=\"rows\"):\n"
+    "        with pypto.options(cube_tile_shapes=[[32, 32], [32, 32], [32, 32]], vec_tile_shapes=[1, 32]):\n"
+    "            c = pypto.matmul(a, b, pypto.DT_FP32)\n"
+    "            out[i : i + 1, :] = pypto.add(c, 1.0)\n"
+    "        d = pypto.matmul(a, b, pypto.DT_FP32)\n"
+    "        out[i : i + 1, :] = pypto.add(d, 1.0)\n";
+
+START_TEST(python_with_options_scopes_tiles)
+{
+    /* `with pypto.options(vec_tile_shapes=..., cube_tile_shapes=...)` sets tiles for its block
+     * (options.__enter__ / __exit__: BeginScope / EndScope) */
+    pc_model *m = parse_text("/tmp/pc_tiles_with.py", with_options_py);
+    const pc_kernel *k = &m->kernels[0];
+    int c = tensor_named(k, "c"), d = tensor_named(k, "d");
+    const pc_stmt *sc = def_stmt(k, c), *sd = def_stmt(k, d);
+    ck_assert(sc->tiles && sc->tiles->cube_known && sc->tiles->vec_known);
+    ck_assert_int_eq(sc->tiles->vec[1], 32);
+    ck_assert_int_eq(sc->tiles->cube_n[0], 32);
+    ck_assert(sd->tiles && sd->tiles->vec_known);
+    ck_assert_int_eq(sd->tiles->vec[1], 64);
+    ck_assert(!sd->tiles->cube_set); /* the block's cube tile ended with it */
+    pc_result *r = analyse(m, 0);
+    ck_assert_str_eq(r->tensors[c].pieces_text, "2 pieces of [1, 32]");
+    ck_assert_int_eq(r->tensors[d].pieces, 0);
+    ck_assert_int_eq(r->ntiles_unverified, 1); /* d: no cube tile */
+    ck_assert_int_eq(r->tiles_unverified[0], d);
+    pc_result_free(r);
+    pc_model_free(m);
+}
+END_TEST
+
 static const char two_functions_cpp[] =
     "#include \"tilefwk/tilefwk.h\"\n"
     "using namespace npu::tile_fwk;\n"
@@ -358,6 +396,7 @@ int main(void)
     tcase_add_test(tc, json_rejects_bad_tiles);
     tcase_add_test(tc, python_loop_body_scopes_tiles);
     tcase_add_test(tc, python_helper_keeps_its_tiles);
+    tcase_add_test(tc, python_with_options_scopes_tiles);
     tcase_add_test(tc, cpp_one_current_tile);
     tcase_add_test(tc, unknown_inputs_keep_one_piece);
     tcase_add_test(tc, seed_example_cuts_nothing);

@@ -275,6 +275,9 @@ typedef struct pc_py_ctx {
 bool pc_py_tiles_call(pc_py_ctx *c, const char *leaf, const pc_py_node *call);
 const pc_tile_shapes *pc_py_tiles_enter(pc_py_ctx *c);
 void pc_py_tiles_leave(pc_py_ctx *c, const pc_tile_shapes *saved);
+void pc_py_tiles_options(pc_py_ctx *c, const pc_py_node *call);
+const pc_tile_shapes *pc_py_tiles_with_enter(pc_py_ctx *c);
+void pc_py_tiles_with_leave(pc_py_ctx *c, const pc_tile_shapes *saved);
 void pc_py_tiles_matmul(pc_py_ctx *c, const pc_py_node *left, const pc_py_node *right, int a_trans, int b_trans);
 void pc_py_tiles_stmt(pc_py_ctx *c, pc_stmt *s);
 

@@ -1131,6 +1131,7 @@ static void walk_if(pc_py_ctx *c, const pc_py_node *s)
 static void walk_with(pc_py_ctx *c, const pc_py_node *s)
 {
     pc_py_begin_stmt(c, s);
+    const pc_tile_shapes *saved_tiles = pc_py_tiles_with_enter(c);
     for (int i = 0; i < s->list1.count; i++) {
         const pc_py_node *item = s->list1.items[i];
         if (!item || !item->a)
@@ -1138,6 +1139,7 @@ static void walk_with(pc_py_ctx *c, const pc_py_node *s)
         const char *q = item->a->kind == PY_CALL ? pc_py_qualname(c, item->a->a) : NULL;
         if (pc_py_is_api(q, "options")) {
             (void)pc_py_option_call(c, item->a, c->kernel, true);
+            pc_py_tiles_options(c, item->a);
             continue;
         }
         if (pc_py_is_api(q, "function")) /* a nested static sub-function: part of this kernel */
@@ -1148,6 +1150,7 @@ static void walk_with(pc_py_ctx *c, const pc_py_node *s)
     }
     pc_py_flush_stmt(c, false);
     pc_py_walk_body(c, &s->list2);
+    pc_py_tiles_with_leave(c, saved_tiles);
 }
 
 static void bind_import(pc_py_ctx *c, const pc_py_node *s)

@@ -5,12 +5,14 @@
  * into the *current* configuration scope (upstream _controller.py: pypto_impl.SetScope).  A
  * pypto.loop / loop_unroll body is a scope of its own (_loop_function: BeginScope ... EndScope), so a
  * tile set inside a loop body is gone after the loop; plain Python code (helpers, `for` over range,
- * `if`) opens no scope, so a helper's setter stays in force after it returns.  A setter at module
+ * `if`) opens no scope, so a helper's setter stays in force after it returns.  `with pypto.options(
+ * vec_tile_shapes=..., cube_tile_shapes=...)` sets tiles for its block only.  A setter at module
  * level is the state every kernel starts from.
  *
  * The walker calls:
  *   pc_py_tiles_call     for every pypto.* call: consumes the two setters;
- *   pc_py_tiles_enter/leave around a pypto loop body;
+ *   pc_py_tiles_enter/leave around a pypto loop body, pc_py_tiles_with_enter/leave around a `with`;
+ *   pc_py_tiles_options  for `with pypto.options(vec_tile_shapes=..., cube_tile_shapes=...)`;
  *   pc_py_tiles_matmul   when a matmul is applied: which operand node is left / right, transposed;
  *   pc_py_tiles_stmt     when a statement is added to the model: stamps the tiles in force and the
  *                        operand roles on its cube reads.
@@ -31,6 +33,8 @@ struct pc_py_tiles {
     int cur_kernel;
     tiles_mark *marks;             /* matmul operands of the statement being built */
     int nmarks, capmarks;
+    bool *with_scoped;             /* per open `with`: did a pypto.options item set tiles */
+    int nwith, capwith;
 };
 
 static struct pc_py_tiles *state(pc_py_ctx *c)
@@ -105,18 +109,10 @@ static pc_tile_shapes *copy_current(pc_py_ctx *c, struct pc_py_tiles *st)
     return t;
 }
 
-static void set_vec(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *call)
+/* A vector tile from n evaluated entries (unknown: some entry could not be evaluated). */
+static void vec_from_values(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_val *vals, int n, bool unknown,
+                            pc_loc loc)
 {
-    pc_py_val vals[PC_TILE_MAX_DIMS + 1];
-    bool unknown = false;
-    int n = eval_positional(c, call, vals, PC_TILE_MAX_DIMS + 1, &unknown);
-    if (n == 1 && vals[0].kind == PV_SEQ) { /* set_vec_tile_shapes([1, 32]): the docstring's spelling */
-        pc_py_val seq = vals[0];
-        n = 0;
-        for (int j = 0; j < seq.nitems; j++)
-            if (n < PC_TILE_MAX_DIMS + 1)
-                vals[n++] = seq.items[j];
-    }
     pc_tile_shapes *t = copy_current(c, st);
     t->vec_set = true;
     t->vec_known = !unknown && n > 0 && n <= PC_TILE_MAX_DIMS;
@@ -129,8 +125,23 @@ static void set_vec(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *call
         t->nvec = 0;
         memset(t->vec, 0, sizeof t->vec);
     }
-    t->vec_loc = pc_py_loc(c, call);
+    t->vec_loc = loc;
     st->cur = t;
+}
+
+static void set_vec(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *call)
+{
+    pc_py_val vals[PC_TILE_MAX_DIMS + 1];
+    bool unknown = false;
+    int n = eval_positional(c, call, vals, PC_TILE_MAX_DIMS + 1, &unknown);
+    if (n == 1 && vals[0].kind == PV_SEQ) { /* set_vec_tile_shapes([1, 32]): the docstring's spelling */
+        pc_py_val seq = vals[0];
+        n = 0;
+        for (int j = 0; j < seq.nitems; j++)
+            if (n < PC_TILE_MAX_DIMS + 1)
+                vals[n++] = seq.items[j];
+    }
+    vec_from_values(c, st, vals, n, unknown, pc_py_loc(c, call));
 }
 
 /* [a, b] (or [a, b, c] for k): each a positive integer constant. */
@@ -145,6 +156,54 @@ static bool pair(pc_py_ctx *c, const pc_py_node *n, int64_t *out, int min, int m
         if (!tile_int(&v.items[i], &out[i]))
             return false;
     return true;
+}
+
+/* pair() on an evaluated value. */
+static bool pair_val(const pc_py_val *v, int64_t *out, int min, int max)
+{
+    if (v->kind != PV_SEQ || v->nitems < min || v->nitems > max)
+        return false;
+    for (int i = 0; i < v->nitems; i++)
+        if (!tile_int(&v->items[i], &out[i]))
+            return false;
+    return true;
+}
+
+/* `with pypto.options(vec_tile_shapes=[...], cube_tile_shapes=[m, k, n(, split_k)])`: the with
+ * block is a scope (config.py options.__enter__: BeginScope with those values). */
+void pc_py_tiles_options(pc_py_ctx *c, const pc_py_node *call)
+{
+    if (!call || call->kind != PY_CALL)
+        return;
+    struct pc_py_tiles *st = state(c);
+    for (int i = 0; i < call->list2.count; i++) {
+        const pc_py_node *kw = call->list2.items[i];
+        if (!kw->name || !kw->a)
+            continue;
+        if (st->nwith > 0 && (strcmp(kw->name, "vec_tile_shapes") == 0 || strcmp(kw->name, "cube_tile_shapes") == 0))
+            st->with_scoped[st->nwith - 1] = true;
+        if (strcmp(kw->name, "vec_tile_shapes") == 0) {
+            pc_py_val v = pc_py_eval(c, kw->a);
+            bool seq = v.kind == PV_SEQ && v.nitems <= PC_TILE_MAX_DIMS;
+            vec_from_values(c, st, seq ? v.items : NULL, seq ? v.nitems : 0, !seq, pc_py_loc(c, kw));
+        } else if (strcmp(kw->name, "cube_tile_shapes") == 0) {
+            pc_py_val v = pc_py_eval(c, kw->a);
+            pc_tile_shapes *t = copy_current(c, st);
+            t->cube_set = true;
+            memset(t->cube_m, 0, sizeof t->cube_m);
+            memset(t->cube_k, 0, sizeof t->cube_k);
+            memset(t->cube_n, 0, sizeof t->cube_n);
+            t->cube_known = v.kind == PV_SEQ && v.nitems >= 3 && pair_val(&v.items[0], t->cube_m, 2, 2) &&
+                            pair_val(&v.items[1], t->cube_k, 2, 3) && pair_val(&v.items[2], t->cube_n, 2, 2);
+            if (!t->cube_known) {
+                memset(t->cube_m, 0, sizeof t->cube_m);
+                memset(t->cube_k, 0, sizeof t->cube_k);
+                memset(t->cube_n, 0, sizeof t->cube_n);
+            }
+            t->cube_loc = pc_py_loc(c, kw);
+            st->cur = t;
+        }
+    }
 }
 
 static void set_cube(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *call)
@@ -193,6 +252,28 @@ void pc_py_tiles_leave(pc_py_ctx *c, const pc_tile_shapes *saved)
 {
     /* the loop body's scope ends: its setters are undone (EndScope) */
     state(c)->cur = saved;
+}
+
+/* A `with` statement: only one holding pypto.options(...tile shapes...) is a tile scope; a setter
+ * inside any other `with` stays in force after it. */
+const pc_tile_shapes *pc_py_tiles_with_enter(pc_py_ctx *c)
+{
+    struct pc_py_tiles *st = state(c);
+    if (st->nwith == st->capwith) {
+        int ncap = st->capwith ? st->capwith * 2 : 8;
+        st->with_scoped = pc_arena_grow(c->scratch, st->with_scoped, (size_t)st->nwith, (size_t)ncap,
+                                        sizeof *st->with_scoped);
+        st->capwith = ncap;
+    }
+    st->with_scoped[st->nwith++] = false;
+    return st->cur;
+}
+
+void pc_py_tiles_with_leave(pc_py_ctx *c, const pc_tile_shapes *saved)
+{
+    struct pc_py_tiles *st = state(c);
+    if (st->nwith > 0 && st->with_scoped[--st->nwith])
+        st->cur = saved; /* options.__exit__: EndScope */
 }
 
 static void add_mark(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *n, pc_operand_role role, int trans)
