@@ -1275,6 +1275,19 @@ template <typename T>
 T GetPassConfig(const std::string &strategy, const std::string &identifier, const std::string &key, const T &defaultValue);
 } // namespace config
 
+/* interface/utils/common.h: the integer helpers tests size their tiles with (constexpr here, so
+ * that clang folds them) */
+constexpr int CeilDiv(int a, int b) { return b == 0 ? 0 : (a % b == 0 ? a / b : a / b + 1); }
+constexpr int FloorDiv(int a, int b) { return b == 0 ? 0 : a / b; }
+
+/* tilefwk/error.h: ASSERT(cond) << "message" and its variants (an optional error code first) */
+namespace pc_stub {
+struct AssertStream {
+    template <class T> AssertStream &operator<<(const T &) { return *this; }
+};
+AssertStream AssertCheck(bool cond);
+} // namespace pc_stub
+
 /* interface/interpreter/raw_tensor_data.h: host-side tensor data of the tests' golden checks */
 class RawTensorData {
 public:
@@ -1315,5 +1328,11 @@ struct ProgramData {
 };
 } // namespace tile_fwk
 } // namespace npu
+
+#define ASSERT(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))
+#define CHECK(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))
+#define FE_ASSERT(...) ASSERT(__VA_ARGS__)
+#define PASS_ASSERT(...) ASSERT(__VA_ARGS__)
+#define MACHINE_ASSERT(...) ASSERT(__VA_ARGS__)
 
 #endif /* POOLCHECK_TILEFWK_STUB_H */
