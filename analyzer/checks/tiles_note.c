@@ -8,6 +8,8 @@
  */
 #include "checks/checks_int.h"
 
+#include <string.h>
+
 void pc_chk_tiles_note(pc_chk_ctx *c)
 {
     for (int k = 0; k < pc_chk_nkernels(c); k++) {
@@ -15,29 +17,41 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
         if (!r || r->ntiles_unverified == 0)
             continue;
         const pc_kernel *kern = &c->model->kernels[k];
-        pc_sb names = {0};
+        /* each name once (a name defined afresh in several places is several tensors) */
+        const char **seen = pc_mem_calloc((size_t)r->ntiles_unverified, sizeof *seen);
+        int nseen = 0;
         char label[64];
         for (int i = 0; i < r->ntiles_unverified; i++) {
             int t = r->tiles_unverified[i];
             if (t < 0 || t >= kern->ntensors)
                 continue;
-            pc_sb_printf(&names, "%s'%s'", i == 0 ? "" : i + 1 == r->ntiles_unverified ? " and " : ", ",
-                         pc_tensor_label(&kern->tensors[t], label, sizeof label));
+            const char *nm = pc_arena_strdup(c->arena, pc_tensor_label(&kern->tensors[t], label, sizeof label));
+            bool dup = false;
+            for (int j = 0; j < nseen && !dup; j++)
+                dup = strcmp(seen[j], nm) == 0;
+            if (!dup)
+                seen[nseen++] = nm;
         }
+        pc_sb names = {0};
+        for (int i = 0; i < nseen; i++)
+            pc_sb_printf(&names, "%s'%s'", i == 0 ? "" : i + 1 == nseen ? " and " : ", ", seen[i]);
+        pc_mem_free(seen);
+        bool one = nseen <= 1, same_why = true;
+        for (int i = 1; i < r->ntiles_unverified; i++)
+            same_why = same_why && strcmp(r->tiles_unverified_why[i], r->tiles_unverified_why[0]) == 0;
         int t0 = r->tiles_unverified[0];
         pc_sb msg = {0};
         pc_sb_printf(&msg,
                      "kernel '%s': the root_inner bytes may be low: %s %s counted as one piece, because %s; "
                      "upstream may store %s as several tile pieces, each rounded up to 512 bytes",
-                     kern->name ? kern->name : "?", names.data ? names.data : "?",
-                     r->ntiles_unverified == 1 ? "is" : "are",
-                     r->ntiles_unverified == 1 ? r->tiles_unverified_why[0] : "the tile split's inputs are unknown",
-                     r->ntiles_unverified == 1 ? "it" : "them");
+                     kern->name ? kern->name : "?", names.data ? names.data : "?", one ? "is" : "are",
+                     same_why ? r->tiles_unverified_why[0] : "the tile split's inputs are unknown",
+                     one ? "it" : "them");
         pc_loc at = pc_chk_loc_known(r->tiles_unverified_loc[0]) ? r->tiles_unverified_loc[0]
                     : t0 >= 0 && t0 < kern->ntensors ? kern->tensors[t0].loc
                                                      : kern->loc;
         pc_diag *d = pc_diag_message(c->sink, PC_SEV_NOTE, at, msg.data);
-        for (int i = 0; d && r->ntiles_unverified > 1 && i < r->ntiles_unverified; i++) {
+        for (int i = 0; d && !same_why && i < r->ntiles_unverified; i++) {
             int t = r->tiles_unverified[i];
             if (t >= 0 && t < kern->ntensors)
                 pc_diag_note(c->sink, d, r->tiles_unverified_loc[i], "'%s': %s",
