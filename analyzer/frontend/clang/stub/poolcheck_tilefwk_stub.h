@@ -213,6 +213,7 @@ public:
     void resize(size_type n, const T &v);
     void clear();
     iterator insert(const_iterator pos, const T &v);
+    iterator insert(const_iterator pos, initializer_list<T> l);
     template <class It> iterator insert(const_iterator pos, It first, It last);
     iterator erase(const_iterator pos);
 };
@@ -494,6 +495,7 @@ std::string DataType2String(DataType t);
 /* ---- scalars (symbolic_scalar.h) ------------------------------------------------------------ */
 class SymbolicScalar {
 public:
+    static std::vector<SymbolicScalar> FromConcrete(const std::vector<int64_t> &values);
     SymbolicScalar();
     SymbolicScalar(int v);
     SymbolicScalar(long v);
@@ -780,6 +782,23 @@ Tensor Cast(const Tensor &self, DataType dstDataType, CastMode mode = CAST_NONE,
             SaturationMode satmode = SaturationMode::OFF);
 Tensor Permute(const Tensor &self, std::vector<int> perm);
 Tensor Exp(const Tensor &self, ExpAlgorithm precisionType = ExpAlgorithm::DEFAULT);
+Tensor Tan(const Tensor &operand);
+Tensor Tanh(const Tensor &operand);
+Tensor Sinh(const Tensor &self);
+Tensor Cosh(const Tensor &self);
+Tensor Asin(const Tensor &self);
+Tensor Acos(const Tensor &self);
+Tensor Atan(const Tensor &self);
+Tensor ASinh(const Tensor &self);
+Tensor ACosh(const Tensor &self);
+Tensor Atanh(const Tensor &self);
+Tensor Atan2(const Tensor &y, const Tensor &x);
+Tensor Erf(const Tensor &self);
+Tensor Erfc(const Tensor &self);
+Tensor IsNan(const Tensor &self);
+Tensor Axpy(const Tensor &self, const Tensor &other, float alpha);
+Tensor Pack(const Tensor &self);
+Tensor UnPack(const Tensor &self, DataType dstDataType);
 Tensor Exp2(const Tensor &self);
 Tensor Expm1(const Tensor &self);
 Tensor Neg(const Tensor &self);
