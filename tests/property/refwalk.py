@@ -563,11 +563,14 @@ def has_loop(items):
 
 
 class Walk:
-    def __init__(self, K, k):
-        self.K, self.k = K, k
+    def __init__(self, K, k, P):
+        self.K, self.k, self.P = K, k, P
         self.env = {"vars": dict(K.constants), "active": []}
         self.tasks = []          # [count, sum_inner, sum_excl, last_instance]
-        self.count = self.sum_inner = self.sum_excl = 0
+        self.count = 0
+        # per workspace copy: inside a parallel loop the instances of a task go round-robin over
+        # device_sched_parallelism copies and the sums are the largest copy's (model.md 5)
+        self.sums = [[0, 0] for _ in range(P)]
         self.ninst = 0
         self.parallel = 0
         # assemble allocations (model.md 6): [first instance, last instance, whole launch]
@@ -577,8 +580,10 @@ class Walk:
 
     def cut(self):
         if self.count:
-            self.tasks.append((self.count, self.sum_inner, self.sum_excl, self.ninst - 1))
-        self.count = self.sum_inner = self.sum_excl = 0
+            self.tasks.append((self.count, max(c[0] for c in self.sums), max(c[1] for c in self.sums),
+                               self.ninst - 1))
+        self.count = 0
+        self.sums = [[0, 0] for _ in range(self.P)]
 
     def events(self, asm, inst, creations_only):
         for what, t in asm:
@@ -602,10 +607,11 @@ class Walk:
         if self.count >= limit:
             self.cut()
         self.events(asm, self.ninst, False)
+        copy = self.count % self.P if self.parallel else 0
         self.ninst += 1
         self.count += 1
-        self.sum_inner += inner
-        self.sum_excl += excl
+        self.sums[copy][0] += inner
+        self.sums[copy][1] += excl
 
     def block(self, items, factor):
         run = []
@@ -679,8 +685,8 @@ def compiled_units(K, items, factor):
     return u0, u2
 
 
-def expect(K, items, k):
-    w = Walk(K, k)
+def expect(K, items, k, P):
+    w = Walk(K, k, P)
     w.block(items, 1)
     w.cut()
     u0, u2 = compiled_units(K, items, 1)
@@ -728,8 +734,9 @@ def main():
         for i in range(args.count):
             K, items, model = build(rng, i, seed)
             k = rng.choice([1, 2, 3, 4, 5, 8, 128])
-            out.write(json.dumps({"name": "seed %d kernel %d" % (seed, i), "seed": seed, "k": k,
-                                  "model": model, "expect": expect(K, items, k)}) + "\n")
+            P = rng.choice([1, 1, 1, 2, 3])   # device_sched_parallelism
+            out.write(json.dumps({"name": "seed %d kernel %d" % (seed, i), "seed": seed, "k": k, "P": P,
+                                  "model": model, "expect": expect(K, items, k, P)}) + "\n")
 
 
 if __name__ == "__main__":

@@ -141,6 +141,7 @@ static bool check_one(const cJSON *c, failures *f)
     pc_runtime_config cfg;
     pc_cfg_defaults(&cfg);
     cfg.max_num = num(c, "k");
+    cfg.parallelism = num(c, "P");
     pc_analysis_opts opts;
     pc_an_default_opts(&opts);
     pc_result *r = pc_analyze(m, 0, &cfg, &opts);
@@ -160,7 +161,8 @@ static bool check_one(const cJSON *c, failures *f)
              (long long)req[2], (long long)num(e, "instances"), (long long)num(e, "device_tasks"),
              (long long)num(e, "unit_inner"), (long long)num(e, "unit_excl"));
     if (strcmp(got, want) != 0) {
-        failed(f, "%s (k = %lld): poolcheck %s; reference %s", name, (long long)num(c, "k"), got, want);
+        failed(f, "%s (k = %lld, P = %lld): poolcheck %s; reference %s", name, (long long)num(c, "k"),
+               (long long)num(c, "P"), got, want);
         ok = false;
     }
     opts.walk_every_instance = true;
