@@ -1327,6 +1327,34 @@ START_TEST(branch_conditions)
 }
 END_TEST
 
+START_TEST(values_from_the_ast)
+{
+    /* issue 12: values from cursors: SymbolicScalar operator= / operator+ and built-in
+     * assignments keyed by declaration, a constexpr template call, an enumerator, a shift */
+    pc_model *m = parse_text(
+        "using namespace npu::tile_fwk;\n"
+        "template <typename T> constexpr T Ceil(T a, T b) { return (a + b - 1) / b; }\n"
+        "enum { kRows = 5 };\n"
+        "void Build(Tensor &a, Tensor &b)\n"
+        "{\n"
+        "    FUNCTION(\"k\", {a}, {b}) {\n"
+        "        int64_t n = 4;\n"
+        "        n = n * 2 + 1;\n"
+        "        SymbolicScalar s = 3;\n"
+        "        s = s + n;\n"
+        "        int64_t c = Ceil<int64_t>(100, 16) + (1 << 2) + kRows;\n"
+        "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(s)) { b = Exp(a); }\n"
+        "        LOOP(\"M\", FunctionType::DYNAMIC_LOOP, j, LoopRange(c)) { b = Exp(a); }\n"
+        "    }\n"
+        "}\n");
+    const pc_kernel *k = kernel_named(m, "k");
+    ck_assert_int_eq(k->nloops, 2);
+    ck_assert_str_eq(expr_text(k->loops[0].end), "12");
+    ck_assert_str_eq(expr_text(k->loops[1].end), "16");
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(op_table)
 {
     /* one table for both languages: a C++ op and its Python twin are the same row */
@@ -1397,6 +1425,7 @@ int main(void)
     tcase_add_test(tc, stub_dir_from_environment);
     tcase_add_test(tc, byte_columns);
     tcase_add_test(tc, op_table);
+    tcase_add_test(tc, values_from_the_ast);
     tcase_add_test(tc, branch_conditions);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -629,6 +629,42 @@ static bool is_assign_op(const pc_ctok *t)
  * symbol (poolcheck does not guess values). */
 static bool scalar_assign(pc_cx *cx, CXCursor c)
 {
+    /* from the AST: `x = e` / `x += e` / `++x` on an integer or SymbolicScalar variable, the
+     * variable found by its declaration */
+    CXCursor op = pc_clang_strip(c);
+    enum CXCursorKind ok = clang_getCursorKind(op);
+    if (ok == CXCursor_BinaryOperator || ok == CXCursor_CompoundAssignOperator || ok == CXCursor_UnaryOperator ||
+        ok == CXCursor_CallExpr) {
+        cursors ch = {0};
+        children(op, &ch);
+        const char *spelled = ok == CXCursor_CallExpr ? cursor_spelling(cx, op) : pc_clang_operator_spelling(cx, op);
+        if (spelled && ok == CXCursor_CallExpr) /* an overloaded SymbolicScalar operator= / operator+= */
+            spelled = !strncmp(spelled, "operator", 8) ? spelled + 8 : NULL;
+        bool assign = spelled && (!strcmp(spelled, "=") || (strlen(spelled) >= 2 && spelled[strlen(spelled) - 1] == '=' &&
+                                                            strcmp(spelled, "==") && strcmp(spelled, "!=") &&
+                                                            strcmp(spelled, "<=") && strcmp(spelled, ">=")));
+        bool incdec = spelled && (!strcmp(spelled, "++") || !strcmp(spelled, "--"));
+        /* operands: an overloaded operator call has its callee between them */
+        CXCursor lhs = ok == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 0)
+                                               : ch.count ? ch.items[0] : clang_getNullCursor();
+        CXCursor rhs = ok == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 1)
+                                               : ch.count == 2 ? ch.items[1] : clang_getNullCursor();
+        if (!clang_Cursor_isNull(lhs))
+            lhs = pc_clang_strip(lhs);
+        int e = -1;
+        if ((assign || incdec) && !clang_Cursor_isNull(lhs) && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr)
+            e = pc_clang_env_of_decl(cx, clang_getCursorReferenced(lhs));
+        if (e >= 0 && cx->env.items[e].kind == PC_CENV_EXPR) {
+            bool straight = !cx->in_host_loop && cx->cur_loop < 0;
+            const pc_expr *v = NULL;
+            if (assign && !strcmp(spelled, "=") && straight && !clang_Cursor_isNull(rhs))
+                v = pc_clang_value_int(cx, rhs);
+            cx->env.items[e].expr = v ? v : pc_expr_sym(pc_model_arena(cx->m), cx->env.items[e].name);
+            PC_VEC_FREE(ch);
+            return true;
+        }
+        PC_VEC_FREE(ch);
+    }
     pc_ctoks toks = {0};
     bool done = false;
     if (pc_clang_cursor_tokens(cx, c, &toks) && toks.count >= 2) {
