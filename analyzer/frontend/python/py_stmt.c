@@ -973,10 +973,20 @@ static bool same_val(const pc_py_val *a, const pc_py_val *b)
 {
     if (a->kind != b->kind)
         return false;
+    /* field by field: the structs have padding, which memcmp would read */
     switch (a->kind) {
     case PV_TENSOR: return a->tensor == b->tensor && a->alt == b->alt && a->nitems == b->nitems;
     case PV_INT: return a->e == b->e;
-    default: return memcmp(a, b, sizeof *a) == 0;
+    case PV_BOOL: return a->i == b->i;
+    case PV_FLOAT: return a->f == b->f;
+    case PV_STR: case PV_MODULE: return a->s == b->s || (a->s && b->s && strcmp(a->s, b->s) == 0);
+    case PV_NONE: case PV_UNKNOWN: return true;
+    case PV_DTYPE: return a->dtype == b->dtype;
+    case PV_FUNC: return a->node == b->node && a->frame == b->frame;
+    default:
+        return a->tensor == b->tensor && a->items == b->items && a->nitems == b->nitems && a->node == b->node &&
+               a->shape == b->shape && a->ndims == b->ndims && a->e == b->e && a->unit == b->unit &&
+               a->dtype == b->dtype;
     }
 }
 
