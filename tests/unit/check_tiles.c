@@ -239,6 +239,32 @@ START_TEST(python_with_options_scopes_tiles)
 }
 END_TEST
 
+static const char star_py[] =
+    "from pypto import *\n"
+    "import pypto\n"
+    "\n"
+    "@pypto.frontend.jit\n"
+    "def star(a: pypto.Tensor([1, 16], pypto.DT_FP32), b: pypto.Tensor([16, 64], pypto.DT_FP32),\n"
+    "         out: pypto.Tensor([4, 64], pypto.DT_FP32)):\n"
+    "    set_cube_tile_shapes([32, 32], [32, 32], [32, 32])\n"
+    "    set_vec_tile_shapes(1, 32)\n"
+    "    for i in loop(0, 4, 1):\n"
+    "        c = matmul(a, b, pypto.DT_FP32)\n"
+    "        out[i : i + 1, :] = add(c, 1.0)\n";
+
+START_TEST(python_star_import_setters)
+{
+    /* `from pypto import *`: the bare setter names are pypto's */
+    pc_model *m = parse_text("/tmp/pc_tiles_star.py", star_py);
+    pc_result *r = analyse(m, 0);
+    int c = tensor_named(&m->kernels[0], "c");
+    ck_assert_int_eq(r->tensors[c].aligned_bytes, 1024);
+    ck_assert_int_eq(r->ntiles_unverified, 0);
+    pc_result_free(r);
+    pc_model_free(m);
+}
+END_TEST
+
 static const char two_functions_cpp[] =
     "#include \"tilefwk/tilefwk.h\"\n"
     "using namespace npu::tile_fwk;\n"
@@ -397,6 +423,7 @@ int main(void)
     tcase_add_test(tc, python_loop_body_scopes_tiles);
     tcase_add_test(tc, python_helper_keeps_its_tiles);
     tcase_add_test(tc, python_with_options_scopes_tiles);
+    tcase_add_test(tc, python_star_import_setters);
     tcase_add_test(tc, cpp_one_current_tile);
     tcase_add_test(tc, unknown_inputs_keep_one_piece);
     tcase_add_test(tc, seed_example_cuts_nothing);
