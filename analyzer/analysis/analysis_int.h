@@ -91,6 +91,12 @@ void an_classify(an_ctx *c);
 /* Binding scope during the walk: loop index and factor variables of the loops being executed. */
 #define AN_MAX_DEPTH 64
 
+/* The DeviceTasks in which a statement was on a taken path, as ranges (why's tensor list); past
+ * AN_MAX_RANGES ranges it gives up and counts as taken everywhere. */
+#define AN_MAX_RANGES 4096
+typedef struct an_ranges { int64_t *lo, *hi; int n, cap; bool all; } an_ranges;
+bool an_ranges_has(const an_ranges *r, int64_t task);
+
 typedef struct an_set_result {
     bool known;                     /* every trip count evaluated (and not truncated) */
     bool truncated;                 /* max_instances reached: the walk stopped there */
@@ -113,6 +119,8 @@ typedef struct an_set_result {
      * instance (the first undecidable branch of each), in the order met. */
     PC_VEC(int) undecided_stmt, undecided_branch;
     bool *stmt_taken;               /* per statement: on a path some instance took */
+    an_ranges *stmt_tasks;          /* per statement: the tasks of those instances */
+    size_t nstmt_tasks;
     PC_VEC(int) zero_step_loops;    /* loops whose step evaluated to 0 (no iterations) */
 } an_set_result;
 

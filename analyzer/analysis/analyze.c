@@ -183,8 +183,8 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
         for (int st = 0; st < c->k->nstmts; st++) {
             if (c->stmt_run[st] != c->roots[root].run || c->k->stmts[st].kind != PC_STMT_OP)
                 continue;
-            if (s->stmt_taken && !s->stmt_taken[st])
-                continue; /* on a path no instance took */
+            if (s->stmt_tasks && !an_ranges_has(&s->stmt_tasks[st], task))
+                continue; /* on a path no instance of this task took */
             for (int a = 0; a < c->k->stmts[st].naccesses; a++) {
                 int tid = c->k->stmts[st].accesses[a].tensor;
                 if (tid < 0 || tid >= c->k->ntensors)

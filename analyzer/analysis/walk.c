@@ -20,6 +20,7 @@ typedef struct inst_req {
 typedef struct req_cache {
     int tier;                /* 0 not computed, 1 valid without loop bindings, 3 per instance */
     inst_req v;
+    int *taken; int ntaken;  /* tier 1: the OP statements on the path */
 } req_cache;
 
 typedef struct walker {
@@ -51,7 +52,49 @@ typedef struct walker {
     bool all_paths;          /* compile-time units: every path, no condition evaluated */
     bool mark;               /* record taken statements and undecidable conditions */
     signed char *fast_ok;    /* per loop: 0 not known, 1 identical iterations possible, -1 not */
+    PC_VEC(int) taken;       /* OP statements on the path of the requirement being computed */
+    bool collect;
 } walker;
+
+bool an_ranges_has(const an_ranges *r, int64_t task)
+{
+    if (r->all)
+        return true;
+    int lo = 0, hi = r->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (r->hi[mid] < task)
+            lo = mid + 1;
+        else if (r->lo[mid] > task)
+            hi = mid - 1;
+        else
+            return true;
+    }
+    return false;
+}
+
+/* Tasks are met in increasing order: extend the last range or start one. */
+static void ranges_add(an_ranges *r, int64_t task)
+{
+    if (r->all)
+        return;
+    if (r->n && task >= r->lo[r->n - 1] && task <= r->hi[r->n - 1] + 1) {
+        if (task > r->hi[r->n - 1])
+            r->hi[r->n - 1] = task;
+        return;
+    }
+    if (r->n == AN_MAX_RANGES) {
+        r->all = true;
+        return;
+    }
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 4;
+        r->lo = pc_mem_realloc(r->lo, (size_t)r->cap * sizeof(int64_t));
+        r->hi = pc_mem_realloc(r->hi, (size_t)r->cap * sizeof(int64_t));
+    }
+    r->lo[r->n] = r->hi[r->n] = task;
+    r->n++;
+}
 
 static void refresh_sets(walker *w)
 {
@@ -265,6 +308,8 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
         if (st->kind == PC_STMT_OP) {
             if (w->mark)
                 w->out->stmt_taken[s] = true;
+            if (w->collect)
+                PC_VEC_PUSH(w->taken, s);
             for (int j = 0; j < st->naccesses; j++) {
                 const pc_access *a = &st->accesses[j];
                 if (a->kind == PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
@@ -400,6 +445,8 @@ static void root_req(walker *w, int r, inst_req *out)
     }
     /* Tier 1: a root whose sizes and path conditions do not depend on loop indices or factors is
      * computed once; any other per instance. */
+    w->taken.count = 0;
+    w->collect = w->mark;
     if (rc->tier == 0 && !w->root_dyn[r]) {
         pc_bindings saved = w->sets[0];
         w->sets[0].count = 0;
@@ -409,12 +456,29 @@ static void root_req(walker *w, int r, inst_req *out)
         if (ok) {
             rc->tier = 1;
             rc->v = *out;
+            rc->ntaken = (int)w->taken.count;
+            rc->taken = pc_mem_alloc((w->taken.count ? w->taken.count : 1) * sizeof(int));
+            if (w->taken.count)
+                memcpy(rc->taken, w->taken.items, w->taken.count * sizeof(int));
+            w->collect = false;
             return;
         }
+        w->taken.count = 0;
     }
     rc->tier = 3;
     bool ok;
     req_once(w, r, out, &ok);
+    w->collect = false;
+}
+
+/* The statements on the path of root r's last requirement were taken in DeviceTask `task`. */
+static void mark_tasks(walker *w, int r, int64_t task)
+{
+    const req_cache *rc = &w->cache[r];
+    const int *list = rc->tier == 1 ? rc->taken : w->taken.items;
+    int n = rc->tier == 1 ? rc->ntaken : (int)w->taken.count;
+    for (int i = 0; i < n; i++)
+        ranges_add(&w->out->stmt_tasks[list[i]], task);
 }
 
 /* Does a condition depend on the walk's loop scope (a loop index, a factor variable, a loop
@@ -845,6 +909,8 @@ static bool fast_segment(walker *w, int l, int64_t p, int64_t n)
         w->copy_cnt_excl[0] += periodic_sum(pce, L, phase, chunk);
         for (int64_t j = 0; j < chunk && o->ninstances + j < AN_KEEP_INSTANCES; j++)
             PC_VEC_PUSH(o->instance_roots, (int32_t)roots[(phase + j) % L]);
+        for (int64_t j = 0; j < chunk && j < L; j++)
+            mark_tasks(w, roots[(phase + j) % L], (int64_t)o->tasks.count);
         o->ninstances += chunk;
         w->task_count += chunk;
         emitted += chunk;
@@ -991,6 +1057,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
             root_req(w, r, &q);
             if (q.has_op) {
                 emit_instance(w, r, &q);
+                mark_tasks(w, r, (int64_t)w->out->tasks.count); /* the open task holds it */
             } else {
                 /* the path taken has no operation: no instance for this iteration */
                 const an_run *run = &c->runs[it->index];
@@ -1054,6 +1121,8 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
     w.zero_step_seen = pc_mem_calloc(nl, sizeof(bool));
     o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
+    o->stmt_tasks = pc_mem_calloc(ns, sizeof(an_ranges));
+    o->nstmt_tasks = (size_t)k->nstmts;
     w.fast_ok = pc_mem_calloc(nl, sizeof(signed char));
 
     walk_body(&w, &c->kernel_body, -1);
@@ -1095,6 +1164,9 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.undecided_seen);
     pc_mem_free(w.zero_step_seen);
     pc_mem_free(w.fast_ok);
+    for (int r = 0; r < c->nroots; r++)
+        pc_mem_free(w.cache[r].taken);
+    PC_VEC_FREE(w.taken);
 }
 
 bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
@@ -1173,4 +1245,11 @@ void an_set_result_free(an_set_result *s)
     PC_VEC_FREE(s->undecided_branch);
     PC_VEC_FREE(s->zero_step_loops);
     pc_mem_free(s->stmt_taken);
+    if (s->stmt_tasks) {
+        for (size_t i = 0; i < s->nstmt_tasks; i++) {
+            pc_mem_free(s->stmt_tasks[i].lo);
+            pc_mem_free(s->stmt_tasks[i].hi);
+        }
+        pc_mem_free(s->stmt_tasks);
+    }
 }

@@ -662,6 +662,9 @@ START_TEST(path_elif_chain_no_op_and_loop_predicates)
     ck_assert_int_eq(r->device_tasks, 3);
     CK_TRIPLE(r->predicted, 2, 0, 0);
     ck_assert_int_eq(r->why[0].task, 0);
+    /* why lists the tensors of the paths taken in that task: a (i = 0, 1), not b or c */
+    ck_assert_int_eq(r->why[0].ntensors, 1);
+    ck_assert_str_eq(r->why[0].tensors[0], "a");
     pc_result_free(r);
     pc_model_free(b.m);
 }
