@@ -563,9 +563,10 @@ def has_loop(items):
 
 
 class Walk:
-    def __init__(self, K, k, P):
+    def __init__(self, K, k, P, binds):
         self.K, self.k, self.P = K, k, P
-        self.env = {"vars": dict(K.constants), "active": []}
+        # a binding set is searched before the kernel's constants
+        self.env = {"vars": dict(K.constants, **binds), "active": []}
         self.tasks = []          # [count, sum_inner, sum_excl, last_instance]
         self.count = 0
         # per workspace copy: inside a parallel loop the instances of a task go round-robin over
@@ -685,8 +686,22 @@ def compiled_units(K, items, factor):
     return u0, u2
 
 
-def expect(K, items, k, P):
-    w = Walk(K, k, P)
+def expect(K, items, k, P, sets):
+    """model.md 3: several binding sets give the element-wise maximum of the depths; the counts are
+    those of the set with the most instances (the first of equals)."""
+    if not sets:
+        return expect_one(K, items, k, P, {})
+    results = [expect_one(K, items, k, P, b) for b in sets]
+    most = max(r["instances"] for r in results)
+    out = dict(next(r for r in results if r["instances"] == most))
+    out["predicted"] = [max(r["predicted"][i] for r in results) for i in range(3)]
+    out["unit_inner"] = max(r["unit_inner"] for r in results)
+    out["unit_excl"] = max(r["unit_excl"] for r in results)
+    return out
+
+
+def expect_one(K, items, k, P, binds):
+    w = Walk(K, k, P, binds)
     w.block(items, 1)
     w.cut()
     u0, u2 = compiled_units(K, items, 1)
@@ -735,8 +750,12 @@ def main():
             K, items, model = build(rng, i, seed)
             k = rng.choice([1, 2, 3, 4, 5, 8, 128])
             P = rng.choice([1, 1, 1, 2, 3])   # device_sched_parallelism
+            sets = []
+            if "n" not in K.constants and rng.random() < 0.4:   # --bind n=... / a --shapes file
+                sets = [{"n": rng.randint(0, 4)} for _ in range(rng.randint(1, 3))]
             out.write(json.dumps({"name": "seed %d kernel %d" % (seed, i), "seed": seed, "k": k, "P": P,
-                                  "model": model, "expect": expect(K, items, k, P)}) + "\n")
+                                  "sets": sets, "model": model,
+                                  "expect": expect(K, items, k, P, sets)}) + "\n")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
  * tests/property/refwalk.py generates random kernels (nested loops with zero, negative and
  * zero-step ranges, barriers, parallel loops, if / elif / else paths on affine conditions of the
  * loop indices, the unroll factor variable, is_loop_begin / is_loop_end, and / or / not, bound and
- * unbound symbols, data-dependent conditions, Python and C++ unroll lists, root_inner intermediates
+ * unbound symbols, one to three binding sets, data-dependent conditions, Python and C++ unroll
+ * lists, device_sched_parallelism 1-3, root_inner intermediates
  * whose shape follows the factor, exclusive outcasts, assemble outcasts created in the kernel body
  * and in a loop body -- a new allocation each time the body runs) as poolcheck's model JSON, and
  * computes docs/model.md's numbers for each by simulating it instance by instance, with none of
@@ -144,6 +145,26 @@ static bool check_one(const cJSON *c, failures *f)
     cfg.parallelism = num(c, "P");
     pc_analysis_opts opts;
     pc_an_default_opts(&opts);
+    /* binding sets (--bind / --shapes): [{"n": 2}, ...] */
+    const cJSON *js = cJSON_GetObjectItemCaseSensitive(c, "sets");
+    int nsets = cJSON_GetArraySize(js);
+    pc_bindings sets[8];
+    pc_binding items[8][4];
+    for (int i = 0; i < nsets && i < 8; i++) {
+        const cJSON *set = cJSON_GetArrayItem(js, i), *b;
+        size_t n = 0;
+        cJSON_ArrayForEach(b, set) {
+            if (n < 4) {
+                items[i][n].name = b->string;
+                items[i][n].value = (int64_t)b->valuedouble;
+                n++;
+            }
+        }
+        sets[i].items = items[i];
+        sets[i].count = n;
+    }
+    opts.sets = sets;
+    opts.nsets = (size_t)(nsets < 8 ? nsets : 8);
     pc_result *r = pc_analyze(m, 0, &cfg, &opts);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(c, "expect");
     int64_t pred[3], req[3];
