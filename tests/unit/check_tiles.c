@@ -289,6 +289,46 @@ static const char two_functions_cpp[] =
     "    }\n"
     "}\n";
 
+static const char host_setter_cpp[] =
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "using namespace npu::tile_fwk;\n"
+    "void Other() { TileShape::Current().SetVecTile(1, 64); }\n"
+    "void Build()\n"
+    "{\n"
+    "    Tensor a(DT_FP32, {1, 16}, \"a\");\n"
+    "    Tensor b(DT_FP32, {16, 64}, \"b\");\n"
+    "    Tensor out(DT_FP32, {4, 64}, \"out\");\n"
+    "    TileShape::Current().SetCubeTile({32, 32}, {32, 32}, {32, 32});\n"
+    "    std::vector<int64_t> vt = {1, 32};\n"
+    "    TileShape::Current().SetVecTile(vt);\n"
+    "    FUNCTION(\"host\", {a, b}, {out}) {\n"
+    "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1)) {\n"
+    "            Tensor c = Matrix::Matmul(DT_FP32, a, b);\n"
+    "            Assemble(Add(c, Element(DT_FP32, 1.0)), {i, 0}, out);\n"
+    "        }\n"
+    "    }\n"
+    "    TileShape::Current().SetVecTile(1, 64);\n"
+    "}\n";
+
+START_TEST(cpp_host_setters_before_function)
+{
+    /* the host function's setters before the FUNCTION are in force in it (another function's, and
+     * the one after the FUNCTION, are not) */
+    pc_model *m = parse_text("/tmp/pc_tiles_host.cpp", host_setter_cpp);
+    const pc_kernel *k = &m->kernels[0];
+    int c = tensor_named(k, "c");
+    const pc_stmt *st = NULL;
+    read_of(k, c, PC_UNIT_VECTOR, &st);
+    ck_assert(st->tiles && st->tiles->vec_known && st->tiles->cube_known);
+    ck_assert_int_eq(st->tiles->vec[1], 32);
+    ck_assert_int_eq(st->tiles->vec_loc.line, 11);
+    pc_result *r = analyse(m, 0);
+    ck_assert_str_eq(r->tensors[c].pieces_text, "2 pieces of [1, 32]");
+    pc_result_free(r);
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(cpp_one_current_tile)
 {
     /* a LOOP opens no configuration scope, and the tile set in one FUNCTION is still current in the
@@ -425,6 +465,7 @@ int main(void)
     tcase_add_test(tc, python_with_options_scopes_tiles);
     tcase_add_test(tc, python_star_import_setters);
     tcase_add_test(tc, cpp_one_current_tile);
+    tcase_add_test(tc, cpp_host_setters_before_function);
     tcase_add_test(tc, unknown_inputs_keep_one_piece);
     tcase_add_test(tc, seed_example_cuts_nothing);
     suite_add_tcase(s, tc);

@@ -6,7 +6,9 @@
  * A C++ LOOP opens no configuration scope (RecordLoopFunc), so the tiles are one value changed in
  * program order, also across FUNCTIONs.  The state lives in the model itself: each statement
  * carries the tiles in force (pc_stmt.tiles), a new statement takes those of the one made before
- * it, and a setter's own statement carries the tiles it sets.
+ * it, and a setter's own statement carries the tiles it sets.  A kernel's first statement takes the
+ * setters its host function runs before the FUNCTION (host code is not walked statement by
+ * statement: they are found in source order, straight-line, host loops and branches not followed).
  *
  * SetVecTile takes integers (SetVecTile(1, 32)), a list ({1, 32}, a std::vector variable) or a
  * VecTile; SetCubeTile three lists {m0, m1}, {k0, k1[, k2]}, {n0, n1}.  A value the reader cannot
@@ -15,22 +17,6 @@
 #include "clang_tiles.h"
 
 #include <string.h>
-
-void pc_clang_tiles_inherit(pc_cx *cx, int stmt)
-{
-    if (cx->kernel < 0)
-        return;
-    const pc_tile_shapes *cur = NULL;
-    if (stmt > 0) {
-        cur = cx->m->kernels[cx->kernel].stmts[stmt - 1].tiles;
-    } else {
-        /* the first statement of a kernel: the tiles the previous kernels left in force */
-        for (int k = cx->kernel - 1; k >= 0 && !cur; k--)
-            if (cx->m->kernels[k].nstmts > 0)
-                cur = cx->m->kernels[k].stmts[cx->m->kernels[k].nstmts - 1].tiles;
-    }
-    cx->m->kernels[cx->kernel].stmts[stmt].tiles = cur;
-}
 
 /* A positive integer the value reader folds, or false. */
 static bool tile_int(pc_cx *cx, CXCursor e, int64_t *out)
@@ -149,4 +135,104 @@ void pc_clang_tiles_matmul(pc_cx *cx, CXCursor call, int left, int right, bool a
         return;
     mark(cx, call, left, PC_OPERAND_LEFT, a_trans);
     mark(cx, call, right, PC_OPERAND_RIGHT, b_trans);
+}
+
+/* ---- the tiles in force where a FUNCTION starts ---------------------------------------------- */
+
+static bool loc_before(pc_loc a, pc_loc b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+typedef struct host_scan {
+    pc_cx *cx;
+    pc_loc kernel;          /* the FUNCTION header */
+    pc_tile_shapes *t;
+    bool any;
+} host_scan;
+
+static enum CXChildVisitResult host_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    host_scan *h = data;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    pc_loc at = pc_clang_cursor_loc(h->cx, c);
+    if (!loc_before(at, h->kernel))
+        return CXChildVisit_Continue; /* at or after the FUNCTION: not yet run */
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        const char *name = pc_clang_call_name(h->cx, c, NULL, NULL);
+        if (name && !strcmp(name, "SetVecTile")) {
+            set_vec(h->cx, c, h->t);
+            h->any = true;
+        } else if (name && !strcmp(name, "SetCubeTile")) {
+            set_cube(h->cx, c, h->t);
+            h->any = true;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+typedef struct host_find {
+    pc_cx *cx;
+    pc_loc kernel;
+    CXCursor fn;
+} host_find;
+
+/* The main-file function definition whose body holds the FUNCTION. */
+static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    host_find *h = data;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
+        return CXChildVisit_Recurse;
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
+        k != CXCursor_Constructor)
+        return CXChildVisit_Continue;
+    pc_loc at = pc_clang_cursor_loc(h->cx, c);
+    bool starts_before = loc_before(at, h->kernel);
+    bool ends_after = at.end_line > h->kernel.line || (at.end_line == h->kernel.line && at.end_col > h->kernel.col);
+    if (starts_before && ends_after) {
+        h->fn = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* The setters that run before the FUNCTION in its host function (in source order, also those of
+ * earlier FUNCTIONs there), applied from nothing; NULL when there is none. */
+static const pc_tile_shapes *host_tiles(pc_cx *cx)
+{
+    const pc_kernel *k = &cx->m->kernels[cx->kernel];
+    if (!cx->tu || !k->loc.line)
+        return NULL;
+    host_find f = {cx, k->loc, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), find_host, &f);
+    if (clang_Cursor_isNull(f.fn))
+        return NULL;
+    pc_tile_shapes *t = pc_arena_alloc(pc_model_arena(cx->m), sizeof *t);
+    host_scan h = {cx, k->loc, t, false};
+    clang_visitChildren(f.fn, host_visit, &h);
+    return h.any ? t : NULL;
+}
+
+void pc_clang_tiles_inherit(pc_cx *cx, int stmt)
+{
+    if (cx->kernel < 0)
+        return;
+    const pc_tile_shapes *cur = NULL;
+    if (stmt > 0) {
+        cur = cx->m->kernels[cx->kernel].stmts[stmt - 1].tiles;
+    } else {
+        /* the first statement of a kernel: the setters its host function ran before the FUNCTION,
+         * else the tiles the previous kernels left in force */
+        cur = host_tiles(cx);
+        for (int k = cx->kernel - 1; k >= 0 && !cur; k--)
+            if (cx->m->kernels[k].nstmts > 0)
+                cur = cx->m->kernels[k].stmts[cx->m->kernels[k].nstmts - 1].tiles;
+    }
+    cx->m->kernels[cx->kernel].stmts[stmt].tiles = cur;
 }
