@@ -207,8 +207,9 @@ static bool producer_tile(an_ctx *c, const tile_tensor *tt, const int64_t *S, in
                           pc_loc tloc)
 {
     if (tt->nproducers != 1 || tt->other_write) {
-        why_set(why, tt->nproducers == 0 && !tt->other_write ? "no op produces it"
-                                                              : "it is written by more than one op",
+        why_set(why, tt->other_write       ? "it is assembled or written in part (not yet verified on upstream's compiler)"
+                     : tt->nproducers == 0 ? "no op produces it"
+                                           : "it is written by more than one op",
                 tloc);
         return false;
     }
