@@ -448,8 +448,15 @@ static void root_req(walker *w, int r, inst_req *out)
     w->taken.count = 0;
     w->collect = w->mark;
     if (rc->tier == 0 && !w->root_dyn[r]) {
+        /* the only scope binding every instance of the root shares: its own loop's factor
+         * variable, which is the root's factor */
         pc_bindings saved = w->sets[0];
-        w->sets[0].count = 0;
+        const an_run *run = &w->c->runs[w->c->roots[r].run];
+        pc_binding own = {NULL, w->c->roots[r].factor};
+        if (run->loop >= 0)
+            own.name = w->c->k->loops[run->loop].factor_var;
+        w->sets[0].items = &own;
+        w->sets[0].count = own.name && *own.name ? 1 : 0;
         bool ok;
         req_once(w, r, out, &ok);
         w->sets[0] = saved;
@@ -785,55 +792,76 @@ static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t 
  * periodic sequence, whose sums come from prefix sums, instead of walking them one by one.  The
  * result is the per-instance walk's, exactly (check_property compares the two). */
 
-static bool stmts_touch_assemble(const an_ctx *c, const int *stmts, int n, int depth)
+/* How the statements touch assemble tensors: 0 not at all; 1 only by assembling into or reading
+ * kernel-body tensors (once their allocation exists, an iteration only moves its last use, which a
+ * whole-launch allocation does not need: identical after the first iteration); 2 otherwise (a
+ * creation, a whole write, a loop-body tensor: allocations change every iteration). */
+static int stmts_touch_assemble(const an_ctx *c, const int *stmts, int n, int depth)
 {
     const pc_kernel *k = c->k;
-    for (int i = 0; i < n; i++) {
+    int how = 0;
+    for (int i = 0; i < n && how < 2; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts || depth > 64)
-            return true;
+            return 2;
         const pc_stmt *st = &k->stmts[s];
         for (int t = 0; t < k->ntensors; t++)
             if (k->tensors[t].def_stmt == s && c->pool[t] == PC_POOL_ASSEMBLE)
-                return true;
+                return 2;
         for (int j = 0; j < st->naccesses; j++) {
-            int t = st->accesses[j].tensor;
-            if (t >= 0 && t < k->ntensors && c->pool[c->base[t]] == PC_POOL_ASSEMBLE)
-                return true;
+            const pc_access *a = &st->accesses[j];
+            if (a->tensor < 0 || a->tensor >= k->ntensors)
+                continue;
+            if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
+                continue; /* making a view touches nothing */
+            int t = c->base[a->tensor];
+            if (c->pool[t] != PC_POOL_ASSEMBLE)
+                continue;
+            bool mild = c->kernel_scope_assemble[t] &&
+                        (a->kind == PC_ACC_READ || a->kind == PC_ACC_WRITE_ASSEMBLE || a->kind == PC_ACC_WRITE_ELEMENT);
+            if (!mild)
+                return 2;
+            how = 1;
         }
-        for (int b = 0; b < st->nbranches; b++)
-            if (stmts_touch_assemble(c, st->branches[b].body.stmts, st->branches[b].body.count, depth + 1))
-                return true;
-        if (stmts_touch_assemble(c, st->unroll_body.stmts, st->unroll_body.count, depth + 1))
-            return true;
+        for (int b = 0; b < st->nbranches && how < 2; b++) {
+            int x = stmts_touch_assemble(c, st->branches[b].body.stmts, st->branches[b].body.count, depth + 1);
+            how = x > how ? x : how;
+        }
+        int x = stmts_touch_assemble(c, st->unroll_body.stmts, st->unroll_body.count, depth + 1);
+        how = x > how ? x : how;
     }
-    return false;
+    return how;
 }
 
-static bool loop_fast_eligible(walker *w, int l)
+/* 0: walk every iteration; 1: every iteration in closed form; 2: the first walked, the rest in
+ * closed form (the body assembles into kernel-body tensors). */
+static int loop_fast_mode(walker *w, int l)
 {
     an_ctx *c = w->c;
     if (c->opts->walk_every_instance)
-        return false;
+        return 0;
     if (w->fast_ok[l])
-        return w->fast_ok[l] > 0;
+        return w->fast_ok[l] > 0 ? w->fast_ok[l] : 0;
     const an_body *body = &c->loop_bodies[l];
-    bool ok = true;
-    for (int i = 0; i < body->nitems && ok; i++) {
+    int mode = 1;
+    for (int i = 0; i < body->nitems && mode; i++) {
         const an_item *it = &body->items[i];
         if (it->is_loop) {
-            ok = false;
+            mode = 0;
             break;
         }
         const an_run *run = &c->runs[it->index];
-        if (stmts_touch_assemble(c, run->stmts, run->nstmts, 0))
-            ok = false;
-        for (int r = c->root_of_run_factor[it->index]; ok && r < c->nroots && c->roots[r].run == it->index; r++)
+        int how = stmts_touch_assemble(c, run->stmts, run->nstmts, 0);
+        if (how == 2)
+            mode = 0;
+        else if (how == 1)
+            mode = 2;
+        for (int r = c->root_of_run_factor[it->index]; mode && r < c->nroots && c->roots[r].run == it->index; r++)
             if (w->root_dyn[r])
-                ok = false;
+                mode = 0;
     }
-    w->fast_ok[l] = ok ? 1 : -1;
-    return ok;
+    w->fast_ok[l] = (signed char)(mode ? mode : -1);
+    return mode;
 }
 
 /* Sum of the m entries of the periodic prefix-summed sequence (length L) from phase on. */
@@ -977,17 +1005,30 @@ static void walk_loop(walker *w, int l)
         int64_t p = c->loop_factors[l][f];
         w->cur_factor[l] = p;
         w->iter_n[l] = seg[f].n;
-        if (seg[f].n > 0 && loop_fast_eligible(w, l)) {
-            /* the scope of the first iteration (tier-1 requirements do not read it) */
+        int mode = seg[f].n > 0 ? loop_fast_mode(w, l) : 0;
+        int64_t first = 0;
+        if (mode == 2) {
+            /* the first iteration makes the allocations of the kernel-body assemble tensors it
+             * writes; the others only extend their use, which whole-launch allocations ignore */
             w->nscope = saved_scope;
             w->iter_pos[l] = 0;
             push_binding(w, lp->index_var, clamp64(seg[f].begin));
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
-            if (fast_segment(w, l, p, seg[f].n))
+            walk_body(w, &c->loop_bodies[l], l);
+            first = 1;
+        }
+        if (mode && seg[f].n > first && !w->stop) {
+            /* the scope of the next iteration (tier-1 requirements do not read it) */
+            w->nscope = saved_scope;
+            w->iter_pos[l] = first;
+            push_binding(w, lp->index_var, clamp64(seg[f].begin + (__int128)first * seg[f].stride));
+            if (lp->factor_var)
+                push_binding(w, lp->factor_var, p);
+            if (fast_segment(w, l, p, seg[f].n - first))
                 continue;
         }
-        for (int64_t i = 0; i < seg[f].n && !w->stop; i++) {
+        for (int64_t i = first; i < seg[f].n && !w->stop; i++) {
             w->nscope = saved_scope;
             w->iter_pos[l] = i;
             push_binding(w, lp->index_var, clamp64(seg[f].begin + (__int128)i * seg[f].stride));

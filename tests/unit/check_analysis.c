@@ -148,8 +148,13 @@ static int find(const pc_result *r, const char *name)
 
 static const int64_t D4[] = {1, 64, 1, 16};
 
+static void build_seed_n(kb *b, int64_t L);
+
 /* The seed example (docs/model.md section 10). */
-static void build_seed(kb *b)
+static void build_seed(kb *b) { build_seed_n(b, 64); }
+
+/* ... with L_STATIC = L for the two 64-iteration loops. */
+static void build_seed_n(kb *b, int64_t L)
 {
     kb_init(b, "k_tmp_to_d_emb");
     int dy = tensor(b, "dy", PC_TENSOR_PARAM, 4, D4);
@@ -161,7 +166,7 @@ static void build_seed(kb *b)
     saved s = loop_begin(b, "l_loop_0", 0, 1, 1);
     write(b, te, PC_ACC_WRITE_WHOLE, PC_UNIT_VECTOR, dy, -1);
     loop_end(b, s);
-    s = loop_begin(b, "l_loop_1", 0, 64, 1);
+    s = loop_begin(b, "l_loop_1", 0, L, 1);
     int st = stmt(b);
     int dyv = tensor(b, "dy_v", PC_TENSOR_VIEW, 2, (int64_t[]){1, 16});
     K(b)->tensors[dyv].base = dy;
@@ -171,7 +176,7 @@ static void build_seed(kb *b)
     int dx = value(b, "dx", PC_UNIT_CUBE, 2, (int64_t[]){1, 16}, dyv, w);
     write(b, ta, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, dx, -1);
     loop_end(b, s);
-    s = loop_begin(b, "l_loop_2", 0, 64, 1);
+    s = loop_begin(b, "l_loop_2", 0, L, 1);
     write(b, o1, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, ta, -1);
     write(b, o2, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, te, -1);
     loop_end(b, s);
@@ -938,6 +943,37 @@ START_TEST(identical_iterations_closed_form)
 }
 END_TEST
 
+
+/* The seed example with L_STATIC = 1,000,000 (issue 17): loop 1 assembles into the kernel-body
+ * tmp_assemble, so its first iteration is walked (the allocation) and the rest added in closed
+ * form; the result is the per-instance walk's: 2,000,001 instances, tasks of 128, [128, 1, 1]. */
+START_TEST(seed_large_closed_form)
+{
+    kb b;
+    build_seed_n(&b, 1000000);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *fast = pc_analyze(b.m, 0, NULL, &opts);
+    opts.walk_every_instance = true;
+    pc_result *walked = pc_analyze(b.m, 0, NULL, &opts);
+    for (pc_result *r = fast; r; r = r == fast ? walked : NULL) {
+        ck_assert_int_eq(r->instances, 2000001);
+        ck_assert_int_eq(r->device_tasks, 15626);
+        CK_TRIPLE(r->predicted, 128, 1, 1);
+        ck_assert_int_eq(r->assemble_live_max, 1);
+        ck_assert_int_eq(r->ncross_task_assemble, 1);
+    }
+    ck_assert_int_eq(fast->ntasks, walked->ntasks);
+    for (int64_t t = 0; t < fast->ntasks; t++) {
+        ck_assert_int_eq(fast->tasks[t].last, walked->tasks[t].last);
+        ck_assert_mem_eq(fast->tasks[t].need, walked->tasks[t].need, sizeof fast->tasks[t].need);
+    }
+    pc_result_free(fast);
+    pc_result_free(walked);
+    pc_model_free(b.m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -963,6 +999,7 @@ static Suite *suite(void)
     tcase_add_test(tc, units_over_compiled_roots);
     tcase_add_test(tc, zero_step_and_truncation);
     tcase_add_test(tc, identical_iterations_closed_form);
+    tcase_add_test(tc, seed_large_closed_form);
     suite_add_tcase(s, tc);
     return s;
 }
