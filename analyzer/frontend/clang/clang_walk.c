@@ -503,6 +503,21 @@ static bool has_opaque(const pc_expr *e)
     return false;
 }
 
+/* A variable that a later assignment makes non-constant (conditional, repeated, compound) is a
+ * symbol of its own: the constant recorded for its first value must not bind it. */
+static void forget_constant(pc_cx *cx, const char *name)
+{
+    if (cx->kernel < 0)
+        return;
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    for (int i = 0; i < k->nconstants; i++)
+        if (!strcmp(k->constants[i].name, name)) {
+            memmove(&k->constants[i], &k->constants[i + 1], sizeof *k->constants * (size_t)(k->nconstants - i - 1));
+            k->nconstants--;
+            i--;
+        }
+}
+
 static void record_constant(pc_cx *cx, const char *name, const pc_expr *e)
 {
     int64_t v;
@@ -660,6 +675,8 @@ static bool scalar_assign(pc_cx *cx, CXCursor c)
             if (assign && !strcmp(spelled, "=") && straight && !clang_Cursor_isNull(rhs))
                 v = pc_clang_value_int(cx, rhs);
             cx->env.items[e].expr = v ? v : pc_expr_sym(pc_model_arena(cx->m), cx->env.items[e].name);
+            if (!v)
+                forget_constant(cx, cx->env.items[e].name);
             PC_VEC_FREE(ch);
             return true;
         }
@@ -690,6 +707,8 @@ static bool scalar_assign(pc_cx *cx, CXCursor c)
                 if (en->kind == PC_CENV_EXPR) {
                     const pc_expr *v = plain && straight ? pc_clang_int_expr(cx, t + 2, n - 2) : NULL;
                     cx->env.items[e].expr = v && !has_opaque(v) ? v : pc_expr_sym(a, name);
+                    if (!v || has_opaque(v))
+                        forget_constant(cx, name);
                 } else if (en->kind == PC_CENV_LIST && plain && straight) {
                     const pc_expr **dims;
                     int nd;
@@ -1817,9 +1836,14 @@ static void host_if(pc_cx *cx, CXCursor s)
     CXCursor cond, then_s, else_s;
     if_parts(s, &cond, &then_s, &else_s);
     pc_ctoks toks = {0};
-    const pc_expr *c = NULL;
-    if (pc_clang_cursor_tokens(cx, cond, &toks))
-        c = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+    const pc_expr *c = pc_clang_value_int(cx, cond);
+    const char *text = NULL;
+    if (pc_clang_cursor_tokens(cx, cond, &toks) && toks.count) {
+        if (!c)
+            c = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+        uint32_t tb = toks.items[0].off, te = toks.items[toks.count - 1].off + toks.items[toks.count - 1].len;
+        text = pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + tb, te - tb));
+    }
     PC_VEC_FREE(toks);
     int64_t v;
     if (c && pc_expr_is_int(c, &v)) {
@@ -1832,6 +1856,7 @@ static void host_if(pc_cx *cx, CXCursor s)
     pc_cblock saved = cx->block;
     pc_branch *br = pc_stmt_add_branch(cx->m, &cx->m->kernels[cx->kernel].stmts[sid], pc_clang_cursor_loc(cx, cond));
     br->decided = -1;
+    br->cond_text = text; /* decided while tracing from a value poolcheck does not know: alternatives */
     cx->block = (pc_cblock){PC_CBLK_BRANCH, sid, 0};
     kernel_block(cx, then_s);
     if (!clang_Cursor_isNull(else_s)) {
@@ -1845,7 +1870,6 @@ static void host_if(pc_cx *cx, CXCursor s)
     cx->cur_stmt = -1;
 }
 
-/* `for (int h = B; h < E; h++)` with constant bounds: its trip count, or -1. */
 /* Does c hold a LOOP, directly or in a helper it calls (followed through the definitions)? */
 typedef struct loop_search { pc_cx *cx; int depth; bool found; } loop_search;
 
