@@ -161,7 +161,8 @@ static bool load_shapes(pc_cli_common *c, const char *path)
             pc_binding *items = pc_arena_alloc(c->arena, (size_t)(n ? n : 1) * sizeof(pc_binding));
             int m = 0;
             for (cJSON *kv = set->child; kv; kv = kv->next) {
-                if (!cJSON_IsNumber(kv) || kv->valuedouble != (double)(int64_t)kv->valuedouble) {
+                if (!cJSON_IsNumber(kv) || !(kv->valuedouble >= -9223372036854775808.0 && kv->valuedouble < 9223372036854775808.0) ||
+                    kv->valuedouble != (double)(int64_t)kv->valuedouble) { /* range first: the cast of 1e30 is UB */
                     pc_cli_error("%s: entry %d: \"%s\" must be an integer", path, idx, kv->string);
                     ok = false;
                     break;
