@@ -1198,6 +1198,8 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.cur_factor);
     pc_mem_free(w.cur_alloc);
     pc_mem_free(w.need_new);
+    for (int r = 0; r < c->nroots; r++)
+        pc_mem_free(w.cache[r].taken);
     pc_mem_free(w.cache);
     pc_mem_free(w.root_dyn);
     pc_mem_free(w.iter_pos);
@@ -1205,8 +1207,6 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.undecided_seen);
     pc_mem_free(w.zero_step_seen);
     pc_mem_free(w.fast_ok);
-    for (int r = 0; r < c->nroots; r++)
-        pc_mem_free(w.cache[r].taken);
     PC_VEC_FREE(w.taken);
 }
 
