@@ -8,11 +8,18 @@
  *                     expressions, shape lists, dtypes, option values, macro argument lists;
  *   clang_walk.c      the recogniser: host code, FUNCTION kernels, LOOP / IF / UNROLL statements,
  *                     helper inlining, runtime options, unanalysed regions;
- *   clang_tensor.c    tensor expressions: the op table, reads / writes / definitions, shapes.
+ *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
+ *                     the shared table in frontend/ops.c);
+ *   clang_value.c     values from cursors, keyed by declaration: integers and symbolic scalars,
+ *                     lists, strings, dtypes, runtime-option values, one-`return` helpers;
+ *   clang_cond.c      IF / ELSE IF conditions as model expressions (issue 11);
+ *   clang_pp.c        the preprocessor's decisions: macro definitions in effect, skipped ranges;
+ *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).
  *
- * Why tokens: in stub mode LOOP / FUNCTION / IF / UNROLL arguments reach clang only as strings
- * (see stub/poolcheck_tilefwk_stub.h), so their headers are read back from the source bytes; the
- * same reader serves the real-header mode, so both modes share one recogniser.  All offsets are
+ * Values come from the AST first (clang_value.c).  Tokens remain for what has no AST: in stub
+ * mode LOOP / FUNCTION / IF / UNROLL arguments reach clang only as strings (see
+ * stub/poolcheck_tilefwk_stub.h), so their headers are read back from the source tokens, and for
+ * statements clang rejected (the fallback of the token readers in clang_lex.c).  All offsets are
  * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
  * length, so offsets and line numbers are the user's).
  */
