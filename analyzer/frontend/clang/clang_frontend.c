@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -860,8 +861,19 @@ typedef struct parse_job {
 static void *parse_thread(void *arg)
 {
     parse_job *j = arg;
+    /* LLVM's signal handlers (crash recovery) give the thread an alternate signal stack of their
+     * own when the one in place is too small, and never take it back.  The thread ends with the
+     * one it started with, so whoever installed that (AddressSanitizer unmaps its own at thread
+     * exit and aborts with "unable to unmap" when it finds LLVM's) finds it again. */
+    stack_t entry_altstack;
+    bool have_altstack = sigaltstack(NULL, &entry_altstack) == 0;
     pc_mem_oom_context(j->oom_file); /* the out-of-memory message still names the file */
     j->model = parse_here(j->fe, j->path, j->text, j->len, j->opts);
+    if (have_altstack) {
+        if (entry_altstack.ss_flags & SS_DISABLE)
+            entry_altstack.ss_flags = SS_DISABLE;
+        (void)sigaltstack(&entry_altstack, NULL);
+    }
     return NULL;
 }
 

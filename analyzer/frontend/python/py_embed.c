@@ -52,7 +52,14 @@ static void py_init(void)
     }
     PyGILState_STATE g = PyGILState_Ensure();
     /* The parser is reached through compile(..., PyCF_ONLY_AST) below: no `import ast` (its
-     * Python module and what it imports cost a few milliseconds of every process). */
+     * Python module and what it imports cost a few milliseconds of every process).  The builtin
+     * `_ast` module is imported here, once, because importing it creates the interpreter's AST
+     * node types (state that lives as long as the interpreter); otherwise the first
+     * PyCF_ONLY_AST compile creates them, and LeakSanitizer would see that one-time set-up as
+     * a leak of whichever parse came first (scripts/lsan.supp). */
+    PyObject *ast_types = PyImport_ImportModule("_ast");
+    Py_XDECREF(ast_types);
+    PyErr_Clear();
     PyGILState_Release(g);
     if (we_initialised)
         (void)PyEval_SaveThread(); /* let other threads take the lock */
