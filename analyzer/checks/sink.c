@@ -600,12 +600,28 @@ pc_diag *pc_diag_message(pc_diag_sink *s, pc_severity sev, pc_loc loc, const cha
      * read must say so. */
     if (!s)
         return NULL;
+    /* ... but the same message at the same place is said once: two kernels that inline one
+     * helper reach its statements twice, and their notes there read alike. */
+    const char *line = one_line(s, text, text ? strlen(text) : 0);
+    uint64_t h = loc_hash(-1, loc);
+    for (const char *p = line; p && *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    h = (h ^ (uint64_t)sev) * 1099511628211ull;
+    for (size_t i = s->nslots ? h & (s->nslots - 1) : 0; s->nslots && s->slots[i].used; i = (i + 1) & (s->nslots - 1)) {
+        const pc_diag *seen = &s->diags.items[s->slots[i].index];
+        if (s->slots[i].hash == h && same_place(seen, -1, loc) && seen->severity == sev &&
+            strcmp(seen->message, line) == 0)
+            return NULL;
+    }
     pc_diag d = {0};
     d.check = -1;
     d.severity = sev;
     d.loc = copy_loc(s, loc);
-    d.message = one_line(s, text, text ? strlen(text) : 0);
-    return push_diag(s, &d);
+    d.message = line;
+    pc_diag *kept = push_diag(s, &d);
+    if (kept)
+        remember_place(s, h, s->diags.count - 1);
+    return kept;
 }
 
 const pc_diag *pc_diag_items(const pc_diag_sink *s, size_t *count)
