@@ -326,6 +326,26 @@ START_TEST(test_cap_and_notes)
 }
 END_TEST
 
+/* A message said again at the same place, with the same severity, is kept once (two kernels
+ * inlining one helper reach its statements twice); another text, place or severity is kept. */
+START_TEST(test_message_said_once)
+{
+    pc_diag_sink *s = pc_diag_sink_new();
+    ck_assert_ptr_nonnull(pc_diag_message(s, PC_SEV_NOTE, at("h.py", 52), "bytes may be low"));
+    ck_assert_ptr_null(pc_diag_message(s, PC_SEV_NOTE, at("h.py", 52), "bytes may be low"));
+    ck_assert_ptr_nonnull(pc_diag_message(s, PC_SEV_NOTE, at("h.py", 52), "another note"));
+    ck_assert_ptr_null(pc_diag_message(s, PC_SEV_NOTE, at("h.py", 52), "another note"));
+    ck_assert_ptr_nonnull(pc_diag_message(s, PC_SEV_WARNING, at("h.py", 52), "bytes may be low"));
+    ck_assert_ptr_nonnull(pc_diag_message(s, PC_SEV_NOTE, at("h.py", 53), "bytes may be low"));
+    /* a check's diagnostic with that text at that place is not a message: both stay */
+    ck_assert_ptr_nonnull(pc_diag_report(s, 0, at("h.py", 52), NULL, "bytes may be low"));
+    size_t n;
+    pc_diag_items(s, &n);
+    ck_assert_uint_eq(n, 5);
+    pc_diag_sink_free(s);
+}
+END_TEST
+
 /* ---- PC001 ------------------------------------------------------------------------------------ */
 
 static const int64_t T_64_0_1[3] = {64, 0, 1};
@@ -1053,6 +1073,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_suppress_noqa);
     tcase_add_test(t, test_suppress_begin_end);
     tcase_add_test(t, test_cap_and_notes);
+    tcase_add_test(t, test_message_said_once);
     suite_add_tcase(s, t);
     t = tcase_create("checks");
     tcase_add_test(t, test_pc001_fires);
