@@ -53,7 +53,7 @@ typedef struct an_ctx {
     int64_t **loop_factors;         /* per loop: factors in walk order (desc, 1 last) */
     int *loop_nfactors;
     pc_unroll_rule *loop_rule;      /* per loop: PER_FACTOR or GREEDY (DEFAULT resolved) */
-    int *root_of_run_factor;        /* run * 1 + ... see an_root_for() */
+    int *root_of_run_factor;        /* run * 1 + ... see pc_an_root_for() */
 
     int *stmt_run;                  /* statement -> run (also nested IF/UNROLL statements) */
     int *stmt_pos;                  /* statement -> textual (preorder) position */
@@ -72,19 +72,19 @@ typedef struct an_ctx {
     struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
 } an_ctx;
 
-void an_build_roots(an_ctx *c);
+void pc_an_build_roots(an_ctx *c);
 /* The root executing run r for unroll factor p. */
-int an_root_for(const an_ctx *c, int run, int64_t factor);
+int pc_an_root_for(const an_ctx *c, int run, int64_t factor);
 /* Is statement s an operation (does tensor work), recursively for IF/UNROLL. */
-bool an_stmt_is_op(const an_ctx *c, int s);
+bool pc_an_stmt_is_op(const an_ctx *c, int s);
 /* Does access a count as tensor work (an instance)? */
-bool an_access_is_op(const pc_kernel *k, const pc_access *a);
+bool pc_an_access_is_op(const pc_kernel *k, const pc_access *a);
 /* Is the branch `b` of IF statement st an else (taken when no earlier branch is)?  The last branch
  * of two or more with neither a condition nor a condition text. */
-bool an_branch_is_else(const pc_stmt *st, int b);
+bool pc_an_branch_is_else(const pc_stmt *st, int b);
 
 /* ---- classify.c ------------------------------------------------------------------------------- */
-void an_classify(an_ctx *c);
+void pc_an_classify(an_ctx *c);
 
 /* ---- walk.c ----------------------------------------------------------------------------------- */
 
@@ -95,7 +95,7 @@ void an_classify(an_ctx *c);
  * AN_MAX_RANGES ranges it gives up and counts as taken everywhere. */
 #define AN_MAX_RANGES 4096
 typedef struct an_ranges { int64_t *lo, *hi; int n, cap; bool all; } an_ranges;
-bool an_ranges_has(const an_ranges *r, int64_t task);
+bool pc_an_ranges_has(const an_ranges *r, int64_t task);
 
 typedef struct an_set_result {
     bool known;                     /* every trip count evaluated (and not truncated) */
@@ -126,23 +126,23 @@ typedef struct an_set_result {
 
 #define AN_KEEP_INSTANCES 1000000
 
-void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *out);
+void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *out);
 /* Compile-time requirement of root r over every path (model.md section 6, "Units"): the largest
  * inner / excl bytes of any path, with the root's own factor variable bound to its factor and
  * other loops' factor variables to their largest factor.  False (and *only_loop_vars) when some
  * size cannot be evaluated; *only_loop_vars says whether only loop indices were missing. */
-bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
+bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
                    bool *only_loop_vars);
-void an_set_result_free(an_set_result *s);
+void pc_an_set_result_free(an_set_result *s);
 /* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
-int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
+int64_t pc_an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
 
 /* ---- tiles.c (issue 18; docs/model.md 7, "Tile pieces of root_inner tensors") ------------------ */
 /* The aligned bytes root_inner tensor t takes: its pieces, each rounded up to 512, or
  * AlignUp(raw, 512) when it stays one piece (raw = its numel*bits/8 under sets). */
-int64_t an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw);
+int64_t pc_an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw);
 /* Fill r->tensors[t]'s pieces (aligned_bytes, pieces, pieces_text, reason) and r's list of
  * tensors kept as one piece for want of the rule's inputs. */
-void an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets);
+void pc_an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets);
 
 #endif

@@ -183,7 +183,7 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
         for (int st = 0; st < c->k->nstmts; st++) {
             if (c->stmt_run[st] != c->roots[root].run || c->k->stmts[st].kind != PC_STMT_OP)
                 continue;
-            if (s->stmt_tasks && !an_ranges_has(&s->stmt_tasks[st], task))
+            if (s->stmt_tasks && !pc_an_ranges_has(&s->stmt_tasks[st], task))
                 continue; /* on a path no instance of this task took */
             for (int a = 0; a < c->k->stmts[st].naccesses; a++) {
                 int tid = c->k->stmts[st].accesses[a].tensor;
@@ -327,8 +327,8 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     if (c.kcap < 1)
         c.kcap = 1;
     c.parallelism = cfg->parallelism < 1 ? 1 : cfg->parallelism;
-    an_build_roots(&c);
-    an_classify(&c);
+    pc_an_build_roots(&c);
+    pc_an_classify(&c);
 
     const pc_kernel *k = c.k;
     r->k = c.kcap;
@@ -374,12 +374,12 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     int64_t *static_inner = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     int64_t *static_excl = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     for (size_t i = 0; i < nsets; i++) {
-        an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
+        pc_an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
         an_set_result *sr = &sets[i];
         for (int root = 0; root < c.nroots; root++) {
             int64_t ui, ue;
             bool only_loop;
-            an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
+            pc_an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
             if (ui < 0 && !only_loop) sr->unit_inner = -1;
             else if (ui > 0 && sr->unit_inner >= 0 && ui > sr->unit_inner) sr->unit_inner = ui;
             if (ue < 0 && !only_loop) sr->unit_excl = -1;
@@ -465,7 +465,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             if (b < 0) {
                 pc_bindings bs[3] = {{factor_b, nfb}, opts.nsets ? opts.sets[i] : empty,
                                      {k->constants, (size_t)k->nconstants}};
-                b = an_tensor_bytes(&c, t, bs, 3);
+                b = pc_an_tensor_bytes(&c, t, bs, 3);
             }
             if (b < 0)
                 unknown = true;
@@ -474,7 +474,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         tr->bytes = unknown ? -1 : bytes;
         tr->aligned_bytes = tr->bytes < 0 ? -1 : pc_align_up(tr->bytes, 512);
-        an_tiles_tensor_result(&c, r, t, (pc_bindings[3]){{factor_b, nfb}, opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}}, 3);
+        pc_an_tiles_tensor_result(&c, r, t, (pc_bindings[3]){{factor_b, nfb}, opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}}, 3);
         const pc_tensor *T = &k->tensors[t];
         if (T->def_stmt >= 0 && T->def_stmt < k->nstmts && c.stmt_run[T->def_stmt] >= 0)
             tr->root = c.root_of_run_factor[c.stmt_run[T->def_stmt]];
@@ -589,7 +589,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     pc_mem_free(static_inner);
     pc_mem_free(static_excl);
     for (size_t i = 0; i < nsets; i++)
-        an_set_result_free(&sets[i]);
+        pc_an_set_result_free(&sets[i]);
     pc_mem_free(sets);
     pc_mem_free(depths);
     return r;

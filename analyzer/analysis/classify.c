@@ -140,7 +140,7 @@ static bool is_loop_carried(const an_ctx *c, int t)
     return false;
 }
 
-void an_classify(an_ctx *c)
+void pc_an_classify(an_ctx *c)
 {
     const pc_kernel *k = c->k;
     size_t nt = (size_t)(k->ntensors ? k->ntensors : 1);

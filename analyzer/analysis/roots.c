@@ -178,12 +178,12 @@ static void loop_factors(an_ctx *c, int l)
     c->loop_nfactors[l] = m;
 }
 
-bool an_branch_is_else(const pc_stmt *st, int b)
+bool pc_an_branch_is_else(const pc_stmt *st, int b)
 {
     return b > 0 && b == st->nbranches - 1 && !st->branches[b].cond && !st->branches[b].cond_text;
 }
 
-bool an_access_is_op(const pc_kernel *k, const pc_access *a)
+bool pc_an_access_is_op(const pc_kernel *k, const pc_access *a)
 {
     if (a->tensor < 0 || a->tensor >= k->ntensors)
         return false;
@@ -212,7 +212,7 @@ static bool stmt_is_op_for(const an_ctx *c, int s, int64_t factor, int depth)
         if (!st->has_op)
             return false;
         for (int i = 0; i < st->naccesses; i++)
-            if (an_access_is_op(k, &st->accesses[i]))
+            if (pc_an_access_is_op(k, &st->accesses[i]))
                 return true;
         return false;
     case PC_STMT_IF:
@@ -236,9 +236,9 @@ static bool stmt_is_op_for(const an_ctx *c, int s, int64_t factor, int depth)
     }
 }
 
-bool an_stmt_is_op(const an_ctx *c, int s) { return stmt_is_op_for(c, s, 0, 0); }
+bool pc_an_stmt_is_op(const an_ctx *c, int s) { return stmt_is_op_for(c, s, 0, 0); }
 
-int an_root_for(const an_ctx *c, int run, int64_t factor)
+int pc_an_root_for(const an_ctx *c, int run, int64_t factor)
 {
     int first = c->root_of_run_factor[run];
     for (int r = first; r < c->nroots && c->roots[r].run == run; r++)
@@ -247,7 +247,7 @@ int an_root_for(const an_ctx *c, int run, int64_t factor)
     return first;
 }
 
-void an_build_roots(an_ctx *c)
+void pc_an_build_roots(an_ctx *c)
 {
     const pc_kernel *k = c->k;
     size_t ns = (size_t)(k->nstmts ? k->nstmts : 1);
@@ -292,7 +292,7 @@ void an_build_roots(an_ctx *c)
     for (int r = 0; r < c->nruns; r++) {
         an_run *run = &c->runs[r];
         for (int i = 0; i < run->nstmts; i++)
-            if (an_stmt_is_op(c, run->stmts[i]))
+            if (pc_an_stmt_is_op(c, run->stmts[i]))
                 run->has_op = true;
         c->root_of_run_factor[r] = (int)roots.count;
         const char *base = run->loop >= 0 ? k->loops[run->loop].name : k->name;

@@ -388,7 +388,7 @@ static int64_t tiles_eval(an_ctx *c, int t, const pc_bindings *sets, size_t nset
     return pieces;
 }
 
-int64_t an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw)
+int64_t pc_an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw)
 {
     int64_t bytes = pc_align_up(raw, 512);
     tile_why why = {0};
@@ -397,7 +397,7 @@ int64_t an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t n
     return bytes;
 }
 
-void an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets)
+void pc_an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets)
 {
     pc_tensor_result *tr = &r->tensors[t];
     if (tr->pool != PC_POOL_ROOT_INNER)

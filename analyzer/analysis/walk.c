@@ -56,7 +56,7 @@ typedef struct walker {
     bool collect;
 } walker;
 
-bool an_ranges_has(const an_ranges *r, int64_t task)
+bool pc_an_ranges_has(const an_ranges *r, int64_t task)
 {
     if (r->all)
         return true;
@@ -120,7 +120,7 @@ static void add_unknowns(walker *w, const pc_expr *e)
     }
 }
 
-int64_t an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets)
+int64_t pc_an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets)
 {
     const pc_tensor *T = &c->k->tensors[t];
     int bits = pc_dtype_bits(T->dtype);
@@ -240,7 +240,7 @@ static int decide_if(walker *w, int s, bool *cand)
             t = 1;
         else if (br->decided == 0)
             t = 0;
-        else if (an_branch_is_else(st, b))
+        else if (pc_an_branch_is_else(st, b))
             t = 1;
         else if (!br->cond)
             t = -1; /* data-dependent: the frontend kept only its spelling */
@@ -328,14 +328,14 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
                 }
                 done->t[done->n++] = t;
                 *any = true;
-                int64_t b = an_tensor_bytes(c, t, w->sets, 3);
+                int64_t b = pc_an_tensor_bytes(c, t, w->sets, 3);
                 if (b < 0) {
                     ok = false;
                     continue;
                 }
                 if (b > w->out->tensor_bytes[t])
                     w->out->tensor_bytes[t] = b;
-                *sum += pool == PC_POOL_ROOT_INNER ? an_tiles_inner_bytes(c, t, w->sets, 3, b) : pc_align_up(b, 512);
+                *sum += pool == PC_POOL_ROOT_INNER ? pc_an_tiles_inner_bytes(c, t, w->sets, 3, b) : pc_align_up(b, 512);
             }
         } else if (st->kind == PC_STMT_IF) {
             cand_buf cb = {0};
@@ -394,7 +394,7 @@ static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor, in
             continue;
         const pc_stmt *st = &k->stmts[s];
         if (st->kind == PC_STMT_OP) {
-            if (an_stmt_is_op(w->c, s))
+            if (pc_an_stmt_is_op(w->c, s))
                 return true;
         } else if (st->kind == PC_STMT_IF) {
             cand_buf cb = {0};
@@ -889,7 +889,7 @@ static bool fast_segment(walker *w, int l, int64_t p, int64_t n)
     bool ok = true;
     w->mark = true;
     for (int i = 0; i < body->nitems && ok; i++) {
-        int r = an_root_for(c, body->items[i].index, p);
+        int r = pc_an_root_for(c, body->items[i].index, p);
         if (!c->runs[body->items[i].index].has_op)
             continue;
         inst_req v;
@@ -1086,7 +1086,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
             walk_branchy(w, -it->index - 1, loop);
         } else {
             int64_t factor = loop >= 0 ? w->cur_factor[loop] : 1;
-            int r = an_root_for(c, it->index, factor);
+            int r = pc_an_root_for(c, it->index, factor);
             if (!c->runs[it->index].has_op) {
                 /* no path of this run does tensor work: never an instance */
                 const an_run *run = &c->runs[it->index];
@@ -1122,7 +1122,7 @@ static int64_t task_of(const an_set_result *o, int64_t inst)
     return lo;
 }
 
-void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
+void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
 {
     const pc_kernel *k = c->k;
     memset(o, 0, sizeof *o);
@@ -1210,7 +1210,7 @@ void an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     PC_VEC_FREE(w.taken);
 }
 
-bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
+bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
                    bool *only_loop_vars)
 {
     const pc_kernel *k = c->k;
@@ -1264,7 +1264,7 @@ bool an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, in
     return ok;
 }
 
-void an_set_result_free(an_set_result *s)
+void pc_an_set_result_free(an_set_result *s)
 {
     PC_VEC_FREE(s->instance_roots);
     PC_VEC_FREE(s->tasks);
