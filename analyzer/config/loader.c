@@ -346,7 +346,7 @@ void pc_cfg_config_file_free(pc_config_file *f)
 /* ---- .poolcheck.json ---------------------------------------------------------------------------- */
 
 static const char *const project_fields[] = {"checks", "warnings_as_errors", "bindings", "config", "runtime",
-                                             "inner_policy", "assemble_headroom", "exclude", NULL};
+                                             "inner_policy", "assemble_headroom", "exclude", "python_path", NULL};
 
 static char *unknown_field(const src *s, size_t at, const char *name)
 {
@@ -467,6 +467,24 @@ static char *project_field(src *s, pc_project_config *pc, const cJSON *c, const 
             if (!cJSON_IsString(g))
                 return located(s, p->kids[i].start, "`exclude[%d]` must be a string, found %s", i, json_kind(g));
             pc->exclude[i] = pc_arena_strdup(s->arena, g->valuestring);
+        }
+        return NULL;
+    }
+    /* --python-path DIR for every file the project governs; a relative directory is relative to
+     * the project file's directory (as `config` is), so the setting means the same from any cwd */
+    if (!strcmp(k, "python_path")) {
+        if (!cJSON_IsArray(c))
+            return located(s, p->start, "`python_path` must be an array of directory strings, found %s", json_kind(c));
+        pc->npython_path = (size_t)p->nkids;
+        pc->python_path = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *pc->python_path) : NULL;
+        int i = 0;
+        for (const cJSON *d = c->child; d; d = d->next, i++) {
+            if (!cJSON_IsString(d))
+                return located(s, p->kids[i].start, "`python_path[%d]` must be a string, found %s", i, json_kind(d));
+            const char *v = d->valuestring;
+            if (!*v)
+                return located(s, p->kids[i].start, "`python_path[%d]` must name a directory", i);
+            pc->python_path[i] = v[0] == '/' ? pc_arena_strdup(s->arena, v) : pc_arena_printf(s->arena, "%s/%s", pc->dir, v);
         }
         return NULL;
     }

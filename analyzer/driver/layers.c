@@ -80,6 +80,17 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
             o->checks = proj->checks;
         if (!l->werror_given && proj->warnings_as_errors)
             o->werror = proj->warnings_as_errors;
+        /* the project's module directories are searched after the explicit ones (--python-path) */
+        if (proj->npython_path) {
+            size_t n0 = o->parse.npython_path, n = n0 + proj->npython_path;
+            const char **pp = pc_arena_alloc(a, n * sizeof *pp);
+            for (size_t i = 0; i < n0; i++)
+                pp[i] = o->parse.python_path[i];
+            for (size_t i = 0; i < proj->npython_path; i++)
+                pp[n0 + i] = proj->python_path[i];
+            o->parse.python_path = pp;
+            o->parse.npython_path = n;
+        }
     }
 
     /* Binding sets: the explicit ones (else the project's), each searched before --bind. */

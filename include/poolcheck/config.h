@@ -113,6 +113,8 @@ typedef struct pc_project_config {
     int64_t assemble_headroom;     /* "assemble_headroom": integer 0..1024 */
     const char **exclude;          /* "exclude": globs */
     size_t nexclude;
+    const char **python_path;      /* "python_path": module search directories, resolved against dir */
+    size_t npython_path;
 } pc_project_config;
 
 /* The nearest project file for an analysed path: PC_PROJECT_FILE_NAME in the path's directory

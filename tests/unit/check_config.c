@@ -817,9 +817,9 @@ START_TEST(project_file_errors)
 {
     project_err("{\n  \"checks\": \"PC*\",\n  \"chekcs\": \"PC001\"\n}",
                 "proj/.poolcheck.json:3:3: unknown field `chekcs`, expected one of `checks`, `warnings_as_errors`, "
-                "`bindings`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`");
+                "`bindings`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`");
     project_err("{\"Checks\": \"PC*\"}", "proj/.poolcheck.json:1:2: unknown field `Checks`, expected one of `checks`, "
-                "`warnings_as_errors`, `bindings`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`");
+                "`warnings_as_errors`, `bindings`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`");
     project_err("{\"checks\": 5}", "proj/.poolcheck.json:1:12: `checks` must be a string, found a number");
     project_err("{\"warnings_as_errors\": [\"PC*\"]}",
                 "proj/.poolcheck.json:1:24: `warnings_as_errors` must be a string, found an array");
@@ -856,6 +856,72 @@ START_TEST(project_file_errors)
     ck_assert_ptr_null(pc_cfg_load_project(path, &err));
     ck_assert_str_eq(err, pc_arena_printf(A, "%s:2:19: expected a value, found ']'", path));
     free(err);
+}
+END_TEST
+
+/* "python_path": directories (relative to the project file) where the Python frontend looks for
+ * the modules a kernel imports, searched after --python-path; every front door gets them through
+ * pc_check_opts_layer. */
+START_TEST(project_python_path)
+{
+    char *err = NULL;
+    const char *text = "{\"python_path\": [\"lib\", \"/opt/helpers\", \"../shared/py\"]}";
+    pc_project_config *p = pc_cfg_parse_project("proj/.poolcheck.json", text, strlen(text), &err);
+    ck_assert_msg(p != NULL, "%s", err ? err : "");
+    ck_assert_uint_eq(p->npython_path, 3);
+    ck_assert_str_eq(p->python_path[0], "proj/lib");
+    ck_assert_str_eq(p->python_path[1], "/opt/helpers");
+    ck_assert_str_eq(p->python_path[2], "proj/../shared/py");
+    pc_cfg_project_free(p);
+    p = pc_cfg_parse_project("proj/.poolcheck.json", "{}", 2, &err);
+    ck_assert_uint_eq(p->npython_path, 0);
+    pc_cfg_project_free(p);
+    project_err("{\"python_path\": \"lib\"}",
+                "proj/.poolcheck.json:1:17: `python_path` must be an array of directory strings, found a string");
+    project_err("{\"python_path\": [\"lib\", 3]}", "proj/.poolcheck.json:1:25: `python_path[1]` must be a string, found a number");
+    project_err("{\"python_path\": [\"\"]}", "proj/.poolcheck.json:1:18: `python_path[0]` must name a directory");
+
+    /* end to end: a kernel whose helper module is only on the project's python_path */
+    mkdirs("proj/lib");
+    mkdirs("proj/src");
+    write_file("proj/lib/far_helpers.py", "def add_one(t):\n    return t + 1.0\n");
+    char *kernel = write_file("proj/src/k.py",
+                              "import pypto\n"
+                              "from far_helpers import add_one\n"
+                              "@pypto.frontend.jit\n"
+                              "def k(x: pypto.Tensor([64, 64], pypto.DT_FP32), o: pypto.Tensor([64, 64], pypto.DT_FP32)):\n"
+                              "    for i in pypto.loop(0, 8, 1, name='L'):\n"
+                              "        o[i*8:i*8+8, :] = add_one(x[i*8:i*8+8, :])\n");
+    char *path = write_file("proj/.poolcheck.json", "{\"python_path\": [\"lib\"]}\n");
+    p = pc_cfg_load_project(path, &err);
+    ck_assert_msg(p != NULL, "%s", err ? err : "");
+    pc_frontend *fe = pc_frontend_new();
+    for (int with_project = 0; with_project < 2; with_project++) {
+        pc_check_opts o;
+        pc_check_opts_init(&o);
+        o.parse.lang = PC_LANG_PYTHON;
+        const char *explicit_dirs[] = {tmp_path("nowhere")};
+        o.parse.python_path = explicit_dirs;
+        o.parse.npython_path = 1;
+        pc_opts_layers l = {0};
+        l.project = with_project ? p : NULL;
+        pc_check_opts_layer(&o, &l, A);
+        ck_assert_uint_eq(o.parse.npython_path, with_project ? 2 : 1);
+        ck_assert_str_eq(o.parse.python_path[0], tmp_path("nowhere")); /* --python-path first */
+        if (with_project)
+            ck_assert_str_eq(o.parse.python_path[1], tmp_path("proj/lib"));
+        pc_model *m = pc_frontend_parse(fe, kernel, NULL, 0, &o.parse);
+        ck_assert(!m->fatal);
+        ck_assert_int_eq(m->nkernels, 1);
+        int unanalysed = 0;
+        for (int i = 0; i < m->kernels[0].nstmts; i++)
+            unanalysed += m->kernels[0].stmts[i].kind == PC_STMT_UNANALYSED;
+        /* without the project's directory, add_one cannot be found: a PC012 naming the call */
+        ck_assert_int_eq(unanalysed, with_project ? 0 : 1);
+        pc_model_free(m);
+    }
+    pc_frontend_free(fe);
+    pc_cfg_project_free(p);
 }
 END_TEST
 
@@ -1001,6 +1067,7 @@ static Suite *suite(void)
     tcase_add_test(t, config_file_errors);
     tcase_add_test(t, project_file_good);
     tcase_add_test(t, project_file_errors);
+    tcase_add_test(t, project_python_path);
     tcase_add_test(t, project_discovery);
     tcase_add_test(t, oom_names_the_file);
     suite_add_tcase(s, t);
