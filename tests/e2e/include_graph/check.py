@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The include graph obeys the allowed arrows of docs/architecture.md (issue 15).
+
+Reads every #include of the .c/.h files under analyzer/, plugin/ and include/, maps the including
+file and the included header to their modules (include = the public API include/poolcheck/*.h;
+analyzer/<module>/; analyzer/frontend/ itself is the frontend dispatch; plugin/<name>/) or to an
+external library (libclang, python, cjson, zlib), and fails on any arrow between two different
+nodes that the table between the include-arrows markers of docs/architecture.md does not list.
+A quoted include that resolves to no module is an error too (nothing is silently skipped).
+
+usage: check.py SOURCE_DIR            check the tree against SOURCE_DIR/docs/architecture.md
+       check.py SOURCE_DIR --graph    print the real graph (arrow, count, first example)
+       check.py --self-test           the checker's own cases on a generated tree
+"""
+import os
+import re
+import sys
+import tempfile
+
+TOPS = ("analyzer", "plugin", "include")
+SKIP_DIRS = ("analyzer/frontend/clang/stub",)   # stand-in PyPTO headers the C++ frontend parses
+EXTERNAL = {"clang-c/": "libclang", "Python.h": "python", "cjson/": "cjson", "zlib.h": "zlib"}
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+BEGIN, END = "<!-- include-arrows:begin -->", "<!-- include-arrows:end -->"
+
+
+def module_of(rel):
+    """Module of a repository-relative path, or None."""
+    parts = rel.split("/")
+    if rel.startswith("include/poolcheck/"):
+        return "include"
+    if parts[0] == "analyzer" and len(parts) >= 3:
+        if parts[1] == "frontend":
+            if len(parts) >= 4 and parts[2] in ("clang", "python"):
+                return "frontend/" + parts[2]
+            return "frontend"
+        return parts[1]
+    if parts[0] == "plugin" and len(parts) >= 3:
+        return "plugin/" + parts[1]
+    return None
+
+
+def target_of(root, including_rel, bracket, name):
+    """Node an include names: an external library, a module, None for a system header, or
+    '?' for a quoted include that resolves to nothing of ours."""
+    for prefix, lib in EXTERNAL.items():
+        if name == prefix or name.startswith(prefix):
+            return lib
+    if name.startswith("poolcheck/"):
+        return "include"
+    if bracket == "<":
+        return None
+    here = os.path.dirname(including_rel)
+    for cand in (os.path.join(here, name), os.path.join("analyzer", name), os.path.join("include", name)):
+        cand = os.path.normpath(cand)
+        if os.path.isfile(os.path.join(root, cand)):
+            return module_of(cand) or "?"
+    return "?"
+
+
+def real_graph(root):
+    """{(from, to): [example, ...]} over every include of the tree."""
+    arrows = {}
+    for top in TOPS:
+        for d, dirs, files in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            rel_dir = os.path.relpath(d, root)
+            if any(rel_dir == s or rel_dir.startswith(s + "/") for s in SKIP_DIRS):
+                dirs[:] = []
+                continue
+            for f in sorted(files):
+                if not f.endswith((".c", ".h")):
+                    continue
+                rel = os.path.join(rel_dir, f)
+                src = module_of(rel) or "?"
+                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+                    for lineno, line in enumerate(fh, 1):
+                        m = INCLUDE_RE.match(line)
+                        if not m:
+                            continue
+                        tgt = target_of(root, rel, m.group(1), m.group(2))
+                        if tgt is None or tgt == src:
+                            continue
+                        arrows.setdefault((src, tgt), []).append(f"{rel}:{lineno}: #include {m.group(1)}{m.group(2)}{'>' if m.group(1) == '<' else m.group(1)}")
+    return arrows
+
+
+def allowed_arrows(doc_path):
+    """{(from, to)} from the markdown table between the markers: | from | to | why |."""
+    with open(doc_path, encoding="utf-8") as fh:
+        text = fh.read()
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{doc_path}: no table between {BEGIN} and {END}")
+    table = text.split(BEGIN, 1)[1].split(END, 1)[0]
+    allowed = set()
+    for line in table.splitlines():
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or cells[0] in ("from", "") or set(cells[0]) <= set("-: "):
+            continue
+        for src in cells[0].split(","):
+            for tgt in cells[1].split(","):
+                allowed.add((src.strip().strip("`"), tgt.strip().strip("`")))
+    if not allowed:
+        raise SystemExit(f"{doc_path}: the include-arrows table is empty")
+    return allowed
+
+
+def check(root, doc_path):
+    arrows = real_graph(root)
+    allowed = allowed_arrows(doc_path)
+    bad = {k: v for k, v in arrows.items() if k not in allowed}
+    for (src, tgt), where in sorted(bad.items()):
+        print(f"arrow not allowed: {src} -> {tgt} ({len(where)} include(s))")
+        for w in where:
+            print(f"  {w}")
+    unused = sorted(allowed - set(arrows))
+    if unused:   # not an error: the table may allow what no file does yet
+        print("allowed but unused: " + ", ".join(f"{s} -> {t}" for s, t in unused))
+    if bad:
+        print(f"{len(bad)} arrow(s) not in the table of {os.path.relpath(doc_path, root)}; "
+              "route the dependency through an allowed module or change the architecture (and the table)")
+        return 1
+    print(f"{len(arrows)} arrows, all allowed by {os.path.relpath(doc_path, root)}")
+    return 0
+
+
+def self_test():
+    doc = f"{BEGIN}\n| from | to | why |\n|---|---|---|\n| report, analysis | support, include | ok |\n| support | include | ok |\n{END}\n"
+    files = {
+        "docs/architecture.md": doc,
+        "include/poolcheck/model.h": "#include <stdint.h>\n",
+        "analyzer/support/support.h": '#include "poolcheck/model.h"\n',
+        "analyzer/driver/driver_int.h": "",
+        "analyzer/report/report_int.h": '#include "support/support.h"\n#include "poolcheck/model.h"\n',
+        "analyzer/analysis/walk.c": '#include "support/support.h"\n',
+    }
+    cases = [
+        ("clean tree", {}, 0, None),
+        ("report -> driver", {"analyzer/report/bad.c": '#include "report_int.h"\n#include "driver/driver_int.h"\n'},
+         1, ("report", "driver")),
+        ("analysis -> libclang", {"analyzer/analysis/bad.c": "#include <clang-c/Index.h>\n"}, 1, ("analysis", "libclang")),
+        ("unresolved include", {"analyzer/analysis/bad.c": '#include "nowhere.h"\n'}, 1, ("analysis", "?")),
+    ]
+    failures = 0
+    for name, extra, want_rc, want_arrow in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel, body in {**files, **extra}.items():
+                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
+                with open(os.path.join(tmp, rel), "w") as fh:
+                    fh.write(body)
+            arrows = real_graph(tmp)
+            bad = set(arrows) - allowed_arrows(os.path.join(tmp, "docs/architecture.md"))
+            rc = 1 if bad else 0
+            ok = rc == want_rc and bad == ({want_arrow} if want_arrow else set())
+            print(f"self-test {name}: {'ok' if ok else 'WRONG'} (not allowed: {sorted(bad)})")
+            failures += not ok
+    return 1 if failures else 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    if len(argv) == 3 and argv[2] == "--graph":
+        for (src, tgt), where in sorted(real_graph(argv[1]).items()):
+            print(f"{src} -> {tgt}  ({len(where)})  e.g. {where[0]}")
+        return 0
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    return check(argv[1], os.path.join(argv[1], "docs", "architecture.md"))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
