@@ -279,6 +279,9 @@ pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e);
 bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth);
 /* The environment entry declared by decl (any kind), -1 if none. */
 int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
+/* GetTensorData(tensor, {idx...}): the one-element read as the symbol `tensor[i,j]` (model.md 2,
+ * named as the Python frontend names `tensor[i, j]`); NULL when an index is NULL. */
+const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr *const *idx, int n);
 /* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);

@@ -485,6 +485,19 @@ static const pc_expr *call_expr(eparse *p, const char *name, int open, int close
             return pc_clang_input_shape(cx, pc_clang_tok_spelling(cx, args + st[0], en[0] - st[0]), dv);
         return NULL;
     }
+    /* GetTensorData(t, {i, j}) in a stringified macro argument (LoopRange of LOOP): the same
+     * one-element symbol `t[i,j]` as the AST reader makes of it */
+    if ((!strcmp(name, "GetTensorData") || !strcmp(name, "GetInputData")) && na == 2 && en[0] - st[0] == 1 &&
+        args[st[0]].kind == PC_CTOK_IDENT && en[1] - st[1] >= 2 && pc_ctok_is(&args[st[1]], "{") &&
+        pc_clang_match(args, en[1], st[1]) == en[1] - 1) {
+        const pc_ctok *il = args + st[1] + 1;
+        int ist[8], ien[8];
+        int ni = pc_clang_split_args(il, en[1] - st[1] - 2, ist, ien, 8);
+        const pc_expr *idx[8];
+        for (int q = 0; q < ni; q++)
+            idx[q] = sub_expr(cx, il + ist[q], ien[q] - ist[q]);
+        return ni >= 1 && ni <= 8 ? pc_clang_tensor_data(cx, pc_clang_tok_spelling(cx, args + st[0], 1), idx, ni) : NULL;
+    }
     if ((!strcmp(name, "min") || !strcmp(name, "Min") || !strcmp(name, "max") || !strcmp(name, "Max")) && na >= 2) {
         pc_expr_kind k = name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX;
         const pc_expr *acc = sub_expr(cx, args + st[0], en[0] - st[0]);

@@ -17,6 +17,7 @@
  */
 #include "clang_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEPTH 64
@@ -408,6 +409,37 @@ static const char *call_name(pc_cx *cx, CXCursor e)
     return name;
 }
 
+/* model.md 2, "Scalars are not tensors": GetTensorData(t, {i, j}) reads one element of t, a
+ * symbolic scalar (no tensor, no pool) named as the Python frontend names `t[i, j]`: the tensor
+ * variable and the indices printed without spaces (`seqlens[b+1]`), so one --bind sets it in both
+ * languages and PC008 names the read.  NULL when an index is not a value poolcheck reads. */
+const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr *const *idx, int n)
+{
+    if (!tensor || !*tensor || n < 1)
+        return NULL;
+    pc_sb sb = {0};
+    pc_sb_append(&sb, tensor);
+    pc_sb_putc(&sb, '[');
+    for (int i = 0; i < n; i++) {
+        if (!idx[i]) {
+            pc_sb_free(&sb);
+            return NULL;
+        }
+        char *t = pc_expr_to_string(idx[i]);
+        if (i)
+            pc_sb_putc(&sb, ',');
+        for (const char *p = t ? t : "?"; *p; p++)
+            if (*p != ' ')
+                pc_sb_putc(&sb, *p);
+        free(t);
+    }
+    pc_sb_putc(&sb, ']');
+    char *name = pc_sb_take(&sb);
+    const pc_expr *sym = pc_expr_sym(pc_model_arena(cx->m), pc_arena_strdup(pc_model_arena(cx->m), name));
+    pc_mem_free(name);
+    return sym;
+}
+
 static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
 {
     pc_arena *a = pc_model_arena(cx->m);
@@ -437,6 +469,15 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
         if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && d && pc_expr_is_int(d, &dim))
             return pc_clang_input_shape(cx, spelling(cx, t), dim);
         return NULL;
+    }
+    if ((!strcmp(name, "GetTensorData") || !strcmp(name, "GetInputData")) && nargs == 2) {
+        CXCursor t = value_strip(clang_Cursor_getArgument(e, 0));
+        const pc_expr **idx = NULL;
+        int n = 0;
+        if (clang_getCursorKind(t) != CXCursor_DeclRefExpr ||
+            !pc_clang_value_list(cx, clang_Cursor_getArgument(e, 1), &idx, &n))
+            return NULL;
+        return pc_clang_tensor_data(cx, spelling(cx, t), idx, n);
     }
     if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) && nargs == 2) {
         const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
