@@ -802,6 +802,64 @@ START_TEST(not_utf8)
 }
 END_TEST
 
+/* PEP 263: CPython reads the coding line, and so does the frontend; columns stay the file's bytes
+ * and the text it quotes is UTF-8. */
+START_TEST(coding_cookie)
+{
+    const char l1[] = "# -*- coding: latin-1 -*-\nimport pypto\n"
+                      "name = 'caf\xe9'; pypto.set_options(runtime_options={'k': caf\xe9, 's': 'd\xe9j\xe0'})\n";
+    pc_model *m = pc_py_parse("l1.py", l1, sizeof l1 - 1, NULL);
+    ck_assert_msg(!m->fatal, "%s", m->nmessages ? m->messages[0].text : "");
+    ck_assert_int_eq(m->noptions, 2);
+    loc_is(m->options[0].value.loc, 3, 56, 3, 60); /* é is one byte of the file (two in UTF-8) */
+    ck_assert_int_eq(m->options[0].value.kind, PC_OPT_UNKNOWN);
+    ck_assert_str_eq(m->options[0].value.text, "caf\xc3\xa9");
+    loc_is(m->options[1].value.loc, 3, 67, 3, 73);
+    ck_assert_int_eq(m->options[1].value.kind, PC_OPT_STRING);
+    ck_assert_str_eq(m->options[1].value.text, "d\xc3\xa9j\xc3\xa0");
+    pc_model_free(m);
+
+    /* a two-byte codec: 你 is two bytes in GBK, three in UTF-8 */
+    const char gbk[] = "# coding: gbk\nimport pypto\nx = '\xc4\xe3'; pypto.set_options(runtime_options={'k': 1})\n";
+    m = pc_py_parse("gbk.py", gbk, sizeof gbk - 1, NULL);
+    ck_assert(!m->fatal);
+    ck_assert_int_eq(m->noptions, 1);
+    loc_is(m->options[0].value.loc, 3, 51, 3, 52);
+    pc_model_free(m);
+
+    /* a syntax error after a non-ASCII character of a latin-1 file: located in the file's bytes */
+    const char bad[] = "# coding: latin-1\nx = '\xe9\xe9' +\n";
+    m = pc_py_parse("bad.py", bad, sizeof bad - 1, NULL);
+    ck_assert(m->fatal);
+    ck_assert(has_fatal(m, 2, 11, "invalid syntax"));
+    pc_model_free(m);
+
+    /* what CPython refuses: an unknown codec; a UTF-8 BOM with another encoding declared */
+    const char unknown[] = "#!/usr/bin/env python3\n# vim: set fileencoding=no-such-codec :\nx = 1\n";
+    m = pc_py_parse("unknown.py", unknown, sizeof unknown - 1, NULL);
+    ck_assert(m->fatal);
+    ck_assert(has_fatal(m, 1, 1, "unknown encoding: no-such-codec"));
+    pc_model_free(m);
+    const char bom[] = "\xEF\xBB\xBF# coding: latin-1\nx = 1\n";
+    m = pc_py_parse("bom.py", bom, sizeof bom - 1, NULL);
+    ck_assert(m->fatal);
+    ck_assert(has_fatal(m, 1, 1, "encoding problem: iso-8859-1 with BOM"));
+    pc_model_free(m);
+    /* a BOM with a utf-8 cookie is fine; bytes that are not ASCII declare nothing */
+    const char bom8[] = "\xEF\xBB\xBF# coding: utf-8\nimport pypto\npypto.set_options(runtime_options={'k': '\xe4\xbd\xa0'})\n";
+    m = pc_py_parse("bom8.py", bom8, sizeof bom8 - 1, NULL);
+    ck_assert(!m->fatal);
+    loc_is(m->options[0].value.loc, 3, 41, 3, 46);
+    pc_model_free(m);
+    /* an ascii cookie with a byte outside ASCII: CPython's own decoding error */
+    const char ascii[] = "# coding: ascii\nx = '\xe9'\n";
+    m = pc_py_parse("ascii.py", ascii, sizeof ascii - 1, NULL);
+    ck_assert(m->fatal);
+    ck_assert(has_fatal(m, 1, 1, "'ascii' codec can't decode byte 0xe9"));
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(unreadable)
 {
     pc_model *m = pc_py_parse("/nonexistent/dir/k.py", NULL, 0, NULL);
@@ -1418,6 +1476,7 @@ int main(void)
     tcase_add_test(tc, syntax_error);
     tcase_add_test(tc, deep_nesting);
     tcase_add_test(tc, not_utf8);
+    tcase_add_test(tc, coding_cookie);
     tcase_add_test(tc, unreadable);
     tcase_add_test(tc, no_kernel);
     tcase_add_test(tc, never_executed);

@@ -93,13 +93,45 @@ static size_t byte_offset(const pc_py_source *src, uint32_t line, uint32_t col)
     return off > src->len ? src->len : off;
 }
 
+/* A file offset in a non-UTF-8 source -> the offset of the same place in its UTF-8 text. */
+static size_t file_to_u8(const pc_py_source *src, size_t off)
+{
+    size_t lo = 0, hi = src->u8_len;
+    while (lo < hi) { /* the first UTF-8 byte whose file offset is >= off */
+        size_t mid = lo + (hi - lo) / 2;
+        if (src->u8_to_file[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The text is UTF-8 whatever the file's encoding: a non-UTF-8 source is cut from its decoded text. */
 const char *pc_py_source_text(pc_py_source *src, uint32_t line, uint32_t col, uint32_t end_line,
                               uint32_t end_col)
 {
     size_t a = byte_offset(src, line, col), b = byte_offset(src, end_line, end_col);
     if (b < a)
         b = a;
+    if (src->u8) {
+        size_t ua = file_to_u8(src, a), ub = file_to_u8(src, b);
+        return pc_arena_strndup(src->arena, src->u8 + ua, ub - ua);
+    }
     return pc_arena_strndup(src->arena, src->text + a, b - a);
+}
+
+/* 1-based file byte column of CPython's 0-based UTF-8 byte offset `u8col` on `line` (CPython
+ * counts in the UTF-8 text it decoded; poolcheck columns are bytes of the file as written). */
+static uint32_t file_col(const pc_py_source *src, long line, long u8col, bool bom)
+{
+    if (!src->u8 || line < 1 || (uint32_t)line > src->nlines)
+        return (uint32_t)u8col + 1 + (line == 1 && bom ? 3 : 0);
+    size_t at = src->u8_line_start[line] + (size_t)u8col;
+    if (at > src->u8_len)
+        at = src->u8_len;
+    size_t off = src->u8_to_file[at];
+    return (uint32_t)(off >= src->line_start[line] ? off - src->line_start[line] + 1 : 1);
 }
 
 /* 1-based byte column of the 1-based character offset `chars` on `line` (SyntaxError.offset
@@ -108,6 +140,15 @@ static uint32_t char_to_byte_col(const pc_py_source *src, uint32_t line, long ch
 {
     if (line < 1 || line > src->nlines || chars < 1)
         return 1;
+    if (src->u8) { /* count the characters in the decoded text, then map to the file */
+        size_t q = src->u8_line_start[line], qend = src->u8_line_start[line + 1];
+        for (long k = 1; k < chars && q < qend; k++) {
+            q++;
+            while (q < qend && ((unsigned char)src->u8[q] & 0xC0) == 0x80)
+                q++;
+        }
+        return file_col(src, line, (long)(q - src->u8_line_start[line]), false);
+    }
     size_t p = src->line_start[line], end = src->line_start[line + 1];
     size_t start = p;
     if (line == 1 && bom)
@@ -186,11 +227,11 @@ static pc_py_node *mk(conv *cv, pc_py_kind kind, PyObject *o)
         long eline = attr_long(o, "end_lineno", 0), ecol = attr_long(o, "end_col_offset", -1);
         if (line > 0 && col >= 0) {
             n->line = (uint32_t)line;
-            n->col = (uint32_t)col + 1 + (line == 1 && cv->bom ? 3 : 0);
+            n->col = file_col(cv->src, line, col, cv->bom);
         }
         if (eline > 0 && ecol >= 0) {
             n->end_line = (uint32_t)eline;
-            n->end_col = (uint32_t)ecol + 1 + (eline == 1 && cv->bom ? 3 : 0);
+            n->end_col = file_col(cv->src, eline, ecol, cv->bom);
         }
     }
     return n;
@@ -628,6 +669,133 @@ static void report_exception(pc_model *m, const char *path, pc_py_source *src, b
     pc_mem_free(text);
 }
 
+/* ---- the file's encoding (PEP 263) ------------------------------------------------------------ */
+
+/* The encoding CPython reads the file in, as the standard library says it (tokenize.detect_encoding:
+ * the BOM and the coding cookie of the first two lines, the rules CPython's tokenizer applies),
+ * e.g. "utf-8", "utf-8-sig", "iso-8859-1".  NULL when it cannot say (the exception is cleared). */
+static const char *source_encoding(pc_py_source *src)
+{
+    const char *r = NULL;
+    PyObject *tokenize = PyImport_ImportModule("tokenize");
+    PyObject *io = tokenize ? PyImport_ImportModule("io") : NULL;
+    PyObject *data = io ? PyBytes_FromStringAndSize(src->text, (Py_ssize_t)src->len) : NULL;
+    PyObject *buf = data ? PyObject_CallMethod(io, "BytesIO", "O", data) : NULL;
+    PyObject *readline = buf ? PyObject_GetAttrString(buf, "readline") : NULL;
+    PyObject *res = readline ? PyObject_CallMethod(tokenize, "detect_encoding", "O", readline) : NULL;
+    if (res && PyTuple_Check(res) && PyTuple_GET_SIZE(res) >= 1 && PyUnicode_Check(PyTuple_GET_ITEM(res, 0))) {
+        const char *e = PyUnicode_AsUTF8(PyTuple_GET_ITEM(res, 0));
+        if (e)
+            r = pc_arena_strdup(src->arena, e);
+    }
+    Py_XDECREF(res);
+    Py_XDECREF(readline);
+    Py_XDECREF(buf);
+    Py_XDECREF(data);
+    Py_XDECREF(io);
+    Py_XDECREF(tokenize);
+    PyErr_Clear();
+    return r;
+}
+
+static bool is_utf8(const char *enc) { return !strcmp(enc, "utf-8") || !strcmp(enc, "utf-8-sig"); }
+
+/* For a file in another encoding: its text decoded (what CPython parsed, in UTF-8) and the file
+ * offset of each UTF-8 byte, so that CPython's UTF-8 columns become the file's byte columns.  Left
+ * unset (columns then taken as CPython gives them) when the text does not decode and encode back
+ * to the same bytes character by character (a stateful codec). */
+static void map_encoding(pc_py_source *src, const char *enc)
+{
+    PyObject *u = PyUnicode_Decode(src->text, (Py_ssize_t)src->len, enc, "strict");
+    Py_ssize_t n8 = 0;
+    const char *u8 = u ? PyUnicode_AsUTF8AndSize(u, &n8) : NULL;
+    if (!u8) {
+        PyErr_Clear();
+        Py_XDECREF(u);
+        return;
+    }
+    size_t *map = pc_arena_alloc(src->arena, ((size_t)n8 + 1) * sizeof *map);
+    size_t f = 0, q = 0;
+    bool ok = true;
+    Py_ssize_t nch = PyUnicode_GET_LENGTH(u);
+    for (Py_ssize_t k = 0; k < nch && ok; k++) {
+        Py_UCS4 ch = PyUnicode_READ_CHAR(u, k);
+        size_t w8 = ch < 0x80 ? 1 : ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4, wf = 1;
+        if (ch >= 0x80) {
+            PyObject *one = PyUnicode_Substring(u, k, k + 1);
+            PyObject *b = one ? PyUnicode_AsEncodedString(one, enc, "strict") : NULL;
+            if (b)
+                wf = (size_t)PyBytes_GET_SIZE(b);
+            else
+                ok = false;
+            Py_XDECREF(b);
+            Py_XDECREF(one);
+        }
+        for (size_t j = 0; j < w8 && q + j < (size_t)n8; j++)
+            map[q + j] = f;
+        q += w8;
+        f += wf;
+    }
+    PyErr_Clear();
+    if (ok && q == (size_t)n8 && f == src->len) {
+        map[n8] = f;
+        /* its lines: the same line ends as the file's (the codecs CPython accepts are ASCII-based) */
+        size_t *ls = pc_arena_alloc(src->arena, ((size_t)src->nlines + 2) * sizeof *ls);
+        uint32_t line = 1;
+        for (size_t i = 0; i < (size_t)n8 && line <= src->nlines; i++)
+            if (u8[i] == '\n' || (u8[i] == '\r' && (i + 1 >= (size_t)n8 || u8[i + 1] != '\n'))) {
+                if (++line <= src->nlines)
+                    ls[line] = i + 1;
+            }
+        if (line == src->nlines) {
+            ls[line + 1] = (size_t)n8;
+            src->u8 = pc_arena_strndup(src->arena, u8, (size_t)n8);
+            src->u8_len = (size_t)n8;
+            src->u8_line_start = ls;
+            src->u8_to_file = map;
+        }
+    }
+    Py_DECREF(u);
+}
+
+/* A file read as UTF-8 (no cookie, or a utf-8 one) that is not: said with the first bad byte's
+ * place, which CPython's "(unicode error)" does not give in the file's terms.  True when said. */
+static bool report_not_utf8(pc_model *m, const char *path, pc_py_source *src, bool bom)
+{
+    const char *text = src->text + (bom ? 3 : 0);
+    size_t len = src->len - (bom ? 3 : 0);
+    PyObject *source = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "strict");
+    if (source) {
+        Py_DECREF(source);
+        return false;
+    }
+    /* Locate the first byte that is not UTF-8 from the decoder's own error. */
+    PyObject *type = NULL, *value = NULL, *tb = NULL;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    Py_ssize_t start = 0;
+    if (!value || PyUnicodeDecodeError_GetStart(value, &start) < 0) {
+        PyErr_Clear();
+        start = 0;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    size_t off = (size_t)start + (bom ? 3 : 0);
+    uint32_t line = 1;
+    while (line < src->nlines && src->line_start[line + 1] <= off)
+        line++;
+    uint32_t col = (uint32_t)(off - src->line_start[line] + 1);
+    pc_sb sb = {0};
+    pc_sb_printf(&sb, "the file is not valid UTF-8 (byte 0x%02X at line %u, column %u); "
+                 "poolcheck reads Python sources as UTF-8 unless a coding line (PEP 263) says otherwise",
+                 off < src->len ? (unsigned char)src->text[off] : 0, line, col);
+    char *msg = pc_sb_take(&sb);
+    pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, line, col, line, col + 1), msg);
+    pc_mem_free(msg);
+    return true;
+}
+
 /* ---- entry ----------------------------------------------------------------------------------- */
 
 bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
@@ -656,55 +824,52 @@ bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
         return false;
     }
     bool bom = src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0;
-    const char *text = src->text + (bom ? 3 : 0);
-    size_t len = src->len - (bom ? 3 : 0);
+    bool ascii = true;
+    for (size_t i = bom ? 3 : 0; i < src->len && ascii; i++)
+        ascii = (unsigned char)src->text[i] < 0x80;
+    /* CPython is given the bytes, NUL-terminated: it reads the BOM and the coding cookie (PEP 263)
+     * itself, as ast.parse(bytes, filename) does - an unknown codec, or a BOM with a cookie that is
+     * not utf-8, is its SyntaxError. */
+    const char *bytes = pc_arena_strndup(src->arena, src->text, src->len);
 
     bool ok = false;
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *source = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "strict");
-    if (!source) {
-        /* Locate the first byte that is not UTF-8 from the decoder's own error. */
-        PyObject *type = NULL, *value = NULL, *tb = NULL;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        Py_ssize_t start = 0;
-        if (!value || PyUnicodeDecodeError_GetStart(value, &start) < 0) {
-            PyErr_Clear();
-            start = 0;
-        }
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-        size_t off = (size_t)start + (bom ? 3 : 0);
-        uint32_t line = 1;
-        while (line < src->nlines && src->line_start[line + 1] <= off)
-            line++;
-        uint32_t col = (uint32_t)(off - src->line_start[line] + 1);
-        char *msg = NULL;
-        pc_sb sb = {0};
-        pc_sb_printf(&sb, "the file is not valid UTF-8 (byte 0x%02X at line %u, column %u); "
-                     "poolcheck reads Python sources as UTF-8",
-                     off < src->len ? (unsigned char)src->text[off] : 0, line, col);
-        msg = pc_sb_take(&sb);
-        pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, line, col, line, col + 1), msg);
-        pc_mem_free(msg);
-        PyGILState_Release(g);
-        return false;
-    }
     PyObject *fname = PyUnicode_DecodeFSDefault(path);
-    /* What ast.parse(source, filename) does - compile(source, filename, 'exec', PyCF_ONLY_AST) on a
-     * str, so a coding cookie is ignored - without the ast module: the tree of _ast nodes only. */
+    /* compile(source, filename, 'exec', PyCF_ONLY_AST) without the ast module: the tree of _ast
+     * nodes only. */
     PyObject *tree = NULL;
     if (fname) {
-        const char *utf8 = PyUnicode_AsUTF8(source);
         PyCompilerFlags cf;
         memset(&cf, 0, sizeof cf);
-        cf.cf_flags = PyCF_ONLY_AST | PyCF_IGNORE_COOKIE | PyCF_SOURCE_IS_UTF8;
+        cf.cf_flags = PyCF_ONLY_AST;
         cf.cf_feature_version = PY_MINOR_VERSION;
-        tree = utf8 ? Py_CompileStringObject(utf8, fname, Py_file_input, &cf, -1) : NULL;
+        tree = Py_CompileStringObject(bytes, fname, Py_file_input, &cf, -1);
+    }
+    /* Non-ASCII text: in which encoding CPython read it, for the columns (and the UTF-8 message). */
+    const char *enc = NULL;
+    if (!ascii) {
+        PyObject *type = NULL, *value = NULL, *tb = NULL;
+        PyErr_Fetch(&type, &value, &tb);
+        enc = source_encoding(src);
+        if (enc && !is_utf8(enc))
+            map_encoding(src, enc);
+        PyErr_Restore(type, value, tb);
     }
     if (!tree) {
-        report_exception(m, path, src, bom);
+        if (enc && is_utf8(enc)) {
+            PyObject *type = NULL, *value = NULL, *tb = NULL;
+            PyErr_Fetch(&type, &value, &tb);
+            if (report_not_utf8(m, path, src, bom)) {
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+            } else {
+                PyErr_Restore(type, value, tb);
+                report_exception(m, path, src, bom);
+            }
+        } else {
+            report_exception(m, path, src, bom);
+        }
     } else {
         conv cv = {src, bom, NULL, 0, 0};
         src->module = conv_node(&cv, tree, 0);
@@ -722,7 +887,6 @@ bool pc_py_parse_source(pc_model *m, const char *path, pc_py_source *src)
     }
     Py_XDECREF(tree);
     Py_XDECREF(fname);
-    Py_DECREF(source);
     PyGILState_Release(g);
     return ok;
 }

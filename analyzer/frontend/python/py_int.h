@@ -112,6 +112,13 @@ typedef struct pc_py_source {
     size_t *line_start;         /* byte offset of each 1-based line; [0] unused */
     uint32_t nlines;
     pc_py_node *module;
+    /* A file a PEP 263 cookie declares in another encoding than UTF-8 (latin-1, gbk, ...): the
+     * text as CPython decoded it, in UTF-8, and for each of its bytes (and its end) the byte
+     * offset in the file, so columns stay bytes of the file as written.  NULL for UTF-8 files. */
+    const char *u8;
+    size_t u8_len;
+    size_t *u8_line_start;      /* like line_start, for u8 */
+    size_t *u8_to_file;         /* [u8_len + 1] */
 } pc_py_source;
 
 /* Parse text with CPython's ast.parse into src->module.  On failure returns false and adds a
