@@ -18,7 +18,8 @@
 static const char check_help[] =
     "usage: poolcheck check [options] FILE|DIR... [-- COMPILER ARGS]\n"
     "Predict the minimal stitch_function_num_per_pool depths of every PyPTO kernel in the files\n"
-    "(directories are searched for .py .cpp .cc .cxx .h .hpp) and lint their runtime options.\n\n"
+    "(directories are searched for Python files and C++ sources and headers: .py .cpp .cc .cxx .c\n"
+    ".c++ .cp .C .CPP .h .hpp .hh .hxx) and lint their runtime options.\n\n"
     "Output options:\n"
     "  --format=text|json|sarif|github   output format (default text)\n"
     "  -o FILE                   write the output (or the emitted config) to FILE\n"
@@ -37,17 +38,8 @@ static const char check_help[] =
 
 typedef PC_VEC(char *) str_vec;
 
-static bool has_kernel_ext(const char *path)
-{
-    static const char *exts[] = {".py", ".cpp", ".cc", ".cxx", ".h", ".hpp"};
-    const char *dot = strrchr(path, '.');
-    if (!dot)
-        return false;
-    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
-        if (strcmp(dot, exts[i]) == 0)
-            return true;
-    return false;
-}
+/* The frontend's one extension list (pc_frontend_source_exts): what it reads, the walk finds. */
+static bool has_kernel_ext(const char *path) { return pc_frontend_source_ext(path) != NULL; }
 
 static bool excluded(const char *path, const str_vec *excludes)
 {

@@ -12,7 +12,6 @@
 #include "frontend_int.h"
 
 #include <string.h>
-#include <strings.h>
 
 #ifdef POOLCHECK_LAZY_CLANG
 #include <dlfcn.h>
@@ -107,19 +106,40 @@ void pc_frontend_release(pc_frontend *fe, const char *path)
 #endif
 }
 
-pc_lang pc_frontend_lang_of(const char *path)
+/* Python sources, C++ translation units (what compilers compile: the launcher sees these in
+ * compile commands), C++ headers (kernels often live in them).  No .pyi: a stub declares, it never
+ * holds a kernel body. */
+static const pc_source_ext source_exts[] = {
+    {".py", PC_LANG_PYTHON, false},
+    {".cpp", PC_LANG_CPP, false}, {".cc", PC_LANG_CPP, false},  {".cxx", PC_LANG_CPP, false},
+    {".c++", PC_LANG_CPP, false}, {".cp", PC_LANG_CPP, false},  {".C", PC_LANG_CPP, false},
+    {".CPP", PC_LANG_CPP, false}, {".c", PC_LANG_CPP, false},
+    {".h", PC_LANG_CPP, true},    {".hpp", PC_LANG_CPP, true},  {".hh", PC_LANG_CPP, true},
+    {".hxx", PC_LANG_CPP, true},
+};
+
+const pc_source_ext *pc_frontend_source_exts(size_t *n)
+{
+    *n = sizeof source_exts / sizeof *source_exts;
+    return source_exts;
+}
+
+const pc_source_ext *pc_frontend_source_ext(const char *path)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash))
-        return PC_LANG_UNKNOWN;
-    static const char *cpp[] = {".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".C"};
-    if (strcasecmp(dot, ".py") == 0 || strcasecmp(dot, ".pyi") == 0)
-        return PC_LANG_PYTHON;
-    for (size_t i = 0; i < sizeof cpp / sizeof *cpp; i++)
-        if (strcmp(dot, cpp[i]) == 0)
-            return PC_LANG_CPP;
-    return PC_LANG_UNKNOWN;
+        return NULL;
+    for (size_t i = 0; i < sizeof source_exts / sizeof *source_exts; i++)
+        if (strcmp(dot, source_exts[i].ext) == 0)
+            return &source_exts[i];
+    return NULL;
+}
+
+pc_lang pc_frontend_lang_of(const char *path)
+{
+    const pc_source_ext *e = pc_frontend_source_ext(path);
+    return e ? e->lang : PC_LANG_UNKNOWN;
 }
 
 /* ---- bindings that name nothing ------------------------------------------------------------ */

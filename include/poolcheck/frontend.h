@@ -46,7 +46,25 @@ void pc_frontend_free(pc_frontend *fe);
 /* Forget what the session keeps for path (an editor closed the document): its translation unit. */
 void pc_frontend_release(pc_frontend *fe, const char *path);
 
-/* Language of a path by extension: .py -> Python; .cpp .cc .cxx .c .h .hpp .hh -> C++. */
+/* The one list of source extensions (issue 15): the frontend dispatch, the directory walk of
+ * `poolcheck check DIR` and the compiler launcher all read it, so a file one of them reads is never
+ * skipped by another.  Extensions match exactly (case-sensitive: `.C` is C++, `.PY` is nothing).
+ * header: a C++ header, read when named or found in a directory, never a compiler's
+ * translation unit (the launcher analyses the units it sees compiled). */
+typedef struct pc_source_ext {
+    const char *ext;                     /* with the dot: ".cpp" */
+    pc_lang lang;
+    bool header;
+} pc_source_ext;
+
+/* The table, in the order the CLI's help lists it; *n receives its length. */
+const pc_source_ext *pc_frontend_source_exts(size_t *n);
+
+/* The table's entry for path's extension (after the last '/'), or NULL when poolcheck reads no
+ * such file. */
+const pc_source_ext *pc_frontend_source_ext(const char *path);
+
+/* Language of a path by extension (pc_frontend_source_ext's lang; PC_LANG_UNKNOWN if none). */
 pc_lang pc_frontend_lang_of(const char *path);
 
 /* Parse path (or, when text != NULL, the unsaved buffer text[0..len) under that path).

@@ -110,17 +110,12 @@ static bool is_launcher(const char *prog)
     return false;
 }
 
-/* Source files by extension: what a C/C++ compiler compiles and poolcheck reads. */
+/* Source files by extension: the translation units of the frontend's one extension list (a
+ * header named on a command line is an -include or a precompiled header, not a unit). */
 static bool is_source_name(const char *a)
 {
-    static const char *const exts[] = {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".CPP", ".c", ".py"};
-    const char *dot = strrchr(a, '.');
-    if (!dot || strchr(dot, '/'))
-        return false;
-    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
-        if (strcmp(dot, exts[i]) == 0)
-            return true;
-    return false;
+    const pc_source_ext *e = pc_frontend_source_ext(a);
+    return e && !e->header;
 }
 
 /* Compiler options (gcc/clang spelling) whose value is the next argument.  Knowing them keeps
