@@ -403,9 +403,13 @@ START_TEST(seed_example)
     for (int i = 0; i < k->nconstants; i++)
         found = found || (!strcmp(k->constants[i].name, "L_STATIC") && k->constants[i].value == 64);
     ck_assert(found);
-    /* well under 0.3 s on a 2-core CI machine; valgrind slows everything ~100 times */
+    /* A guard against a parse that went badly wrong (the stub and its stood-in headers take about
+     * 0.2 s on a 2-core machine), not a benchmark (bench/cpp.sh is): lenient for a loaded CI
+     * machine, and off under valgrind and AddressSanitizer, which slow everything many times. */
+#if !defined(__SANITIZE_ADDRESS__)
     if (!under_valgrind())
-        ck_assert_msg(ms < 1000, "the seed example took %.0f ms", ms);
+        ck_assert_msg(ms < 3000, "the seed example took %.0f ms", ms);
+#endif
     pc_model_free(m);
 }
 END_TEST
