@@ -27,6 +27,9 @@ enum {
     PC_CHK_WORKSPACE_BUDGET,        /* PC010 */
     PC_CHK_ASSEMBLE_NO_HEADROOM,    /* PC011 */
     PC_CHK_UNANALYSED_REGION,       /* PC012 */
+    PC_CHK_SHAPE_NOT_INFERRED,      /* PC013: a frontend note (pc_message.check) */
+    PC_CHK_UNEVALUATED_LOOP_BOUND,  /* PC014: a frontend note (pc_message.check) */
+    PC_CHK_TILE_SPLIT_UNKNOWN,      /* PC015 */
     PC_CHK_COUNT
 };
 
@@ -57,7 +60,7 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c);
 void pc_chk_workspace_budget(pc_chk_ctx *c);
 void pc_chk_assemble_no_headroom(pc_chk_ctx *c);
 void pc_chk_unanalysed_region(pc_chk_ctx *c);
-void pc_chk_tiles_note(pc_chk_ctx *c); /* issue 18: id-less note, tiles_note.c */
+void pc_chk_tiles_note(pc_chk_ctx *c); /* PC015 (issue 18), tiles_note.c */
 
 /* ---- helpers.c -------------------------------------------------------------------------------- */
 

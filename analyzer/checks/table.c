@@ -109,6 +109,35 @@ static const pc_check_info check_table[PC_CHK_COUNT] = {
         "depths may be too low.",
         "Rewrite the construct in a form poolcheck understands, or check the depths against a "
         "run with `poolcheck logs`."},
+    /* PC013 and PC014 are the frontends' notes (a pc_message with this check id), which the driver
+     * reports through the check path; they have no function in check_fns. */
+    [PC_CHK_SHAPE_NOT_INFERRED] = {
+        "PC013", "shape-not-inferred", PC_SEV_NOTE,
+        "an op's result shape is not in poolcheck's op table, so bytes that depend on it are unknown",
+        "poolcheck infers each op's result shape from its op table. An op it has no shape rule for "
+        "is modelled as vector work with an unknown result: a tensor made from it has unknown "
+        "bytes, so the workspace figures that count it are unknown too (the depths, which count "
+        "instances and tensors, are not affected).",
+        "Nothing to fix in the kernel; silence the note with --checks=-PC013 or `# noqa: PC013` if "
+        "the bytes do not matter to you."},
+    [PC_CHK_UNEVALUATED_LOOP_BOUND] = {
+        "PC014", "unevaluated-loop-bound", PC_SEV_NOTE,
+        "a loop bound or a compile-time loop count is not an integer poolcheck can evaluate",
+        "A pypto.loop bound that is not an integer expression poolcheck can evaluate (a float, a "
+        "value beyond 64 bits, an unknown call) is kept as a symbol, so the trip count and the "
+        "depths that depend on it are upper bounds (PC008). A compile-time Python loop whose count "
+        "depends on an unbound value has its body modelled once, so root_inner bytes may be low.",
+        "Bind the bound with --bind NAME=VALUE, using the name the note prints."},
+    [PC_CHK_TILE_SPLIT_UNKNOWN] = {
+        "PC015", "tile-split-unknown", PC_SEV_NOTE,
+        "a root_inner tensor's tile split is unknown, so it is counted as one piece",
+        "Upstream may store a root_inner tensor as several tile pieces, each rounded up to 512 "
+        "bytes. When poolcheck cannot work out the split (no tile setter before its producer or a "
+        "consumer, a tile that is not a constant, dynamic dims, a matmul reading it as its right "
+        "operand or transposed) it counts the tensor as one piece, so the root_inner bytes (the "
+        "workspace) may be low. The depths are not affected.",
+        "Set the tile shapes with a constant set_vec_tile_shapes / set_cube_tile_shapes (C++: "
+        "TileShape::Current().SetVecTile / SetCubeTile) before the tensor's producer."},
 };
 
 /* Each row's check, in table order. */
@@ -125,6 +154,7 @@ static const pc_chk_fn check_fns[PC_CHK_COUNT] = {
     [PC_CHK_WORKSPACE_BUDGET] = pc_chk_workspace_budget,
     [PC_CHK_ASSEMBLE_NO_HEADROOM] = pc_chk_assemble_no_headroom,
     [PC_CHK_UNANALYSED_REGION] = pc_chk_unanalysed_region,
+    [PC_CHK_TILE_SPLIT_UNKNOWN] = pc_chk_tiles_note,
 };
 
 const pc_check_info *pc_chk_table(size_t *count)
@@ -208,9 +238,8 @@ void pc_lint(pc_diag_sink *s, const pc_lint_input *in)
         return;
     pc_chk_ctx c = {.sink = s, .in = in, .model = in->model, .arena = pc_arena_new()};
     for (int i = 0; i < PC_CHK_COUNT; i++)
-        if (pc_diag_selected(s, i))
+        if (check_fns[i] && pc_diag_selected(s, i)) /* no function: a frontend note (driver.c) */
             check_fns[i](&c);
-    pc_chk_tiles_note(&c); /* issue 18: root_inner bytes that may be low (no check id) */
     PC_VEC_FREE(c.seen);
     pc_arena_free(c.arena);
 }

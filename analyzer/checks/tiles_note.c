@@ -4,7 +4,7 @@
  * consumer, a tile that is not a constant, dynamic dims, a matmul reading it as its right operand or
  * transposed) is counted as one piece, so the kernel's root_inner bytes (U0, the workspace) may be
  * low.  One note per kernel, at the first such tensor, naming every one (pc_result.tiles_unverified);
- * it carries no check id, like the frontends' notes, as it is no finding about the configuration.
+ * check PC015 (tile-split-unknown), so --checks and NOLINT/noqa can silence it.
  */
 #include "checks/checks_int.h"
 
@@ -50,7 +50,7 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
         pc_loc at = pc_chk_loc_known(r->tiles_unverified_loc[0]) ? r->tiles_unverified_loc[0]
                     : t0 >= 0 && t0 < kern->ntensors ? kern->tensors[t0].loc
                                                      : kern->loc;
-        pc_diag *d = pc_diag_message(c->sink, PC_SEV_NOTE, at, msg.data);
+        pc_diag *d = pc_diag_report(c->sink, PC_CHK_TILE_SPLIT_UNKNOWN, at, kern->name, "%s", msg.data);
         for (int i = 0; d && !same_why && i < r->ntiles_unverified; i++) {
             int t = r->tiles_unverified[i];
             if (t >= 0 && t < kern->ntensors)

@@ -115,7 +115,12 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
         const pc_message *msg = &m->messages[i];
         if (msg->kind == PC_MSG_PARSE_NOISE && !opts->show_parse_errors)
             continue;
-        pc_diag_message(sink, msg_severity(msg->kind), msg->loc, msg->text);
+        /* a note with a check id (PC013, PC014) goes through the check: selection, NOLINT/noqa */
+        int check = msg->check ? pc_chk_find(msg->check) : -1;
+        if (check >= 0)
+            pc_diag_report(sink, check, msg->loc, NULL, "%s", msg->text);
+        else
+            pc_diag_message(sink, msg_severity(msg->kind), msg->loc, msg->text);
     }
     if (m->fatal) {
         pc_mem_oom_context(outer);

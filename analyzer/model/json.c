@@ -611,6 +611,8 @@ char *pc_model_to_json(const pc_model *m)
         jw_kstr(&w, "kind", msg_kind_name(msg->kind));
         jw_loc(&w, "loc", msg->loc);
         jw_kstr(&w, "text", msg->text);
+        if (msg->check)
+            jw_kstr(&w, "check", msg->check);
         jw_close(&w, '}');
     }
     jw_close(&w, ']');
@@ -1605,14 +1607,16 @@ static bool read_option(jr *r, const cJSON *j, int index, pc_option *o)
 
 static bool read_message(jr *r, const cJSON *j, int index, pc_message *msg)
 {
-    static const char *const fields[] = {"kind", "loc", "text", NULL};
+    static const char *const fields[] = {"kind", "loc", "text", "check", NULL};
     (void)index;
     int kind;
     if (!want_object(r, j) || !check_fields(r, j, fields) ||
         !read_enum(r, j, "kind", msg_name_i, PC_MSG_FATAL, PC_MSG_NOTE, &kind))
         return false;
     msg->kind = (pc_msg_kind)kind;
-    return read_loc(r, j, "loc", &msg->loc) && read_str(r, j, "text", &msg->text);
+    msg->check = NULL; /* optional: only the notes a check reports have one */
+    return read_loc(r, j, "loc", &msg->loc) && read_str(r, j, "text", &msg->text) &&
+           (!field(r, j, "check", false) || read_str(r, j, "check", &msg->check));
 }
 
 static bool read_model(jr *r, const cJSON *root)
@@ -2315,7 +2319,7 @@ static bool eq_option(eq *q, const pc_option *a, const pc_option *b)
 static bool eq_message(eq *q, const pc_message *a, const pc_message *b)
 {
     return eq_int(q, "kind", a->kind, b->kind) && eq_loc(q, "loc", a->loc, b->loc) &&
-           eq_str(q, "text", a->text, b->text);
+           eq_str(q, "text", a->text, b->text) && eq_str(q, "check", a->check, b->check);
 }
 
 static bool eq_model(eq *q, const pc_model *a, const pc_model *b)

@@ -245,6 +245,13 @@ void pc_model_add_message(pc_model *m, pc_msg_kind kind, pc_loc loc, const char 
     msg->kind = kind;
     msg->loc = loc;
     msg->text = pc_model_strdup(m, text ? text : "");
+    msg->check = NULL;
     if (kind == PC_MSG_FATAL)
         m->fatal = true;
+}
+
+void pc_model_add_message_check(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *check, const char *text)
+{
+    pc_model_add_message(m, kind, loc, text);
+    m->messages[m->nmessages - 1].check = check ? pc_model_strdup(m, check) : NULL;
 }

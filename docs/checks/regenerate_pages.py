@@ -277,3 +277,86 @@ page("PC012", "unanalysed-region", "warning", """
  Check the numbers against a run with `poolcheck logs`, or write the construct in a form poolcheck
  models (`pypto.loop` / `LOOP`, `if` on loop values / `IF`).
  """, both(SET % "[64, 2, 1]", CSET % "64, 2, 1", MATCH_PY, LOOP_CPP), GOOD, only=["PC012"])
+
+ARGSORT_PY = PY_KERNEL.replace('''        tmp_exclusive[:] = pypto.add(dy, dy)''', '''        order = pypto.argsort(dy, dim=3)
+        tmp_exclusive[:] = pypto.add(dy, dy)''')
+ARGSORT_CPP = CPP_KERNEL.replace('''            tmpExclusive = Add(dy, dy);''', '''            Tensor order = ArgSort(dy, 3);
+            tmpExclusive = Add(dy, dy);''')
+page("PC013", "shape-not-inferred", "note", """
+ A call in a kernel to an op poolcheck has no shape rule for (it is not in poolcheck's op table). The
+ note names the op.
+ """, """
+ poolcheck works out each tensor's shape, and so its bytes, from the op that makes it. An op it does
+ not know is modelled as vector work with an unknown result: the tensor it makes has unknown bytes,
+ and so do the workspace figures that count that tensor. The depths count instances and tensors, not
+ bytes, and are not affected.
+ """, both(SET % "[64, 2, 1]", CSET % "64, 2, 1", ARGSORT_PY, ARGSORT_CPP), GOOD, notes="""
+ The note comes from the Python frontend. The C++ frontend reports no such note today: it models an op
+ outside its table as element-wise vector work whose result has the broadcast shape of its tensor
+ operands (`ArgSort` above gets the shape of `dy`).
+ The fixed example leaves the op out; to keep it, silence the note with `--checks=-PC013` or
+ `# noqa: PC013`.
+ """, only=["PC013"])
+FLOAT_BOUND_PY = PY_KERNEL.replace('pypto.loop_unroll(0, 64, 1, name="l_loop_2")', 'pypto.loop_unroll(0, 64.0, 1, name="l_loop_2")')
+FLOAT_BOUND_CPP = CPP_KERNEL.replace('LOOP("l_loop_2", FunctionType::DYNAMIC_LOOP, k, LoopRange(0, 64, 1))',
+                                     'LOOP("l_loop_2", FunctionType::DYNAMIC_LOOP, k, LoopRange(0, 64.0, 1))')
+page("PC014", "unevaluated-loop-bound", "note", """
+ A `pypto.loop` bound that is not an integer expression poolcheck can evaluate (a float such as
+ `64.0`, a value beyond 64 bits, a call it does not know), or a compile-time Python loop (`for ... in
+ range(n)`) whose count depends on a value that is not bound while its body makes tensors. The note
+ says which name to bind.
+ """, """
+ A bound poolcheck cannot evaluate is kept as a symbol (named after the expression, or `LOOP.start` /
+ `LOOP.stop` / `LOOP.step` when the expression is no name), so the trip count, and every depth that
+ depends on it, is an upper bound (PC008 says which). A compile-time loop with an unknown count has its
+ body modelled once, so the root_inner bytes may be low. Binding the name with `--bind NAME=VALUE`
+ gives exact numbers; writing an integer bound removes the note.
+ """, both(SET % "[64, 2, 1]", CSET % "64, 2, 1", FLOAT_BOUND_PY, FLOAT_BOUND_CPP), GOOD, notes="""
+ The note comes from the Python frontend. The C++ frontend keeps a bound it cannot evaluate as a
+ symbol too and reports it as PC008.
+ """, only=["PC014"])
+TILE_PY = '''import pypto
+
+
+@pypto.frontend.jit
+def k_matmul_rows(
+    a: pypto.Tensor([1, 16], pypto.DT_FP32),
+    b: pypto.Tensor([16, 64], pypto.DT_FP32),
+    out: pypto.Tensor([4, 64], pypto.DT_FP32),
+):
+%s    for i in pypto.loop(0, 4, 1, name="rows"):
+        c = pypto.matmul(a, b, pypto.DT_FP32)
+        out[i : i + 1, :] = pypto.add(c, 1.0)
+'''
+TILE_CPP = '''#include "tilefwk/tilefwk.h"
+
+using namespace npu::tile_fwk;
+
+void BuildMatmulRows()
+{
+    Tensor a(DT_FP32, {1, 16}, "a");
+    Tensor b(DT_FP32, {16, 64}, "b");
+    Tensor out(DT_FP32, {4, 64}, "out");
+    FUNCTION("k_matmul_rows", {a, b}, {out})
+    {
+%s        LOOP("rows", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))
+        {
+            Tensor c = Matrix::Matmul(DT_FP32, a, b);
+            Assemble(Add(c, Element(DT_FP32, 1.0)), {i, 0}, out);
+        }
+    }
+}
+'''
+page("PC015", "tile-split-unknown", "note", """
+ A kernel with a root_inner tensor whose tile split poolcheck cannot work out: no tile setter before its
+ producer or a consumer, a tile that is not a constant, dynamic dims, a matmul reading it as its right
+ operand or transposed. One note per kernel, at the first such tensor, naming every one and why.
+ """, """
+ Upstream may store a root_inner tensor as several tile pieces, each rounded up to 512 bytes
+ (docs/model.md section 7). Without the split poolcheck counts the tensor as one piece, so the kernel's
+ root_inner bytes (U0, and the workspace) may be lower than the runtime's. The depths are not
+ affected.
+ """, (TILE_PY % "", TILE_CPP % ""),
+ (TILE_PY % "    pypto.set_cube_tile_shapes([32, 32], [32, 32], [32, 32])\n    pypto.set_vec_tile_shapes(1, 32)\n",
+  TILE_CPP % "        TileShape::Current().SetCubeTile({32, 32}, {32, 32}, {32, 32});\n        TileShape::Current().SetVecTile(1, 32);\n"),
+ only=["PC015"])

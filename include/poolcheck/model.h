@@ -342,6 +342,9 @@ typedef struct pc_message {
     pc_msg_kind kind;
     pc_loc loc;
     const char *text;
+    /* The check id ("PC013") of a note a user may want to silence, or NULL: the driver reports such
+     * a message through that check (--checks, NOLINT/noqa, a SARIF result with its rule). */
+    const char *check;
 } pc_message;
 
 typedef struct pc_model {
@@ -373,6 +376,8 @@ void pc_kernel_add_constant(pc_model *m, pc_kernel *k, const char *name, int64_t
 int pc_model_add_option(pc_model *m, const char *key, pc_optsite_kind site, pc_loc loc);
 /* A frontend message; PC_MSG_FATAL also sets m->fatal. */
 void pc_model_add_message(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *text);
+/* The same with the check id that reports it (see pc_message.check). */
+void pc_model_add_message_check(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *check, const char *text);
 /* Interned copies in the model arena. */
 const char *pc_model_strdup(pc_model *m, const char *s);
 const char *pc_model_strndup(pc_model *m, const char *s, size_t n);

@@ -13,7 +13,7 @@ START_TEST(test_table)
 {
     size_t n;
     const pc_check_info *t = pc_chk_table(&n);
-    ck_assert_uint_eq(n, 12);
+    ck_assert_uint_eq(n, 15);
     for (size_t i = 0; i < n; i++) {
         char id[32];
         snprintf(id, sizeof id, "PC%03d", (int)i + 1);
@@ -36,7 +36,13 @@ START_TEST(test_table)
     ck_assert_int_eq(t[6].severity, PC_SEV_NOTE);
     ck_assert_int_eq(t[10].severity, PC_SEV_WARNING);
     ck_assert_int_eq(pc_chk_find("pc001"), 0);
-    ck_assert_int_eq(pc_chk_find("PC013"), -1);
+    ck_assert_str_eq(t[12].name, "shape-not-inferred");
+    ck_assert_str_eq(t[13].name, "unevaluated-loop-bound");
+    ck_assert_str_eq(t[14].name, "tile-split-unknown");
+    ck_assert_int_eq(t[12].severity, PC_SEV_NOTE);
+    ck_assert_int_eq(t[13].severity, PC_SEV_NOTE);
+    ck_assert_int_eq(t[14].severity, PC_SEV_NOTE);
+    ck_assert_int_eq(pc_chk_find("PC016"), -1);
     ck_assert_int_eq(pc_chk_find("PC*"), -1);
     ck_assert_int_eq(pc_chk_find(""), -1);
 }

@@ -615,6 +615,7 @@ static pc_model *full_model(void)
     pc_model_add_message(m, PC_MSG_WARNING, L, "w");
     pc_model_add_message(m, PC_MSG_NOTE, (pc_loc){NULL, 0, 0, 0, 0}, "");
     pc_model_add_message(m, PC_MSG_FATAL, L, "syntax error");
+    pc_model_add_message_check(m, PC_MSG_NOTE, L, "PC013", "'pypto.argsort': result shape not inferred");
     return m;
 }
 
@@ -650,6 +651,11 @@ START_TEST(json_round_trip)
     ck_assert_ptr_nonnull(strstr(text, "\"cond\": {\"op\": \"not\", \"a\": {\"op\": \"is_loop_begin\", \"var\": \"weird index\"}}"));
     ck_assert_ptr_nonnull(strstr(text, "\"cond\": null, \"cond_text\": \"x[0] > 0\""));
     ck_assert_ptr_nonnull(strstr(text, "\"unroll_rule\": \"per_factor\""));
+    /* a message's check id only where it has one */
+    ck_assert_ptr_nonnull(strstr(text, "\"text\": \"'pypto.argsort': result shape not inferred\", \"check\": \"PC013\""));
+    ck_assert_ptr_null(strstr(text, "\"check\": null"));
+    ck_assert_str_eq(back->messages[4].check, "PC013");
+    ck_assert_ptr_null(back->messages[3].check);
     ck_assert_ptr_null(strstr(text, "\t"));
     /* the model arena's file string is shared by locations read back */
     ck_assert_ptr_eq(back->kernels[0].loc.file, back->file);
@@ -700,6 +706,7 @@ START_TEST(json_equal_names_difference)
         {"\"end_line\": 6", "\"end_line\": 7", "kernels[0].tensors[1].loc.end_line: 6 != 7"},
         {"\"B\": 1", "\"B\": 1, \"C\": 2", "kernels[0].constants: 3 items != 4"},
         {"\"text\": \"w\"", "\"text\": null", "messages[1].text: \"w\" != null"},
+        {"\"check\": \"PC013\"", "\"check\": \"PC014\"", "messages[4].check: \"PC013\" != \"PC014\""},
         {"\"fatal\": true", "\"fatal\": false", "fatal: 1 != 0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

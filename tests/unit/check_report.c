@@ -863,6 +863,130 @@ START_TEST(test_fix_through_symlink)
 }
 END_TEST
 
+/* ---- the notes a user may silence (issue 14): PC013, PC014, PC015 ------------------------------ */
+
+static const char NOTE_KERNEL[] =
+    "import pypto\n"
+    "\n"
+    "\n"
+    "@pypto.frontend.jit\n"
+    "def k(\n"
+    "    a: pypto.Tensor([64, 16], pypto.DT_FP32),\n"
+    "    out: pypto.Tensor([64, 16], pypto.DT_FP32),\n"
+    "):\n"
+    "    for i, t in pypto.loop(0, 1.5, 1, name=\"l0\"):%s\n" /* 9: PC014 */
+    "        x = pypto.frobnicate(a)%s\n"                     /* 10: PC013 */
+    "        out[:] = pypto.add(a, a)\n";
+
+/* Analyse text as path with --checks=checks (NULL: all). */
+static pc_file_result *analyse_text(pc_frontend *fe, const char *path, const char *text, const char *checks)
+{
+    pc_check_opts o;
+    pc_check_opts_init(&o);
+    o.checks = checks;
+    const char *err = NULL;
+    pc_file_result *fr = pc_check_file(fe, path, text, strlen(text), &o, &err);
+    ck_assert_msg(fr != NULL, "%s", err ? err : "");
+    ck_assert_msg(!fr->model->fatal, "%s could not be analysed", path);
+    return fr;
+}
+
+/* Diagnostics without a check id whose message contains text. */
+static size_t count_idless(const pc_file_result *fr, const char *text)
+{
+    size_t n, c = 0;
+    const pc_diag *d = pc_diag_items(fr->sink, &n);
+    for (size_t i = 0; i < n; i++)
+        c += d[i].check < 0 && strstr(d[i].message, text) != NULL;
+    return c;
+}
+
+START_TEST(test_frontend_notes_have_checks)
+{
+    pc_frontend *fe = pc_frontend_new();
+    char src[2048];
+    snprintf(src, sizeof src, NOTE_KERNEL, "", "");
+    pc_file_result *fr = analyse_text(fe, "k.py", src, NULL);
+    ck_assert_uint_eq(count_id(fr, "PC013"), 1);
+    ck_assert_uint_eq(count_id(fr, "PC014"), 1);
+    ck_assert_uint_eq(count_idless(fr, "result shape not inferred"), 0);
+    ck_assert_uint_eq(count_idless(fr, "loop bound"), 0);
+    /* in the model and its JSON the messages carry the id */
+    int with_check = 0;
+    for (int i = 0; i < fr->model->nmessages; i++)
+        with_check += fr->model->messages[i].check != NULL;
+    ck_assert_int_eq(with_check, 2);
+    /* SARIF: results with their rules, not tool execution notifications */
+    pc_report_opts so = {.format = PC_FMT_SARIF};
+    char *out = render(&fr, 1, &so);
+    cJSON *doc = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(doc);
+    cJSON *run = cJSON_GetArrayItem(get(doc, "runs"), 0);
+    int seen13 = 0, seen14 = 0;
+    cJSON *r;
+    cJSON_ArrayForEach(r, get(run, "results")) {
+        const char *id = get(r, "ruleId")->valuestring;
+        int index = (int)get(r, "ruleIndex")->valuedouble;
+        if (strcmp(id, "PC013") == 0) {
+            seen13++;
+            ck_assert_int_eq(index, 12);
+            ck_assert_str_eq(get(r, "level")->valuestring, "note");
+            ck_assert_ptr_nonnull(strstr(get(get(r, "message"), "text")->valuestring, "result shape not inferred"));
+        } else if (strcmp(id, "PC014") == 0) {
+            seen14++;
+            ck_assert_int_eq(index, 13);
+            ck_assert_ptr_nonnull(strstr(get(get(r, "message"), "text")->valuestring, "loop bound '1.5'"));
+        }
+    }
+    ck_assert_int_eq(seen13, 1);
+    ck_assert_int_eq(seen14, 1);
+    cJSON *note;
+    cJSON_ArrayForEach(note, get(cJSON_GetArrayItem(get(run, "invocations"), 0), "toolExecutionNotifications")) {
+        const char *text = get(get(note, "message"), "text")->valuestring;
+        ck_assert_msg(!strstr(text, "result shape") && !strstr(text, "loop bound"), "a notification: %s", text);
+    }
+    cJSON_Delete(doc);
+    free(out);
+    pc_file_result_free(fr);
+
+    /* --checks turns each off, by id or by name */
+    fr = analyse_text(fe, "k.py", src, "-PC013");
+    ck_assert_uint_eq(count_id(fr, "PC013"), 0);
+    ck_assert_uint_eq(count_id(fr, "PC014"), 1);
+    ck_assert_uint_eq(count_idless(fr, "result shape not inferred"), 0);
+    pc_file_result_free(fr);
+    fr = analyse_text(fe, "k.py", src, "PC*,-unevaluated-loop-bound");
+    ck_assert_uint_eq(count_id(fr, "PC013"), 1);
+    ck_assert_uint_eq(count_id(fr, "PC014"), 0);
+    ck_assert_uint_eq(count_idless(fr, "loop bound"), 0);
+    pc_file_result_free(fr);
+
+    /* noqa on the line silences that one */
+    snprintf(src, sizeof src, NOTE_KERNEL, "  # noqa: PC014", "  # noqa: shape-not-inferred");
+    fr = analyse_text(fe, "k.py", src, NULL);
+    ck_assert_uint_eq(count_id(fr, "PC013"), 0);
+    ck_assert_uint_eq(count_id(fr, "PC014"), 0);
+    ck_assert_uint_ge(pc_diag_suppressed(fr->sink), 2);
+    pc_file_result_free(fr);
+
+    /* the tile-split note is PC015: on by default, off with --checks=-PC015 */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/tiles/no_tile_setter.py", PC_SOURCE_DIR);
+    char *err = NULL, *tiles = pc_read_file(path, NULL, &err);
+    ck_assert_msg(tiles != NULL, "%s", err ? err : path);
+    fr = analyse_text(fe, path, tiles, NULL);
+    ck_assert_uint_eq(count_id(fr, "PC015"), 1);
+    ck_assert_uint_eq(count_idless(fr, "counted as one piece"), 0);
+    pc_file_result_free(fr);
+    fr = analyse_text(fe, path, tiles, "-tile-split-unknown");
+    ck_assert_uint_eq(count_id(fr, "PC015"), 0);
+    ck_assert_uint_eq(count_idless(fr, "counted as one piece"), 0);
+    pc_file_result_free(fr);
+    pc_mem_free(tiles);
+    pc_frontend_free(fe);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -886,6 +1010,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_line_breaks_one_rule);
     tcase_add_test(t, test_fix_lone_cr_lines);
     tcase_add_test(t, test_fix_through_symlink);
+    tcase_add_test(t, test_frontend_notes_have_checks);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1334,7 +1334,7 @@ static pc_py_val call_pypto(pc_py_ctx *c, const char *q, const pc_py_node *call)
     /* An op poolcheck has no shape rule for: vector work with an unknown result shape. */
     static const struct opdesc opaque = {"?", OP_OPAQUE, PC_UNIT_VECTOR};
     if (in_kernel(c))
-        pc_py_message(c, PC_MSG_NOTE, call, "'%s': result shape not inferred (not in poolcheck's op table)", q);
+        pc_py_note_check(c, "PC013", call, "'%s': result shape not inferred (not in poolcheck's op table)", q);
     return apply_op(c, &opaque, &a, call);
 }
 

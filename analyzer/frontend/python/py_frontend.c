@@ -40,13 +40,11 @@ pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to
     return pc_model_loc(c->m, c->file, from->line, from->col, to->end_line, to->end_col);
 }
 
-void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
+static void add_message(pc_py_ctx *c, pc_msg_kind kind, const char *check, const pc_py_node *at, const char *fmt,
+                        va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     pc_sb sb = {0};
     pc_sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     char *text = pc_sb_take(&sb);
     pc_loc loc = pc_py_loc(c, at);
     /* the same helper inlined twice says the same thing once */
@@ -56,8 +54,24 @@ void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const c
         dup = msg->kind == kind && msg->loc.line == loc.line && msg->loc.col == loc.col && strcmp(msg->text, text) == 0;
     }
     if (!dup)
-        pc_model_add_message(c->m, kind, loc, text);
+        pc_model_add_message_check(c->m, kind, loc, check, text);
     pc_mem_free(text);
+}
+
+void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(c, kind, NULL, at, fmt, ap);
+    va_end(ap);
+}
+
+void pc_py_note_check(pc_py_ctx *c, const char *check, const pc_py_node *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(c, PC_MSG_NOTE, check, at, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- option values -------------------------------------------------------------------------- */

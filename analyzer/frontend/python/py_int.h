@@ -294,6 +294,9 @@ pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to
 pc_kernel *pc_py_kernel(pc_py_ctx *c);
 void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A note a user may silence: reported through check `check` ("PC013"; pc_message.check). */
+void pc_py_note_check(pc_py_ctx *c, const char *check, const pc_py_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Record an option site: `key` from a keyword or dict key, `value` its value node. */
 void pc_py_add_option(pc_py_ctx *c, const char *key, const pc_py_node *value, pc_optsite_kind site,
                       int kernel, bool in_kernel, pc_loc loc);

@@ -435,9 +435,9 @@ static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v
                           : (n->kind == PY_INT && n->big) || n->kind == PY_BINOP ? "is not an integer poolcheck can evaluate in 64 bits"
                                                                               : "is not an integer expression poolcheck can evaluate";
         if (strcmp(name, text) == 0)
-            pc_py_message(c, PC_MSG_NOTE, n, "loop bound '%s' %s; bind it with --bind %s=N", text, why, name);
+            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s; bind it with --bind %s=N", text, why, name);
         else
-            pc_py_message(c, PC_MSG_NOTE, n, "loop bound '%s' %s: it is the symbol '%s'; bind it with --bind %s=N",
+            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s: it is the symbol '%s'; bind it with --bind %s=N",
                           text, why, name, name);
     }
     return pc_expr_sym(pc_model_arena(c->m), pc_model_strdup(c->m, name));
@@ -715,7 +715,7 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
         return;
     const char *iter = pc_py_source_text(c->src, s->b->line, s->b->col, s->b->end_line, s->b->end_col);
     if (unknown_sym) {
-        pc_py_message(c, PC_MSG_NOTE, s,
+        pc_py_note_check(c, "PC014", s,
                       "compile-time loop 'for ... in %s' runs a number of times that depends on '%s', which is "
                       "not bound: its body, which makes tensors, is modelled once, so root_inner bytes may be "
                       "low; bind it with --bind %s=VALUE",
