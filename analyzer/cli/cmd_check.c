@@ -104,10 +104,25 @@ static void list_checks(void)
  * run-clang-tidy: a crash in one parse cannot take the others down. */
 
 /* A worker's record per file: index, exit status, then the text format's counts (errors,
- * warnings, suppressed), which the parent adds up into one closing line. */
+ * warnings, suppressed), which the parent adds up into one closing line; then the payload.
+ *
+ * A diagnostic located outside the worker's file (a tile_fwk_config.json or .poolcheck.json every
+ * input shares, an unlocated --set value) is written once in a run, for the first file that has it
+ * (pc_rep_write does that across the files it is given).  A worker sees only its own files, so in
+ * the text and github formats it sends such diagnostics apart, each rendered alone with its key,
+ * and the parent writes each key once.  Payload: u64 n, the file's output without them (n bytes),
+ * u64 m, its kernel summaries (m bytes), then per diagnostic apart: i32 severity (| APART_AFTER),
+ * u64 key length, key, u64 text length, text. */
 enum { HDR_INDEX, HDR_STATUS, HDR_ERRORS, HDR_WARNINGS, HDR_SUPPRESSED, HDR_COUNT };
 
-typedef struct file_output { int status; char *text; size_t len; bool done; int32_t counts[3]; } file_output;
+enum { APART_AFTER = 0x100 }; /* in the severity word: written after the file's own diagnostics */
+typedef struct apart { int severity; bool after; const char *key; size_t klen; const char *text; size_t len; } apart;
+typedef struct file_output {
+    int status; char *text; size_t len; bool done; int32_t counts[3];
+    const char *summary; size_t summary_len; /* text: the kernel summaries, after everything else */
+    char *payload;                    /* as received; text and the aparts point into it */
+    apart *aparts; size_t naparts;
+} file_output;
 
 static int file_status(const pc_file_result *fr)
 {
@@ -129,6 +144,200 @@ static bool write_all(int fd, const void *buf, size_t n)
         n -= (size_t)w;
     }
     return true;
+}
+
+/* Is d located outside fr's own file (then it may repeat across files)? */
+static bool located_apart(const pc_file_result *fr, const pc_diag *d)
+{
+    const char *own = fr->model ? fr->model->file : NULL;
+    return !(d->loc.file && own && strcmp(d->loc.file, own) == 0);
+}
+
+/* What makes two such diagnostics the same (pc_rep_write's rule): check, place and message; the
+ * check and message alone for an unlocated one. */
+static char *apart_key(const pc_diag *d)
+{
+    pc_sb b = {0};
+    if (d->loc.file)
+        pc_sb_printf(&b, "%d\x1f%s\x1f%u\x1f%u\x1f%s", d->check, d->loc.file, d->loc.line, d->loc.col, d->message);
+    else
+        pc_sb_printf(&b, "%d\x1f\x1f\x1f\x1f%s", d->check, d->message);
+    return pc_sb_take(&b);
+}
+
+/* d alone, rendered as pc_rep_write renders it (its notes, fixes and source lines included). */
+static char *render_alone(const pc_file_result *fr, const pc_diag *d, const pc_report_opts *ro, size_t *len)
+{
+    pc_diag_sink *sink = pc_diag_sink_new();
+    pc_diag *c = d->check >= 0 ? pc_diag_report(sink, d->check, d->loc, d->kernel, "%s", d->message)
+                               : pc_diag_message(sink, d->severity, d->loc, d->message);
+    if (c) {
+        c->severity = d->severity;
+        c->promoted = d->promoted;
+        for (int k = 0; k < d->nnotes; k++)
+            pc_diag_note(sink, c, d->notes[k].loc, "%s", d->notes[k].message);
+        for (int k = 0; k < d->nfixes; k++)
+            pc_diag_fix(sink, c, d->fixes[k].range, d->fixes[k].replacement);
+    }
+    pc_file_result alone = *fr;
+    alone.results = NULL;
+    alone.cfgs = NULL;
+    alone.sink = sink;
+    pc_report_opts o = *ro;
+    o.summary = false;
+    o.verbose = false;
+    o.stats = NULL;
+    char *buf = NULL;
+    *len = 0;
+    FILE *mem = open_memstream(&buf, len);
+    if (mem) {
+        pc_file_result *one = &alone;
+        pc_rep_write(mem, &one, 1, &o);
+        fclose(mem);
+    }
+    pc_diag_sink_free(sink);
+    if (!buf)
+        *len = 0;
+    return buf;
+}
+
+static void put_u64(FILE *f, uint64_t v) { fwrite(&v, sizeof v, 1, f); }
+
+/* The payload of one file (see HDR_*); the diagnostics sent apart leave the header's counts. */
+static void write_payload(FILE *mem, pc_file_result *fr, const pc_report_opts *ro, int32_t *hdr)
+{
+    size_t n;
+    const pc_diag *items = pc_diag_items(fr->sink, &n);
+    bool split = ro->format == PC_FMT_TEXT || ro->format == PC_FMT_GITHUB;
+    size_t napart = 0;
+    for (size_t i = 0; split && i < n; i++)
+        napart += located_apart(fr, &items[i]);
+    if (!napart) {
+        char *all = NULL;
+        size_t alen = 0;
+        FILE *m = open_memstream(&all, &alen);
+        if (m) {
+            pc_rep_write(m, &fr, 1, ro);
+            fclose(m);
+        }
+        put_u64(mem, all ? alen : 0);
+        if (all)
+            fwrite(all, 1, alen, mem);
+        put_u64(mem, 0);
+        free(all);
+        return;
+    }
+    /* The file's output without them: given the file twice, pc_rep_write leaves out of the second
+     * copy what the first already said, which is exactly the diagnostics located apart.  The
+     * kernel summary, last in a file's output, is sent on its own: it comes after them. */
+    pc_report_opts bare = *ro;
+    bare.summary = false;
+    char *once = NULL, *twice = NULL, *with = NULL;
+    size_t olen = 0, tlen = 0, wlen = 0;
+    FILE *m1 = open_memstream(&once, &olen), *m2 = open_memstream(&twice, &tlen), *m3 = open_memstream(&with, &wlen);
+    pc_file_result *both[2] = {fr, fr};
+    if (m1) {
+        pc_rep_write(m1, &fr, 1, &bare);
+        fclose(m1);
+    }
+    if (m2) {
+        pc_rep_write(m2, both, 2, &bare);
+        fclose(m2);
+    }
+    if (m3) {
+        pc_rep_write(m3, &fr, 1, ro);
+        fclose(m3);
+    }
+    size_t own = once && twice && tlen >= olen ? tlen - olen : 0;
+    size_t summary = once && with && wlen >= olen ? wlen - olen : 0;
+    put_u64(mem, own);
+    if (own)
+        fwrite(twice + olen, 1, own, mem);
+    put_u64(mem, summary);
+    if (summary)
+        fwrite(with + olen, 1, summary, mem);
+    free(once);
+    free(twice);
+    free(with);
+    for (size_t i = 0; i < n; i++) {
+        if (!located_apart(fr, &items[i]))
+            continue;
+        /* where pc_rep_write would put it: unlocated, or in a file named before this one, first */
+        const char *own_file = fr->model ? fr->model->file : NULL;
+        bool after = items[i].loc.file && own_file && strcmp(items[i].loc.file, own_file) > 0;
+        int32_t sev = (int32_t)items[i].severity | (after ? APART_AFTER : 0);
+        if (items[i].severity == PC_SEV_ERROR)
+            hdr[HDR_ERRORS]--;
+        else if (items[i].severity == PC_SEV_WARNING)
+            hdr[HDR_WARNINGS]--;
+        char *key = apart_key(&items[i]);
+        size_t rlen = 0;
+        char *text = render_alone(fr, &items[i], ro, &rlen);
+        fwrite(&sev, sizeof sev, 1, mem);
+        put_u64(mem, strlen(key));
+        fputs(key, mem);
+        put_u64(mem, text ? rlen : 0);
+        if (text)
+            fwrite(text, 1, rlen, mem);
+        pc_mem_free(key);
+        free(text);
+    }
+}
+
+/* Split a received payload (see HDR_*) into o's text and aparts.  False when it is malformed. */
+static bool read_payload(file_output *o, char *p, size_t len)
+{
+    size_t at = 0;
+    uint64_t v;
+    o->text = p;
+    o->len = 0;
+    if (len == 0) /* the file could not be analysed: nothing to write (its error is on stderr) */
+        return true;
+    if (len < sizeof v)
+        return false;
+    memcpy(&v, p, sizeof v), at += sizeof v;
+    if (v > len - at)
+        return false;
+    o->text = p + at;
+    o->len = (size_t)v;
+    at += (size_t)v;
+    if (at == len) /* no summary part */
+        return true;
+    if (len - at < sizeof v)
+        return false;
+    memcpy(&v, p + at, sizeof v), at += sizeof v;
+    if (v > len - at)
+        return false;
+    o->summary = p + at;
+    o->summary_len = (size_t)v;
+    at += (size_t)v;
+    PC_VEC(apart) list = {0};
+    while (at < len) {
+        apart a = {0};
+        int32_t sev;
+        uint64_t kl, tl;
+        if (len - at < sizeof sev + sizeof kl)
+            break;
+        memcpy(&sev, p + at, sizeof sev), at += sizeof sev;
+        memcpy(&kl, p + at, sizeof kl), at += sizeof kl;
+        if (kl > len - at || len - at - (size_t)kl < sizeof tl)
+            break;
+        a.key = p + at;
+        at += (size_t)kl;
+        memcpy(&tl, p + at, sizeof tl), at += sizeof tl;
+        if (tl > len - at)
+            break;
+        a.severity = sev & ~APART_AFTER;
+        a.after = (sev & APART_AFTER) != 0;
+        a.text = p + at;
+        a.len = (size_t)tl;
+        at += (size_t)tl;
+        a.klen = (size_t)kl;
+        PC_VEC_PUSH(list, a);
+    }
+    o->aparts = list.items;
+    o->naparts = list.count;
+    return at == len;
 }
 
 /* A worker takes the next file not yet taken from `next`, a counter shared by all workers
@@ -154,7 +363,7 @@ static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, size
             hdr[HDR_ERRORS] = (int32_t)pc_diag_count(fr->sink, PC_SEV_ERROR);
             hdr[HDR_WARNINGS] = (int32_t)pc_diag_count(fr->sink, PC_SEV_WARNING);
             hdr[HDR_SUPPRESSED] = (int32_t)pc_diag_suppressed(fr->sink);
-            pc_rep_write(mem, &fr, 1, &one);
+            write_payload(mem, fr, &one, hdr);
         }
         if (mem)
             fclose(mem);
@@ -178,9 +387,11 @@ static bool feed(reader *r, const char *data, size_t n, file_output *outs, size_
             file_output *o = &outs[r->hdr[HDR_INDEX]];
             o->status = r->hdr[HDR_STATUS];
             memcpy(o->counts, r->hdr + HDR_ERRORS, sizeof o->counts);
-            o->text = r->buf;
-            o->text[r->len] = 0;
-            o->len = (size_t)r->len;
+            o->payload = r->buf;
+            o->payload[r->len] = 0;
+            r->buf = NULL;
+            if (!read_payload(o, o->payload, (size_t)r->len))
+                return false;
             o->done = true;
             (*finished)++;
             r->buf = NULL;
@@ -213,6 +424,28 @@ static bool feed(reader *r, const char *data, size_t n, file_output *outs, size_
     }
 }
 
+/* Was item (a JSON diagnostic or a SARIF result from a later file) already among the first n
+ * entries of `to`, the earlier files' (same check, place and message: a shared config file's
+ * diagnostic, written once as with one process)?  Diagnostics of different inputs differ in file. */
+static bool said_before(const cJSON *to, int n, const cJSON *item, bool sarif)
+{
+    static const char *const json_keys[] = {"check", "file", "line", "column", "message", NULL};
+    static const char *const sarif_keys[] = {"ruleId", "message", "locations", NULL};
+    const char *const *keys = sarif ? sarif_keys : json_keys;
+    for (int i = 0; i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(to, i);
+        bool same = true;
+        for (int k = 0; keys[k] && same; k++) {
+            const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, keys[k]);
+            const cJSON *y = cJSON_GetObjectItemCaseSensitive(item, keys[k]);
+            same = (!x && !y) || (x && y && cJSON_Compare(x, y, true));
+        }
+        if (same)
+            return true;
+    }
+    return false;
+}
+
 static void merge_json(FILE *out, file_output *outs, size_t n, bool sarif)
 {
     cJSON *base = NULL;
@@ -230,14 +463,26 @@ static void merge_json(FILE *out, file_output *outs, size_t n, bool sarif)
         if (sarif) {
             cJSON *from = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "runs"), 0), "results");
             cJSON *to = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(base, "runs"), 0), "results");
-            while (from && to && cJSON_GetArraySize(from) > 0)
-                cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+            int before = to ? cJSON_GetArraySize(to) : 0;
+            while (from && to && cJSON_GetArraySize(from) > 0) {
+                cJSON *item = cJSON_DetachItemFromArray(from, 0);
+                if (said_before(to, before, item, true))
+                    cJSON_Delete(item);
+                else
+                    cJSON_AddItemToArray(to, item);
+            }
         } else {
             for (int a = 0; a < 2; a++) {
                 cJSON *from = cJSON_GetObjectItemCaseSensitive(doc, arrays[a]);
                 cJSON *to = cJSON_GetObjectItemCaseSensitive(base, arrays[a]);
-                while (from && to && cJSON_GetArraySize(from) > 0)
-                    cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+                int before = to ? cJSON_GetArraySize(to) : 0;
+                while (from && to && cJSON_GetArraySize(from) > 0) {
+                    cJSON *item = cJSON_DetachItemFromArray(from, 0);
+                    if (a == 1 && said_before(to, before, item, false))
+                        cJSON_Delete(item);
+                    else
+                        cJSON_AddItemToArray(to, item);
+                }
             }
         }
         cJSON_Delete(doc);
@@ -343,19 +588,44 @@ static int run_parallel(pc_cli_common *c, const str_vec *files, int jobs, const 
         merge_json(out, outs, n, ro->format == PC_FMT_SARIF);
     } else {
         size_t total[3] = {0, 0, 0};
+        PC_VEC(const apart *) said = {0}; /* diagnostics located apart, written once */
         for (size_t i = 0; i < n; i++)
             if (outs[i].done) {
-                fwrite(outs[i].text, 1, outs[i].len, out);
+                for (int pass = 0; pass < 2; pass++) {
+                    for (size_t a = 0; a < outs[i].naparts; a++) {
+                        const apart *d = &outs[i].aparts[a];
+                        if (d->after != (pass == 1))
+                            continue;
+                        bool before = false;
+                        for (size_t b = 0; b < said.count && !before; b++)
+                            before = said.items[b]->klen == d->klen && memcmp(said.items[b]->key, d->key, d->klen) == 0;
+                        if (before)
+                            continue;
+                        PC_VEC_PUSH(said, d);
+                        fwrite(d->text, 1, d->len, out);
+                        if (d->severity == PC_SEV_ERROR)
+                            total[0]++;
+                        else if (d->severity == PC_SEV_WARNING)
+                            total[1]++;
+                    }
+                    if (pass == 0)
+                        fwrite(outs[i].text, 1, outs[i].len, out);
+                }
+                if (outs[i].summary_len)
+                    fwrite(outs[i].summary, 1, outs[i].summary_len, out);
                 for (int k = 0; k < 3; k++)
                     total[k] += (size_t)outs[i].counts[k];
             }
+        PC_VEC_FREE(said);
         if (ro->stats) {
             fflush(out); /* the count comes after the diagnostics, as with one process */
             pc_rep_write_counts(ro->stats, total[0], total[1], total[2]);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        pc_mem_free(outs[i].text);
+    for (size_t i = 0; i < n; i++) {
+        pc_mem_free(outs[i].payload);
+        pc_mem_free(outs[i].aparts);
+    }
     pc_mem_free(outs);
     pc_mem_free(rd);
     pc_mem_free(pids);
