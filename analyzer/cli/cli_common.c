@@ -105,24 +105,11 @@ static bool parse_int(const char *s, int64_t *out)
 
 static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
 {
-    const char *eq = strrchr(arg, '=');
-    if (!eq || eq == arg) {
-        pc_cli_error("--bind expects NAME=VALUE, got '%s'", arg);
+    char msg[PC_BIND_MSG_MAX];
+    if (!pc_cfg_bind_parse(c->arena, arg, b, msg)) {
+        pc_cli_error("--%s", msg);
         return false;
     }
-    int64_t v;
-    /* decimal only, as --set: `--bind n=064` is 64, not octal 52 */
-    char *end = NULL;
-    errno = 0;
-    long long dv = strtoll(eq + 1, &end, 10);
-    bool ok = !errno && end != eq + 1 && !*end;
-    v = dv;
-    if (!ok) {
-        pc_cli_error("--bind %s: '%s' is not an integer (decimal digits only)", arg, eq + 1);
-        return false;
-    }
-    b->name = pc_arena_strndup(c->arena, arg, (size_t)(eq - arg));
-    b->value = v;
     return true;
 }
 

@@ -8,6 +8,7 @@
 #define POOLCHECK_POOLCHECK_H
 
 #include "poolcheck/analysis.h"
+#include "poolcheck/bind.h"
 #include "poolcheck/config.h"
 #include "poolcheck/diag.h"
 #include "poolcheck/frontend.h"

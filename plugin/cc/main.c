@@ -192,16 +192,11 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static bool add_binding(cc_opts *o, const char *arg)
+static bool add_binding(cc_opts *o, const char *arg, char msg[PC_BIND_MSG_MAX])
 {
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || !eq[1])
+    pc_binding b;
+    if (!pc_cfg_bind_parse(o->arena, arg, &b, msg))
         return false;
-    char *end;
-    long long v = strtoll(eq + 1, &end, 10);
-    if (*end)
-        return false;
-    pc_binding b = {pc_arena_strndup(o->arena, arg, (size_t)(eq - arg)), (int64_t)v};
     PC_VEC_PUSH(o->binds, b);
     return true;
 }
@@ -251,8 +246,9 @@ static int parse_args(cc_opts *o, int argc, char **argv)
             opt.kernel = -1;
             PC_VEC_PUSH(o->ext, opt);
         } else if (has_prefix(a, "--bind=")) {
-            if (!add_binding(o, a + 7))
-                return usage_error("--bind wants NAME=INTEGER, got '%s'", a + 7);
+            char msg[PC_BIND_MSG_MAX];
+            if (!add_binding(o, a + 7, msg))
+                return usage_error("--%s", msg);
         } else if (has_prefix(a, "--config=")) {
             if (!load_config(o, a + 9))
                 return 2;

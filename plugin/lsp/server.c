@@ -269,15 +269,12 @@ static char *doc_text(const pc_lsp_server *s, const char *text, size_t *len)
 static bool add_binding(settings *c, const char *name, size_t name_len, const char *value,
                         pc_sb *problems)
 {
-    char *end = NULL;
-    errno = 0;
-    long long v = value ? strtoll(value, &end, 10) : 0;
-    if (name_len == 0 || !value || !*value || *end || errno) {
-        pc_sb_printf(problems, "%sbind '%.*s=%s': expected NAME=INTEGER",
-                     problems->len ? "; " : "", (int)name_len, name, value ? value : "");
+    char msg[PC_BIND_MSG_MAX];
+    pc_binding b;
+    if (!pc_cfg_bind_parse2(c->arena, name, name_len, value, &b, msg)) {
+        pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", msg);
         return false;
     }
-    pc_binding b = {pc_arena_strndup(c->arena, name, name_len), (int64_t)v};
     PC_VEC_PUSH(c->binds, b);
     return true;
 }
