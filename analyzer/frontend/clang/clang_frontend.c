@@ -800,6 +800,7 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
     cx.line_start = pc_clang_line_table(rq.buffer, rq.len, &cx.nlines);
     cx.in_main = true;
     cx.stub_mode = rq.stub;
+    cx.opts = opts;
     cx.args = rq.args.items;
     cx.nargs = (int)rq.args.count;
     cx.kernel = -1;

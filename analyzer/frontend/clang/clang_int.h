@@ -223,6 +223,8 @@ typedef struct pc_cx {
      * stringified macro arguments (found once, freed by pc_clang_walk_tu) */
     PC_VEC(CXCursor) value_fns;
     bool value_fns_scanned;
+    /* the parse options (bindings: a host `for` whose bound the user bound is unrolled); may be NULL */
+    const pc_parse_opts *opts;
     PC_VEC(pc_cspan) skipped;    /* clang_pp.c: main-file ranges the preprocessor skipped */
 } pc_cx;
 

@@ -1910,8 +1910,10 @@ static bool reaches_loop(pc_cx *cx, CXCursor c)
 /* The values a host `for (init; cond; inc)` loop variable takes, from the ForStmt's children:
  * `for (int h = 0; 3 > h; ++h)`, `h <= n`, `h != e`, `h += 2`, `--h` ...  The loop is simulated
  * (at most max + 1 iterations), so any direction and comparison works.  Returns the trip count
- * (-1 when not a constant one or more than max) and sets *var_decl to the variable. */
-static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_t *vals, int64_t max)
+ * (-1 when not a constant one or more than max) and sets *var_decl to the variable; *unbound (when
+ * not NULL) names the first unbound symbol the condition depends on. */
+static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_t *vals, int64_t max,
+                               const char **unbound)
 {
     cursors ch = {0};
     children(s, &ch);
@@ -1956,7 +1958,24 @@ static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_
                 cx->env.items[e].expr = pc_expr_int(a, x);
                 const pc_expr *c = pc_clang_value_int(cx, cond);
                 int64_t cv;
-                if (!c || !pc_expr_is_int(c, &cv)) {
+                /* a bound on a symbol the user bound (--bind block_num=4) is that value */
+                if (c && !pc_expr_is_int(c, &cv)) {
+                    const char *names[4];
+                    size_t ns = pc_expr_symbols(c, names, 0, 4);
+                    if (!cx->opts || !pc_expr_eval(c, cx->opts->bindings, cx->opts->nbindings, &cv)) {
+                        if (unbound && !*unbound && ns > 0)
+                            *unbound = pc_arena_strdup(cx->scratch, names[0]);
+                        c = NULL;
+                    } else if (trips == 0) {
+                        /* the kernel used these bindings: its constants (so --bind is not "no effect") */
+                        for (size_t q = 0; q < ns; q++) {
+                            int64_t bv;
+                            if (pc_expr_eval(pc_expr_sym(a, names[q]), cx->opts->bindings, cx->opts->nbindings, &bv))
+                                record_constant(cx, names[q], pc_expr_int(a, bv));
+                        }
+                    }
+                }
+                if (!c) {
                     trips = -1;
                     break;
                 }
@@ -1991,11 +2010,15 @@ static void host_loop(pc_cx *cx, CXCursor s)
     bool has_loop = reaches_loop(cx, body);
     bool saved_host = cx->in_host_loop;
     size_t mark = cx->env.count;
-    if (has_loop && clang_getCursorKind(s) == CXCursor_ForStmt) {
-        enum { MAX_HOST_TRIPS = 256 };
+    const char *unbound = NULL;
+    int ntensors0 = cx->kernel >= 0 ? cx->m->kernels[cx->kernel].ntensors : 0;
+    if (clang_getCursorKind(s) == CXCursor_ForStmt) {
+        /* a body with no LOOP is unrolled too (like a Python range() of up to 64 iterations): each
+         * iteration makes its tensors again in the enclosing root (docs/model.md section 2) */
+        enum { MAX_HOST_TRIPS = 256, MAX_PLAIN_TRIPS = 64 };
         int64_t vals[MAX_HOST_TRIPS];
         CXCursor v = clang_getNullCursor();
-        int64_t n = host_for_values(cx, s, &v, vals, MAX_HOST_TRIPS);
+        int64_t n = host_for_values(cx, s, &v, vals, has_loop ? MAX_HOST_TRIPS : MAX_PLAIN_TRIPS, &unbound);
         if (n >= 0) {
             CXString vs = clang_getCursorSpelling(v);
             const char *var = pc_arena_strdup(cx->scratch, clang_getCString(vs));
@@ -2036,6 +2059,15 @@ static void host_loop(pc_cx *cx, CXCursor s)
     kernel_block(cx, body);
     cx->in_host_loop = saved_host;
     cx->env.count = mark;
+    /* model.md 2, "Compile-time code": a bound poolcheck cannot evaluate is a symbol to bind; a
+     * body that makes tensors is modelled once meanwhile (the Python frontend's PC014 likewise) */
+    if (unbound && !has_loop && cx->kernel >= 0 && cx->m->kernels[cx->kernel].ntensors > ntensors0)
+        pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, s), "PC014",
+                                   pc_arena_printf(cx->scratch,
+                                                   "host loop 'for' runs a number of times that depends on '%s', "
+                                                   "which is not bound: its body, which makes tensors, is modelled "
+                                                   "once, so root_inner bytes may be low; bind it with --bind %s=VALUE",
+                                                   unbound, unbound));
 }
 
 static void kernel_vardecl(pc_cx *cx, CXCursor v)
