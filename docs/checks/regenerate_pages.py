@@ -291,9 +291,10 @@ page("PC013", "shape-not-inferred", "note", """
  and so do the workspace figures that count that tensor. The depths count instances and tensors, not
  bytes, and are not affected.
  """, both(SET % "[64, 2, 1]", CSET % "64, 2, 1", ARGSORT_PY, ARGSORT_CPP), GOOD, notes="""
- The note comes from the Python frontend. The C++ frontend reports no such note today: it models an op
- outside its table as element-wise vector work whose result has the broadcast shape of its tensor
- operands (`ArgSort` above gets the shape of `dy`).
+ The C++ frontend reports the note for a function of the PyPTO API that returns a `Tensor` and is not
+ in its table (`ArgSort` above); it gives the result the broadcast shape of the op's tensor operands,
+ so the note says the bytes may be wrong rather than unknown. A call clang cannot resolve at all is
+ PC012's.
  The fixed example leaves the op out; to keep it, silence the note with `--checks=-PC013` or
  `# noqa: PC013`.
  """, only=["PC013"])

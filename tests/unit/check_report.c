@@ -969,6 +969,38 @@ START_TEST(test_frontend_notes_have_checks)
     ck_assert_uint_ge(pc_diag_suppressed(fr->sink), 2);
     pc_file_result_free(fr);
 
+    /* C++: an API op outside the table is PC013 too (its shape guessed from its operands) */
+    static const char cpp[] =
+        "#include \"tilefwk/tilefwk.h\"\n"
+        "using namespace npu::tile_fwk;\n"
+        "void Build()\n"
+        "{\n"
+        "    Tensor a(DT_FP32, {64, 16}, \"a\");\n"
+        "    Tensor out(DT_FP32, {64, 16}, \"out\");\n"
+        "    FUNCTION(\"k\", {a}, {out})\n"
+        "    {\n"
+        "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))\n"
+        "        {\n"
+        "            Tensor order = ArgSort(a, 1);\n" /* 11 */
+        "            out = Add(a, a);\n"
+        "        }\n"
+        "    }\n"
+        "}\n";
+    fr = analyse_text(fe, "k.cpp", cpp, NULL);
+    ck_assert_uint_eq(count_id(fr, "PC013"), 1);
+    ck_assert_uint_eq(count_id(fr, "PC012"), 0);
+    size_t nd;
+    const pc_diag *d = pc_diag_items(fr->sink, &nd);
+    for (size_t i = 0; i < nd; i++)
+        if (d[i].id && strcmp(d[i].id, "PC013") == 0) {
+            ck_assert_uint_eq(d[i].loc.line, 11);
+            ck_assert_ptr_nonnull(strstr(d[i].message, "'ArgSort': result shape not inferred"));
+        }
+    pc_file_result_free(fr);
+    fr = analyse_text(fe, "k.cpp", cpp, "-shape-not-inferred");
+    ck_assert_uint_eq(count_id(fr, "PC013"), 0);
+    pc_file_result_free(fr);
+
     /* the tile-split note is PC015: on by default, off with --checks=-PC015 */
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/fixtures/tiles/no_tile_setter.py", PC_SOURCE_DIR);

@@ -676,6 +676,11 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         }
         /* an op poolcheck has no rule for (or a call clang could not resolve): a vector op over
          * its tensor operands */
+        if (resolved && returns_tensor && api_function(decl)) /* PC013; an unresolved call is PC012's */
+            pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, c), "PC013",
+                                       pc_arena_printf(cx->scratch, "'%s': result shape not inferred (not in "
+                                                       "poolcheck's op table); given the shape of its tensor "
+                                                       "operands, so its bytes may be wrong", name));
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         if (ins.count == 0 && !returns_tensor) {
             PC_VEC_FREE(ins);
