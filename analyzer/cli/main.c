@@ -16,7 +16,7 @@ static const char usage[] =
     "predicts, per kernel, the minimal non-zero stitch_function_num_per_pool = [root_inner,\n"
     "assemble_outcast, exclusive_outcast] depths the runtime's Workspace needs, the workspace bytes\n"
     "they cost, and what the configured runtime options do; it lints those options (checks\n"
-    "PC001-PC012, 'poolcheck --list-checks'), writes the suggested configuration, and checks a\n"
+    "PC001-PC015, 'poolcheck --list-checks'), writes the suggested configuration, and checks a\n"
     "prediction against the INFO logs of a real run.  'poolcheck FILE...' is 'poolcheck check\n"
     "FILE...'.  How every number is computed: docs/model.md (installed under share/doc/poolcheck).\n"
     "\n"
