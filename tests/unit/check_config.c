@@ -865,13 +865,13 @@ END_TEST
 START_TEST(project_python_path)
 {
     char *err = NULL;
-    const char *text = "{\"python_path\": [\"lib\", \"/opt/helpers\", \"../shared/py\"]}";
+    const char *text = "{\"python_path\": [\"lib\", \"/etc/pypto\", \"../common/py\"]}";
     pc_project_config *p = pc_cfg_parse_project("proj/.poolcheck.json", text, strlen(text), &err);
     ck_assert_msg(p != NULL, "%s", err ? err : "");
     ck_assert_uint_eq(p->npython_path, 3);
     ck_assert_str_eq(p->python_path[0], "proj/lib");
-    ck_assert_str_eq(p->python_path[1], "/opt/helpers");
-    ck_assert_str_eq(p->python_path[2], "proj/../shared/py");
+    ck_assert_str_eq(p->python_path[1], "/etc/pypto");
+    ck_assert_str_eq(p->python_path[2], "proj/../common/py");
     pc_cfg_project_free(p);
     p = pc_cfg_parse_project("proj/.poolcheck.json", "{}", 2, &err);
     ck_assert_uint_eq(p->npython_path, 0);
