@@ -219,8 +219,9 @@ typedef struct pc_cx {
     PC_VEC(pc_cspan) body_spans; /* LOOP bodies, for placing unanalysed LOOP tokens */
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
 
-    /* clang_value.c: one-`return` helpers of the translation unit, for calls written inside
-     * stringified macro arguments (found once, freed by pc_clang_walk_tu) */
+    /* clang_value.c: one-`return` helpers and namespace-scope constants of the translation unit,
+     * for calls and names written inside stringified macro arguments (found once, freed by
+     * pc_clang_walk_tu) */
     PC_VEC(CXCursor) value_fns;
     bool value_fns_scanned;
     /* the parse options (bindings: a host `for` whose bound the user bound is unrolled); may be NULL */
@@ -287,6 +288,9 @@ const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr
 /* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
+/* The value of a constant declared in a header of the translation unit (`constexpr int BLOCK = 8;`
+ * in a project header), by the name as written (`BLOCK`, `sibling::BLOCK`): NULL when none. */
+const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written);
 
 /* ---- branch conditions (clang_cond.c) ---- */
 /* The condition of IF(...) from its tokens: comparisons, &&, ||, !, IsLoopBegin / IsLoopEnd,

@@ -689,6 +689,10 @@ static const pc_expr *e_primary(eparse *p)
         int e = pc_clang_env_find(cx, name, PC_CENV_EXPR);
         if (e >= 0 && (!qualified || cx->env.items[e].frame == 0))
             return cx->env.items[e].expr;
+        /* a constant of an included project header (model.md 2, "Code outside the file") */
+        const pc_expr *hc = pc_clang_header_constant(cx, pc_clang_tok_spelling(cx, p->t + from, p->i - from));
+        if (hc)
+            return hc;
         return qualified ? opaque(p, from) : pc_expr_sym(a, name);
     }
     return NULL;

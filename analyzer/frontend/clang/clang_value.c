@@ -561,17 +561,80 @@ static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientDat
     if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
         !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) && !clang_Cursor_isNull(single_return(c)))
         PC_VEC_PUSH(cx->value_fns, c);
+    /* namespace-scope constants of the project's headers (`constexpr int BLOCK = 8;`) */
+    if (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) &&
+        clang_isConstQualifiedType(clang_getCursorType(c)))
+        PC_VEC_PUSH(cx->value_fns, c);
     return CXChildVisit_Continue;
 }
 
-const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs)
+static void scan_value_decls(pc_cx *cx)
 {
     if (!cx->value_fns_scanned) {
         cx->value_fns_scanned = true;
         clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), fn_visit, cx);
     }
+}
+
+/* `ns::NAME` of a declaration (its namespaces and classes), in the scratch arena. */
+static const char *qualified_name(pc_cx *cx, CXCursor d)
+{
+    const char *q = spelling(cx, d);
+    for (CXCursor p = clang_getCursorSemanticParent(d); !clang_Cursor_isNull(p); p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+            break;
+        const char *n = spelling(cx, p);
+        if (*n)
+            q = pc_arena_printf(cx->scratch, "%s::%s", n, q);
+    }
+    return q;
+}
+
+const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written)
+{
+    if (!written)
+        return NULL;
+    while (*written == ':')
+        written++;
+    scan_value_decls(cx);
+    size_t wl = strlen(written);
+    for (size_t i = cx->value_fns.count; i-- > 0;) {
+        CXCursor v = cx->value_fns.items[i];
+        if (clang_getCursorKind(v) != CXCursor_VarDecl)
+            continue;
+        const char *last = strrchr(written, ':');
+        CXString vs = clang_getCursorSpelling(v);
+        bool same = !strcmp(clang_getCString(vs), last ? last + 1 : written);
+        clang_disposeString(vs);
+        if (!same)
+            continue; /* the last component first: no qualified name built for the rest */
+        const char *q = qualified_name(cx, v);
+        size_t ql = strlen(q);
+        /* as written, or its last components (`BLOCK` or `sibling::BLOCK` for sibling::BLOCK) */
+        if (!(ql == wl && !strcmp(q, written)) && !(ql > wl + 2 && !strcmp(q + ql - wl, written) &&
+                                                    q[ql - wl - 1] == ':' && q[ql - wl - 2] == ':'))
+            continue;
+        CXEvalResult r = clang_Cursor_Evaluate(v);
+        const pc_expr *e = NULL;
+        if (r) {
+            if (clang_EvalResult_getKind(r) == CXEval_Int)
+                e = pc_expr_int(pc_model_arena(cx->m), clang_EvalResult_getAsLongLong(r));
+            clang_EvalResult_dispose(r);
+        }
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs)
+{
+    scan_value_decls(cx);
     for (size_t i = cx->value_fns.count; i-- > 0;) {
         CXCursor fn = cx->value_fns.items[i];
+        if (clang_getCursorKind(fn) == CXCursor_VarDecl)
+            continue;
         CXString s = clang_getCursorSpelling(fn);
         bool same = !strcmp(clang_getCString(s), name);
         clang_disposeString(s);
