@@ -2012,6 +2012,7 @@ static void host_loop(pc_cx *cx, CXCursor s)
     size_t mark = cx->env.count;
     const char *unbound = NULL;
     int ntensors0 = cx->kernel >= 0 ? cx->m->kernels[cx->kernel].ntensors : 0;
+    int nstmts0 = cx->kernel >= 0 ? cx->m->kernels[cx->kernel].nstmts : 0;
     if (clang_getCursorKind(s) == CXCursor_ForStmt) {
         /* a body with no LOOP is unrolled too (like a Python range() of up to 64 iterations): each
          * iteration makes its tensors again in the enclosing root (docs/model.md section 2) */
@@ -2061,6 +2062,19 @@ static void host_loop(pc_cx *cx, CXCursor s)
     cx->env.count = mark;
     /* model.md 2, "Compile-time code": a bound poolcheck cannot evaluate is a symbol to bind; a
      * body that makes tensors is modelled once meanwhile (the Python frontend's PC014 likewise) */
+    /* A host loop that is not unrolled (a while, or a for over more iterations than are unrolled,
+     * or with a bound that is neither a constant nor a symbol) and whose body did tensor work is
+     * in the model once: never an exact-looking number without saying so (PC012, as the Python
+     * frontend says of its compile-time loops). */
+    if (!unbound && !has_loop && cx->kernel >= 0 &&
+        (cx->m->kernels[cx->kernel].ntensors > ntensors0 || cx->m->kernels[cx->kernel].nstmts > nstmts0)) {
+        begin_leaf(cx, s);
+        unanalysed(cx, pc_clang_cursor_loc(cx, s),
+                   clang_getCursorKind(s) == CXCursor_ForStmt
+                       ? "host loop 'for' without a small constant trip count (at most 64 are unrolled): its body, "
+                         "which does tensor work, is modelled once"
+                       : "host loop (while / do): its body, which does tensor work, is modelled once");
+    }
     if (unbound && !has_loop && cx->kernel >= 0 && cx->m->kernels[cx->kernel].ntensors > ntensors0)
         pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, s), "PC014",
                                    pc_arena_printf(cx->scratch,
