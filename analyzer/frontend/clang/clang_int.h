@@ -233,6 +233,8 @@ typedef struct pc_cx {
 bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end);
 pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end);
 pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c);
+/* A cursor's spelling as a scratch-arena string ("" when it has none). */
+const char *pc_clang_spelling(pc_cx *cx, CXCursor c);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* The spelling of tokens with insignificant spaces removed ("outputs[0]", "GetTensorData(s,{i})"). */

@@ -79,13 +79,6 @@ static void children(CXCursor c, cursors *out)
     clang_visitChildren(c, collect, out);
 }
 
-static const char *spelling(pc_cx *cx, CXCursor c)
-{
-    CXString s = clang_getCursorSpelling(c);
-    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
-    clang_disposeString(s);
-    return r;
-}
 
 static bool is_ctor_call(CXCursor c)
 {
@@ -147,10 +140,10 @@ static const char *callee_name(pc_cx *cx, CXCursor c, CXCursor *decl)
         if (k == CXCursor_OverloadedDeclRef) {
             if (decl && clang_getNumOverloadedDecls(c) > 0)
                 *decl = clang_getOverloadedDecl(c, 0);
-            return spelling(cx, c);
+            return pc_clang_spelling(cx, c);
         }
         if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
-            const char *s = spelling(cx, c);
+            const char *s = pc_clang_spelling(cx, c);
             if (*s) {
                 if (decl)
                     *decl = clang_getCursorReferenced(c);
@@ -207,7 +200,7 @@ const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *reso
     CXCursor callee;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         CXCursor ref = clang_getCursorReferenced(c);
-        const char *name = spelling(cx, c);
+        const char *name = pc_clang_spelling(cx, c);
         if (!clang_Cursor_isNull(ref) && *name) {
             if (decl)
                 *decl = ref;
@@ -516,7 +509,7 @@ static int resolve_lvalue(pc_cx *cx, CXCursor c)
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor decl = clang_getCursorReferenced(c);
-        const char *name = spelling(cx, c);
+        const char *name = pc_clang_spelling(cx, c);
         int e = clang_Cursor_isNull(decl) ? -1 : pc_clang_env_find_decl(cx, decl);
         if (e < 0) {
             e = pc_clang_env_find(cx, name, PC_CENV_TENSOR);
@@ -1147,7 +1140,7 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e)
 void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
 {
     pc_kernel *k = &cx->m->kernels[cx->kernel];
-    const char *name = spelling(cx, v);
+    const char *name = pc_clang_spelling(cx, v);
     uint32_t off;
     pc_loc loc;
     CXFile f;

@@ -44,13 +44,6 @@ static kids kids_of(CXCursor c)
     return k;
 }
 
-static const char *spelling(pc_cx *cx, CXCursor c)
-{
-    CXString s = clang_getCursorSpelling(c);
-    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
-    clang_disposeString(s);
-    return r;
-}
 
 /* Implicit and explicit conversions, parentheses, temporaries and single-argument constructions
  * (SymbolicScalar(int), int64_t(x)) are transparent for values. */
@@ -390,7 +383,7 @@ static enum CXChildVisitResult overloaded_op(CXCursor c, CXCursor parent, CXClie
 
 static const char *call_name(pc_cx *cx, CXCursor e)
 {
-    const char *name = spelling(cx, e);
+    const char *name = pc_clang_spelling(cx, e);
     if (*name)
         return name;
     kids ch = kids_of(e);
@@ -401,7 +394,7 @@ static const char *call_name(pc_cx *cx, CXCursor e)
         else if (clang_getCursorKind(ch.c[i]) == CXCursor_DeclRefExpr || clang_getCursorKind(ch.c[i]) == CXCursor_UnexposedExpr)
             clang_visitChildren(ch.c[i], overloaded_op, &od);
         if (!clang_Cursor_isNull(od)) {
-            const char *n = spelling(cx, od);
+            const char *n = pc_clang_spelling(cx, od);
             if (!strncmp(n, "operator", 8))
                 return n;
         }
@@ -467,7 +460,7 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
         const pc_expr *d = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
         int64_t dim;
         if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && d && pc_expr_is_int(d, &dim))
-            return pc_clang_input_shape(cx, spelling(cx, t), dim);
+            return pc_clang_input_shape(cx, pc_clang_spelling(cx, t), dim);
         return NULL;
     }
     if ((!strcmp(name, "GetTensorData") || !strcmp(name, "GetInputData")) && nargs == 2) {
@@ -477,7 +470,7 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
         if (clang_getCursorKind(t) != CXCursor_DeclRefExpr ||
             !pc_clang_value_list(cx, clang_Cursor_getArgument(e, 1), &idx, &n))
             return NULL;
-        return pc_clang_tensor_data(cx, spelling(cx, t), idx, n);
+        return pc_clang_tensor_data(cx, pc_clang_spelling(cx, t), idx, n);
     }
     if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) && nargs == 2) {
         const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
@@ -579,12 +572,12 @@ static void scan_value_decls(pc_cx *cx)
 /* `ns::NAME` of a declaration (its namespaces and classes), in the scratch arena. */
 static const char *qualified_name(pc_cx *cx, CXCursor d)
 {
-    const char *q = spelling(cx, d);
+    const char *q = pc_clang_spelling(cx, d);
     for (CXCursor p = clang_getCursorSemanticParent(d); !clang_Cursor_isNull(p); p = clang_getCursorSemanticParent(p)) {
         enum CXCursorKind k = clang_getCursorKind(p);
         if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
             break;
-        const char *n = spelling(cx, p);
+        const char *n = pc_clang_spelling(cx, p);
         if (*n)
             q = pc_arena_printf(cx->scratch, "%s::%s", n, q);
     }
@@ -677,7 +670,7 @@ const char *pc_clang_value_string(pc_cx *cx, CXCursor e)
         enum CXCursorKind k = clang_getCursorKind(e);
         if (k == CXCursor_StringLiteral) {
             /* the literal's spelling (prefixes, escapes and raw strings decoded) */
-            const char *sp = spelling(cx, e);
+            const char *sp = pc_clang_spelling(cx, e);
             pc_ctok t = {PC_CTOK_STRING, sp, (uint32_t)strlen(sp), 0};
             return pc_clang_string_value(cx, &t);
         }
@@ -765,7 +758,7 @@ pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e)
             return PC_DT_UNKNOWN;
         CXCursor ref = clang_getCursorReferenced(e);
         if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl) {
-            const char *n = spelling(cx, ref);
+            const char *n = pc_clang_spelling(cx, ref);
             return strncmp(n, "DT_", 3) ? PC_DT_UNKNOWN : pc_dtype_from_name(n);
         }
         int en = env_by_decl(cx, ref);

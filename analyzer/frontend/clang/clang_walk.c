@@ -98,7 +98,8 @@ bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out)
     return true;
 }
 
-static const char *cursor_spelling(pc_cx *cx, CXCursor c)
+/* A cursor's spelling as a scratch-arena string ("" when it has none). */
+const char *pc_clang_spelling(pc_cx *cx, CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
     const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
@@ -352,7 +353,7 @@ static marker cond_marker(pc_cx *cx, CXCursor c, int depth)
     if (mk == MK_IF || mk == MK_UNROLL)
         return mk;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-        const char *n = cursor_spelling(cx, c);
+        const char *n = pc_clang_spelling(cx, c);
         if (!strcmp(n, "MatchUnrollTimes"))
             return MK_UNROLL;
     }
@@ -652,7 +653,7 @@ static bool scalar_assign(pc_cx *cx, CXCursor c)
         ok == CXCursor_CallExpr) {
         cursors ch = {0};
         children(op, &ch);
-        const char *spelled = ok == CXCursor_CallExpr ? cursor_spelling(cx, op) : pc_clang_operator_spelling(cx, op);
+        const char *spelled = ok == CXCursor_CallExpr ? pc_clang_spelling(cx, op) : pc_clang_operator_spelling(cx, op);
         if (spelled && ok == CXCursor_CallExpr) /* an overloaded SymbolicScalar operator= / operator+= */
             spelled = !strncmp(spelled, "operator", 8) ? spelled + 8 : NULL;
         bool assign = spelled && (!strcmp(spelled, "=") || (strlen(spelled) >= 2 && spelled[strlen(spelled) - 1] == '=' &&
@@ -794,7 +795,7 @@ static void option_site(pc_cx *cx, CXCursor c)
         CXCursor karg = clang_Cursor_getArgument(call, 0);
         const char *key = pc_clang_value_string(cx, karg);
         if (!key)
-            key = key_from_constant(cx, cursor_spelling(cx, pc_clang_strip(karg)));
+            key = key_from_constant(cx, pc_clang_spelling(cx, pc_clang_strip(karg)));
         pc_option *o = option_record(cx, key, pc_clang_cursor_loc(cx, call));
         if (o)
             pc_clang_value_opt(cx, clang_Cursor_getArgument(call, 1), &o->value, 0);
@@ -999,7 +1000,7 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
             binding b;
             memset(&b, 0, sizeof b);
             b.parm = ch.items[i];
-            b.name = cursor_spelling(cx, ch.items[i]);
+            b.name = pc_clang_spelling(cx, ch.items[i]);
             b.vc = classify_type(cx, clang_getCursorType(ch.items[i]));
             b.tensor = -1;
             const char *tn = pc_clang_type_name(cx, clang_getCursorType(ch.items[i]));
@@ -1017,7 +1018,7 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
      * operator()) passes the object as argument 0 */
     int nargs = pc_clang_call_nargs(call);
     int first = 0;
-    if (clang_getCursorKind(def) == CXCursor_CXXMethod && !strncmp(cursor_spelling(cx, call), "operator", 8))
+    if (clang_getCursorKind(def) == CXCursor_CXXMethod && !strncmp(pc_clang_spelling(cx, call), "operator", 8))
         first = 1;
     for (size_t i = 0; i < binds.count; i++) {
         binding *b = &binds.items[i];
@@ -1242,7 +1243,7 @@ static void host_tensor_decl(pc_cx *cx, CXCursor v, const char *name)
 
 static void host_vardecl(pc_cx *cx, CXCursor v)
 {
-    const char *name = cursor_spelling(cx, v);
+    const char *name = pc_clang_spelling(cx, v);
     vclass vc = classify_type(cx, clang_getCursorType(v));
     if (vc == VC_TENSOR)
         host_tensor_decl(cx, v, name);
@@ -1342,7 +1343,7 @@ static void host_function(pc_cx *cx, CXCursor fn)
         CXCursor c = ch.items[i];
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k == CXCursor_ParmDecl) {
-            const char *name = cursor_spelling(cx, c);
+            const char *name = pc_clang_spelling(cx, c);
             vclass vc = classify_type(cx, clang_getCursorType(c));
             if (vc == VC_TENSOR) {
                 int id = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &c);
@@ -2048,7 +2049,7 @@ static void host_loop(pc_cx *cx, CXCursor s)
             children(fc.items[0], &vd);
             for (size_t i = 0; i < vd.count; i++)
                 if (clang_getCursorKind(vd.items[i]) == CXCursor_VarDecl) {
-                    const char *v = cursor_spelling(cx, vd.items[i]);
+                    const char *v = pc_clang_spelling(cx, vd.items[i]);
                     int e = pc_clang_env_push(cx, PC_CENV_EXPR, v, &vd.items[i]);
                     cx->env.items[e].expr = pc_expr_sym(pc_model_arena(cx->m), v);
                 }
@@ -2086,7 +2087,7 @@ static void host_loop(pc_cx *cx, CXCursor s)
 
 static void kernel_vardecl(pc_cx *cx, CXCursor v)
 {
-    const char *name = cursor_spelling(cx, v);
+    const char *name = pc_clang_spelling(cx, v);
     vclass vc = classify_type(cx, clang_getCursorType(v));
     if (vc == VC_TENSOR) {
         pc_clang_tensor_decl(cx, v);
@@ -2119,7 +2120,7 @@ static void binding_decl(pc_cx *cx, CXCursor d)
         CXCursor b = ch.items[i];
         if (clang_getCursorKind(b) != CXCursor_UnexposedDecl || !pc_clang_is_tensor_type(clang_getCursorType(b)))
             continue;
-        const char *name = cursor_spelling(cx, b);
+        const char *name = pc_clang_spelling(cx, b);
         pc_loc loc = name_loc(cx, b, name);
         int e = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &b);
         int tid;
