@@ -68,6 +68,7 @@ typedef struct an_ctx {
     const char **reason;
     bool *loop_carried;
     bool *kernel_scope_assemble;    /* assemble tensor created in the kernel body (whole launch) */
+    bool *stmt_defines_assemble;    /* statement -> it defines an assemble tensor (pc_an_classify) */
     bool needed[3];
     struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
 } an_ctx;

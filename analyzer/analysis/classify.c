@@ -6,6 +6,8 @@
  * outcast; what stays inside one root and goes through global memory is root_inner. */
 #include "analysis_int.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct tinfo {
@@ -103,39 +105,171 @@ static int def_pos(const an_ctx *c, int t)
 
 /* A value defined in a loop body whose variable is read earlier in the same body, where that read
  * still sees a definition from outside the loop, is read again by the next iteration: upstream
- * keeps it in an exclusive slot with one new block per iteration (docs/model.md section 4). */
-static bool is_loop_carried(const an_ctx *c, int t)
+ * keeps it in an exclusive slot with one new block per iteration (docs/model.md section 4).
+ *
+ * Answered from an index built once per kernel, so that a kernel of 20,000 statements is not
+ * quadratic: tensors grouped by variable name; per tensor the position of the next definition of
+ * its variable; per variable its reads (position, tensor read); per (variable, loop) the first
+ * read inside the loop that sees a definition from outside it, computed once. */
+typedef struct carried_read { int pos, tensor; } carried_read;
+typedef struct carried_memo { int loop, first; } carried_memo;
+typedef struct carried_index {
+    int *var;                   /* tensor -> variable id (-1: anonymous) */
+    int *next_def;              /* tensor -> position of the next definition of its variable, or -1 */
+    int *read_start;            /* variable -> its reads: reads[read_start[v] .. read_start[v + 1]) */
+    carried_read *reads;
+    PC_VEC(carried_memo) *memo; /* variable -> (loop, first outside-seeing read) pairs */
+    int nvars;
+} carried_index;
+
+typedef struct var_key { const char *name; int tensor; } var_key;
+
+static int by_variable(const void *a, const void *b)
+{
+    const var_key *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    return r ? r : (x->tensor > y->tensor) - (x->tensor < y->tensor);
+}
+
+static void carried_index_build(const an_ctx *c, carried_index *ix)
+{
+    const pc_kernel *k = c->k;
+    size_t nt = (size_t)(k->ntensors ? k->ntensors : 1);
+    ix->var = pc_mem_alloc(nt * sizeof(int));
+    ix->next_def = pc_mem_alloc(nt * sizeof(int));
+    var_key *keys = pc_mem_alloc(nt * sizeof(var_key));
+    int nk = 0;
+    for (int t = 0; t < k->ntensors; t++) {
+        ix->var[t] = -1;
+        ix->next_def[t] = -1;
+        if (k->tensors[t].variable && *k->tensors[t].variable)
+            keys[nk++] = (var_key){k->tensors[t].variable, t};
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, by_variable);
+    int nv = 0;
+    for (int i = 0; i < nk; i++) {
+        if (i > 0 && strcmp(keys[i].name, keys[i - 1].name) != 0)
+            nv++;
+        ix->var[keys[i].tensor] = nv;
+    }
+    ix->nvars = nk ? nv + 1 : 0;
+    /* next definition: per variable, definitions in position order */
+    for (int i = 0; i < nk;) {
+        int j = i;
+        while (j < nk && ix->var[keys[j].tensor] == ix->var[keys[i].tensor])
+            j++;
+        /* sort this group by definition position (insertion sort: groups are small; a large group
+         * is already in id order, which is definition order for frontends that number in order) */
+        for (int a = i + 1; a < j; a++) {
+            var_key key = keys[a];
+            int b = a - 1;
+            while (b >= i && def_pos(c, keys[b].tensor) > def_pos(c, key.tensor)) {
+                keys[b + 1] = keys[b];
+                b--;
+            }
+            keys[b + 1] = key;
+        }
+        for (int a = i; a < j; a++) {
+            int pa = def_pos(c, keys[a].tensor);
+            for (int b = a + 1; b < j; b++) {
+                int pb = def_pos(c, keys[b].tensor);
+                if (pb > pa) {
+                    ix->next_def[keys[a].tensor] = pb;
+                    break;
+                }
+            }
+        }
+        i = j;
+    }
+    pc_mem_free(keys);
+    /* reads per variable, in position order (statements are walked in position order below) */
+    int nvs = ix->nvars ? ix->nvars : 1;
+    ix->read_start = pc_mem_calloc((size_t)nvs + 1, sizeof(int));
+    size_t nreads = 0;
+    for (int s = 0; s < k->nstmts; s++) {
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind != PC_STMT_OP)
+            continue;
+        for (int i = 0; i < st->naccesses; i++) {
+            const pc_access *a = &st->accesses[i];
+            if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
+                continue;
+            int v = ix->var[c->base[a->tensor]];
+            if (v >= 0) {
+                ix->read_start[v + 1]++;
+                nreads++;
+            }
+        }
+    }
+    for (int v = 0; v < nvs; v++)
+        ix->read_start[v + 1] += ix->read_start[v];
+    ix->reads = pc_mem_alloc((nreads ? nreads : 1) * sizeof(carried_read));
+    int *fill = pc_mem_alloc((size_t)nvs * sizeof(int));
+    memcpy(fill, ix->read_start, (size_t)nvs * sizeof(int));
+    for (int s = 0; s < k->nstmts; s++) {
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind != PC_STMT_OP)
+            continue;
+        for (int i = 0; i < st->naccesses; i++) {
+            const pc_access *a = &st->accesses[i];
+            if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
+                continue;
+            int x = c->base[a->tensor];
+            int v = ix->var[x];
+            if (v >= 0)
+                ix->reads[fill[v]++] = (carried_read){c->stmt_pos[s], x};
+        }
+    }
+    pc_mem_free(fill);
+    ix->memo = pc_mem_calloc((size_t)nvs, sizeof *ix->memo);
+}
+
+static void carried_index_free(carried_index *ix)
+{
+    for (int v = 0; v < ix->nvars; v++)
+        PC_VEC_FREE(ix->memo[v]);
+    pc_mem_free(ix->memo);
+    pc_mem_free(ix->reads);
+    pc_mem_free(ix->read_start);
+    pc_mem_free(ix->next_def);
+    pc_mem_free(ix->var);
+}
+
+/* The first position inside loop l of a read of variable v that sees a definition from outside
+ * the loop (INT_MAX when none). */
+static int first_outside_read(const an_ctx *c, carried_index *ix, int v, int l)
+{
+    for (size_t i = 0; i < ix->memo[v].count; i++)
+        if (ix->memo[v].items[i].loop == l)
+            return ix->memo[v].items[i].first;
+    int first = INT_MAX;
+    for (int i = ix->read_start[v]; i < ix->read_start[v + 1]; i++) {
+        const carried_read *r = &ix->reads[i];
+        if (r->pos >= first || !in_loop(c, l, r->pos))
+            continue;
+        int xs = c->k->tensors[r->tensor].def_stmt;
+        if (xs < 0 || xs >= c->k->nstmts || !in_loop(c, l, c->stmt_pos[xs]))
+            first = r->pos;
+    }
+    PC_VEC_PUSH(ix->memo[v], ((carried_memo){l, first}));
+    return first;
+}
+
+static bool is_loop_carried(const an_ctx *c, carried_index *ix, int t)
 {
     const pc_kernel *k = c->k;
     const pc_tensor *T = &k->tensors[t];
-    if (!T->variable || !*T->variable || T->def_stmt < 0 || T->def_stmt >= k->nstmts)
+    if (!T->variable || !*T->variable || T->def_stmt < 0 || T->def_stmt >= k->nstmts || ix->var[t] < 0)
         return false;
     int tpos = def_pos(c, t);
     for (int l = c->stmt_loop[T->def_stmt]; l >= 0 && l < k->nloops; l = k->loops[l].parent) {
         /* T must be the last definition of the variable in this loop body */
-        bool last = true;
-        for (int u = 0; u < k->ntensors && last; u++)
-            if (u != t && strcmp(k->tensors[u].variable, T->variable) == 0 && def_pos(c, u) > tpos &&
-                in_loop(c, l, def_pos(c, u)))
-                last = false;
-        if (!last)
+        if (ix->next_def[t] >= 0 && in_loop(c, l, ix->next_def[t]))
             continue;
-        for (int s = 0; s < k->nstmts; s++) {
-            const pc_stmt *st = &k->stmts[s];
-            if (st->kind != PC_STMT_OP || c->stmt_pos[s] > tpos || !in_loop(c, l, c->stmt_pos[s]))
-                continue;
-            for (int i = 0; i < st->naccesses; i++) {
-                const pc_access *a = &st->accesses[i];
-                if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors || a->tensor == t)
-                    continue;
-                int x = c->base[a->tensor];
-                if (x == t || strcmp(k->tensors[x].variable, T->variable) != 0)
-                    continue;
-                int xs = k->tensors[x].def_stmt;
-                if (xs < 0 || !in_loop(c, l, c->stmt_pos[xs]))
-                    return true;
-            }
-        }
+        /* a read of the variable earlier in the body (at or before T's definition) that sees a
+         * definition from outside the loop; a read of T itself is inside, so never counts */
+        if (first_outside_read(c, ix, ix->var[t], l) <= tpos)
+            return true;
     }
     return false;
 }
@@ -158,6 +292,8 @@ void pc_an_classify(an_ctx *c)
         info[t].first_writer = -1;
     }
     gather(c, info);
+    carried_index carried = {0};
+    carried_index_build(c, &carried);
 
     for (int t = 0; t < k->ntensors; t++) {
         const pc_tensor *T = &k->tensors[t];
@@ -184,7 +320,7 @@ void pc_an_classify(an_ctx *c)
         bool created_outside = ti->first_writer >= 0 &&
                                ((def_run >= 0 && def_run != ti->first_writer) || ti->multi_writer ||
                                 (T->def_stmt < 0 && T->kind != PC_TENSOR_VALUE));
-        c->loop_carried[t] = ti->whole && is_loop_carried(c, t);
+        c->loop_carried[t] = ti->whole && is_loop_carried(c, &carried, t);
         bool cross = ti->multi_run || created_outside || c->loop_carried[t];
 
         if (ti->assembled && cross) {
@@ -218,4 +354,12 @@ void pc_an_classify(an_ctx *c)
             c->needed[c->pool[t]] = true;
     }
     pc_mem_free(info);
+    carried_index_free(&carried);
+    c->stmt_defines_assemble = pc_arena_alloc(c->arena, (size_t)(k->nstmts ? k->nstmts : 1) * sizeof(bool));
+    memset(c->stmt_defines_assemble, 0, (size_t)(k->nstmts ? k->nstmts : 1) * sizeof(bool));
+    for (int t = 0; t < k->ntensors; t++) {
+        int ds = k->tensors[t].def_stmt;
+        if (ds >= 0 && ds < k->nstmts && c->pool[t] == PC_POOL_ASSEMBLE)
+            c->stmt_defines_assemble[ds] = true;
+    }
 }

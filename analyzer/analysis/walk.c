@@ -807,9 +807,8 @@ static int stmts_touch_assemble(const an_ctx *c, const int *stmts, int n, int de
         if (s < 0 || s >= k->nstmts || depth > 64)
             return 2;
         const pc_stmt *st = &k->stmts[s];
-        for (int t = 0; t < k->ntensors; t++)
-            if (k->tensors[t].def_stmt == s && c->pool[t] == PC_POOL_ASSEMBLE)
-                return 2;
+        if (c->stmt_defines_assemble[s])
+            return 2;
         for (int j = 0; j < st->naccesses; j++) {
             const pc_access *a = &st->accesses[j];
             if (a->tensor < 0 || a->tensor >= k->ntensors)
