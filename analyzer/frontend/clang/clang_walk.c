@@ -2067,8 +2067,14 @@ static void host_loop(pc_cx *cx, CXCursor s)
      * or with a bound that is neither a constant nor a symbol) and whose body did tensor work is
      * in the model once: never an exact-looking number without saying so (PC012, as the Python
      * frontend says of its compile-time loops). */
-    if (!unbound && !has_loop && cx->kernel >= 0 &&
-        (cx->m->kernels[cx->kernel].ntensors > ntensors0 || cx->m->kernels[cx->kernel].nstmts > nstmts0)) {
+    bool tensor_work = false;
+    if (cx->kernel >= 0) {
+        const pc_kernel *kk = &cx->m->kernels[cx->kernel];
+        tensor_work = kk->ntensors > ntensors0;
+        for (int i = nstmts0; i < kk->nstmts && !tensor_work; i++)
+            tensor_work = kk->stmts[i].kind == PC_STMT_OP && kk->stmts[i].naccesses > 0;
+    }
+    if (!unbound && !has_loop && tensor_work) {
         begin_leaf(cx, s);
         unanalysed(cx, pc_clang_cursor_loc(cx, s),
                    clang_getCursorKind(s) == CXCursor_ForStmt
