@@ -1,5 +1,14 @@
 /*
- * support.h - memory seam, arenas, growable arrays and string buffers shared by every module.
+ * support.h - internal header of the support layer (analyzer/support/): what every module of the
+ * library shares.
+ *
+ *   support.c     the memory seam, arenas, string buffers, file reading, UTF-8, lines, globs
+ *   fault_env.c   pc_mem_init_from_env (fault-injection builds)
+ *
+ * The part callers outside the library use (the allocator, arenas, PC_VEC, pc_sb, pc_read_file,
+ * the line rule, and how what the library hands out is freed) is public: poolcheck/support.h.
+ * This header adds the test-only allocator controls and helpers only the library's modules need.
+ * It includes no module header: support sits beneath every module.
  *
  * All library allocation goes through pc_mem_alloc/pc_mem_realloc/pc_mem_free (Lua's habit): a
  * test build can make the Nth allocation fail (pc_mem_fail_after) and check that poolcheck
@@ -16,15 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "poolcheck/model.h"
+#include "poolcheck/support.h"
 
 /* ---- memory seam ------------------------------------------------------------------------- */
-void *pc_mem_alloc(size_t n);            /* never returns NULL */
-void *pc_mem_calloc(size_t n, size_t size);
-void *pc_mem_realloc(void *p, size_t n);
-void pc_mem_free(void *p);
-char *pc_mem_strdup(const char *s);
-char *pc_mem_strndup(const char *s, size_t n);
+/* pc_mem_alloc, pc_mem_calloc, pc_mem_realloc, pc_mem_free, pc_mem_strdup, pc_mem_strndup:
+ * poolcheck/support.h. */
 /* Fault injection for tests: fail the Nth allocation from now (1-based); 0 disables. */
 void pc_mem_fail_after(uint64_t n);
 uint64_t pc_mem_count(void);             /* allocations made on this thread so far */
@@ -40,48 +45,10 @@ const char *pc_mem_oom_file(void);
  * thing in main; a no-op in normal builds (fault_env.c). */
 void pc_mem_init_from_env(void);
 
-/* ---- arena: many small allocations freed at once ------------------------------------------ */
-pc_arena *pc_arena_new(void);
-void pc_arena_free(pc_arena *a);
-void *pc_arena_alloc(pc_arena *a, size_t n);   /* zeroed, 16-byte aligned */
-char *pc_arena_strdup(pc_arena *a, const char *s);
-char *pc_arena_strndup(pc_arena *a, const char *s, size_t n);
-char *pc_arena_printf(pc_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Grow an arena-held array (old contents copied; old block left in the arena). */
-void *pc_arena_grow(pc_arena *a, void *old, size_t old_count, size_t new_count, size_t elem);
-
-/* ---- growable heap arrays ------------------------------------------------------------------ */
-/* Usage: PC_VEC(int) v = {0}; PC_VEC_PUSH(v, 3); ... pc_mem_free(v.items); */
-#define PC_VEC(T) struct { T *items; size_t count, cap; }
-#define PC_VEC_PUSH(v, x)                                                                        \
-    do {                                                                                         \
-        if ((v).count == (v).cap) {                                                              \
-            (v).cap = (v).cap ? (v).cap * 2 : 8;                                                 \
-            (v).items = pc_mem_realloc((v).items, (v).cap * sizeof(*(v).items));                 \
-        }                                                                                        \
-        (v).items[(v).count++] = (x);                                                            \
-    } while (0)
-#define PC_VEC_FREE(v) (pc_mem_free((v).items), (v).items = NULL, (v).count = (v).cap = 0)
-
-/* ---- string buffer ------------------------------------------------------------------------- */
-typedef struct pc_sb { char *data; size_t len, cap; } pc_sb;
-void pc_sb_append(pc_sb *b, const char *s);
-void pc_sb_appendn(pc_sb *b, const char *s, size_t n);
-void pc_sb_putc(pc_sb *b, char c);
-void pc_sb_printf(pc_sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void pc_sb_vprintf(pc_sb *b, const char *fmt, va_list ap);
-char *pc_sb_take(pc_sb *b);          /* the NUL-terminated string (never NULL); b is reset */
-void pc_sb_free(pc_sb *b);
+/* ---- arenas, PC_VEC, pc_sb: poolcheck/support.h ---------------------------------------------- */
 
 /* ---- files --------------------------------------------------------------------------------- */
-/* Read a whole regular file.  Returns NULL with a malloc'd "cannot open 'x': No such file" in
- * *err; a FIFO, a device or a socket is refused ("cannot read 'x': a FIFO, not a regular file")
- * without blocking, and so is a file of more than `max` bytes.  pc_read_file caps at
- * PC_READ_MAX_SOURCE (sources); configuration and shapes files take PC_READ_MAX_CONFIG. */
-#define PC_READ_MAX_SOURCE ((size_t)1 << 30)  /* 1 GiB */
-#define PC_READ_MAX_CONFIG ((size_t)64 << 20) /* 64 MiB */
-char *pc_read_file(const char *path, size_t *len, char **err);
-char *pc_read_file_max(const char *path, size_t max, size_t *len, char **err);
+/* pc_read_file, pc_read_file_max, PC_READ_MAX_SOURCE/CONFIG: poolcheck/support.h. */
 /* "a FIFO", "a character device", ... for a stat mode (error messages). */
 const char *pc_file_kind(unsigned mode);
 
@@ -112,22 +79,13 @@ char *pc_visible(const char *s);
 /* ---- small helpers -------------------------------------------------------------------------- */
 int64_t pc_align_up(int64_t v, int64_t a);
 int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */
-/* ---- lines: the one rule for where a line ends ---------------------------------------------- */
-/* LF, CRLF and a lone CR each end one line: the rule of both frontends' parsers, so that report
- * snippets, --fix offsets and LSP positions agree with the line numbers the frontends hand over.
- * CPython's tokenizer turns "\r\n" and a lone "\r" into "\n" before it counts lines; clang's
- * SourceManager (ComputeLineNumbers) counts '\n', '\r' and "\r\n" as one break each (measured
- * with libclang 14: in "int a;\rint b;\r\nint c;\n\r\rint e;" b is on line 2, c on 3, e on 7,
- * and ast.parse numbers the Python equivalent the same way). */
-/* Length of the line break at text[off] (2 for CRLF, 1 for LF or a lone CR), 0 if none. */
-size_t pc_eol_len(const char *text, size_t len, size_t off);
-/* Offset of the first line break at or after off (len when the text ends first). */
-size_t pc_line_end(const char *text, size_t len, size_t off);
-/* Offset of the start of 1-based line `line`, or -1 past the text's last line. */
-long pc_line_start(const char *text, size_t len, uint32_t line);
-/* Byte offset of 1-based (line, byte column) in text, or -1 outside it (col may be one past the
- * line's end: an insertion point). */
-long pc_text_offset(const char *text, size_t len, uint32_t line, uint32_t col);
+
+/* ---- lines ---------------------------------------------------------------------------------- */
+/* pc_eol_len, pc_line_end, pc_line_start, pc_text_offset: poolcheck/support.h.  Measured with
+ * libclang 14: in "int a;\rint b;\r\nint c;\n\r\rint e;" b is on line 2, c on 3, e on 7, and
+ * ast.parse numbers the Python equivalent the same way (CPython's tokenizer turns "\r\n" and a
+ * lone "\r" into "\n" before it counts lines; clang's ComputeLineNumbers counts '\n', '\r' and
+ * "\r\n" as one break each). */
 /* fnmatch-style glob with * and ? only, case-sensitive. */
 bool pc_glob_match(const char *pattern, const char *s);
 

@@ -33,7 +33,7 @@
 
 #include "poolcheck/poolcheck.h"
 #include "poolcheck/report.h"
-#include "support/support.h"
+#include "poolcheck/support.h"
 
 static const char usage[] =
     "usage: poolcheck-cc [options] <compiler> <compiler args...>       (compiler launcher)\n"

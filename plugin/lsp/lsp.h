@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "poolcheck/poolcheck.h"
-#include "support/support.h"
+#include "poolcheck/support.h"
 
 /* ==== transport.c: where bytes come from and go to ========================================== */
 
