@@ -1,9 +1,10 @@
 /* cmd_plan.c - `poolcheck plan FILE --budget-kb N`: the depths to use under a workspace memory
- * limit (docs/model.md 7; scenario 2 of the seed article), optionally starting from a run's logs. */
+ * limit (docs/model.md 7; scenario 2 of the seed article), optionally starting from a run's logs.
+ * The analysis computes each plan (pc_an_plan, pc_an_plan_ex); the report module writes it
+ * (pc_rep_plan_*, report/plan.c); this file reads the options and says what went wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,201 +28,6 @@ static const char plan_help[] =
     "  --report=FILE.html        also write the HTML report of FILE's analysis with each planned\n"
     "                            kernel's plan depths, their workspace bytes and the budget\n\n";
 
-typedef struct plan_item {
-    const pc_kernel *kernel;
-    const pc_result *r;
-    pc_plan plan;
-    bool from_logs;          /* started from observed depths, priced with the logs' units */
-    pc_plan_costs costs;
-} plan_item;
-
-static void triple(pc_sb *b, const int64_t v[3])
-{
-    pc_sb_printf(b, "[%lld, %lld, %lld]", (long long)v[0], (long long)v[1], (long long)v[2]);
-}
-
-static cJSON *triple_json(const int64_t v[3])
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < 3; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
-    return a;
-}
-
-static void write_text(FILE *out, const plan_item *it, int64_t budget_kb, const pc_log_set *logs)
-{
-    const pc_plan *p = &it->plan;
-    pc_sb b = {0};
-    pc_sb_printf(&b, "%s (%s:%u): budget %lld KB = %lld bytes\n", it->kernel->name,
-                 it->kernel->loc.file ? it->kernel->loc.file : "?", it->kernel->loc.line,
-                 (long long)budget_kb, (long long)p->budget_bytes);
-    pc_sb_append(&b, "  start      ");
-    triple(&b, p->start);
-    pc_sb_printf(&b, "  %s\n", it->from_logs ? "(observed in the logs, assemble headroom added)"
-                                             : "(suggested: predicted + assemble headroom)");
-    if (it->from_logs) {
-        pc_sb_printf(&b, "  priced with the logged rawPerParallelBytes {rootInner=%lld, "
-                         "innerTemporal=%lld, exclusive=%lld}, %lld bytes of boundary slots, "
-                         "parallelism %lld\n",
-                     (long long)it->costs.step[0], (long long)it->costs.step[1],
-                     (long long)it->costs.step[2], (long long)it->costs.fixed,
-                     (long long)it->costs.parallelism);
-        /* The run's own nextDepthTotalBytes (at its actualDepths) against these prices: the
-         * same numbers unless the logs' boundary slots or slot size differ from the kernel's. */
-        for (size_t i = 0; logs && i < logs->nruns; i++) {
-            const pc_log_run *run = &logs->runs[i];
-            if (run->next_depth_bytes[0] < 0 || run->actual_depths[0] < 0 ||
-                run->actual_depths[1] < 0 || run->actual_depths[2] < 0)
-                continue;
-            /* each depth is raised by one below: a logged INT64_MAX would overflow */
-            if (run->actual_depths[0] == INT64_MAX || run->actual_depths[1] == INT64_MAX ||
-                run->actual_depths[2] == INT64_MAX)
-                continue;
-            int64_t priced[3];
-            int64_t base = pc_plan_costs_bytes(&it->costs, run->actual_depths);
-            for (int k = 0; k < 3; k++) {
-                int64_t d[3] = {run->actual_depths[0], run->actual_depths[1], run->actual_depths[2]};
-                d[k]++;
-                priced[k] = pc_plan_costs_bytes(&it->costs, d) - base;
-            }
-            bool same = true;
-            for (int k = 0; k < 3; k++)
-                if (run->next_depth_bytes[k] >= 0 && run->next_depth_bytes[k] != priced[k])
-                    same = false;
-            pc_sb_printf(&b, "  the run at actualDepths [%lld, %lld, %lld] logged nextDepthTotalBytes "
-                             "{%lld, %lld, %lld}; %s {%lld, %lld, %lld}\n",
-                         (long long)run->actual_depths[0], (long long)run->actual_depths[1],
-                         (long long)run->actual_depths[2], (long long)run->next_depth_bytes[0],
-                         (long long)run->next_depth_bytes[1], (long long)run->next_depth_bytes[2],
-                         same ? "these prices agree:" : "warning: these prices give",
-                         (long long)priced[0], (long long)priced[1], (long long)priced[2]);
-            break;
-        }
-    }
-    if (!p->fits) {
-        pc_sb_append(&b, "  required   ");
-        triple(&b, p->depths);
-        pc_sb_printf(&b, "  %lld bytes: does not fit\n", (long long)p->min_bytes);
-        fputs(b.data, out);
-        pc_sb_free(&b);
-        return;
-    }
-    pc_sb_append(&b, "  plan       ");
-    triple(&b, p->depths);
-    pc_sb_printf(&b, "  %lld bytes, %lld bytes spare\n", (long long)p->bytes,
-                 (long long)p->spare_bytes);
-    bool lost = false;
-    for (int i = 0; i < 3; i++) {
-        if (!p->lost[i])
-            continue;
-        if (!lost)
-            pc_sb_append(&b, "  lost against the predicted depths ");
-        if (!lost) {
-            triple(&b, p->predicted);
-            pc_sb_append(&b, ":\n");
-        }
-        lost = true;
-        long long n = (long long)p->lost[i];
-        if (i == PC_POOL_ROOT_INNER)
-            pc_sb_printf(&b, "    root_inner %lld -> %lld: %lld instance%s per DeviceTask "
-                             "serialise (they wait for root_inner memory of earlier ones)\n",
-                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
-        else if (i == PC_POOL_EXCLUSIVE)
-            pc_sb_printf(&b, "    exclusive_outcast %lld -> %lld: DeviceTasks are submitted early, "
-                             "%lld fewer instance%s' exclusive outcasts per task\n",
-                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
-        else
-            pc_sb_printf(&b, "    assemble_outcast %lld -> %lld: DeviceTasks are submitted early, "
-                             "%lld fewer assemble allocation%s alive at once\n",
-                         (long long)p->predicted[i], (long long)p->depths[i], n, n == 1 ? "" : "s");
-    }
-    if (!lost)
-        pc_sb_append(&b, "  nothing lost against the predicted depths\n");
-    if (p->headroom_dropped)
-        pc_sb_append(&b, "  warning: the plan has no assemble headroom: newer runtimes may stop with "
-                         "`Root cannot fit in an empty DeviceTask` (PC011)\n");
-    if (p->extra_root_steps > 0)
-        pc_sb_printf(&b, "  room for %lld more root_inner step%s (root_inner up to %lld) within "
-                         "the budget\n",
-                     (long long)p->extra_root_steps, p->extra_root_steps == 1 ? "" : "s",
-                     (long long)(p->depths[0] + p->extra_root_steps));
-    fputs(b.data, out);
-    pc_sb_free(&b);
-}
-
-static cJSON *plan_json(const plan_item *it)
-{
-    const pc_plan *p = &it->plan;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kernel", it->kernel->name);
-    if (it->kernel->loc.file)
-        cJSON_AddStringToObject(o, "file", it->kernel->loc.file);
-    else
-        cJSON_AddNullToObject(o, "file");
-    cJSON_AddNumberToObject(o, "line", it->kernel->loc.line);
-    cJSON_AddBoolToObject(o, "fits", p->fits);
-    cJSON_AddItemToObject(o, "start", triple_json(p->start));
-    cJSON_AddItemToObject(o, "depths", triple_json(p->depths));
-    cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
-    cJSON_AddNumberToObject(o, "budget_bytes", (double)p->budget_bytes);
-    cJSON_AddNumberToObject(o, "min_bytes", (double)p->min_bytes);
-    cJSON_AddNumberToObject(o, "min_budget_kb", (double)p->min_budget_kb);
-    cJSON_AddItemToObject(o, "predicted", triple_json(p->predicted));
-    cJSON_AddItemToObject(o, "lost", triple_json(p->lost));
-    cJSON_AddNumberToObject(o, "spare_bytes", (double)p->spare_bytes);
-    cJSON_AddNumberToObject(o, "extra_root_steps", (double)p->extra_root_steps);
-    cJSON_AddBoolToObject(o, "headroom_dropped", p->headroom_dropped);
-    cJSON_AddStringToObject(o, "priced_with", it->from_logs ? "logs" : "analysis");
-    cJSON *c = cJSON_AddObjectToObject(o, "costs");
-    cJSON_AddItemToObject(c, "step_bytes", triple_json(it->costs.step));
-    cJSON_AddNumberToObject(c, "fixed_bytes", (double)it->costs.fixed);
-    cJSON_AddNumberToObject(c, "parallelism", (double)it->costs.parallelism);
-    return o;
-}
-
-static void emit_config(FILE *out, const plan_item *it, const char *kind, int64_t budget_kb)
-{
-    const int64_t *d = it->plan.depths;
-    if (strcmp(kind, "json") == 0) {
-        fprintf(out, "{\"runtime\": {\"stitch_function_num_per_pool\": [%lld, %lld, %lld]}}\n",
-                (long long)d[0], (long long)d[1], (long long)d[2]);
-        return;
-    }
-    const char *cmt = strcmp(kind, "python") == 0 ? "#" : "//";
-    fprintf(out, "%s poolcheck plan for %s: workspace %lld bytes within a budget of %lld KB\n", cmt,
-            it->kernel->name, (long long)it->plan.bytes, (long long)budget_kb);
-    if (strcmp(kind, "python") == 0)
-        fprintf(out, "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[%lld, "
-                     "%lld, %lld])\n",
-                (long long)d[0], (long long)d[1], (long long)d[2]);
-    else
-        fprintf(out, "config::SetRuntimeOption(\"stitch_function_num_per_pool\", "
-                     "std::vector<int64_t>{%lld, %lld, %lld});\n",
-                (long long)d[0], (long long)d[1], (long long)d[2]);
-}
-
-/* `--report`: the file's HTML report with one extra entry per planned kernel (chained through
- * next; the report matches them by kernel name).  A plan that does not fit is drawn too: its
- * depths are the required ones and its bytes the minimum, against the budget line.  Returns 0, or
- * -1 with errno set by pc_rep_html_write. */
-static int write_report(const char *path, pc_file_result *fr, const plan_item *items, size_t n,
-                        int64_t budget_bytes)
-{
-    pc_rep_html_extra *extra = n ? pc_mem_calloc(n, sizeof *extra) : NULL;
-    for (size_t i = 0; i < n; i++) {
-        extra[i].kernel = items[i].kernel->name;
-        extra[i].plan_depths = items[i].plan.depths;
-        extra[i].plan_bytes = items[i].plan.bytes;
-        extra[i].budget_bytes = budget_bytes;
-        extra[i].next = i + 1 < n ? &extra[i + 1] : NULL;
-    }
-    int rc = pc_rep_html_write(path, &fr, 1, extra);
-    int saved = errno;
-    pc_mem_free(extra);
-    errno = saved;
-    return rc;
-}
-
 /* `--opt=value` / `--opt value`; NULL when argv[*i] is another option; *bad when it lacks a value. */
 static const char *value_of(int argc, char **argv, int *i, const char *name, bool *bad)
 {
@@ -244,7 +50,7 @@ int pc_cmd_plan(int argc, char **argv)
     pc_cli_common c;
     pc_cli_common_init(&c);
     PC_VEC(const char *) log_paths = {0};
-    PC_VEC(plan_item) items = {0};
+    PC_VEC(pc_rep_plan) items = {0};
     const char *file = NULL, *kernel_name = NULL, *out_path = NULL, *emit = NULL, *report = NULL;
     bool json = false, bad = false;
     int64_t budget_kb = -1;
@@ -371,10 +177,9 @@ int pc_cmd_plan(int argc, char **argv)
         if (kernel_name && strcmp(fr->model->kernels[k].name, kernel_name) != 0)
             continue;
         const pc_result *r = fr->results[k];
-        plan_item it;
+        pc_rep_plan it;
         memset(&it, 0, sizeof it);
         it.kernel = &fr->model->kernels[k];
-        it.r = r;
         int64_t start[3];
         const int64_t *startp = NULL;
         if (logs && logs->stats.workspace_lines && pc_log_plan_costs(logs, r, &it.costs)) {
@@ -407,7 +212,8 @@ int pc_cmd_plan(int argc, char **argv)
         if (!it.plan.fits) {
             /* PC010's words: the upstream [workspaceSize] message names the same minimum. */
             pc_sb req = {0};
-            triple(&req, it.plan.depths);
+            pc_sb_printf(&req, "[%lld, %lld, %lld]", (long long)it.plan.depths[0],
+                         (long long)it.plan.depths[1], (long long)it.plan.depths[2]);
             char *rq = pc_sb_take(&req);
             fprintf(stderr,
                     "%s:%u: error: kernel '%s': budget %lldKB is below the minimum runnable "
@@ -447,25 +253,14 @@ int pc_cmd_plan(int argc, char **argv)
     }
     if (emit) {
         if (items.count == 1 && items.items[0].plan.fits)
-            emit_config(out, &items.items[0], emit, budget_kb);
+            pc_rep_plan_emit(out, &items.items[0], emit, budget_kb);
     } else if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "version", 1);
-        cJSON_AddNumberToObject(root, "budget_kb", (double)budget_kb);
-        cJSON *plans = cJSON_AddArrayToObject(root, "plans");
-        for (size_t i = 0; i < items.count; i++)
-            cJSON_AddItemToArray(plans, plan_json(&items.items[i]));
-        pc_json_repair_utf8(root); /* a path need not be UTF-8; JSON text must be */
-        char *text = cJSON_Print(root);
-        fputs(text, out);
-        fputc('\n', out);
-        cJSON_free(text);
-        cJSON_Delete(root);
+        pc_rep_plan_json(out, items.items, items.count, budget_kb);
     } else {
         for (size_t i = 0; i < items.count; i++)
-            write_text(out, &items.items[i], budget_kb, logs);
+            pc_rep_plan_text(out, &items.items[i], budget_kb, logs);
     }
-    if (report && write_report(report, fr, items.items, items.count, budget) != 0) {
+    if (report && pc_rep_plan_html_write(report, fr, items.items, items.count, budget) != 0) {
         pc_cli_error("cannot write '%s': %s", report, strerror(errno));
         status = PC_EXIT_USAGE;
     }

@@ -7,7 +7,9 @@
  *   sarif.c     --format=sarif (SARIF 2.1.0)
  *   github.c    --format=github (workflow commands)
  *   emit.c      pc_rep_emit_config
+ *   plan.c      what `poolcheck plan` writes: pc_rep_plan_text / _json / _emit / _html_write
  *   fix.c       pc_rep_apply_fixes: in place or as a unified diff
+ *   html.c      pc_rep_html_write / pc_rep_html_render: the HTML report
  *   source.c    what several formats share: source lines, columns, paths, duplicates
  */
 #ifndef POOLCHECK_REPORT_INT_H

@@ -1,6 +1,7 @@
 /*
  * poolcheck/report.h - everything poolcheck writes for people and tools: kernel summaries,
- * diagnostics in text / JSON / SARIF / GitHub form, emitted runtime configurations, fixes.
+ * diagnostics in text / JSON / SARIF / GitHub form, emitted runtime configurations, budget plans,
+ * fixes, the HTML report.
  */
 #ifndef POOLCHECK_REPORT_H
 #define POOLCHECK_REPORT_H
@@ -66,8 +67,36 @@ void pc_rep_write_counts(FILE *stats, size_t errors, size_t warnings, size_t sup
  *            pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])
  *   "cpp"    `// ...` lines, then
  *            config::SetRuntimeOption("stitch_function_num_per_pool", std::vector<int64_t>{64, 2, 1});
- * Returns a string the caller frees (pc_mem_free / free), or NULL for an unknown kind. */
+ * Returns a string the caller frees with pc_mem_free, or NULL for an unknown kind. */
 char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kind, int64_t headroom);
+
+/* ---- budget plans (report/plan.c): what `poolcheck plan` writes ---------------------------- */
+/* One kernel's plan under a workspace budget (docs/model.md 7), computed by pc_an_plan or
+ * pc_an_plan_ex; the CLI fills these and the functions below write them. */
+typedef struct pc_log_set pc_log_set;   /* poolcheck/logs.h */
+typedef struct pc_rep_plan {
+    const pc_kernel *kernel;
+    pc_plan plan;
+    pc_plan_costs costs;         /* the prices the plan used */
+    bool from_logs;              /* started from a run's observed depths, priced with its units */
+} pc_rep_plan;
+/* The readable form: budget, start depths (suggested, or observed in the logs), with from_logs the
+ * logged prices and the first run's nextDepthTotalBytes against them (logs may be NULL), then the
+ * plan and what it loses against the predicted depths, or the required depths when it does not fit. */
+void pc_rep_plan_text(FILE *out, const pc_rep_plan *p, int64_t budget_kb, const pc_log_set *logs);
+/* --format=json: {"version": 1, "budget_kb": N, "plans": [{kernel, file, line, fits, start, depths,
+ * bytes, budget_bytes, min_bytes, min_budget_kb, predicted, lost, spare_bytes, extra_root_steps,
+ * headroom_dropped, priced_with: "logs"|"analysis", costs: {step_bytes, fixed_bytes,
+ * parallelism}}, ...]}. */
+void pc_rep_plan_json(FILE *out, const pc_rep_plan *plans, size_t n, int64_t budget_kb);
+/* --emit-config=json|python|cpp: the planned depths as a tile_fwk_config.json runtime section, a
+ * set_runtime_options call or a SetRuntimeOption call (the last two with a comment line naming the
+ * bytes and the budget). */
+void pc_rep_plan_emit(FILE *out, const pc_rep_plan *p, const char *kind, int64_t budget_kb);
+/* --report=FILE.html: fr's HTML report with each plan's depths, bytes and the budget drawn in
+ * (pc_rep_html_write).  Returns 0, or -1 with errno set. */
+int pc_rep_plan_html_write(const char *path, pc_file_result *fr, const pc_rep_plan *plans, size_t n,
+                           int64_t budget_bytes);
 
 /* ---- fixes (report/fix.c) ------------------------------------------------------------------- */
 /* Apply the fixes of fr's diagnostics.  Fixes are taken in diagnostic order; one that overlaps a
@@ -126,7 +155,7 @@ struct pc_rep_html_extra {
  * or -1 with errno set (the file could not be created or written). */
 int pc_rep_html_write(const char *path, pc_file_result *const *files, size_t nfiles,
                       const pc_rep_html_extra *extra);
-/* The same page as a string; the caller frees it with pc_mem_free (or free). */
+/* The same page as a string; the caller frees it with pc_mem_free. */
 char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra);
 /* ==== end of the HTML report section ========================================================== */
 
