@@ -207,7 +207,7 @@ static bool load_config(cc_opts *o, const char *path)
     pc_config_file *f = pc_cfg_load_config_file(path, &err);
     if (!f) {
         fprintf(stderr, "poolcheck-cc: error: %s\n", err ? err : "cannot read the config file");
-        free(err);
+        pc_mem_free(err);
         return false;
     }
     /* The options point into f's arena, which lives until cc_opts_free. */
@@ -346,7 +346,7 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
     char *perr = NULL;
     if (!pc_config_cache_project(cache, src, NULL, true, &proj, &perr)) {
         fprintf(stderr, "poolcheck-cc: error: %s\n", perr ? perr : "cannot read the project file");
-        free(perr);
+        pc_mem_free(perr);
         pc_arena_free(oarena);
         pc_config_cache_free(cache);
         return 1;
@@ -357,7 +357,7 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
         l.config = o->configs.count ? o->configs.items[o->configs.count - 1] : NULL;
         if (!l.config && proj->config_path && !(l.config = pc_config_cache_config_file(cache, proj->config_path, &perr))) {
             fprintf(stderr, "poolcheck-cc: error: %s\n", perr ? perr : proj->config_path);
-            free(perr);
+            pc_mem_free(perr);
             pc_arena_free(oarena);
             pc_config_cache_free(cache);
             return 1;

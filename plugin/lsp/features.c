@@ -413,7 +413,7 @@ static void append_expr(pc_sb *b, const pc_expr *e)
     }
     char *s = pc_expr_to_string(e);
     pc_sb_append(b, s ? s : "?");
-    free(s);   /* pc_expr_to_string's contract: the caller frees with free() */
+    pc_mem_free(s);
 }
 
 static void append_unknowns(pc_sb *b, const pc_result *r)

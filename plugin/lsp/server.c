@@ -332,7 +332,7 @@ static void apply_settings(pc_lsp_server *s, const cJSON *obj)
             if (!c.file)
                 pc_sb_printf(&problems, "%sconfigFile: %s", problems.len ? "; " : "",
                              err ? err : "cannot be read");
-            free(err);   /* the loader's contract: malloc'd */
+            pc_mem_free(err);
             for (size_t i = 0; c.file && i < c.file->noptions; i++)
                 PC_VEC_PUSH(c.ext, c.file->options[i]);
         }
@@ -441,7 +441,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
     char *perr = NULL;
     if (!pc_config_cache_project(s->configs, d->path, NULL, true, &proj, &perr)) {
         tell_user(s, MSG_ERROR, "poolcheck: %s", perr ? perr : "cannot read the project file");
-        free(perr);
+        pc_mem_free(perr);
         perr = NULL;
     }
     if (proj) {
@@ -451,7 +451,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         if (!l.config && proj->config_path &&
             !(l.config = pc_config_cache_config_file(s->configs, proj->config_path, &perr))) {
             tell_user(s, MSG_ERROR, "poolcheck: %s", perr ? perr : proj->config_path);
-            free(perr);
+            pc_mem_free(perr);
         }
         size_t first_set = 0;
         while (first_set < s->cfg.ext.count && s->cfg.ext.items[first_set].site != PC_SITE_COMMAND_LINE)
