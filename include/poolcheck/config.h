@@ -85,7 +85,7 @@ typedef struct pc_config_file {
     size_t noptions;
 } pc_config_file;
 
-/* Read and parse path.  NULL on failure, with a malloc'd message in *err (free()):
+/* Read and parse path.  NULL on failure, with a message in *err (pc_mem_free it):
  * "cannot open 'x': No such file or directory", or "path:3:7: expected ',' or '}', found ..."
  * for a syntax error (strict JSON) or a "runtime" section that is not an object. */
 pc_config_file *pc_cfg_load_config_file(const char *path, char **err);
@@ -119,10 +119,10 @@ typedef struct pc_project_config {
 
 /* The nearest project file for an analysed path: PC_PROJECT_FILE_NAME in the path's directory
  * (the path itself when it is a directory), then each parent up to the filesystem root.
- * Returns a malloc'd path (free()) or NULL when there is none. */
+ * Returns the path (pc_mem_free it) or NULL when there is none. */
 char *pc_cfg_find_project(const char *analysed_path);
-/* Read and parse a project file.  NULL on failure with a malloc'd "path:line:col: message" in
- * *err (free()), e.g. ".poolcheck.json:3:3: unknown field \"chekcs\", expected one of ...". */
+/* Read and parse a project file.  NULL on failure with a "path:line:col: message" in
+ * *err (pc_mem_free it), e.g. ".poolcheck.json:3:3: unknown field \"chekcs\", expected one of ...". */
 pc_project_config *pc_cfg_load_project(const char *path, char **err);
 pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size_t len, char **err);
 void pc_cfg_project_free(pc_project_config *p);

@@ -92,7 +92,7 @@ typedef struct pc_bindings { const pc_binding *items; size_t count; } pc_binding
 bool pc_expr_eval(const pc_expr *e, const pc_bindings *sets, size_t nsets, int64_t *out);
 /* Substitute bound symbols and re-fold: the result mentions only unbound symbols. */
 const pc_expr *pc_expr_subst(pc_arena *a, const pc_expr *e, const pc_bindings *sets, size_t nsets);
-/* Infix text: `min(ceil(n/16), 128)`, `x.shape[0]*2`.  Caller frees with free(). */
+/* Infix text: `min(ceil(n/16), 128)`, `x.shape[0]*2`.  Caller frees with pc_mem_free. */
 char *pc_expr_to_string(const pc_expr *e);
 /* Parse the text pc_expr_to_string writes (also plain integers).  NULL and *err on error. */
 pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err);
@@ -385,8 +385,8 @@ pc_loc pc_model_loc(pc_model *m, const char *file, uint32_t line, uint32_t col,
                     uint32_t end_line, uint32_t end_col);
 
 /* JSON (de)serialisation; the text pc_model_to_json writes reads back into an equal model.
- * to_json returns a malloc'd string (free()).  from_json returns NULL and a malloc'd message in
- * *err ("line 3, column 7: expected ..." or "kernels[0].tensors[2]: missing \"kind\""). */
+ * to_json returns a string (pc_mem_free it).  from_json returns NULL and a message in *err
+ * (pc_mem_free it) ("line 3, column 7: expected ..." or "kernels[0].tensors[2]: missing \"kind\""). */
 char *pc_model_to_json(const pc_model *m);
 pc_model *pc_model_from_json(const char *text, size_t len, char **err);
 /* Deep structural equality (locations included); on difference, *where names the first one. */

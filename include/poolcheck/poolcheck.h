@@ -13,6 +13,7 @@
 #include "poolcheck/diag.h"
 #include "poolcheck/frontend.h"
 #include "poolcheck/model.h"
+#include "poolcheck/support.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,11 +53,11 @@ typedef struct pc_config_cache pc_config_cache;
 pc_config_cache *pc_config_cache_new(void);
 void pc_config_cache_free(pc_config_cache *c);
 /* The project file governing path: `explicit_file` when given, else the nearest .poolcheck.json
- * (none when `lookup` is false).  *found = NULL when there is none.  Returns false with a malloc'd
- * located message in *err (free()) when the file is broken. */
+ * (none when `lookup` is false).  *found = NULL when there is none.  Returns false with a
+ * located message in *err (pc_mem_free it) when the file is broken. */
 bool pc_config_cache_project(pc_config_cache *c, const char *path, const char *explicit_file, bool lookup,
                              const pc_project_config **found, char **err);
-/* A tile_fwk_config.json, loaded once.  NULL with *err (free()) on error. */
+/* A tile_fwk_config.json, loaded once.  NULL with *err (pc_mem_free it) on error. */
 const pc_config_file *pc_config_cache_config_file(pc_config_cache *c, const char *path, char **err);
 
 typedef struct pc_opts_layers {

@@ -14,11 +14,12 @@
  *   - pc_expr_to_string, pc_model_to_json and pc_model_from_json's *err (poolcheck/model.h);
  *   - the *err messages and paths of the configuration loaders (poolcheck/config.h,
  *     pc_config_cache_project / pc_config_cache_config_file in poolcheck/poolcheck.h);
- *   - pc_rep_emit_config, pc_rep_html_render (poolcheck/report.h), pc_diag_checks_index
+ *   - pc_rep_emit_config, pc_rep_html_render (poolcheck/report.h), pc_chk_docs_index
  *     (poolcheck/diag.h).
  * Objects go with their own function (pc_model_free, pc_result_free, pc_file_result_free,
- * pc_arena_free, pc_config_cache_free, pc_frontend_free, pc_log_free, ...), and a `const char *`
- * result is never freed (it lives in an arena or is static).  free() is not the way: what
+ * pc_arena_free, pc_config_cache_free, pc_frontend_free, pc_log_free, pc_json_free, ...), a cJSON
+ * tree (pc_rep_kernel_json) with cJSON_Delete, and a `const char *` result is never freed (it
+ * lives in an arena or is static).  free() is not the way: what
  * pc_mem_alloc returns is allocated by the seam, whose allocator the library may change.
  *
  * Running out of memory is not recoverable: pc_mem_alloc and friends never return NULL; the

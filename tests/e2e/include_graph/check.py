@@ -2,10 +2,13 @@
 """The include graph obeys the allowed arrows of docs/architecture.md (issue 15).
 
 Reads every #include of the .c/.h files under analyzer/, plugin/ and include/, maps the including
-file and the included header to their modules (include = the public API include/poolcheck/*.h;
-analyzer/<module>/; analyzer/frontend/ itself is the frontend dispatch; plugin/<name>/) or to an
-external library (libclang, python, cjson, zlib), and fails on any arrow between two different
-nodes that the table between the include-arrows markers of docs/architecture.md does not list.
+file and the included header to their modules (include = the public API include/poolcheck/*.h,
+except include/support = the public part of the support layer, poolcheck/support.h and
+poolcheck/json.h; analyzer/<module>/; analyzer/frontend/ itself is the frontend dispatch;
+plugin/<name>/) or to an external library (libclang, python, cjson, zlib), and fails on any arrow
+between two different nodes that the table between the include-arrows markers of
+docs/architecture.md does not list.  So `support` including a module's public header (support ->
+include) and a public support header including one (include/support -> include) are caught.
 A quoted include that resolves to no module is an error too (nothing is silently skipped).
 
 usage: check.py SOURCE_DIR            check the tree against SOURCE_DIR/docs/architecture.md
@@ -20,6 +23,9 @@ import tempfile
 TOPS = ("analyzer", "plugin", "include")
 SKIP_DIRS = ("analyzer/frontend/clang/stub",)   # stand-in PyPTO headers the C++ frontend parses
 EXTERNAL = {"clang-c/": "libclang", "Python.h": "python", "cjson/": "cjson", "zlib.h": "zlib"}
+# The public headers of the support layer itself (docs/architecture.md, "Modules"): what sits
+# beneath every module, so they include no other public header, and support includes only them.
+PUBLIC_SUPPORT = ("support.h", "json.h")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 BEGIN, END = "<!-- include-arrows:begin -->", "<!-- include-arrows:end -->"
 
@@ -28,7 +34,7 @@ def module_of(rel):
     """Module of a repository-relative path, or None."""
     parts = rel.split("/")
     if rel.startswith("include/poolcheck/"):
-        return "include"
+        return "include/support" if rel[len("include/poolcheck/"):] in PUBLIC_SUPPORT else "include"
     if parts[0] == "analyzer" and len(parts) >= 3:
         if parts[1] == "frontend":
             if len(parts) >= 4 and parts[2] in ("clang", "python"):
@@ -47,7 +53,7 @@ def target_of(root, including_rel, bracket, name):
         if name == prefix or name.startswith(prefix):
             return lib
     if name.startswith("poolcheck/"):
-        return "include"
+        return module_of("include/" + name)
     if bracket == "<":
         return None
     here = os.path.dirname(including_rel)
@@ -125,11 +131,16 @@ def check(root, doc_path):
 
 
 def self_test():
-    doc = f"{BEGIN}\n| from | to | why |\n|---|---|---|\n| report, analysis | support, include | ok |\n| support | include | ok |\n{END}\n"
+    doc = (f"{BEGIN}\n| from | to | why |\n|---|---|---|\n"
+           "| report, analysis | support, include, include/support | ok |\n"
+           f"| support, include, plugin/lsp | include/support | ok |\n| plugin/lsp | include | ok |\n{END}\n")
     files = {
         "docs/architecture.md": doc,
         "include/poolcheck/model.h": "#include <stdint.h>\n",
-        "analyzer/support/support.h": '#include "poolcheck/model.h"\n',
+        "include/poolcheck/poolcheck.h": '#include "poolcheck/model.h"\n#include "poolcheck/support.h"\n',
+        "include/poolcheck/support.h": "#include <stddef.h>\n",
+        "analyzer/support/support.h": '#include "poolcheck/support.h"\n',
+        "plugin/lsp/lsp.h": '#include "poolcheck/poolcheck.h"\n#include "poolcheck/support.h"\n',
         "analyzer/driver/driver_int.h": "",
         "analyzer/report/report_int.h": '#include "support/support.h"\n#include "poolcheck/model.h"\n',
         "analyzer/analysis/walk.c": '#include "support/support.h"\n',
@@ -140,6 +151,12 @@ def self_test():
          1, ("report", "driver")),
         ("analysis -> libclang", {"analyzer/analysis/bad.c": "#include <clang-c/Index.h>\n"}, 1, ("analysis", "libclang")),
         ("unresolved include", {"analyzer/analysis/bad.c": '#include "nowhere.h"\n'}, 1, ("analysis", "?")),
+        ("support -> a module's public header", {"analyzer/support/bad.c": '#include "poolcheck/model.h"\n'},
+         1, ("support", "include")),
+        ("public support header -> a module's public header",
+         {"include/poolcheck/support.h": '#include "poolcheck/model.h"\n'}, 1, ("include/support", "include")),
+        ("plugin -> support internals", {"plugin/lsp/bad.c": '#include "../../analyzer/support/support.h"\n'},
+         1, ("plugin/lsp", "support")),
     ]
     failures = 0
     for name, extra, want_rc, want_arrow in cases:
