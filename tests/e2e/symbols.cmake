@@ -5,4 +5,11 @@ add_test(NAME symbols
           ${CMAKE_NM} $<TARGET_FILE:poolcheck_lib>)
 add_test(NAME symbols_patterns
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/symbols/check_symbols.py --self-test)
-set_tests_properties(symbols symbols_patterns PROPERTIES TIMEOUT 60 LABELS e2e)
+# symbols_offender: the same check on a planted archive (symbols/offender.c: a global function and
+# a global object without the prefix, beside static and pc_ ones) finds exactly those two, so the
+# check fails on real nm output of a non-prefixed global.
+add_library(pc_symbols_offender STATIC ${CMAKE_CURRENT_LIST_DIR}/symbols/offender.c)
+add_test(NAME symbols_offender
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/symbols/check_symbols.py
+          ${CMAKE_NM} $<TARGET_FILE:pc_symbols_offender> --expect an_walk,counter)
+set_tests_properties(symbols symbols_patterns symbols_offender PROPERTIES TIMEOUT 60 LABELS e2e)

@@ -3,8 +3,11 @@
 linked into editors' plugins and build launchers next to other code, so a bare `an_walk` could
 collide with someone else's.  Reads `nm -g --defined-only <archive>` and lists the offenders.
 
-usage: check_symbols.py NM ARCHIVE      check the archive
-       check_symbols.py --self-test      the checker's own cases (an offender found, a clean list passes)
+usage: check_symbols.py NM ARCHIVE                  check the archive
+       check_symbols.py NM ARCHIVE --expect A,B,...   succeed only when the offenders are exactly
+                                                      A, B, ... (the check run on a planted archive)
+       check_symbols.py --self-test                  the checker's own cases (an offender found, a
+                                                      clean list passes)
 """
 import subprocess
 import sys
@@ -56,6 +59,10 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
+    expect = None
+    if len(argv) == 5 and argv[3] == "--expect":
+        expect = sorted(n for n in argv[4].split(",") if n)
+        argv = argv[:3]
     if len(argv) != 3:
         print(__doc__)
         return 2
@@ -68,6 +75,13 @@ def main(argv):
         print(f"{nm} listed no symbols in {archive}")
         return 2
     bad = offenders(run.stdout)
+    if expect is not None:
+        got = sorted(name for _, name in bad)
+        if got != expect:
+            print(f"offenders of {archive}: {got}, expected {expect}")
+            return 1
+        print(f"offenders of {archive} as expected: {', '.join(got)}")
+        return 0
     if bad:
         print(f"{len(bad)} global symbol(s) of {archive} without the {PREFIX} prefix "
               "(rename them with the module prefix, or make them static):")
