@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lsp.h"
+#include "poolcheck/json.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -960,29 +961,17 @@ static char *stand_in_nuls(pc_lsp_server *s, const char *body, size_t len)
 /* One message body: parse, validate the JSON-RPC envelope, dispatch. */
 static void handle_message(pc_lsp_server *s, const char *body, size_t len)
 {
-    const char *end = NULL;
     char *patched = stand_in_nuls(s, body, len);
     if (patched)
         body = patched;
-    cJSON *msg = cJSON_ParseWithLengthOpts(body, len, &end, 0);
-    if (msg && end) {
-        /* cJSON stops after the first value; anything but whitespace after it is bad JSON. */
-        for (const char *p = end; p < body + len; p++) {
-            if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != 0) {
-                cJSON_Delete(msg);
-                msg = NULL;
-                end = p;
-                break;
-            }
-        }
-    }
+    /* the one strict reader (poolcheck/json.h), then the cJSON tree the handlers walk */
+    pc_json_error je;
+    pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &je);
+    cJSON *msg = doc ? pc_json_to_cjson(pc_json_root(doc)) : NULL;
+    pc_json_free(doc);
     if (!msg) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t off = end && end >= body && end <= body + len ? (size_t)(end - body)
-                     : at && at >= body && at <= body + len ? (size_t)(at - body)
-                                                             : len;
-        send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu",
-                   off, len);
+        send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu (line %u, column %u: %s)",
+                   je.at.off, len, je.at.line, je.at.col, je.msg);
         pc_mem_free(patched);
         return;
     }

@@ -500,6 +500,39 @@ START_TEST(dispatch_malformed_messages_keep_serving)
 }
 END_TEST
 
+/* Messages cJSON took that the one strict JSON reader (poolcheck/json.h) refuses: each is a
+ * Parse error with a null id that says where the problem is, and the server keeps serving. */
+START_TEST(dispatch_strict_json)
+{
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":01,\"method\":\"shutdown\"}");   /* leading zero */
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"a\tb\"}");        /* raw tab */
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"\xff\"}");         /* invalid UTF-8 */
+    static const char nul[] = "Content-Length: %d\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"shutdown\"}";
+    char framed[128];
+    int n = snprintf(framed, sizeof framed, nul, (int)strlen("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"shutdown\"}") + 1);
+    pc_lsp_mem_feed(&x.mem, 0, framed, (size_t)n + 1); /* the NUL after the value is in the body */
+    sess_send(&x, 0, exit_note);
+    sess_run(&x);
+    static const char *const where[] = {"(line 1, column 23: invalid number (leading zero))",
+                                        "(line 1, column 36: control character in a string",
+                                        "(line 1, column 35: invalid UTF-8 in a string)",
+                                        "(line 1, column 45: unexpected NUL byte)"};
+    ck_assert_uint_eq(x.nmsgs, 1 + 4);
+    for (size_t k = 0; k < 4; k++) {
+        const cJSON *m = x.msgs[1 + k];
+        ck_assert_msg(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(m, "id")), "reply %zu: id should be null", k);
+        ck_assert_int_eq(error_code(m), PC_LSP_PARSE_ERROR);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "error"), "message");
+        ck_assert_msg(cJSON_IsString(e) && strstr(e->valuestring, where[k]), "reply %zu: '%s'", k,
+                      cJSON_IsString(e) ? e->valuestring : "?");
+    }
+    sess_free(&x);
+}
+END_TEST
+
 START_TEST(dispatch_exit_without_shutdown)
 {
     session x;
@@ -1318,6 +1351,7 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, dispatch_initialize_result);
     tcase_add_test(tc, dispatch_utf8_negotiated);
     tcase_add_test(tc, dispatch_malformed_messages_keep_serving);
+    tcase_add_test(tc, dispatch_strict_json);
     tcase_add_test(tc, dispatch_exit_without_shutdown);
     tcase_add_test(tc, dispatch_byte_by_byte_session);
     tcase_add_test(tc, dispatch_client_gone);
