@@ -1,11 +1,14 @@
 /*
  * checks_int.h - internal header of the checks module (analyzer/checks/).
  *
- *   table.c       the check table (the single registry) and pc_lint, which runs each selected
- *                 check over one analysed file
+ *   checks.def    the table of checks (id, name, severity, summary, docs): the one place a check
+ *                 is registered; the enum and prototypes below are generated from it
+ *   table.c       the registry built from checks.def and pc_lint, which runs each selected check
+ *                 over one analysed file
  *   sink.c        the diagnostics sink: selection, promotion, NOLINT/noqa suppression, caps
  *   helpers.c     what several checks share: triples, option locations, notes, fixes
  *   pcNNN_*.c     one file per check (docs/model.md section 9)
+ *   docgen/       gen_check_docs, which writes docs/checks/ from checks.def (not in the library)
  */
 #ifndef POOLCHECK_CHECKS_INT_H
 #define POOLCHECK_CHECKS_INT_H
@@ -13,23 +16,11 @@
 #include "poolcheck/diag.h"
 #include "support/support.h"
 
-/* Index of each check in the table; the order is the table's (and the ids'). */
+/* Index of each check in the table (checks.def); the order is the table's (and the ids'). */
 enum {
-    PC_CHK_ZERO_DEPTH_POOL,         /* PC001 */
-    PC_CHK_INVALID_POOL_OPTION,     /* PC002 */
-    PC_CHK_INVALID_RUNTIME_OPTION,  /* PC003 */
-    PC_CHK_IGNORED_OPTION,          /* PC004 */
-    PC_CHK_OPTION_IN_KERNEL,        /* PC005 */
-    PC_CHK_POOL_TOO_SHALLOW,        /* PC006 */
-    PC_CHK_POOL_TOO_DEEP,           /* PC007 */
-    PC_CHK_UNKNOWN_TRIP_COUNT,      /* PC008 */
-    PC_CHK_SUGGEST_PRECISE_CONFIG,  /* PC009 */
-    PC_CHK_WORKSPACE_BUDGET,        /* PC010 */
-    PC_CHK_ASSEMBLE_NO_HEADROOM,    /* PC011 */
-    PC_CHK_UNANALYSED_REGION,       /* PC012 */
-    PC_CHK_SHAPE_NOT_INFERRED,      /* PC013: a frontend note (pc_message.check) */
-    PC_CHK_UNEVALUATED_LOOP_BOUND,  /* PC014: a frontend note (pc_message.check) */
-    PC_CHK_TILE_SPLIT_UNKNOWN,      /* PC015 */
+#define PC_CHECK(enum_, id, name, sev, fn, ...) PC_CHK_##enum_,
+#define PC_FRONTEND_NOTE(enum_, id, name, sev, ...) PC_CHK_##enum_,
+#include "checks/checks.def"
     PC_CHK_COUNT
 };
 
@@ -47,20 +38,10 @@ typedef struct pc_chk_ctx {
 
 typedef void (*pc_chk_fn)(pc_chk_ctx *c);
 
-/* One function per check file. */
-void pc_chk_zero_depth_pool(pc_chk_ctx *c);
-void pc_chk_invalid_pool_option(pc_chk_ctx *c);
-void pc_chk_invalid_runtime_option(pc_chk_ctx *c);
-void pc_chk_ignored_option(pc_chk_ctx *c);
-void pc_chk_option_in_kernel(pc_chk_ctx *c);
-void pc_chk_pool_too_shallow(pc_chk_ctx *c);
-void pc_chk_pool_too_deep(pc_chk_ctx *c);
-void pc_chk_unknown_trip_count(pc_chk_ctx *c);
-void pc_chk_suggest_precise_config(pc_chk_ctx *c);
-void pc_chk_workspace_budget(pc_chk_ctx *c);
-void pc_chk_assemble_no_headroom(pc_chk_ctx *c);
-void pc_chk_unanalysed_region(pc_chk_ctx *c);
-void pc_chk_tiles_note(pc_chk_ctx *c); /* PC015 (issue 18), tiles_note.c */
+/* One function per check file (checks.def names it). */
+#define PC_CHECK(enum_, id, name, sev, fn, ...) void fn(pc_chk_ctx *c);
+#define PC_FRONTEND_NOTE(enum_, id, name, sev, ...)
+#include "checks/checks.def"
 
 /* ---- helpers.c -------------------------------------------------------------------------------- */
 

@@ -89,14 +89,6 @@ static void collect_dir(pc_cli_common *c, const char *dir, const str_vec *exclud
     PC_VEC_FREE(names);
 }
 
-static void list_checks(void)
-{
-    size_t n;
-    const pc_check_info *t = pc_chk_table(&n);
-    for (size_t i = 0; i < n; i++)
-        printf("%s  %-28s %-8s %s\n", t[i].id, t[i].name, pc_severity_name(t[i].severity), t[i].summary);
-}
-
 /* ---- -j N: worker processes ---------------------------------------------------------------------
  * Each worker analyses every N-th file and sends back, per file, its exit status and its output
  * rendered in the requested format; the parent merges them in file order (text and github
@@ -665,7 +657,7 @@ int pc_cmd_check(int argc, char **argv)
             status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
             goto done;
         } else if (strcmp(a, "--list-checks") == 0) {
-            list_checks();
+            pc_chk_list(stdout); /* from the check table (analyzer/checks/checks.def) */
             status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
             goto done;
         } else if (strncmp(a, "--format=", 9) == 0 || (strcmp(a, "--format") == 0 && i + 1 < argc)) {
