@@ -4,9 +4,11 @@
  *
  *   support.c     the memory seam, arenas, string buffers, file reading, UTF-8, lines, globs
  *   fault_env.c   pc_mem_init_from_env (fault-injection builds)
+ *   json.c        the one strict JSON reader (declared in poolcheck/json.h)
  *
  * The part callers outside the library use (the allocator, arenas, PC_VEC, pc_sb, pc_read_file,
- * the line rule, and how what the library hands out is freed) is public: poolcheck/support.h.
+ * the line rule, and how what the library hands out is freed) is public: poolcheck/support.h; the
+ * JSON reader is public too: poolcheck/json.h.
  * This header adds the test-only allocator controls and helpers only the library's modules need.
  * It includes no module header: support sits beneath every module.
  *
