@@ -62,7 +62,7 @@ static void report_zero_steps(pc_diag_sink *sink, const pc_model *m, const pc_ch
                     char *text = pc_expr_to_string(loop->step);
                     pc_sb_printf(&msg, " (the step '%s' is 0 under %s)", text ? text : "?",
                                  opts->analysis.nsets > 1 ? "one of the binding sets" : "the bindings");
-                    free(text);
+                    pc_mem_free(text);
                 }
                 pc_sb_append(&msg, ", so the loop would never end");
                 pc_diag_message(sink, PC_SEV_ERROR, loop->loc.line ? loop->loc : kern->loc, msg.data);

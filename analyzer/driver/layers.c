@@ -53,7 +53,7 @@ bool pc_config_cache_project(pc_config_cache *c, const char *path, const char *e
     if (!p)
         return true;
     *found = load_project(c, p, err);
-    free(p);
+    pc_mem_free(p);
     return *found != NULL;
 }
 

@@ -424,7 +424,7 @@ const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr
         for (const char *p = t ? t : "?"; *p; p++)
             if (*p != ' ')
                 pc_sb_putc(&sb, *p);
-        free(t);
+        pc_mem_free(t);
     }
     pc_sb_putc(&sb, ']');
     char *name = pc_sb_take(&sb);

@@ -1846,7 +1846,7 @@ static bool scalar_or_gather(pc_py_ctx *c, const pc_py_node *n, pc_py_val *base,
         for (const char *p = t ? t : "?"; *p; p++)
             if (*p != ' ')
                 pc_sb_putc(&sb, *p); /* `seqlens[b+1]`: one shell word in --bind advice */
-        free(t);
+        pc_mem_free(t);
     }
     pc_sb_putc(&sb, ']');
     char *name = pc_sb_take(&sb);
