@@ -18,6 +18,8 @@
 #include "poolcheck/analysis.h"
 #include "helpers/test_run.h"
 #include "poolcheck/logs.h"
+#include "poolcheck/report.h"
+#include "poolcheck/support.h"
 
 #define SEED_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
 #define SAMPLES PC_SOURCE_DIR "/examples/logs"
@@ -392,6 +394,101 @@ START_TEST(cli_plan)
 }
 END_TEST
 
+/* The report module writes plans (report/plan.c): called as a library, with plans made by hand,
+ * the text, JSON and emitted forms are exactly these bytes (the CLI prints the same). */
+static char *plan_output(int form, const pc_rep_plan *p, size_t n, int64_t budget_kb)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(out);
+    if (form == 0)
+        for (size_t i = 0; i < n; i++)
+            pc_rep_plan_text(out, &p[i], budget_kb, NULL);
+    else if (form == 1)
+        pc_rep_plan_json(out, p, n, budget_kb);
+    else
+        pc_rep_plan_emit(out, p, form == 2 ? "python" : "cpp", budget_kb);
+    fclose(out);
+    char *copy = pc_mem_strdup(buf); /* the library's way of handing text over */
+    free(buf);                       /* open_memstream's buffer is libc's */
+    return copy;
+}
+
+START_TEST(report_plan_api)
+{
+    pc_kernel k;
+    memset(&k, 0, sizeof k);
+    k.name = "k";
+    k.loc.file = "f.py";
+    k.loc.line = 3;
+    pc_rep_plan fits;
+    memset(&fits, 0, sizeof fits);
+    fits.kernel = &k;
+    fits.plan.fits = true;
+    set3(fits.plan.start, 64, 2, 1);
+    set3(fits.plan.depths, 8, 2, 1);
+    set3(fits.plan.predicted, 64, 1, 1);
+    set3(fits.plan.lost, 56, 0, 0);
+    fits.plan.bytes = 32768;
+    fits.plan.budget_bytes = 49152;
+    fits.plan.spare_bytes = 16384;
+    fits.plan.min_bytes = 32768;
+    fits.plan.min_budget_kb = 32;
+    fits.plan.headroom_dropped = true;
+    set3(fits.costs.step, 512, 4096, 4096);
+    fits.costs.fixed = 16384;
+    fits.costs.parallelism = 1;
+    pc_rep_plan small = fits;
+    small.plan.fits = false;
+    set3(small.plan.depths, 1, 1, 1);
+    small.plan.headroom_dropped = false;
+
+    pc_rep_plan both[2] = {fits, small};
+    char *text = plan_output(0, both, 2, 48);
+    ck_assert_str_eq(text,
+                     "k (f.py:3): budget 48 KB = 49152 bytes\n"
+                     "  start      [64, 2, 1]  (suggested: predicted + assemble headroom)\n"
+                     "  plan       [8, 2, 1]  32768 bytes, 16384 bytes spare\n"
+                     "  lost against the predicted depths [64, 1, 1]:\n"
+                     "    root_inner 64 -> 8: 56 instances per DeviceTask serialise (they wait for "
+                     "root_inner memory of earlier ones)\n"
+                     "  warning: the plan has no assemble headroom: newer runtimes may stop with "
+                     "`Root cannot fit in an empty DeviceTask` (PC011)\n"
+                     "k (f.py:3): budget 48 KB = 49152 bytes\n"
+                     "  start      [64, 2, 1]  (suggested: predicted + assemble headroom)\n"
+                     "  required   [1, 1, 1]  32768 bytes: does not fit\n");
+    pc_mem_free(text);
+
+    char *json = plan_output(1, &fits, 1, 48);
+    cJSON *j = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(j, "version")->valueint, 1);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(j, "budget_kb")->valueint, 48);
+    cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "plans"), 0);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "kernel")->valuestring, "k");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "file")->valuestring, "f.py");
+    json_triple(cJSON_GetObjectItemCaseSensitive(p, "depths"), 8, 2, 1, "api depths");
+    json_triple(cJSON_GetObjectItemCaseSensitive(p, "lost"), 56, 0, 0, "api lost");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "headroom_dropped")));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "priced_with")->valuestring, "analysis");
+    json_triple(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "costs"), "step_bytes"),
+                512, 4096, 4096, "api step_bytes");
+    cJSON_Delete(j);
+    pc_mem_free(json);
+
+    char *py = plan_output(2, &fits, 1, 48);
+    ck_assert_str_eq(py, "# poolcheck plan for k: workspace 32768 bytes within a budget of 48 KB\n"
+                         "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[8, 2, 1])\n");
+    pc_mem_free(py);
+    char *cpp = plan_output(3, &fits, 1, 48);
+    ck_assert_str_eq(cpp, "// poolcheck plan for k: workspace 32768 bytes within a budget of 48 KB\n"
+                          "config::SetRuntimeOption(\"stitch_function_num_per_pool\", "
+                          "std::vector<int64_t>{8, 2, 1});\n");
+    pc_mem_free(cpp);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("plan");
@@ -406,6 +503,7 @@ static Suite *suite(void)
     tcase_add_test(tc, from_logs);
     tcase_add_test(tc, start_clamped_and_unknown);
     tcase_add_test(tc, cli_plan);
+    tcase_add_test(tc, report_plan_api);
     suite_add_tcase(s, tc);
     return s;
 }
