@@ -6,14 +6,26 @@
  *                     database, `-- <compiler command>`), parse / reparse, clang's diagnostics;
  *   clang_lex.c       a small C++ lexer over the main buffer and the token-level readers: integer
  *                     expressions, shape lists, dtypes, option values, macro argument lists;
- *   clang_walk.c      the recogniser: host code, FUNCTION kernels, LOOP / IF / UNROLL statements,
- *                     helper inlining, runtime options, unanalysed regions;
+ *   clang_loc.c       where cursors are: offsets, model locations, a cursor's tokens, spelling,
+ *                     children;
+ *   clang_env.c       the environment (names in scope, by name or declaration; kernel tensors of
+ *                     host variables) and scalar declarations / assignments;
+ *   clang_host.c      host code: the main file's declarations outside kernels, and trace-time
+ *                     `if` / `for` / `while` inside kernels (host loops unrolled or reported);
+ *   clang_walk.c      the kernel walk: FUNCTION kernels, LOOP / IF / UNROLL statements, kernel
+ *                     declarations and statements, the statements and blocks they build, and
+ *                     pc_clang_walk_tu;
+ *   clang_inline.c    helper inlining (main file or project header);
+ *   clang_options.c   config::SetRuntimeOption sites;
+ *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
+ *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
- *                     the shared table in frontend/ops.c);
+ *                     the shared table in frontend/ops.c), tensor constructors;
  *   clang_value.c     values from cursors, keyed by declaration: integers and symbolic scalars,
  *                     lists, strings, dtypes, runtime-option values, one-`return` helpers;
  *   clang_cond.c      IF / ELSE IF conditions as model expressions (issue 11);
- *   clang_pp.c        the preprocessor's decisions: macro definitions in effect, skipped ranges;
+ *   clang_pp.c        the preprocessor's decisions: macro definitions in effect (their values in
+ *                     the environment), skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).
  *
  * Values come from the AST first (clang_value.c).  Tokens remain for what has no AST: in stub
@@ -91,7 +103,7 @@ int pc_clang_skip_template_args(const pc_ctok *t, int n, int i);
 int pc_clang_split_args(const pc_ctok *t, int n, int *starts, int *ends, int max);
 
 /* ================================================================================================
- * The walker context shared by clang_walk.c, clang_tensor.c and the token readers.
+ * The walker context shared by the walk, clang_tensor.c and the token readers.
  * ============================================================================================== */
 
 /* What a name in scope stands for. */
@@ -229,20 +241,29 @@ typedef struct pc_cx {
     PC_VEC(pc_cspan) skipped;    /* clang_pp.c: main-file ranges the preprocessor skipped */
 } pc_cx;
 
-/* ---- locations and tokens of cursors (clang_walk.c) ---- */
+/* ---- locations and tokens of cursors (clang_loc.c) ---- */
+/* The byte offset of l's expansion location in the file being walked; false when elsewhere. */
+bool pc_clang_main_offset(pc_cx *cx, CXSourceLocation l, uint32_t *off);
 bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end);
 pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end);
 pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c);
+/* The location of a declaration's name (its cursor location), one token long. */
+pc_loc pc_clang_name_loc(pc_cx *cx, CXCursor decl, const char *name);
 /* A cursor's spelling as a scratch-arena string ("" when it has none). */
 const char *pc_clang_spelling(pc_cx *cx, CXCursor c);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
+/* Is `word` one of the tokens of c's extent? */
+bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word);
+/* The direct children of a cursor (out is cleared first; the caller frees it). */
+typedef PC_VEC(CXCursor) pc_clang_cursors;
+void pc_clang_children(CXCursor c, pc_clang_cursors *out);
 /* The spelling of tokens with insignificant spaces removed ("outputs[0]", "GetTensorData(s,{i})"). */
 const char *pc_clang_tok_spelling(pc_cx *cx, const pc_ctok *t, int n);
 /* Decoded contents of a string literal token (escapes, prefixes, raw strings handled). */
 const char *pc_clang_string_value(pc_cx *cx, const pc_ctok *t);
 
-/* ---- environment (clang_walk.c) ---- */
+/* ---- environment and scalar variables (clang_env.c) ---- */
 int pc_clang_env_push(pc_cx *cx, pc_cenv_kind kind, const char *name, const CXCursor *decl);
 /* The entry a name denotes here (current frame, then file scope); kind < 0 for any; -1 if none. */
 int pc_clang_env_find(pc_cx *cx, const char *name, int kind);
@@ -250,6 +271,27 @@ int pc_clang_env_find(pc_cx *cx, const char *name, int kind);
 int pc_clang_env_find_decl(pc_cx *cx, CXCursor decl);
 /* The tensor of an env entry in the current kernel, created on first use (-1 outside kernels). */
 int pc_clang_env_tensor(pc_cx *cx, int entry);
+/* A tensor of the current kernel for `variable` (info: dtype, shape, name; may be NULL); a
+ * negative dim becomes the binding symbol `variable.shape[D]`. */
+int pc_clang_make_tensor(pc_cx *cx, const char *variable, pc_tensor_kind kind, pc_loc loc, const pc_chost *info);
+/* What a variable's type makes it for the walk. */
+typedef enum pc_cvclass {
+    PC_VC_OTHER, PC_VC_INT, PC_VC_LIST, PC_VC_STRING, PC_VC_DTYPE, PC_VC_TENSOR, PC_VC_RANGE
+} pc_cvclass;
+pc_cvclass pc_clang_classify_type(pc_cx *cx, CXType t);
+/* The initialiser tokens of a declaration: after `name =`, inside `name(...)` / `name{...}`. */
+bool pc_clang_init_tokens(pc_cx *cx, CXCursor v, pc_ctoks *toks, int *i0, int *i1);
+/* Does a symbolic expression contain a symbol poolcheck made from unevaluable text (a call)? */
+bool pc_clang_has_opaque(const pc_expr *e);
+/* An integer value of `name` becomes a constant of the current kernel (none outside kernels). */
+void pc_clang_record_constant(pc_cx *cx, const char *name, const pc_expr *e);
+/* The initialiser expression of a variable declaration (its last expression child). */
+CXCursor pc_clang_decl_init(CXCursor v);
+/* An integer / list / LoopRange / string / dtype variable's declaration: its env entry. */
+void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name);
+/* `x = e;`, `x += e;`, `++x;` on a scalar variable: its new value, or a symbol; false when c is
+ * not such an assignment. */
+bool pc_clang_scalar_assign(pc_cx *cx, CXCursor c);
 
 /* ---- token readers (clang_lex.c) ---- */
 /* An integer expression; pieces poolcheck cannot evaluate become symbols named after their
@@ -308,6 +350,9 @@ bool pc_clang_macros(pc_cx *cx, pc_clang_macro_fn fn, void *data);
 /* Fill cx->skipped with the main file's ranges the preprocessor skipped (#if 0, a false #ifdef). */
 void pc_clang_skipped_ranges(pc_cx *cx);
 bool pc_clang_is_skipped(const pc_cx *cx, uint32_t off);
+/* Values of the object-like macros in effect (-D arguments, then the definitions the
+ * preprocessor kept) as file-scope environment entries. */
+void pc_clang_scan_defines(pc_cx *cx);
 
 /* ---- tensors (clang_tensor.c) ---- */
 bool pc_clang_is_tensor_type(CXType t);
@@ -324,25 +369,63 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e);
 void pc_clang_tensor_decl(pc_cx *cx, CXCursor vardecl);
 /* Read `Tensor t(DT_, {dims}, "name")`, `Tensor t;`, `Tensor t = Tensor(DT_, ...)` from the
  * declaration's tokens (works even where clang rejected the initialiser); false for any other
- * initialiser (`Tensor t = Add(a, b)`).  (clang_walk.c) */
+ * initialiser (`Tensor t = Add(a, b)`). */
 bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor vardecl, pc_chost *out);
-/* Statement helpers shared with the walker. */
-int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc);
-void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc);
-/* Inline a call to a helper whose body poolcheck can walk: defined in the main file, or in a
- * project header (not a system header, not the PyPTO API).  False when it is not one. */
-bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target);
-bool pc_clang_inlinable(pc_cx *cx, CXCursor decl);
 /* The callee name (last component) of a call or recovery expression, NULL if not a call. */
 const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *resolved);
 int pc_clang_call_nargs(CXCursor c);
 CXCursor pc_clang_call_arg(CXCursor c, int i);
 
-/* ---- walker (clang_walk.c) ---- */
+/* ---- helper inlining (clang_inline.c) ---- */
+/* Inline a call to a helper whose body poolcheck can walk: defined in the main file, or in a
+ * project header (not a system header, not the PyPTO API).  False when it is not one. */
+bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target);
+bool pc_clang_inlinable(pc_cx *cx, CXCursor decl);
+
+/* ---- runtime options (clang_options.c) ---- */
+/* A statement holding a `config::SetRuntimeOption(key, value)` call: its option site. */
+void pc_clang_option_site(pc_cx *cx, CXCursor c);
+/* The model's options in source order (helpers are walked where they are called). */
+void pc_clang_sort_options(pc_model *m);
+
+/* ---- host code (clang_host.c) ---- */
+/* The main file's declarations under parent: host variables, functions, FUNCTION kernels. */
+void pc_clang_walk_decls(pc_cx *cx, CXCursor parent);
+/* A host `if` inside a kernel: decided from constants, else both paths as an undecided IF. */
+void pc_clang_host_if(pc_cx *cx, CXCursor s);
+/* A host for / while / do (or for-range) inside a kernel: unrolled, or modelled once and said. */
+void pc_clang_host_loop(pc_cx *cx, CXCursor s);
+
+/* ---- the kernel walk (clang_walk.c) ---- */
 void pc_clang_walk_tu(pc_cx *cx);
+/* The statement kinds the PyPTO macros expand to, recognised by type. */
+typedef enum pc_cmarker { PC_MK_NONE, PC_MK_LOOP, PC_MK_FUNCTION, PC_MK_PROGRAM, PC_MK_IF, PC_MK_UNROLL } pc_cmarker;
+/* A for-range statement's marker (LOOP, FUNCTION, PROGRAM or none) and its body. */
+pc_cmarker pc_clang_for_range_marker(pc_cx *cx, CXCursor s, CXCursor *body);
+/* An if statement's parts: condition, then, else (missing parts are null cursors). */
+void pc_clang_if_parts(CXCursor s, CXCursor *cond, CXCursor *then_s, CXCursor *else_s);
+/* A FUNCTION statement: one kernel, its parameters from the FUNCTION lists, its body walked. */
+void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body);
+/* Walk a block (or one statement) in kernel mode; its declarations end with it. */
+void pc_clang_kernel_block(pc_cx *cx, CXCursor body);
 /* Walk a statement in kernel mode (used by helper inlining). */
 void pc_clang_walk_kernel_stmt(pc_cx *cx, CXCursor s);
+/* A leaf statement starts: accesses go to a statement made on the first one, located at s. */
+void pc_clang_begin_leaf(pc_cx *cx, CXCursor s);
+/* Statements of the current kernel: a new one appended to the current block, an access of the
+ * current statement, an unanalysed statement (PC012) with its message. */
+int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc);
+void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc);
+int pc_clang_unanalysed(pc_cx *cx, pc_loc loc, const char *message);
+/* Source order of two locations (-1, 0, 1). */
+int pc_clang_loc_cmp(pc_loc a, pc_loc b);
+/* Move the statement appended last to block b into its place in source order. */
+void pc_clang_block_sort_last(pc_cx *cx, pc_cblock b);
+
+/* ---- what the walk could not see (clang_leftovers.c) ---- */
 /* Claim the clang errors inside [begin, end): the first one's text, or NULL. */
 const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end);
+/* After the walk: unrecognised LOOP / FUNCTION tokens and unclaimed clang errors in kernels. */
+void pc_clang_check_leftovers(pc_cx *cx);
 
 #endif

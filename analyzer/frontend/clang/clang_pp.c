@@ -120,3 +120,109 @@ bool pc_clang_is_skipped(const pc_cx *cx, uint32_t off)
             return true;
     return false;
 }
+
+/* A value for NAME from the tokens of its definition: integer, string, dtype or list. */
+static void define_value(pc_cx *cx, const char *name, const pc_ctok *t, int n)
+{
+    if (n <= 0)
+        return;
+    pc_dtype dt = pc_clang_dtype(cx, t, n);
+    const char *str = t[0].kind == PC_CTOK_STRING ? pc_clang_string_arg(cx, t, n) : NULL;
+    const pc_expr **list;
+    int nl;
+    int e;
+    if (str) {
+        e = pc_clang_env_push(cx, PC_CENV_STRING, name, NULL);
+        cx->env.items[e].str = str;
+    } else if (n == 1 && dt != PC_DT_UNKNOWN) {
+        e = pc_clang_env_push(cx, PC_CENV_DTYPE, name, NULL);
+        cx->env.items[e].dtype = dt;
+    } else if (pc_ctok_is(&t[0], "{") && pc_clang_shape_list(cx, t, n, &list, &nl)) {
+        e = pc_clang_env_push(cx, PC_CENV_LIST, name, NULL);
+        cx->env.items[e].list = list;
+        cx->env.items[e].nlist = nl;
+    } else {
+        const pc_expr *v = pc_clang_int_expr(cx, t, n);
+        if (v && !pc_clang_has_opaque(v)) {
+            e = pc_clang_env_push(cx, PC_CENV_EXPR, name, NULL);
+            cx->env.items[e].expr = v;
+        }
+    }
+}
+
+static void define_cb(pc_cx *cx, const char *name, const pc_ctok *t, int n, void *data)
+{
+    (void)data;
+    define_value(cx, name, t, n);
+}
+
+/* Object-like macros poolcheck can read values from: -DNAME=VALUE arguments, then the
+ * definitions the preprocessor kept (clang_pp.c: inactive #if branches have none).  Kernels use
+ * them as constants in LoopRange and shapes, which the stringified macro arguments carry
+ * unexpanded.  A translation unit without a preprocessing record falls back to the main file's
+ * `#define` lines (in order; #undef forgets). */
+void pc_clang_scan_defines(pc_cx *cx)
+{
+    for (int i = 0; i < cx->nargs; i++) {
+        const char *a = cx->args[i];
+        const char *def = NULL;
+        if (!strncmp(a, "-D", 2) && a[2])
+            def = a + 2;
+        else if (!strcmp(a, "-D") && i + 1 < cx->nargs)
+            def = cx->args[++i];
+        if (!def)
+            continue;
+        const char *eq = strchr(def, '=');
+        const char *name = pc_arena_strndup(cx->scratch, def, eq ? (size_t)(eq - def) : strlen(def));
+        const char *val = eq ? eq + 1 : "1";
+        pc_ctoks toks = {0};
+        pc_clang_lex(val, 0, strlen(val), &toks);
+        if (!strchr(name, '('))
+            define_value(cx, name, toks.items, (int)toks.count);
+        PC_VEC_FREE(toks);
+    }
+    if (pc_clang_macros(cx, define_cb, NULL))
+        return;
+    for (int l = 0; l < cx->nlines; l++) {
+        size_t b = cx->line_start[l], e = l + 1 < cx->nlines ? cx->line_start[l + 1] : cx->srclen;
+        size_t i = b;
+        while (i < e && (cx->src[i] == ' ' || cx->src[i] == '\t'))
+            i++;
+        if (i >= e || cx->src[i] != '#')
+            continue;
+        i++;
+        while (i < e && (cx->src[i] == ' ' || cx->src[i] == '\t'))
+            i++;
+        bool undef = e - i > 5 && !strncmp(cx->src + i, "undef", 5);
+        if (!(e - i > 6 && !strncmp(cx->src + i, "define", 6)) && !undef)
+            continue;
+        i += undef ? 5 : 6;
+        /* the directive, continuation lines included */
+        size_t end = i;
+        while (end < cx->srclen && cx->src[end] != '\n') {
+            if (cx->src[end] == '\\' && end + 1 < cx->srclen && cx->src[end + 1] == '\n')
+                end++;
+            end++;
+        }
+        pc_ctoks toks = {0};
+        /* lex as code: the '#' is behind us, so the lexer does not skip the line */
+        size_t k = i;
+        while (k < end && (cx->src[k] == ' ' || cx->src[k] == '\t'))
+            k++;
+        if (k < end)
+            pc_clang_lex(cx->src, k, end, &toks);
+        if (toks.count >= 1 && toks.items[0].kind == PC_CTOK_IDENT) {
+            const char *name = pc_arena_strndup(cx->scratch, toks.items[0].text, toks.items[0].len);
+            bool function_like = toks.count >= 2 && pc_ctok_is(&toks.items[1], "(") &&
+                                 toks.items[1].off == toks.items[0].off + toks.items[0].len;
+            if (undef) {
+                int e2 = pc_clang_env_find(cx, name, -1);
+                if (e2 >= 0)
+                    cx->env.items[e2].name = "";
+            } else if (!function_like) {
+                define_value(cx, name, toks.items + 1, (int)toks.count - 1);
+            }
+        }
+        PC_VEC_FREE(toks);
+    }
+}

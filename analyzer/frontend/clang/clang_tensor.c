@@ -61,25 +61,6 @@ static bool is_tensor_out_param(CXType t)
     return !clang_isConstQualifiedType(p) && pc_clang_is_tensor_type(p);
 }
 
-/* ---- cursors --------------------------------------------------------------------------------------- */
-
-typedef PC_VEC(CXCursor) cursors;
-
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
-{
-    (void)parent;
-    cursors *v = d;
-    PC_VEC_PUSH(*v, c);
-    return CXChildVisit_Continue;
-}
-
-static void children(CXCursor c, cursors *out)
-{
-    out->count = 0;
-    clang_visitChildren(c, collect, out);
-}
-
-
 static bool is_ctor_call(CXCursor c)
 {
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
@@ -94,8 +75,8 @@ CXCursor pc_clang_strip(CXCursor c)
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CStyleCastExpr ||
             k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXFunctionalCastExpr) {
-            cursors ch = {0};
-            children(c, &ch);
+            pc_clang_cursors ch = {0};
+            pc_clang_children(c, &ch);
             int nexpr = 0;
             CXCursor only = c;
             for (size_t i = 0; i < ch.count; i++)
@@ -150,8 +131,8 @@ static const char *callee_name(pc_cx *cx, CXCursor c, CXCursor *decl)
                 return s;
             }
         }
-        cursors ch = {0};
-        children(c, &ch);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(c, &ch);
         CXCursor first = ch.count ? ch.items[0] : clang_getNullCursor();
         PC_VEC_FREE(ch);
         if (clang_Cursor_isNull(first))
@@ -165,8 +146,8 @@ static bool is_recovery_call(CXCursor c, CXCursor *callee)
 {
     if (clang_getCursorKind(c) != CXCursor_UnexposedExpr)
         return false;
-    cursors ch = {0};
-    children(c, &ch);
+    pc_clang_cursors ch = {0};
+    pc_clang_children(c, &ch);
     bool r = false;
     if (ch.count >= 1) {
         CXCursor f = ch.items[0];
@@ -208,8 +189,8 @@ const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *reso
                 *resolved = true;
             return name;
         }
-        cursors ch = {0};
-        children(c, &ch);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(c, &ch);
         const char *r = ch.count ? callee_name(cx, ch.items[0], decl) : NULL;
         PC_VEC_FREE(ch);
         return r && *r ? r : (*name ? name : NULL);
@@ -225,8 +206,8 @@ int pc_clang_call_nargs(CXCursor c)
         int n = clang_Cursor_getNumArguments(c);
         return n < 0 ? 0 : n;
     }
-    cursors ch = {0};
-    children(c, &ch);
+    pc_clang_cursors ch = {0};
+    pc_clang_children(c, &ch);
     int n = ch.count > 0 ? (int)ch.count - 1 : 0;
     PC_VEC_FREE(ch);
     return n;
@@ -236,8 +217,8 @@ CXCursor pc_clang_call_arg(CXCursor c, int i)
 {
     if (clang_getCursorKind(c) == CXCursor_CallExpr)
         return clang_Cursor_getArgument(c, (unsigned)i);
-    cursors ch = {0};
-    children(c, &ch);
+    pc_clang_cursors ch = {0};
+    pc_clang_children(c, &ch);
     CXCursor r = (size_t)i + 1 < ch.count ? ch.items[i + 1] : clang_getNullCursor();
     PC_VEC_FREE(ch);
     return r;
@@ -439,8 +420,8 @@ static void operand_reads(pc_cx *cx, CXCursor arg, pc_unit unit, tres_list *out,
                      k == CXCursor_ParenExpr;
     if (!container)
         return;
-    cursors ch = {0};
-    children(arg, &ch);
+    pc_clang_cursors ch = {0};
+    pc_clang_children(arg, &ch);
     for (size_t i = 0; i < ch.count; i++)
         if (clang_isExpression(clang_getCursorKind(ch.items[i])))
             operand_reads(cx, ch.items[i], unit, out, depth + 1);
@@ -1004,8 +985,8 @@ pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e)
              k == CXCursor_CallExpr || k == CXCursor_UnaryOperator))
             return named(cx, resolve_lvalue(cx, c), c);
         if (k == CXCursor_ConditionalOperator) { /* c ? a : b: both are read by the consumer */
-            cursors ch = {0};
-            children(c, &ch);
+            pc_clang_cursors ch = {0};
+            pc_clang_children(c, &ch);
             for (size_t i = 1; i < ch.count; i++)
                 operand_reads(cx, ch.items[i], PC_UNIT_NONE, NULL, 0);
             PC_VEC_FREE(ch);
@@ -1098,8 +1079,8 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e)
         lhs = pc_clang_call_arg(c, 0);
         rhs = pc_clang_call_arg(c, 1);
     } else if (k == CXCursor_BinaryOperator) {
-        cursors ch = {0};
-        children(c, &ch);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(c, &ch);
         if (ch.count == 2 && is_assign_token_after(cx, ch.items[0])) {
             lhs = ch.items[0];
             rhs = ch.items[1];
@@ -1167,8 +1148,8 @@ void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
         if (info.name && *info.name)
             t->name = pc_model_strdup(cx->m, info.name);
     } else {
-        cursors ch = {0};
-        children(v, &ch);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(v, &ch);
         CXCursor init = clang_getNullCursor();
         for (size_t i = 0; i < ch.count; i++)
             if (clang_isExpression(clang_getCursorKind(ch.items[i])))
@@ -1230,4 +1211,71 @@ void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
     en->kernel = cx->kernel;
     en->tensor = tid;
     cx->cur_stmt = -1;
+}
+
+/* ---- tensor declarations -------------------------------------------------------------------------- */
+
+bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor v, pc_chost *out)
+{
+    pc_ctoks toks = {0};
+    int i0 = 0, i1 = 0;
+    bool has_init = pc_clang_init_tokens(cx, v, &toks, &i0, &i1);
+    bool ok = false;
+    out->kind = PC_TENSOR_CREATED;
+    if (!has_init) {
+        /* `Tensor t;`: an empty handle, written later */
+        uint32_t b, e, name_off;
+        ok = pc_clang_offsets(cx, v, &b, &e) && pc_clang_main_offset(cx, clang_getCursorLocation(v), &name_off);
+        if (ok) {
+            toks.count = 0;
+            pc_clang_lex(cx->src, name_off, e, &toks);
+            ok = toks.count <= 1;
+        }
+        PC_VEC_FREE(toks);
+        return ok;
+    }
+    const pc_ctok *t = toks.items + i0;
+    int n = i1 - i0;
+    /* `= Tensor(args)` / `= npu::tile_fwk::Tensor(args)` */
+    if (i0 >= 1 && pc_ctok_is(&toks.items[i0 - 1], "=")) {
+        int k = 0;
+        while (k < n && (t[k].kind == PC_CTOK_IDENT || pc_ctok_is(&t[k], "::")) && !pc_ctok_is(&t[k], "Tensor"))
+            k++;
+        if (k + 1 < n && pc_ctok_is(&t[k], "Tensor") && (pc_ctok_is(&t[k + 1], "(") || pc_ctok_is(&t[k + 1], "{")) &&
+            pc_clang_match(t, n, k + 1) == n - 1) {
+            t += k + 2;
+            n -= k + 3;
+        } else {
+            PC_VEC_FREE(toks);
+            return false;
+        }
+    } else if (n >= 2 && pc_ctok_is(&t[0], "{") && pc_clang_match(t, n, 0) == n - 1) {
+        t += 1; /* Tensor t{args} */
+        n -= 2;
+    }
+    int st[6], en[6];
+    int na = pc_clang_split_args(t, n, st, en, 6);
+    if (na == 0) {
+        ok = true;
+    } else if (na >= 2) {
+        pc_dtype dt = pc_clang_dtype(cx, t + st[0], en[0] - st[0]);
+        bool dtype_like = dt != PC_DT_UNKNOWN;
+        if (!dtype_like) { /* a DataType variable whose value is not known, or a GetDataType() call */
+            const char *n0 = pc_clang_tok_spelling(cx, t + st[0], en[0] - st[0]);
+            dtype_like = pc_clang_env_find(cx, n0, PC_CENV_DTYPE) >= 0 || strstr(n0, "GetDataType") ||
+                         strstr(n0, "Datatype") || strstr(n0, "DataType");
+        }
+        if (dtype_like) {
+            out->dtype = dt;
+            if (!pc_clang_shape_list(cx, t + st[1], en[1] - st[1], &out->shape, &out->ndims)) {
+                out->shape = NULL;
+                out->ndims = -1;
+            }
+            if (na >= 3)
+                out->name = pc_clang_string_arg(cx, t + st[2], en[2] - st[2]);
+            ok = true;
+        }
+    }
+    PC_VEC_FREE(toks);
+    return ok;
 }

@@ -1,0 +1,134 @@
+/* clang_leftovers.c - what the walk could not see: clang errors claimed by the statements that
+ * contain them, and after the walk the LOOP / FUNCTION tokens no recognised statement starts at
+ * and the clang errors inside a kernel that no statement claimed, each reported where it is. */
+#define _POSIX_C_SOURCE 200809L
+#include "clang_int.h"
+
+#include <string.h>
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    const char *first = NULL;
+    if (!cx->in_main) /* the errors recorded are the main file's; their offsets mean nothing here */
+        return NULL;
+    for (int i = 0; i < cx->ndiags; i++) {
+        pc_cdiag *d = &cx->diags[i];
+        if (!d->claimed && d->off >= begin && d->off < end) {
+            d->claimed = true;
+            if (!first)
+                first = d->text;
+        }
+    }
+    return first;
+}
+
+/* LOOP tokens inside a kernel that no recognised loop starts at (the macro did not expand, or
+ * clang dropped the statement), and clang errors inside a kernel that no statement claimed: each
+ * becomes an unanalysed statement at its place in the innermost enclosing LOOP body. */
+static void place_unanalysed(pc_cx *cx, int kernel, uint32_t off, const char *message)
+{
+    int loop = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->body_spans.count; i++) {
+        pc_cspan *sp = &cx->body_spans.items[i];
+        if (sp->kernel == kernel && off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            loop = sp->loop;
+        }
+    }
+    int saved_kernel = cx->kernel;
+    pc_cblock saved_block = cx->block;
+    cx->kernel = kernel;
+    cx->block = loop >= 0 ? (pc_cblock){PC_CBLK_LOOP, loop, 0} : (pc_cblock){PC_CBLK_KERNEL, 0, 0};
+    pc_clang_unanalysed(cx, pc_clang_loc_range(cx, off, off), message);
+    pc_clang_block_sort_last(cx, cx->block);
+    cx->kernel = saved_kernel;
+    cx->block = saved_block;
+}
+
+static int kernel_at(pc_cx *cx, uint32_t off)
+{
+    int k = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->kernel_spans.count; i++) {
+        pc_cspan *sp = &cx->kernel_spans.items[i];
+        if (off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            k = sp->kernel;
+        }
+    }
+    return k;
+}
+
+void pc_clang_check_leftovers(pc_cx *cx)
+{
+    pc_ctoks toks = {0};
+    pc_clang_lex(cx->src, 0, cx->srclen, &toks);
+    PC_VEC(uint32_t) lines = {0};
+    for (size_t i = 0; i + 1 < toks.count; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->loop_spans.count && !known; j++)
+            known = cx->loop_spans.items[j].begin == t->off;
+        int k = known ? -1 : kernel_at(cx, t->off);
+        if (k < 0)
+            continue;
+        /* an UNANALYSED statement already made for this LOOP (its header could not be read) */
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off);
+        bool reported = false;
+        pc_kernel *kk = &cx->m->kernels[k];
+        for (int s = 0; s < kk->nstmts && !reported; s++)
+            reported = kk->stmts[s].kind == PC_STMT_UNANALYSED && kk->stmts[s].loc.line == at.line;
+        PC_VEC_PUSH(lines, at.line);
+        if (reported)
+            continue;
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line == at.line && !cx->diags[d].claimed)
+                err = cx->diags[d].text;
+        place_unanalysed(cx, k, t->off,
+                         err ? pc_arena_printf(cx->scratch, "LOOP not modelled: clang could not parse it (%s)", err)
+                             : "LOOP not modelled: it is in code poolcheck does not follow from the FUNCTION "
+                               "(a lambda that is not called, a call through a pointer)");
+    }
+    /* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
+     * hold an unanalysed statement; say so where it is */
+    for (size_t i = 0; i + 1 < toks.count; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->function_offs.count && !known; j++)
+            known = cx->function_offs.items[j] == t->off;
+        if (known)
+            continue;
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off + t->len);
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line >= at.line && cx->diags[d].line <= at.line + 1)
+                err = cx->diags[d].text;
+        pc_model_add_message(cx->m, PC_MSG_WARNING, at,
+                             err ? pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang could not parse it (%s)", err)
+                                 : "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a "
+                                   "macro of its own)");
+    }
+    for (int d = 0; d < cx->ndiags; d++) {
+        pc_cdiag *dg = &cx->diags[d];
+        if (dg->claimed)
+            continue;
+        int k = kernel_at(cx, dg->off);
+        bool on_loop_line = false;
+        for (size_t i = 0; i < lines.count && !on_loop_line; i++)
+            on_loop_line = lines.items[i] == dg->line;
+        dg->claimed = true;
+        if (k < 0 || on_loop_line)
+            continue;
+        place_unanalysed(cx, k, dg->off, pc_arena_printf(cx->scratch, "code not modelled (clang: %s)", dg->text));
+    }
+    PC_VEC_FREE(lines);
+    PC_VEC_FREE(toks);
+}

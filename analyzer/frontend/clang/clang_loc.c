@@ -1,0 +1,123 @@
+/* clang_loc.c - where cursors are: byte offsets of a cursor's extent in the file being walked,
+ * line / column locations for the model, a cursor's tokens and spelling, its children, and
+ * whether its tokens mention a word. */
+#define _POSIX_C_SOURCE 200809L
+#include "clang_int.h"
+
+#include <string.h>
+
+/* ---- locations ------------------------------------------------------------------------------ */
+
+bool pc_clang_main_offset(pc_cx *cx, CXSourceLocation l, uint32_t *off)
+{
+    CXFile f;
+    unsigned o;
+    clang_getExpansionLocation(l, &f, NULL, NULL, &o);
+    if (!f || !clang_File_isEqual(f, cx->main_file))
+        return false;
+    *off = o;
+    return true;
+}
+
+bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    if (!pc_clang_main_offset(cx, clang_getRangeStart(r), begin))
+        return false;
+    if (!pc_clang_main_offset(cx, clang_getRangeEnd(r), end) || *end < *begin)
+        *end = *begin;
+    return true;
+}
+
+static void line_col(pc_cx *cx, uint32_t off, uint32_t *line, uint32_t *col)
+{
+    int lo = 0, hi = cx->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (cx->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *line = (uint32_t)lo + 1;
+    *col = off - cx->line_start[lo] + 1;
+}
+
+pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    uint32_t l1, c1, l2, c2;
+    line_col(cx, begin, &l1, &c1);
+    line_col(cx, end, &l2, &c2);
+    return pc_model_loc(cx->m, cx->src_name ? cx->src_name : cx->m->file, l1, c1, l2, c2);
+}
+
+pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c)
+{
+    uint32_t b, e;
+    if (pc_clang_offsets(cx, c, &b, &e))
+        return pc_clang_loc_range(cx, b, e);
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
+    CXString name = clang_getFileName(f);
+    const char *fn = clang_getCString(name);
+    pc_loc l = pc_model_loc(cx->m, fn ? fn : cx->m->file, line, col, 0, 0);
+    clang_disposeString(name);
+    return l;
+}
+
+/* The location of a declaration's name (its cursor location), one token long. */
+pc_loc pc_clang_name_loc(pc_cx *cx, CXCursor decl, const char *name)
+{
+    uint32_t off;
+    if (pc_clang_main_offset(cx, clang_getCursorLocation(decl), &off))
+        return pc_clang_loc_range(cx, off, off + (uint32_t)strlen(name));
+    return pc_clang_cursor_loc(cx, decl);
+}
+
+bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out)
+{
+    uint32_t b, e;
+    out->count = 0;
+    if (!pc_clang_offsets(cx, c, &b, &e) || e <= b)
+        return false;
+    pc_clang_lex(cx->src, b, e, out);
+    return true;
+}
+
+/* A cursor's spelling as a scratch-arena string ("" when it has none). */
+const char *pc_clang_spelling(pc_cx *cx, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *r = pc_arena_strdup(cx->scratch, clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+/* ---- children ------------------------------------------------------------------------------- */
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    pc_clang_cursors *v = d;
+    PC_VEC_PUSH(*v, c);
+    return CXChildVisit_Continue;
+}
+
+void pc_clang_children(CXCursor c, pc_clang_cursors *out)
+{
+    out->count = 0;
+    clang_visitChildren(c, collect, out);
+}
+
+/* Is `word` one of the tokens of c's extent (main file only)? */
+bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word)
+{
+    pc_ctoks toks = {0};
+    bool found = false;
+    if (pc_clang_cursor_tokens(cx, c, &toks))
+        for (size_t i = 0; i < toks.count && !found; i++)
+            found = pc_ctok_is(&toks.items[i], word);
+    PC_VEC_FREE(toks);
+    return found;
+}

@@ -1,0 +1,130 @@
+/* clang_options.c - runtime options: each `config::SetRuntimeOption<T>(key, value)` call, read from
+ * the call clang resolved (or from its tokens when clang rejected it), recorded once per site,
+ * and the model's options in source order. */
+#define _POSIX_C_SOURCE 200809L
+#include "clang_int.h"
+
+#include <string.h>
+
+/* The SetRuntimeOption call inside an expression statement (clang resolved it). */
+static enum CXChildVisitResult find_option_call(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 2) {
+        CXString s = clang_getCursorSpelling(c);
+        bool hit = !strcmp(clang_getCString(s), "SetRuntimeOption");
+        clang_disposeString(s);
+        if (hit) {
+            *(CXCursor *)d = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Record an option site; false when the same call was recorded already (a helper walked as host
+ * code and inlined into a kernel: keep one, the kernel's view wins). */
+static pc_option *option_record(pc_cx *cx, const char *key, pc_loc loc)
+{
+    for (int o = 0; o < cx->m->noptions; o++) {
+        pc_option *op = &cx->m->options[o];
+        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->loc.line == loc.line && op->loc.col == loc.col) {
+            if (cx->kernel >= 0) {
+                op->kernel = cx->kernel;
+                op->in_kernel = true;
+            }
+            return NULL;
+        }
+    }
+    int id = pc_model_add_option(cx->m, key, PC_SITE_CPP_SET_RUNTIME_OPTION, loc);
+    pc_option *o = &cx->m->options[id];
+    o->kernel = cx->kernel;
+    o->in_kernel = cx->kernel >= 0;
+    return o;
+}
+
+/* A key written as a constant whose value poolcheck cannot read (STITCH_FUNCTION_MAX_NUM from an
+ * unknown header): upstream spells each key as its constant's lower-case name. */
+static const char *key_from_constant(pc_cx *cx, const char *spelled)
+{
+    const char *last = strrchr(spelled, ':');
+    char *lower = pc_arena_strdup(cx->scratch, last ? last + 1 : spelled);
+    for (char *p = lower; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return lower;
+}
+
+void pc_clang_option_site(pc_cx *cx, CXCursor c)
+{
+    /* from the AST: config::SetRuntimeOption<T>(key, value) as clang resolved it */
+    CXCursor call = clang_getNullCursor();
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        find_option_call(c, c, &call);
+    if (clang_Cursor_isNull(call))
+        clang_visitChildren(c, find_option_call, &call);
+    if (!clang_Cursor_isNull(call)) {
+        CXCursor karg = clang_Cursor_getArgument(call, 0);
+        const char *key = pc_clang_value_string(cx, karg);
+        if (!key)
+            key = key_from_constant(cx, pc_clang_spelling(cx, pc_clang_strip(karg)));
+        pc_option *o = option_record(cx, key, pc_clang_cursor_loc(cx, call));
+        if (o)
+            pc_clang_value_opt(cx, clang_Cursor_getArgument(call, 1), &o->value, 0);
+        return;
+    }
+    /* clang rejected the call: read it back from its tokens */
+    pc_ctoks toks = {0};
+    if (!pc_clang_cursor_tokens(cx, c, &toks)) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *t = toks.items;
+    int n = (int)toks.count, i = 0;
+    while (i < n && !pc_ctok_is(&t[i], "SetRuntimeOption"))
+        i++;
+    if (i >= n) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    uint32_t call_begin = t[0].off;
+    i++;
+    if (i < n && pc_ctok_is(&t[i], "<")) /* SetRuntimeOption<std::vector<int64_t>>(...) */
+        i = pc_clang_skip_template_args(t, n, i);
+    if (i < 0) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    if (i >= n || !pc_ctok_is(&t[i], "(")) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    int close = pc_clang_match(t, n, i);
+    int st[4], en[4];
+    int na = close < n ? pc_clang_split_args(t + i + 1, close - i - 1, st, en, 4) : 0;
+    pc_loc loc = pc_clang_loc_range(cx, call_begin, close < n ? t[close].off + 1 : t[n - 1].off + t[n - 1].len);
+    if (na < 2) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *kt = t + i + 1 + st[0];
+    int kn = en[0] - st[0];
+    const char *key = pc_clang_string_arg(cx, kt, kn);
+    if (!key && kn > 0)
+        key = key_from_constant(cx, pc_arena_strndup(cx->scratch, kt[kn - 1].text, kt[kn - 1].len));
+    pc_option *o = option_record(cx, key, loc);
+    if (o)
+        pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
+    PC_VEC_FREE(toks);
+}
+
+/* Options in source order (helpers are walked where they are called). */
+void pc_clang_sort_options(pc_model *m)
+{
+    for (int i = 1; i < m->noptions; i++)
+        for (int j = i; j > 0 && pc_clang_loc_cmp(m->options[j - 1].loc, m->options[j].loc) > 0; j--) {
+            pc_option tmp = m->options[j];
+            m->options[j] = m->options[j - 1];
+            m->options[j - 1] = tmp;
+        }
+}
