@@ -54,14 +54,15 @@ def target_of(root, including_rel, bracket, name):
             return lib
     if name.startswith("poolcheck/"):
         return module_of("include/" + name)
-    if bracket == "<":
-        return None
+    # <support/support.h> finds our header through the include path as "support/support.h" does:
+    # an angle-bracket include of one of our files is an arrow too, not a system header.
     here = os.path.dirname(including_rel)
-    for cand in (os.path.join(here, name), os.path.join("analyzer", name), os.path.join("include", name)):
+    dirs = ("analyzer", "include") if bracket == "<" else (here, "analyzer", "include")
+    for cand in (os.path.join(d, name) for d in dirs):
         cand = os.path.normpath(cand)
         if os.path.isfile(os.path.join(root, cand)):
             return module_of(cand) or "?"
-    return "?"
+    return None if bracket == "<" else "?"
 
 
 def real_graph(root):
@@ -157,6 +158,8 @@ def self_test():
          {"include/poolcheck/support.h": '#include "poolcheck/model.h"\n'}, 1, ("include/support", "include")),
         ("plugin -> support internals", {"plugin/lsp/bad.c": '#include "../../analyzer/support/support.h"\n'},
          1, ("plugin/lsp", "support")),
+        ("report -> driver in angle brackets", {"analyzer/report/bad.c": "#include <stdio.h>\n#include <driver/driver_int.h>\n"},
+         1, ("report", "driver")),
     ]
     failures = 0
     for name, extra, want_rc, want_arrow in cases:
