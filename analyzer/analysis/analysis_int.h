@@ -98,12 +98,28 @@ void pc_an_classify(an_ctx *c);
 typedef struct an_ranges { int64_t *lo, *hi; int n, cap; bool all; } an_ranges;
 bool pc_an_ranges_has(const an_ranges *r, int64_t task);
 
+/* One DeviceTask in order: an explicit task (an_set_result.tasks) and the instances it is shifted
+ * by (a task of a period added in closed form is a walked task shifted; issue 17). */
+typedef struct an_vtask { int64_t task, shift; } an_vtask;
+
+#define AN_KEEP_TASKS 262144   /* every DeviceTask is listed (pc_result.tasks) up to this many */
+
 typedef struct an_set_result {
     bool known;                     /* every trip count evaluated (and not truncated) */
-    bool truncated;                 /* max_instances reached: the walk stopped there */
+    bool truncated;                 /* an explicit max_instances reached: the walk stopped there */
     int64_t ninstances;
     PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
+    /* The DeviceTasks the walk closed (explicit tasks).  Periods added in closed form (issue 17)
+     * add tasks that repeat explicit ones shifted: nvtasks counts all of them, task_vidx gives
+     * each explicit task its number among all, and vtasks lists every task while there are at
+     * most AN_KEEP_TASKS (vtasks_dropped past that).  Per-task vectors below are per explicit
+     * task; a repeated task has its explicit task's sums, needs and live assemble count. */
     PC_VEC(pc_task) tasks;
+    PC_VEC(int64_t) task_vidx;
+    int64_t nvtasks;
+    PC_VEC(an_vtask) vtasks;
+    bool vtasks_dropped;
+    int64_t fast_forwards;          /* periods of iterations added in closed form */
     /* per task: sums over the largest workspace copy, bytes and counts */
     PC_VEC(int64_t) task_sum_inner, task_sum_excl, task_cnt_inner, task_cnt_excl;
     int64_t *root_instances;        /* per root */

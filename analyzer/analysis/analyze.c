@@ -21,7 +21,6 @@ void pc_an_default_opts(pc_analysis_opts *o)
     memset(o, 0, sizeof *o);
     o->inner_policy = PC_INNER_BOUNDARY;
     o->assemble_headroom = 1;
-    o->max_instances = 50000000;
 }
 
 int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P)
@@ -45,7 +44,7 @@ void pc_result_free(pc_result *r)
 /* Per-set depths: predicted[i] for one binding set (-1 when the walk could not finish). */
 typedef struct set_depths {
     int64_t pred[3];
-    int64_t arg_task[3];
+    int64_t arg_task[3];     /* the explicit task (an_set_result.tasks) first setting it */
 } set_depths;
 
 static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths *d)
@@ -66,7 +65,7 @@ static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths 
         for (int i = 0; i < 3; i++)
             if (task->need[i] > d->pred[i]) {
                 d->pred[i] = task->need[i];
-                d->arg_task[i] = (int64_t)t;
+                d->arg_task[i] = (int64_t)t; /* repeated tasks never exceed their walked one */
             }
     }
     for (int i = 0; i < 3; i++) {
@@ -75,6 +74,20 @@ static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths 
         if (!c->needed[i])
             d->pred[i] = 0;
     }
+}
+
+/* The walked task holding instance inst (the last one starting at or before it). */
+static int64_t explicit_task_of(const an_set_result *s, int64_t inst)
+{
+    int64_t lo = 0, hi = (int64_t)s->tasks.count - 1;
+    while (lo < hi) {
+        int64_t mid = (lo + hi + 1) / 2;
+        if (s->tasks.items[mid].first <= inst)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 static void add_name(pc_arena *a, const char ***list, int *n, const char *name)
@@ -163,7 +176,7 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
     if (task < 0 || (size_t)task >= s->tasks.count || !c->needed[pool])
         return;
     const pc_task *t = &s->tasks.items[task];
-    w->task = task;
+    w->task = s->task_vidx.items[task];
     w->first_instance = t->first;
     w->last_instance = t->last;
     if (!s->instance_roots.count)
@@ -183,7 +196,7 @@ static void fill_why(an_ctx *c, pc_result *r, const an_set_result *s, int pool, 
         for (int st = 0; st < c->k->nstmts; st++) {
             if (c->stmt_run[st] != c->roots[root].run || c->k->stmts[st].kind != PC_STMT_OP)
                 continue;
-            if (s->stmt_tasks && !pc_an_ranges_has(&s->stmt_tasks[st], task))
+            if (s->stmt_tasks && !pc_an_ranges_has(&s->stmt_tasks[st], w->task))
                 continue; /* on a path no instance of this task took */
             for (int a = 0; a < c->k->stmts[st].naccesses; a++) {
                 int tid = c->k->stmts[st].accesses[a].tensor;
@@ -309,8 +322,6 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         opts = *in_opts;
     else
         pc_an_default_opts(&opts);
-    if (opts.max_instances <= 0)
-        opts.max_instances = 50000000;
     pc_runtime_config defaults;
     if (!cfg) {
         pc_cfg_defaults(&defaults);
@@ -508,12 +519,19 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             if (!is_loop_var(k, sets[i].unknowns[u]))
                 add_name(arena, &r->unknowns, &r->nunknowns, sets[i].unknowns[u]);
     r->instances = all_known ? cs->ninstances : -1;
-    r->device_tasks = all_known ? (int64_t)cs->tasks.count : -1;
+    r->device_tasks = all_known ? cs->nvtasks : -1;
     if (all_known) {
-        r->ntasks = (int64_t)cs->tasks.count;
-        r->tasks = pc_arena_alloc(arena, (cs->tasks.count ? cs->tasks.count : 1) * sizeof(pc_task));
-        if (cs->tasks.count)
-            memcpy(r->tasks, cs->tasks.items, cs->tasks.count * sizeof(pc_task));
+        /* every DeviceTask, when they are few enough to list: walked ones and repeated ones */
+        if (!cs->vtasks_dropped) {
+            r->ntasks = (int64_t)cs->vtasks.count;
+            r->tasks = pc_arena_alloc(arena, (cs->vtasks.count ? cs->vtasks.count : 1) * sizeof(pc_task));
+            for (size_t v = 0; v < cs->vtasks.count; v++) {
+                const an_vtask *vt = &cs->vtasks.items[v];
+                r->tasks[v] = cs->tasks.items[vt->task];
+                r->tasks[v].first += vt->shift;
+                r->tasks[v].last += vt->shift;
+            }
+        }
         if (cs->instance_roots.count == (size_t)cs->ninstances && cs->ninstances > 0) {
             r->ninstances = cs->ninstances;
             r->instance_roots = pc_arena_alloc(arena, cs->instance_roots.count * sizeof(int32_t));
@@ -531,10 +549,10 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         for (size_t a = 0; a < cs->alloc_start.count; a++) {
             int64_t first = cs->alloc_start.items[a];
             int64_t last = cs->alloc_whole_launch.items[a] ? cs->ninstances - 1 : cs->alloc_last.items[a];
-            bool crosses = false;
-            for (size_t t = 0; t < cs->tasks.count; t++)
-                if (cs->tasks.items[t].first > first && cs->tasks.items[t].first <= last)
-                    crosses = true;
+            /* some DeviceTask starts after its first use and at or before its last: they are in
+             * different tasks (allocations are made and used only in walked tasks) */
+            int64_t tl = explicit_task_of(cs, last);
+            bool crosses = last > first && (tl != explicit_task_of(cs, first) || last > cs->tasks.items[tl].last);
             int tid = cs->alloc_tensor.items[a];
             bool dup = false;
             for (int i = 0; i < r->ncross_task_assemble; i++)

@@ -8,7 +8,9 @@
  * recycled only at a submit: TriggerDelayedRecycle). */
 #include "analysis_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* What one instance of a root needs: the taken path's bytes per pool and whether it does any
  * tensor work at all (a path with no operation produces no instance). */
@@ -22,6 +24,9 @@ typedef struct req_cache {
     inst_req v;
     int *taken; int ntaken;  /* tier 1: the OP statements on the path */
 } req_cache;
+
+/* The statements and loops inside a loop, at any depth. */
+typedef struct an_sub { int *stmts; int nstmts; int *loops; int nloops; } an_sub;
 
 typedef struct walker {
     an_ctx *c;
@@ -55,7 +60,13 @@ typedef struct walker {
     bool *zero_step_seen;    /* per loop */
     bool all_paths;          /* compile-time units: every path, no condition evaluated */
     bool mark;               /* record taken statements and undecidable conditions */
-    signed char *fast_ok;    /* per loop: 0 not known, 1 identical iterations possible, -1 not */
+    /* issue 17: DeviceTasks so far (also those added in closed form; the open one's number),
+     * assemble allocation events (a new allocation, a use that moves a non-whole-launch one's
+     * end, a slot marked for allocation), the last use of any non-whole-launch allocation, and
+     * per loop the statements and loops inside it (the index scan) */
+    int64_t vtasks, events, nw_last_max;
+    struct an_sub *sub;
+    double t_start, t_last;  /* progress: when the walk started, the last report */
     PC_VEC(int) taken;       /* OP statements on the path of the requirement being computed */
     bool collect;
 } walker;
@@ -543,6 +554,17 @@ static void cut(walker *w, pc_task_close why)
     t.close = why;
     t.parallel = w->parallel_depth > 0;
     PC_VEC_PUSH(o->tasks, t);
+    PC_VEC_PUSH(o->task_vidx, w->vtasks);
+    if (!o->vtasks_dropped) {
+        if (o->vtasks.count >= AN_KEEP_TASKS) {
+            o->vtasks_dropped = true;
+            PC_VEC_FREE(o->vtasks);
+        } else {
+            an_vtask v = {(int64_t)o->tasks.count - 1, 0};
+            PC_VEC_PUSH(o->vtasks, v);
+        }
+    }
+    w->vtasks++;
     int64_t mi = 0, me = 0, ci = 0, ce = 0;
     int copies = (int)(w->c->parallelism < 1 ? 1 : w->c->parallelism > 8 ? 8 : w->c->parallelism);
     for (int p = 0; p < copies; p++) {
@@ -571,10 +593,25 @@ static void new_alloc(walker *w, int t, int64_t inst)
     an_set_result *o = w->out;
     w->cur_alloc[t] = (int)o->alloc_start.count;
     w->need_new[t] = false;
+    w->events++;
+    if (!w->c->kernel_scope_assemble[t] && inst > w->nw_last_max)
+        w->nw_last_max = inst;
     PC_VEC_PUSH(o->alloc_start, inst);
     PC_VEC_PUSH(o->alloc_last, inst);
     PC_VEC_PUSH(o->alloc_tensor, t);
     PC_VEC_PUSH(o->alloc_whole_launch, w->c->kernel_scope_assemble[t]);
+}
+
+/* A use moves allocation `a` of tensor t to end at inst.  Whole-launch allocations live to the end
+ * anyway: only the others' ends are events. */
+static void extend_alloc(walker *w, int t, int a, int64_t inst)
+{
+    w->out->alloc_last.items[a] = inst;
+    if (!w->c->kernel_scope_assemble[t]) {
+        w->events++;
+        if (inst > w->nw_last_max)
+            w->nw_last_max = inst;
+    }
 }
 
 static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t inst, int64_t factor,
@@ -609,7 +646,10 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
             continue;
         /* upstream emits RUNTIME_SlotMarkNeedAlloc each time the creating path is entered */
         for (int i2 = w->created_start[s]; i2 < w->created_start[s + 1]; i2++)
-            w->need_new[w->created[i2]] = true;
+            if (!w->need_new[w->created[i2]]) {
+                w->need_new[w->created[i2]] = true;
+                w->events++;
+            }
         if (creations_only)
             continue;
         for (int j = 0; j < st->naccesses; j++) {
@@ -625,7 +665,7 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
             switch (a->kind) {
             case PC_ACC_READ:
                 if (cur >= 0 && w->out->alloc_last.items[cur] < inst)
-                    w->out->alloc_last.items[cur] = inst;
+                    extend_alloc(w, t, cur, inst);
                 break;
             case PC_ACC_DEFINE:
                 if (k->tensors[t].kind == PC_TENSOR_CREATED)
@@ -642,7 +682,7 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
                 if (cur < 0 || w->need_new[t])
                     new_alloc(w, t, inst);
                 else if (w->out->alloc_last.items[cur] < inst)
-                    w->out->alloc_last.items[cur] = inst;
+                    extend_alloc(w, t, cur, inst);
                 break;
             }
         }
@@ -650,6 +690,25 @@ static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t in
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every 65536 instances: past one second of walking, tell the caller (about once a second) how far
+ * the walk of instances that have no repeating structure has come. */
+static void progress_tick(walker *w)
+{
+    double t = now_seconds();
+    if (t - w->t_start < 1.0 || t - w->t_last < 1.0)
+        return;
+    w->t_last = t;
+    w->c->opts->progress(w->c->opts->progress_user, w->c->k->name, w->out->ninstances, t - w->t_start);
+}
 
 static void emit_instance(walker *w, int r, const inst_req *q)
 {
@@ -684,9 +743,12 @@ static void emit_instance(walker *w, int r, const inst_req *q)
         PC_VEC_PUSH(o->instance_roots, (int32_t)r);
     const an_run *run = &c->runs[c->roots[r].run];
     assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false, 0);
-    if (o->ninstances >= w->c->opts->max_instances) {
-        /* the safety valve: the walk stops here and nothing after it is counted, so the numbers
-         * are not exact (analyze.c reports them as bounds, PC012 says why) */
+    if ((o->ninstances & 0xFFFF) == 0 && c->opts->progress)
+        progress_tick(w);
+    if (c->opts->max_instances > 0 && o->ninstances >= c->opts->max_instances) {
+        /* an explicit limit (pc_analysis_opts.max_instances; none by default): the walk stops
+         * here and nothing after it is counted, so the numbers are not exact (analyze.c reports
+         * them as bounds, PC012 says why) */
         o->truncated = true;
         o->known = false;
         w->stop = true;
@@ -785,186 +847,515 @@ static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t 
     }
 }
 
-/* ---- identical iterations in closed form (issue 17) ------------------------------------------- *
+/* ---- periodic iterations in closed form (issue 17) ------------------------------------------- *
  *
- * A loop whose body is straight-line root functions (no nested loop, no IF holding loops) whose
- * requirements and paths do not depend on the loop scope (tier 1: computed once) and that touch no
- * assemble tensor gives the same instances, in the same order, every iteration.  Its n iterations
- * are then added DeviceTask by DeviceTask: each task takes the next `room` instances of the
- * periodic sequence, whose sums come from prefix sums, instead of walking them one by one.  The
- * result is the per-instance walk's, exactly (check_property compares the two). */
+ * The walk is an interpreter whose future depends only on its state.  Over a range of iterations
+ * of a loop in which the body behaves the same in iteration j and j + Q (nothing in it depends on
+ * the loop's index except through conditions that are constant between breakpoints or periodic
+ * with period Q), the state at an iteration boundary -- the position in the open DeviceTask, its
+ * per-copy sums, the phase modulo Q, and counters that change whenever anything else the future
+ * reads changes (assemble allocation events, undecided conditions, unknowns, zero steps) -- is
+ * recorded.  When it repeats after p iterations, the next p iterations are walked once more to
+ * measure one period (its DeviceTasks, instances per root function, statements taken per task);
+ * the following floor(rest / p) periods then repeat that one exactly and are added in closed form:
+ * task and instance counts grow, the period's tasks are the same tasks shifted (their needs are
+ * equal, so maxima and the first task reaching them -- the 'why' -- are those of the walked
+ * period), and the rest is walked.  Nested loops fast-forward inside each outer iteration, and the
+ * outer loop's state then repeats too.  The results are the per-instance walk's, exactly
+ * (check_property and check_analysis compare the two; pc_analysis_opts.walk_every_instance). */
 
-/* How the statements touch assemble tensors: 0 not at all; 1 only by assembling into or reading
- * kernel-body tensors (once their allocation exists, an iteration only moves its last use, which a
- * whole-launch allocation does not need: identical after the first iteration); 2 otherwise (a
- * creation, a whole write, a loop-body tensor: allocations change every iteration). */
-static int stmts_touch_assemble(const an_ctx *c, const int *stmts, int n, int depth)
+#define IX_MAX_BREAKS 256
+#define IX_MAX_PERIOD 4096
+
+/* How an expression depends on the index of the loop being scanned: not at all (INDEP, and its
+ * value is not known here: an inner loop's index, data), a*i + b with b known (AFFINE; a = 0 for a
+ * known value), periodic in i with period q (PERIODIC), or in some other way (UNKNOWN). */
+typedef enum ix_kind { IX_INDEP, IX_AFFINE, IX_PERIODIC, IX_UNKNOWN } ix_kind;
+typedef struct ix { ix_kind kind; __int128 a, b; int64_t q; } ix;
+
+typedef struct ix_scan {
+    walker *w;
+    const char *var;              /* the loop's index variable */
+    __int128 begin, stride;       /* iteration j has the index begin + j * stride */
+    int64_t n;
+    int64_t breaks[IX_MAX_BREAKS];/* iterations where a condition may change */
+    int nbreaks;
+    int64_t period;               /* conditions repeat every `period` iterations between breaks */
+    bool unknown;                 /* the iterations cannot be compared: walk them all */
+} ix_scan;
+
+static bool mentions(const pc_expr *e, const char *var, int depth)
 {
-    const pc_kernel *k = c->k;
-    int how = 0;
-    for (int i = 0; i < n && how < 2; i++) {
-        int s = stmts[i];
-        if (s < 0 || s >= k->nstmts || depth > 64)
-            return 2;
-        const pc_stmt *st = &k->stmts[s];
-        if (c->stmt_defines_assemble[s])
-            return 2;
-        for (int j = 0; j < st->naccesses; j++) {
-            const pc_access *a = &st->accesses[j];
-            if (a->tensor < 0 || a->tensor >= k->ntensors)
-                continue;
-            if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
-                continue; /* making a view touches nothing */
-            int t = c->base[a->tensor];
-            if (c->pool[t] != PC_POOL_ASSEMBLE)
-                continue;
-            bool mild = c->kernel_scope_assemble[t] &&
-                        (a->kind == PC_ACC_READ || a->kind == PC_ACC_WRITE_ASSEMBLE || a->kind == PC_ACC_WRITE_ELEMENT);
-            if (!mild)
-                return 2;
-            how = 1;
-        }
-        for (int b = 0; b < st->nbranches && how < 2; b++) {
-            int x = stmts_touch_assemble(c, st->branches[b].body.stmts, st->branches[b].body.count, depth + 1);
-            how = x > how ? x : how;
-        }
-        int x = stmts_touch_assemble(c, st->unroll_body.stmts, st->unroll_body.count, depth + 1);
-        how = x > how ? x : how;
-    }
-    return how;
+    if (!e)
+        return false;
+    if (depth > 256)
+        return true;
+    if ((e->kind == PC_EXPR_SYM || e->kind == PC_EXPR_IS_LOOP_BEGIN || e->kind == PC_EXPR_IS_LOOP_END) && e->name &&
+        strcmp(e->name, var) == 0)
+        return true;
+    return mentions(e->a, var, depth + 1) || mentions(e->b, var, depth + 1);
 }
 
-/* 0: walk every iteration; 1: every iteration in closed form; 2: the first walked, the rest in
- * closed form (the body assembles into kernel-body tensors). */
-static int loop_fast_mode(walker *w, int l)
+static bool small128(__int128 v) { return v > -((__int128)1 << 62) && v < ((__int128)1 << 62); }
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a < 0 ? -a : a;
+}
+
+static int64_t lcm_period(int64_t a, int64_t b)
+{
+    if (a <= 0 || b <= 0)
+        return -1;
+    int64_t l = a / gcd64(a, b) * b;
+    return l > IX_MAX_PERIOD ? -1 : l;
+}
+
+static ix ix_arith(ix_scan *s, const pc_expr *e, int depth)
+{
+    ix r = {IX_UNKNOWN, 0, 0, 0};
+    if (!e || depth > 256)
+        return r;
+    if (!mentions(e, s->var, 0)) {
+        int64_t v;
+        if (pc_expr_eval(e, s->w->sets, 3, &v)) {
+            r.kind = IX_AFFINE;
+            r.b = v;
+        } else {
+            r.kind = IX_INDEP;
+        }
+        return r;
+    }
+    if (e->kind == PC_EXPR_SYM) {
+        r.kind = IX_AFFINE;
+        r.a = 1;
+        return r;
+    }
+    ix x = ix_arith(s, e->a, depth + 1);
+    if (e->kind == PC_EXPR_NEG) {
+        if (x.kind == IX_AFFINE) {
+            x.a = -x.a;
+            x.b = -x.b;
+        }
+        return x.kind == IX_AFFINE || x.kind == IX_PERIODIC ? x : r;
+    }
+    ix y = ix_arith(s, e->b, depth + 1);
+    /* e mentions the index, so an INDEP operand (unknown here) makes the whole unknown */
+    if (x.kind == IX_UNKNOWN || y.kind == IX_UNKNOWN || x.kind == IX_INDEP || y.kind == IX_INDEP)
+        return r;
+    bool xc = x.kind == IX_AFFINE && x.a == 0, yc = y.kind == IX_AFFINE && y.a == 0;
+    if (x.kind == IX_PERIODIC || y.kind == IX_PERIODIC) {
+        /* a periodic operand combined with values or with another periodic one stays periodic
+         * (x % q, then any arithmetic, comparison-free) */
+        if ((x.kind == IX_PERIODIC || xc) && (y.kind == IX_PERIODIC || yc)) {
+            r.kind = IX_PERIODIC;
+            r.q = x.kind == IX_PERIODIC && y.kind == IX_PERIODIC ? lcm_period(x.q, y.q)
+                                                                 : (x.kind == IX_PERIODIC ? x.q : y.q);
+            if (r.q < 0)
+                r.kind = IX_UNKNOWN;
+        }
+        return r;
+    }
+    switch (e->kind) {
+    case PC_EXPR_ADD:
+    case PC_EXPR_SUB: {
+        int sg = e->kind == PC_EXPR_ADD ? 1 : -1;
+        r.kind = IX_AFFINE;
+        r.a = x.a + sg * y.a;
+        r.b = x.b + sg * y.b;
+        break;
+    }
+    case PC_EXPR_MUL:
+        if (!xc && !yc)
+            return r;
+        r.kind = IX_AFFINE;
+        r.a = xc ? x.b * y.a : x.a * y.b;
+        r.b = x.b * y.b;
+        break;
+    case PC_EXPR_MOD:
+        /* (a*i + b) % q repeats when i grows by q, whatever a, b and the loop's step */
+        if (!yc || y.b == 0 || !small128(y.b))
+            return r;
+        r.kind = IX_PERIODIC;
+        r.q = (int64_t)(y.b < 0 ? -y.b : y.b);
+        if (r.q > IX_MAX_PERIOD)
+            r.kind = IX_UNKNOWN;
+        return r;
+    default:
+        return r;
+    }
+    if (!small128(r.a) || !small128(r.b))
+        r.kind = IX_UNKNOWN;
+    return r;
+}
+
+static void ix_break(ix_scan *s, __int128 j)
+{
+    if (j <= 0 || j >= s->n)
+        return;
+    for (int i = 0; i < s->nbreaks; i++)
+        if (s->breaks[i] == (int64_t)j)
+            return;
+    if (s->nbreaks == IX_MAX_BREAKS) {
+        s->unknown = true;
+        return;
+    }
+    s->breaks[s->nbreaks++] = (int64_t)j;
+}
+
+static __int128 floordiv128(__int128 x, __int128 y)
+{
+    __int128 q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0)))
+        q--;
+    return q;
+}
+
+/* d = a*i + b compared with 0: its sign is constant before t, at t, and from t + 1 on, with
+ * t = floor(-B / A) in iterations (A = a * stride, B = a * begin + b). */
+static void ix_sign(ix_scan *s, ix d)
+{
+    if (d.kind == IX_PERIODIC) {
+        s->period = lcm_period(s->period, d.q);
+        if (s->period < 0)
+            s->unknown = true;
+        return;
+    }
+    if (d.kind != IX_AFFINE) {
+        s->unknown = true;
+        return;
+    }
+    if (d.a == 0)
+        return;
+    __int128 A = d.a * s->stride, B = d.a * s->begin + d.b;
+    if (A == 0)
+        return;
+    __int128 t = floordiv128(-B, A);
+    ix_break(s, t);
+    ix_break(s, t + 1);
+}
+
+static void ix_cond(ix_scan *s, const pc_expr *e, int depth)
+{
+    if (!e || s->unknown || !mentions(e, s->var, 0))
+        return;
+    if (depth > 256) {
+        s->unknown = true;
+        return;
+    }
+    switch (e->kind) {
+    case PC_EXPR_IS_LOOP_BEGIN:
+    case PC_EXPR_IS_LOOP_END:
+        ix_break(s, 1);
+        ix_break(s, (__int128)s->n - 1);
+        return;
+    case PC_EXPR_AND:
+    case PC_EXPR_OR:
+        ix_cond(s, e->a, depth + 1);
+        ix_cond(s, e->b, depth + 1);
+        return;
+    case PC_EXPR_NOT:
+        ix_cond(s, e->a, depth + 1);
+        return;
+    case PC_EXPR_LT: case PC_EXPR_LE: case PC_EXPR_GT: case PC_EXPR_GE: case PC_EXPR_EQ: case PC_EXPR_NE: {
+        pc_expr diff = {.kind = PC_EXPR_SUB, .a = e->a, .b = e->b};
+        ix_sign(s, ix_arith(s, &diff, depth + 1));
+        return;
+    }
+    default:
+        ix_sign(s, ix_arith(s, e, depth + 1)); /* a number used as a truth value */
+        return;
+    }
+}
+
+static bool shape_mentions(const pc_kernel *k, int t, const char *var)
+{
+    if (t < 0 || t >= k->ntensors)
+        return false;
+    const pc_tensor *T = &k->tensors[t];
+    for (int d = 0; d < T->ndims && T->shape; d++)
+        if (mentions(T->shape[d], var, 0))
+            return true;
+    return false;
+}
+
+/* Scan loop l's body (every statement and loop inside it) for iteration `seg` of the current
+ * factor: breakpoints and period, or unknown (sizes or inner trip counts follow the index). */
+static void ix_scan_loop(walker *w, int l, __int128 begin, __int128 stride, int64_t n, ix_scan *s)
 {
     an_ctx *c = w->c;
-    if (c->opts->walk_every_instance)
-        return 0;
-    if (w->fast_ok[l])
-        return w->fast_ok[l] > 0 ? w->fast_ok[l] : 0;
-    const an_body *body = &c->loop_bodies[l];
-    int mode = 1;
-    for (int i = 0; i < body->nitems && mode; i++) {
-        const an_item *it = &body->items[i];
-        if (it->is_loop) {
-            mode = 0;
-            break;
-        }
-        const an_run *run = &c->runs[it->index];
-        int how = stmts_touch_assemble(c, run->stmts, run->nstmts, 0);
-        if (how == 2)
-            mode = 0;
-        else if (how == 1)
-            mode = 2;
-        for (int r = c->root_of_run_factor[it->index]; mode && r < c->nroots && c->roots[r].run == it->index; r++)
-            if (w->root_dyn[r])
-                mode = 0;
+    const pc_kernel *k = c->k;
+    memset(s, 0, sizeof *s);
+    s->w = w;
+    s->var = k->loops[l].index_var;
+    s->begin = begin;
+    s->stride = stride;
+    s->n = n;
+    s->period = 1;
+    if (!s->var || !*s->var)
+        return;
+    const an_sub *sub = &w->sub[l];
+    for (int i = 0; i < sub->nloops && !s->unknown; i++) {
+        const pc_loop *m = &k->loops[sub->loops[i]];
+        if (mentions(m->begin, s->var, 0) || mentions(m->end, s->var, 0) || mentions(m->step, s->var, 0))
+            s->unknown = true;
     }
-    w->fast_ok[l] = (signed char)(mode ? mode : -1);
-    return mode;
+    for (int i = 0; i < sub->nstmts && !s->unknown; i++) {
+        const pc_stmt *st = &k->stmts[sub->stmts[i]];
+        if (st->kind == PC_STMT_IF)
+            for (int b = 0; b < st->nbranches; b++)
+                ix_cond(s, st->branches[b].cond, 0);
+        for (int j = 0; j < st->naccesses && !s->unknown; j++) {
+            int t = st->accesses[j].tensor;
+            if (t >= 0 && t < k->ntensors && (shape_mentions(k, t, s->var) || shape_mentions(k, c->base[t], s->var)))
+                s->unknown = true;
+        }
+    }
 }
 
-/* Sum of the m entries of the periodic prefix-summed sequence (length L) from phase on. */
-static int64_t periodic_sum(const int64_t *pre, int64_t L, int64_t phase, int64_t m)
+/* ---- the state at an iteration boundary ---- */
+
+#define FF_KEEP 2048   /* boundaries remembered per range before the table starts over */
+
+typedef struct ff_key {
+    int64_t task_count, phase, events, nundecided, nzero, nunknowns;
+    int64_t sums[32];
+} ff_key;
+
+typedef struct ff_state {
+    ff_key *keys;
+    int64_t *at;                  /* the iteration of each key */
+    int n;
+    int *slot;                    /* hash table: key index + 1 */
+    /* a repetition found: the period being walked once more to measure it */
+    bool pending;
+    ff_key pkey;
+    int64_t pstart, pperiod;
+    int64_t s_ninst, s_vt;
+    int64_t *s_roots;
+} ff_state;
+
+static void ff_make_key(const walker *w, int64_t phase, ff_key *k)
 {
-    int64_t whole = m / L, rem = m % L, sum = whole * pre[L];
-    if (phase + rem <= L)
-        sum += pre[phase + rem] - pre[phase];
-    else
-        sum += (pre[L] - pre[phase]) + pre[phase + rem - L];
-    return sum;
+    memset(k, 0, sizeof *k);
+    k->task_count = w->task_count;
+    k->phase = phase;
+    k->events = w->events;
+    k->nundecided = (int64_t)w->out->undecided_stmt.count;
+    k->nzero = (int64_t)w->out->zero_step_loops.count;
+    k->nunknowns = (int64_t)w->unknowns.count;
+    for (int i = 0; i < 8; i++) {
+        k->sums[i] = w->copy_inner[i];
+        k->sums[8 + i] = w->copy_excl[i];
+        k->sums[16 + i] = w->copy_cnt_inner[i];
+        k->sums[24 + i] = w->copy_cnt_excl[i];
+    }
 }
 
-/* The n iterations of loop l at factor p in closed form.  False (nothing done) when some root's
- * requirement is not constant over the iterations; the caller then walks them. */
-static bool fast_segment(walker *w, int l, int64_t p, int64_t n)
+static uint64_t ff_hash(const ff_key *k)
+{
+    const int64_t *v = (const int64_t *)k;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof *k / sizeof(int64_t); i++) {
+        h ^= (uint64_t)v[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void ff_clear(ff_state *st)
+{
+    st->n = 0;
+    if (st->slot)
+        memset(st->slot, 0, 2 * FF_KEEP * sizeof(int));
+}
+
+static void ff_free(ff_state *st)
+{
+    pc_mem_free(st->keys);
+    pc_mem_free(st->at);
+    pc_mem_free(st->slot);
+    pc_mem_free(st->s_roots);
+    memset(st, 0, sizeof *st);
+}
+
+/* Add [lo, hi] to r as adding lo, lo + 1, ..., hi one by one would (ranges_add). */
+static void ranges_add_span(an_ranges *r, int64_t lo, int64_t hi)
+{
+    if (r->all)
+        return;
+    if (r->n && lo >= r->lo[r->n - 1] && lo <= r->hi[r->n - 1] + 1) {
+        if (hi > r->hi[r->n - 1])
+            r->hi[r->n - 1] = hi;
+        return;
+    }
+    ranges_add(r, lo);
+    if (!r->all && hi > r->hi[r->n - 1])
+        r->hi[r->n - 1] = hi;
+}
+
+/* The statement was taken in some of the period's tasks [vb, ve) (and maybe in the open task ve,
+ * before the period's end): the same tasks of each of the `times` following periods, then the open
+ * task again, as the walk would add them. */
+static void ranges_repeat(an_ranges *r, int64_t vb, int64_t ve, int64_t times)
+{
+    if (r->all || r->n == 0 || r->hi[r->n - 1] < vb)
+        return;
+    int64_t D = ve - vb;
+    int i0 = r->n - 1;
+    while (i0 > 0 && r->hi[i0 - 1] >= vb)
+        i0--;
+    bool pre = r->hi[r->n - 1] >= ve;
+    int nb = r->n - i0;
+    int64_t *blo = pc_mem_alloc((size_t)nb * sizeof(int64_t)), *bhi = pc_mem_alloc((size_t)nb * sizeof(int64_t));
+    int m = 0;
+    for (int i = i0; i < r->n; i++) {
+        int64_t lo = r->lo[i] < vb ? vb : r->lo[i], hi = r->hi[i] > ve - 1 ? ve - 1 : r->hi[i];
+        if (lo <= hi) {
+            blo[m] = lo - vb;
+            bhi[m] = hi - vb;
+            m++;
+        }
+    }
+    if (m == 1 && blo[0] == 0 && bhi[0] == D - 1) {
+        /* taken in every task of the period: one range grows */
+        r->hi[r->n - 1] = vb + (times + 1) * D - 1 + (pre ? 1 : 0);
+    } else if (m > 0) {
+        /* each period adds a range at least: the ranges give up (all) within AN_MAX_RANGES */
+        for (int64_t cpy = 1; cpy <= times && !r->all; cpy++)
+            for (int i = 0; i < m && !r->all; i++)
+                ranges_add_span(r, vb + cpy * D + blo[i], vb + cpy * D + bhi[i]);
+        if (pre)
+            ranges_add(r, ve + times * D);
+    }
+    pc_mem_free(blo);
+    pc_mem_free(bhi);
+}
+
+/* The period just walked (from st->pstart, its state again equal) repeats `times` more times. */
+static void ff_apply(walker *w, ff_state *st, int64_t times)
 {
     an_ctx *c = w->c;
     an_set_result *o = w->out;
-    const an_body *body = &c->loop_bodies[l];
-    int cap = body->nitems ? body->nitems : 1;
-    int *roots = pc_mem_alloc((size_t)cap * sizeof(int));
-    inst_req *q = pc_mem_alloc((size_t)cap * sizeof(inst_req));
-    int64_t L = 0;
-    bool ok = true;
-    w->mark = true;
-    for (int i = 0; i < body->nitems && ok; i++) {
-        int r = pc_an_root_for(c, body->items[i].index, p);
-        if (!c->runs[body->items[i].index].has_op)
-            continue;
-        inst_req v;
-        root_req(w, r, &v);
-        if (w->cache[r].tier != 1)
-            ok = false;
-        else if (v.has_op) {
-            roots[L] = r;
-            q[L++] = v;
+    int64_t dinst = o->ninstances - st->s_ninst, vb = st->s_vt, ve = w->vtasks, D = ve - vb;
+    for (int r = 0; r < c->nroots; r++)
+        o->root_instances[r] += (o->root_instances[r] - st->s_roots[r]) * times;
+    if (dinst > 0 && o->instance_roots.count == (size_t)o->ninstances)
+        for (int64_t x = 0; x < times * dinst && o->instance_roots.count < AN_KEEP_INSTANCES; x++)
+            PC_VEC_PUSH(o->instance_roots, o->instance_roots.items[st->s_ninst + x % dinst]);
+    if (D > 0) {
+        for (size_t s = 0; s < o->nstmt_tasks; s++)
+            ranges_repeat(&o->stmt_tasks[s], vb, ve, times);
+        if (!o->vtasks_dropped && o->vtasks.count + (size_t)(times * D) > AN_KEEP_TASKS) {
+            o->vtasks_dropped = true;
+            PC_VEC_FREE(o->vtasks);
         }
+        if (!o->vtasks_dropped)
+            for (int64_t cpy = 1; cpy <= times; cpy++)
+                for (int64_t v = vb; v < ve; v++) {
+                    an_vtask t = o->vtasks.items[v];
+                    t.shift += cpy * dinst;
+                    PC_VEC_PUSH(o->vtasks, t);
+                }
     }
-    w->mark = false;
-    /* inside a parallel loop with several workspace copies the instances go round-robin: walk */
-    bool copies = w->parallel_depth > 0 && c->parallelism > 1;
-    if (!ok || L == 0 || copies) {
-        pc_mem_free(roots);
-        pc_mem_free(q);
-        return ok && L == 0 && !copies;
-    }
-    int64_t *pre = pc_mem_calloc((size_t)(4 * (L + 1)), sizeof(int64_t));
-    int64_t *pi = pre, *pe = pre + (L + 1), *pci = pre + 2 * (L + 1), *pce = pre + 3 * (L + 1);
-    for (int64_t j = 0; j < L; j++) {
-        pi[j + 1] = pi[j] + q[j].inner;
-        pe[j + 1] = pe[j] + q[j].excl;
-        pci[j + 1] = pci[j] + q[j].has_inner;
-        pce[j + 1] = pce[j] + q[j].has_excl;
-    }
-    int64_t total = n > INT64_MAX / L ? INT64_MAX : n * L;
-    int64_t emitted = 0, phase = 0;
-    while (emitted < total && !w->stop) {
-        bool par = w->parallel_depth > 0;
-        int64_t limit = par ? 1024 : c->kcap;
-        if (w->task_count >= limit)
-            cut(w, par ? PC_CLOSE_HARD_LIMIT : PC_CLOSE_LIMIT);
-        int64_t chunk = limit - w->task_count;
-        if (chunk > total - emitted)
-            chunk = total - emitted;
-        if (chunk > c->opts->max_instances - o->ninstances)
-            chunk = c->opts->max_instances - o->ninstances;
-        if (chunk <= 0)
-            break;
-        w->copy_inner[0] += periodic_sum(pi, L, phase, chunk);
-        w->copy_excl[0] += periodic_sum(pe, L, phase, chunk);
-        w->copy_cnt_inner[0] += periodic_sum(pci, L, phase, chunk);
-        w->copy_cnt_excl[0] += periodic_sum(pce, L, phase, chunk);
-        for (int64_t j = 0; j < chunk && o->ninstances + j < AN_KEEP_INSTANCES; j++)
-            PC_VEC_PUSH(o->instance_roots, (int32_t)roots[(phase + j) % L]);
-        for (int64_t j = 0; j < chunk && j < L; j++)
-            mark_tasks(w, roots[(phase + j) % L], (int64_t)o->tasks.count);
-        o->ninstances += chunk;
-        w->task_count += chunk;
-        emitted += chunk;
-        phase = (phase + chunk) % L;
-        if (o->ninstances >= c->opts->max_instances) {
-            o->truncated = true;
-            o->known = false;
-            w->stop = true;
+    o->ninstances += times * dinst;
+    w->task_first += times * dinst;
+    w->vtasks += times * D;
+    o->fast_forwards++;
+}
+
+/* Called at the boundary before iteration j of the range [a, b) (conditions periodic with
+ * `period`): records the state, and when a measured period can repeat, adds the repetitions and
+ * returns how many iterations they cover (0: walk iteration j). */
+static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b, int64_t period)
+{
+    an_ctx *c = w->c;
+    ff_key key;
+    ff_make_key(w, (j - a) % period, &key);
+    if (st->pending) {
+        if (j - st->pstart < st->pperiod)
+            return 0;
+        st->pending = false;
+        if (memcmp(&key, &st->pkey, sizeof key) == 0) {
+            int64_t p = st->pperiod, times = (b - j) / p;
+            int64_t dinst = w->out->ninstances - st->s_ninst;
+            if (dinst > 0 && times > (INT64_MAX / 4 - w->out->ninstances) / dinst)
+                times = (INT64_MAX / 4 - w->out->ninstances) / dinst;
+            if (c->opts->max_instances > 0 && dinst > 0) {
+                /* an explicit limit: stop short of it, the walk reaches it instance by instance */
+                int64_t room = c->opts->max_instances - 1 - w->out->ninstances;
+                times = room <= 0 ? 0 : (times < room / dinst ? times : room / dinst);
+            }
+            if (times > 0) {
+                ff_apply(w, st, times);
+                ff_clear(st);
+                return times * p;
+            }
         }
+        ff_clear(st);
     }
-    for (int64_t j = 0; j < L && emitted > 0; j++) {
-        int r = roots[j];
-        int64_t times = emitted / L + (j < emitted % L);
-        if (!times)
-            continue;
-        o->root_instances[r] += times;
-        if (q[j].inner > o->unit_inner && o->unit_inner >= 0) o->unit_inner = q[j].inner;
-        if (q[j].excl > o->unit_excl && o->unit_excl >= 0) o->unit_excl = q[j].excl;
-        if (o->root_inner[r] >= 0 && q[j].inner > o->root_inner[r]) o->root_inner[r] = q[j].inner;
-        if (o->root_excl[r] >= 0 && q[j].excl > o->root_excl[r]) o->root_excl[r] = q[j].excl;
+    if (!st->keys) {
+        st->keys = pc_mem_alloc(FF_KEEP * sizeof(ff_key));
+        st->at = pc_mem_alloc(FF_KEEP * sizeof(int64_t));
+        st->slot = pc_mem_calloc(2 * FF_KEEP, sizeof(int));
     }
-    pc_mem_free(pre);
-    pc_mem_free(roots);
-    pc_mem_free(q);
-    return true;
+    uint64_t h = ff_hash(&key);
+    size_t mask = 2 * FF_KEEP - 1, pos = (size_t)h & mask;
+    while (st->slot[pos]) {
+        int i = st->slot[pos] - 1;
+        if (memcmp(&st->keys[i], &key, sizeof key) == 0) {
+            int64_t p = j - st->at[i];
+            st->at[i] = j;
+            /* the period's tasks must not share an assemble allocation that is not of the whole
+             * launch with what came before (its live count would differ between periods) */
+            if ((b - j) / p >= 2 && w->nw_last_max < w->task_first) {
+                st->pending = true;
+                st->pkey = key;
+                st->pstart = j;
+                st->pperiod = p;
+                st->s_ninst = w->out->ninstances;
+                st->s_vt = w->vtasks;
+                if (!st->s_roots)
+                    st->s_roots = pc_mem_alloc((size_t)(c->nroots ? c->nroots : 1) * sizeof(int64_t));
+                if (c->nroots)
+                    memcpy(st->s_roots, w->out->root_instances, (size_t)c->nroots * sizeof(int64_t));
+            }
+            return 0;
+        }
+        pos = (pos + 1) & mask;
+    }
+    if (st->n == FF_KEEP) {
+        ff_clear(st);
+        pos = (size_t)h & mask;
+    }
+    st->keys[st->n] = key;
+    st->at[st->n] = j;
+    st->n++;
+    st->slot[pos] = st->n;
+    return 0;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void walk_iteration(walker *w, int l, int saved_scope, const segment *sg, int64_t p, int64_t i)
+{
+    const pc_loop *lp = &w->c->k->loops[l];
+    w->nscope = saved_scope;
+    w->iter_pos[l] = i;
+    push_binding(w, lp->index_var, clamp64(sg->begin + (__int128)i * sg->stride));
+    if (lp->factor_var)
+        push_binding(w, lp->factor_var, p);
+    walk_body(w, &w->c->loop_bodies[l], l);
 }
 
 static void walk_loop(walker *w, int l)
@@ -996,47 +1387,54 @@ static void walk_loop(walker *w, int l)
         cut(w, PC_CLOSE_PARALLEL);
         w->parallel_depth++;
     }
-    w->depth++;
-    w->active[w->nactive++] = l;
-    int saved_scope = w->nscope;
     int nf = c->loop_nfactors[l];
     segment *seg = pc_mem_alloc((size_t)nf * sizeof(segment));
     loop_segments(c, l, b, e, s, seg);
+    /* the scan reads the scope outside the loop (outer indices), before the index is bound */
+    w->depth++;
+    w->active[w->nactive++] = l;
+    int saved_scope = w->nscope;
     for (int f = 0; f < nf && !w->stop; f++) {
         int64_t p = c->loop_factors[l][f];
+        const segment *sg = &seg[f];
+        int64_t n = sg->n;
         w->cur_factor[l] = p;
-        w->iter_n[l] = seg[f].n;
-        int mode = seg[f].n > 0 ? loop_fast_mode(w, l) : 0;
-        int64_t first = 0;
-        if (mode == 2) {
-            /* the first iteration makes the allocations of the kernel-body assemble tensors it
-             * writes; the others only extend their use, which whole-launch allocations ignore */
+        w->iter_n[l] = n;
+        ix_scan sc;
+        bool fast = !c->opts->walk_every_instance && n > 2;
+        if (fast) {
+            /* the factor variable is bound while the conditions are scanned */
             w->nscope = saved_scope;
-            w->iter_pos[l] = 0;
-            push_binding(w, lp->index_var, clamp64(seg[f].begin));
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
-            walk_body(w, &c->loop_bodies[l], l);
-            first = 1;
-        }
-        if (mode && seg[f].n > first && !w->stop) {
-            /* the scope of the next iteration (tier-1 requirements do not read it) */
+            ix_scan_loop(w, l, sg->begin, sg->stride, n, &sc);
+            fast = !sc.unknown;
             w->nscope = saved_scope;
-            w->iter_pos[l] = first;
-            push_binding(w, lp->index_var, clamp64(seg[f].begin + (__int128)first * seg[f].stride));
-            if (lp->factor_var)
-                push_binding(w, lp->factor_var, p);
-            if (fast_segment(w, l, p, seg[f].n - first))
-                continue;
+            refresh_sets(w);
         }
-        for (int64_t i = first; i < seg[f].n && !w->stop; i++) {
-            w->nscope = saved_scope;
-            w->iter_pos[l] = i;
-            push_binding(w, lp->index_var, clamp64(seg[f].begin + (__int128)i * seg[f].stride));
-            if (lp->factor_var)
-                push_binding(w, lp->factor_var, p);
-            walk_body(w, &c->loop_bodies[l], l);
+        if (!fast) {
+            for (int64_t i = 0; i < n && !w->stop; i++)
+                walk_iteration(w, l, saved_scope, sg, p, i);
+            continue;
         }
+        /* ranges between breakpoints, each with its own record of states */
+        qsort(sc.breaks, (size_t)sc.nbreaks, sizeof(int64_t), cmp_i64);
+        ff_state st = {0};
+        for (int r = 0; r <= sc.nbreaks && !w->stop; r++) {
+            int64_t lo = r ? sc.breaks[r - 1] : 0, hi = r < sc.nbreaks ? sc.breaks[r] : n;
+            ff_clear(&st);
+            st.pending = false;
+            for (int64_t i = lo; i < hi && !w->stop;) {
+                int64_t skip = hi - i > 2 ? ff_step(w, &st, i, lo, hi, sc.period) : 0;
+                if (skip) {
+                    i += skip;
+                    continue;
+                }
+                walk_iteration(w, l, saved_scope, sg, p, i);
+                i++;
+            }
+        }
+        ff_free(&st);
     }
     pc_mem_free(seg);
     w->nactive--;
@@ -1099,7 +1497,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
             root_req(w, r, &q);
             if (q.has_op) {
                 emit_instance(w, r, &q);
-                mark_tasks(w, r, (int64_t)w->out->tasks.count); /* the open task holds it */
+                mark_tasks(w, r, w->vtasks); /* the open task holds it */
             } else {
                 /* the path taken has no operation: no instance for this iteration */
                 const an_run *run = &c->runs[it->index];
@@ -1184,7 +1582,33 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
     o->stmt_tasks = pc_mem_calloc(ns, sizeof(an_ranges));
     o->nstmt_tasks = (size_t)k->nstmts;
-    w.fast_ok = pc_mem_calloc(nl, sizeof(signed char));
+    w.nw_last_max = -1;
+    if (o->tasks.count == 0 && c->opts->progress)
+        w.t_start = w.t_last = now_seconds();
+    /* per loop: the statements and loops inside it, at any depth (the index scan of issue 17) */
+    w.sub = pc_mem_calloc(nl, sizeof(an_sub));
+    if (!c->opts->walk_every_instance && k->nloops) {
+        /* two passes: count, then fill */
+        for (int pass = 0; pass < 2; pass++) {
+            for (int s = 0; s < k->nstmts; s++)
+                for (int l = c->stmt_loop[s], d = 0; l >= 0 && l < k->nloops && d < AN_MAX_DEPTH; l = k->loops[l].parent, d++) {
+                    if (pass)
+                        w.sub[l].stmts[w.sub[l].nstmts] = s;
+                    w.sub[l].nstmts++;
+                }
+            for (int m = 0; m < k->nloops; m++)
+                for (int l = k->loops[m].parent, d = 0; l >= 0 && l < k->nloops && d < AN_MAX_DEPTH; l = k->loops[l].parent, d++) {
+                    if (pass)
+                        w.sub[l].loops[w.sub[l].nloops] = m;
+                    w.sub[l].nloops++;
+                }
+            for (int l = 0; l < k->nloops && !pass; l++) {
+                w.sub[l].stmts = pc_mem_alloc((size_t)(w.sub[l].nstmts + 1) * sizeof(int));
+                w.sub[l].loops = pc_mem_alloc((size_t)(w.sub[l].nloops + 1) * sizeof(int));
+                w.sub[l].nstmts = w.sub[l].nloops = 0;
+            }
+        }
+    }
 
     walk_body(&w, &c->kernel_body, -1);
     cut(&w, PC_CLOSE_END);
@@ -1228,7 +1652,12 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.iter_n);
     pc_mem_free(w.undecided_seen);
     pc_mem_free(w.zero_step_seen);
-    pc_mem_free(w.fast_ok);
+    for (size_t l = 0; l < nl; l++) {
+        pc_mem_free(w.sub[l].stmts);
+        pc_mem_free(w.sub[l].loops);
+    }
+    pc_mem_free(w.sub);
+    o->nvtasks = w.vtasks;
     PC_VEC_FREE(w.taken);
 }
 
@@ -1298,6 +1727,8 @@ void pc_an_set_result_free(an_set_result *s)
     PC_VEC_FREE(s->alloc_last);
     PC_VEC_FREE(s->alloc_tensor);
     PC_VEC_FREE(s->alloc_whole_launch);
+    PC_VEC_FREE(s->task_vidx);
+    PC_VEC_FREE(s->vtasks);
     pc_mem_free(s->root_instances);
     pc_mem_free(s->root_inner);
     pc_mem_free(s->root_excl);

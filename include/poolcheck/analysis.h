@@ -34,13 +34,21 @@ typedef struct pc_analysis_opts {
     const pc_bindings *sets;
     size_t nsets;
     int64_t assemble_headroom;   /* default 1 (docs/model.md section 6) */
-    /* Safety valve: instances walked per binding set before the walk gives up and reports the
-     * depths as bounds (pc_result.truncated; PC012 warns).  0 = default (50 million). */
+    /* An explicit limit on the instances walked per binding set, for callers that must bound
+     * their time (fuzzers): past it the walk gives up and reports the depths as bounds
+     * (pc_result.truncated; PC012 warns).  0 (the default) = no limit: what repeats is added in
+     * closed form, what does not is walked to the end (issue 17). */
     int64_t max_instances;
-    /* Walk every instance, also where a loop's iterations are identical (issue 17: such a loop is
-     * otherwise added DeviceTask by DeviceTask in closed form).  The results are the same; tests
-     * compare the two. */
+    /* Walk every instance, also where a loop's iterations repeat (issue 17: the walk otherwise
+     * records its state at iteration boundaries and, once it repeats, adds the repeating periods
+     * in closed form).  The results are the same; tests compare the two. */
     bool walk_every_instance;
+    /* Progress of a long walk (instances that have no repeating structure): once the walk of a
+     * binding set has taken a second, called about once a second with the kernel's name, the
+     * instances walked so far and the seconds spent.  NULL = not called.  The CLI prints it on a
+     * terminal. */
+    void (*progress)(void *user, const char *kernel, int64_t instances, double seconds);
+    void *progress_user;
 } pc_analysis_opts;
 
 void pc_an_default_opts(pc_analysis_opts *o);
@@ -130,6 +138,8 @@ typedef struct pc_result {
     int64_t instances;       /* -1 when it depends on an unbound symbol */
     int64_t device_tasks;    /* -1 likewise */
     /* The DeviceTask partition of the binding set that sets the maximum (for reports). */
+    /* Every DeviceTask when there are at most 262,144 of them (else NULL and 0; device_tasks
+     * still counts them all, issue 17). */
     pc_task *tasks; int64_t ntasks;
     int32_t *instance_roots; int64_t ninstances; /* root index of each instance, same set */
     pc_why why[3];
@@ -149,7 +159,7 @@ typedef struct pc_result {
 
     /* Paths whose condition could not be decided (see pc_undecided), over every binding set. */
     pc_undecided *undecided; int nundecided;
-    /* The walk stopped at instance_limit instances (pc_analysis_opts.max_instances) in some binding
+    /* The walk stopped at instance_limit instances (an explicit pc_analysis_opts.max_instances) in some binding
      * set: what comes after is not counted, so nothing is exact: predicted[] is -1 for every needed
      * pool, bounds[] are upper bounds (max(k, what was seen)), instances / device_tasks are -1. */
     bool truncated;

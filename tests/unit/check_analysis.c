@@ -974,6 +974,175 @@ START_TEST(seed_large_closed_form)
 }
 END_TEST
 
+/* Issue 17: the closed form against the per-instance walk, in the fields reports read. */
+static void assert_same(const pc_result *a, const pc_result *b)
+{
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(a->predicted[i], b->predicted[i]);
+        ck_assert_int_eq(a->why[i].task, b->why[i].task);
+        ck_assert_int_eq(a->why[i].first_instance, b->why[i].first_instance);
+        ck_assert_int_eq(a->why[i].nroots, b->why[i].nroots);
+        ck_assert_int_eq(a->why[i].ntensors, b->why[i].ntensors);
+        for (int j = 0; j < a->why[i].nroots; j++)
+            ck_assert_int_eq(a->why[i].roots[j].instances, b->why[i].roots[j].instances);
+    }
+    ck_assert_int_eq(a->instances, b->instances);
+    ck_assert_int_eq(a->device_tasks, b->device_tasks);
+    ck_assert_int_eq(a->ntasks, b->ntasks);
+    for (int64_t t = 0; t < a->ntasks; t++) {
+        ck_assert_int_eq(a->tasks[t].first, b->tasks[t].first);
+        ck_assert_int_eq(a->tasks[t].last, b->tasks[t].last);
+        ck_assert_int_eq(a->tasks[t].close, b->tasks[t].close);
+        ck_assert_mem_eq(a->tasks[t].need, b->tasks[t].need, sizeof a->tasks[t].need);
+    }
+    for (int i = 0; i < a->nroots; i++)
+        ck_assert_int_eq(a->roots[i].instances, b->roots[i].instances);
+    ck_assert_int_eq(a->ws_predicted, b->ws_predicted);
+    ck_assert_int_eq(a->assemble_live_max, b->assemble_live_max);
+    ck_assert_int_eq(a->ncross_task_assemble, b->ncross_task_assemble);
+}
+
+/* Issue 17: the seed example with L_STATIC = 10^12 is exact (the instance cap of 50 million made
+ * it a bound before): 2*10^12 + 1 instances, ceil(that / 128) DeviceTasks, [128, 1, 1] from
+ * DeviceTask 1, the first full task of l_loop_1 (task 0 holds l_loop_0 and 127 of l_loop_1). */
+START_TEST(seed_trillion_exact)
+{
+    kb b;
+    build_seed_n(&b, 1000000000000LL);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = pc_analyze(b.m, 0, NULL, &opts);
+    ck_assert(!r->truncated);
+    ck_assert_int_eq(r->instances, 2000000000001LL);
+    ck_assert_int_eq(r->device_tasks, 15625000001LL);
+    CK_TRIPLE(r->predicted, 128, 1, 1);
+    ck_assert_int_eq(r->why[0].task, 1);
+    ck_assert_int_eq(r->why[0].first_instance, 128);
+    ck_assert_int_eq(r->why[0].nroots, 1);
+    ck_assert_int_eq(r->why[0].roots[0].instances, 128);
+    ck_assert_int_eq(r->why[1].task, 0);
+    ck_assert_int_eq(r->roots[2].instances, 1000000000000LL);
+    ck_assert_int_eq(r->roots[3].instances, 1000000000000LL);
+    ck_assert_int_eq(r->ncross_task_assemble, 1);
+    ck_assert_ptr_null(r->tasks); /* too many to list; device_tasks counts them */
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
+/* Nested loops with paths decided by the indices (issue 17): for i < N, for j < M:
+ * if i == 0 or j % 2 == 0: a matmul (root_inner 512 B) else a vector write.  The first outer
+ * iteration fills tasks with matmuls (128), the others alternate (64 per task of 128).  Exact for
+ * N = M = 100,000 (10^10 instances), and the same as the per-instance walk for small N, M. */
+static void build_nested_paths(kb *b, int64_t n, int64_t m, bool with_barrier)
+{
+    kb_init(b, "nested");
+    int x = tensor(b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int w = tensor(b, "w", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int o = tensor(b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    saved so = loop_begin(b, "outer", 0, n, 1);
+    saved si = loop_begin(b, "inner", 0, m, 1);
+    K(b)->loops[last_loop(b)].index_var = pc_model_strdup(b->m, "j");
+    K(b)->loops[last_loop(b)].submit_before_loop = with_barrier;
+    int st = if_begin(b);
+    pc_block *blk = b->cur;
+    branch(b, st, "i == 0 or j % 2 == 0", NULL);
+    int v = value(b, "v", PC_UNIT_CUBE, 2, (int64_t[]){1, 64}, x, w);
+    write(b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, v, -1);
+    branch(b, st, NULL, NULL);
+    write(b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+    b->cur = blk;
+    loop_end(b, si);
+    write(b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1); /* a root after the inner loop */
+    loop_end(b, so);
+}
+
+START_TEST(nested_paths_exact)
+{
+    kb b;
+    build_nested_paths(&b, 100000, 100000, false);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = pc_analyze(b.m, 0, NULL, &opts);
+    ck_assert(!r->truncated);
+    ck_assert_int_eq(r->instances, 10000000000LL + 100000);
+    ck_assert_int_eq(r->device_tasks, (10000000000LL + 100000 + 127) / 128);
+    CK_TRIPLE(r->predicted, 128, 0, 0);
+    ck_assert_int_eq(r->why[0].task, 0);
+    pc_result_free(r);
+    pc_model_free(b.m);
+    /* small sizes, with and without a barrier before the inner loop, several k: both modes */
+    int64_t sizes[][2] = {{7, 300}, {300, 7}, {40, 129}, {3, 1000}};
+    int64_t ks[] = {128, 5, 3, 1};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int bar = 0; bar < 2; bar++)
+            for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+                build_nested_paths(&b, sizes[z][0], sizes[z][1], bar);
+                pc_runtime_config cfg;
+                pc_cfg_defaults(&cfg);
+                cfg.max_num = ks[q];
+                pc_an_default_opts(&opts);
+                pc_result *fast = pc_analyze(b.m, 0, &cfg, &opts);
+                opts.walk_every_instance = true;
+                pc_result *walked = pc_analyze(b.m, 0, &cfg, &opts);
+                assert_same(fast, walked);
+                ck_assert_int_eq(fast->instances, sizes[z][0] * (sizes[z][1] + 1));
+                pc_result_free(fast);
+                pc_result_free(walked);
+                pc_model_free(b.m);
+            }
+}
+END_TEST
+
+/* A loop-body assemble tensor (a new allocation each outer iteration, assembled by an inner loop
+ * and read after it): walked instance by instance (its allocations change every iteration), and
+ * the same in both modes at small sizes, for several k. */
+static void build_body_assemble(kb *b, int64_t n, int64_t m)
+{
+    kb_init(b, "body_asm");
+    int x = tensor(b, "x", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    int o = tensor(b, "o", PC_TENSOR_PARAM, 2, (int64_t[]){64, 64});
+    saved so = loop_begin(b, "outer", 0, n, 1);
+    int sa = created(b, "sa", 2, (int64_t[]){4, 64});
+    saved si = loop_begin(b, "inner", 0, m, 1);
+    K(b)->loops[last_loop(b)].index_var = pc_model_strdup(b->m, "j");
+    write(b, sa, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, x, -1);
+    loop_end(b, si);
+    write(b, o, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_VECTOR, sa, -1);
+    loop_end(b, so);
+}
+
+START_TEST(body_assemble_walked_exact)
+{
+    kb b;
+    int64_t ks[] = {128, 7, 4, 3};
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+        build_body_assemble(&b, 50, 9);
+        pc_runtime_config cfg;
+        pc_cfg_defaults(&cfg);
+        cfg.max_num = ks[q];
+        pc_analysis_opts opts;
+        pc_an_default_opts(&opts);
+        pc_result *fast = pc_analyze(b.m, 0, &cfg, &opts);
+        opts.walk_every_instance = true;
+        pc_result *walked = pc_analyze(b.m, 0, &cfg, &opts);
+        assert_same(fast, walked);
+        pc_result_free(fast);
+        pc_result_free(walked);
+        pc_model_free(b.m);
+    }
+    build_body_assemble(&b, 300000, 20);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = pc_analyze(b.m, 0, NULL, &opts);
+    ck_assert(!r->truncated);
+    ck_assert_int_eq(r->instances, 300000LL * 21);
+    ck_assert_int_eq(r->device_tasks, (300000LL * 21 + 127) / 128);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
@@ -1000,6 +1169,9 @@ static Suite *suite(void)
     tcase_add_test(tc, zero_step_and_truncation);
     tcase_add_test(tc, identical_iterations_closed_form);
     tcase_add_test(tc, seed_large_closed_form);
+    tcase_add_test(tc, seed_trillion_exact);
+    tcase_add_test(tc, nested_paths_exact);
+    tcase_add_test(tc, body_assemble_walked_exact);
     suite_add_tcase(s, tc);
     return s;
 }
