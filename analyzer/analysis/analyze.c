@@ -408,6 +408,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         if (sets[i].ninstances > sets[chosen].ninstances)
             chosen = i;
+        r->fast_forwards += sets[i].fast_forwards;
     }
     collect_paths(&c, r, sets, nsets, opts.nsets ? opts.sets[0] : empty);
 

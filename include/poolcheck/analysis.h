@@ -174,6 +174,9 @@ typedef struct pc_result {
      * clause saying why, and where (the op or setter concerned). */
     int *tiles_unverified; const char **tiles_unverified_why; pc_loc *tiles_unverified_loc;
     int ntiles_unverified;
+    /* issue 17: periods of loop iterations added in closed form, over every binding set (0 with
+     * walk_every_instance); tests and benchmarks read it to see that the closed form ran. */
+    int64_t fast_forwards;
 } pc_result;
 
 /* Analyse kernel index `kernel` of m.  Never NULL. */

@@ -287,7 +287,11 @@ def gen_loop(rng, K, ctx, depth, inject=None):
         begin, end, step = rng.randint(3, 8), rng.randint(-2, 2), -rng.randint(1, 2)
     else:
         begin = rng.randint(-1, 2)
-        end = begin + rng.randint(-1, 9 if depth == 0 else 5)
+        if LONG[0]:
+            # --long: trip counts where DeviceTask windows repeat (the closed form of issue 17)
+            end = begin + rng.randint(-1, [120, 30, 6, 4][min(depth, 3)])
+        else:
+            end = begin + rng.randint(-1, 9 if depth == 0 else 5)
         step = rng.choice([1, 1, 1, 2, 3])
     factors = []
     factor_var = None
@@ -318,6 +322,9 @@ def gen_loop(rng, K, ctx, depth, inject=None):
         lp["body"] = [("op", decl), ("loop", inner), ("op", {"kind": "sread", "ref": decl})] + lp["body"]
     ctx["loops"].pop()
     return lp
+
+
+LONG = [False]   # --long (main)
 
 
 # ---- emitting the model JSON ---------------------------------------------------------------------
@@ -737,7 +744,11 @@ def main():
     ap.add_argument("--seed", type=int, action="append", default=[])
     ap.add_argument("--daily", action="store_true", help="also the seed of the day (YYYYMMDD, UTC)")
     ap.add_argument("--count", type=int, default=100, help="kernels per seed")
+    ap.add_argument("--long", action="store_true",
+                    help="longer loops (outer trip counts up to ~120, inner ~30) and small k, so that "
+                         "DeviceTask windows repeat")
     args = ap.parse_args()
+    LONG[0] = args.long
     seeds = list(args.seed)
     if args.daily:
         day = int(datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d"))
@@ -748,7 +759,7 @@ def main():
         rng = random.Random(seed)
         for i in range(args.count):
             K, items, model = build(rng, i, seed)
-            k = rng.choice([1, 2, 3, 4, 5, 8, 128])
+            k = rng.choice([1, 2, 3, 4, 5, 8, 128] if not args.long else [1, 2, 3, 4, 5, 7, 8, 16])
             P = rng.choice([1, 1, 1, 2, 3])   # device_sched_parallelism
             sets = []
             if "n" not in K.constants and rng.random() < 0.4:   # --bind n=... / a --shapes file

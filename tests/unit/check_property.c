@@ -36,8 +36,10 @@
  * and each kernel costs it about ten times as much. */
 #if defined(__SANITIZE_ADDRESS__)
 #define KERNELS_PER_SEED 30
+#define LONG_KERNELS_PER_SEED 8
 #else
 #define KERNELS_PER_SEED 120
+#define LONG_KERNELS_PER_SEED 50
 #endif
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -122,7 +124,7 @@ static const char *same_results(const pc_result *a, const pc_result *b)
 }
 
 /* One generated kernel: read, round-trip, analyse, compare.  Returns false on a mismatch. */
-static bool check_one(const cJSON *c, failures *f)
+static bool check_one(const cJSON *c, failures *f, int *closed_form)
 {
     const char *name = cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring;
     char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "model"));
@@ -195,9 +197,11 @@ static bool check_one(const cJSON *c, failures *f)
                (long long)num(c, "P"), got, want);
         ok = false;
     }
+    if (r->fast_forwards > 0)
+        (*closed_form)++;
     opts.walk_every_instance = true;
     pc_result *walked = pc_analyze(m, 0, &cfg, &opts);
-    const char *diff = same_results(r, walked);
+    const char *diff = walked->fast_forwards ? "the per-instance walk used the closed form" : same_results(r, walked);
     if (diff) {
         failed(f, "%s (k = %lld): identical iterations in closed form and the per-instance walk differ: %s", name,
                (long long)num(c, "k"), diff);
@@ -209,18 +213,14 @@ static bool check_one(const cJSON *c, failures *f)
     return ok;
 }
 
-START_TEST(generated_kernels_agree)
+/* Runs refwalk.py with args and compares every kernel it writes; returns how many, and in
+ * *closed_form how many used the closed form (pc_result.fast_forwards). */
+static int run_refwalk(const char *args, failures *f, int *closed_form)
 {
-    /* PC_PROPERTY_ARGS replaces the seeds for a local search ("--seed 7 --count 5000"); CI uses
-     * the fixed ones and the seed of the day */
-    const char *args = getenv("PC_PROPERTY_ARGS");
-    bool custom = args && *args;
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "python3 %s/tests/property/refwalk.py %s", PC_SOURCE_DIR,
-             custom ? args : "--seed 1 --seed 2 --seed 3 --seed 4 --daily --count " STR(KERNELS_PER_SEED));
+    snprintf(cmd, sizeof cmd, "python3 %s/tests/property/refwalk.py %s", PC_SOURCE_DIR, args);
     FILE *p = popen(cmd, "r");
     ck_assert_msg(p != NULL, "cannot run %s", cmd);
-    failures f = {0};
     int compared = 0;
     size_t cap = 1 << 20;
     char *line = malloc(cap);
@@ -237,21 +237,57 @@ START_TEST(generated_kernels_agree)
         len = 0;
         cJSON *c = cJSON_Parse(line);
         ck_assert_msg(c != NULL, "refwalk.py wrote a line that is not JSON");
-        check_one(c, &f);
+        check_one(c, f, closed_form);
         compared++;
         cJSON_Delete(c);
     }
     free(line);
     int status = pclose(p);
     ck_assert_msg(status == 0, "refwalk.py failed (status %d)", status);
+    return compared;
+}
+
+static void report(const char *what, int compared, int closed_form, const failures *f)
+{
+    printf("property: %d %s compared with the reference walker and the per-instance walk (%d used the "
+           "closed form), %d disagree\n", compared, what, closed_form, f->n);
+    for (int i = 0; i < f->n && i < 8; i++)
+        printf("  %s\n", f->first[i]);
+    fflush(stdout);
+}
+
+START_TEST(generated_kernels_agree)
+{
+    /* PC_PROPERTY_ARGS replaces the seeds for a local search ("--seed 7 --count 5000"); CI uses
+     * the fixed ones and the seed of the day */
+    const char *args = getenv("PC_PROPERTY_ARGS");
+    bool custom = args && *args;
+    failures f = {0};
+    int closed_form = 0;
+    int compared = run_refwalk(custom ? args : "--seed 1 --seed 2 --seed 3 --seed 4 --daily --count " STR(KERNELS_PER_SEED),
+                               &f, &closed_form);
     ck_assert_msg(custom || compared == 5 * KERNELS_PER_SEED, "compared %d kernels, expected %d", compared,
                   5 * KERNELS_PER_SEED);
-    printf("property: %d generated kernels compared with the reference walker, %d disagree\n", compared, f.n);
-    for (int i = 0; i < f.n && i < 8; i++)
-        printf("  %s\n", f.first[i]);
-    fflush(stdout);
+    report("generated kernels", compared, closed_form, &f);
     ck_assert_msg(f.n == 0, "%d of %d generated kernels disagree with the reference walker; first: %s", f.n,
                   compared, f.first[0]);
+}
+END_TEST
+
+/* Issue 17: kernels with longer loops and small k, where DeviceTask windows repeat and the closed
+ * form adds periods (nested loops, index-dependent paths, unroll, barriers, parallel loops,
+ * kernel-body and loop-body assemble tensors): the reference walker, the per-instance walk and the
+ * closed form agree, and the closed form really ran on a good part of them. */
+START_TEST(long_kernels_agree)
+{
+    failures f = {0};
+    int closed_form = 0;
+    int compared = run_refwalk("--long --seed 5 --seed 6 --daily --count " STR(LONG_KERNELS_PER_SEED), &f, &closed_form);
+    ck_assert_int_eq(compared, 3 * LONG_KERNELS_PER_SEED);
+    report("long generated kernels", compared, closed_form, &f);
+    ck_assert_msg(f.n == 0, "%d of %d long generated kernels disagree; first: %s", f.n, compared, f.first[0]);
+    ck_assert_msg(closed_form * 4 >= compared, "only %d of %d long kernels used the closed form", closed_form,
+                  compared);
 }
 END_TEST
 
@@ -261,6 +297,7 @@ int main(void)
     TCase *tc = tcase_create("property");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, generated_kernels_agree);
+    tcase_add_test(tc, long_kernels_agree);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
