@@ -15,6 +15,10 @@
  * analysed with pc_analysis_opts.walk_every_instance, and the closed form for loops of identical
  * iterations (issue 17) must give the per-instance walk's result in every field reports read.
  *
+ * Issue 17: long generated kernels (refwalk.py --long) where the closed form adds repeating
+ * periods, and every fixture under tests/fixtures (Python and C++; Python only under ASan) at
+ * k = 128, 4 and 1, analysed both ways, must agree in every field reports read.
+ *
  * Seeds: four fixed ones (the same kernels every run) and the seed of the day (YYYYMMDD, UTC),
  * printed in the log, so a failure found by the daily seed can be replayed with
  * `tests/property/refwalk.py --seed YYYYMMDD`. */
@@ -27,7 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include "poolcheck/analysis.h"
+#include "poolcheck/frontend.h"
 #include "poolcheck/config.h"
 #include "poolcheck/model.h"
 
@@ -249,8 +257,7 @@ static int run_refwalk(const char *args, failures *f, int *closed_form)
 
 static void report(const char *what, int compared, int closed_form, const failures *f)
 {
-    printf("property: %d %s compared with the reference walker and the per-instance walk (%d used the "
-           "closed form), %d disagree\n", compared, what, closed_form, f->n);
+    printf("property: %d %s compared (%d used the closed form), %d disagree\n", compared, what, closed_form, f->n);
     for (int i = 0; i < f->n && i < 8; i++)
         printf("  %s\n", f->first[i]);
     fflush(stdout);
@@ -268,7 +275,7 @@ START_TEST(generated_kernels_agree)
                                &f, &closed_form);
     ck_assert_msg(custom || compared == 5 * KERNELS_PER_SEED, "compared %d kernels, expected %d", compared,
                   5 * KERNELS_PER_SEED);
-    report("generated kernels", compared, closed_form, &f);
+    report("generated kernels: reference walker, per-instance walk and closed form", compared, closed_form, &f);
     ck_assert_msg(f.n == 0, "%d of %d generated kernels disagree with the reference walker; first: %s", f.n,
                   compared, f.first[0]);
 }
@@ -284,10 +291,91 @@ START_TEST(long_kernels_agree)
     int closed_form = 0;
     int compared = run_refwalk("--long --seed 5 --seed 6 --daily --count " STR(LONG_KERNELS_PER_SEED), &f, &closed_form);
     ck_assert_int_eq(compared, 3 * LONG_KERNELS_PER_SEED);
-    report("long generated kernels", compared, closed_form, &f);
+    report("long generated kernels: reference walker, per-instance walk and closed form", compared, closed_form, &f);
     ck_assert_msg(f.n == 0, "%d of %d long generated kernels disagree; first: %s", f.n, compared, f.first[0]);
     ck_assert_msg(closed_form * 4 >= compared, "only %d of %d long kernels used the closed form", closed_form,
                   compared);
+}
+END_TEST
+
+/* ---- every fixture in both modes (issue 17) ------------------------------------------------------ */
+
+typedef struct paths { char **v; int n; } paths;
+
+static void collect(const char *dir, paths *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            collect(path, out);
+            continue;
+        }
+        size_t n = strlen(path);
+        bool py = n > 3 && strcmp(path + n - 3, ".py") == 0;
+        bool cpp = n > 4 && strcmp(path + n - 4, ".cpp") == 0;
+#if defined(__SANITIZE_ADDRESS__)
+        cpp = false; /* the ASan pass: the Python fixtures (libclang under ASan is slow) */
+#endif
+        if (py || cpp) {
+            out->v = realloc(out->v, (size_t)(out->n + 1) * sizeof(char *));
+            out->v[out->n++] = strdup(path);
+        }
+    }
+    closedir(d);
+}
+
+START_TEST(fixtures_both_modes)
+{
+    paths ps = {0};
+    collect(PC_SOURCE_DIR "/tests/fixtures", &ps);
+    ck_assert_msg(ps.n > 20, "only %d fixtures found", ps.n);
+    pc_frontend *fe = pc_frontend_new();
+    failures f = {0};
+    int kernels = 0, closed_form = 0;
+    for (int i = 0; i < ps.n; i++) {
+        pc_parse_opts po;
+        memset(&po, 0, sizeof po);
+        pc_model *m = pc_frontend_parse(fe, ps.v[i], NULL, 0, &po);
+        for (int k = 0; m && !m->fatal && k < m->nkernels; k++) {
+            /* the default k and small ones, so that windows repeat inside the fixtures' loops */
+            static const int64_t ks[] = {128, 4, 1};
+            for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+                pc_runtime_config cfg;
+                pc_cfg_defaults(&cfg);
+                cfg.max_num = ks[q];
+                pc_analysis_opts opts;
+                pc_an_default_opts(&opts);
+                pc_result *fast = pc_analyze(m, k, &cfg, &opts);
+                opts.walk_every_instance = true;
+                pc_result *walked = pc_analyze(m, k, &cfg, &opts);
+                const char *diff = same_results(fast, walked);
+                if (diff)
+                    failed(&f, "%s kernel %s (k = %lld): the closed form and the per-instance walk differ: %s", ps.v[i],
+                           m->kernels[k].name, (long long)ks[q], diff);
+                closed_form += fast->fast_forwards > 0;
+                kernels++;
+                pc_result_free(fast);
+                pc_result_free(walked);
+            }
+        }
+        pc_model_free(m);
+        free(ps.v[i]);
+    }
+    free(ps.v);
+    pc_frontend_free(fe);
+    report("fixture kernels x k in {128, 4, 1}: per-instance walk and closed form", kernels, closed_form, &f);
+    ck_assert_msg(f.n == 0, "%d fixture analyses differ between the modes; first: %s", f.n, f.first[0]);
+    ck_assert_msg(closed_form > 0, "no fixture used the closed form");
 }
 END_TEST
 
@@ -298,6 +386,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, generated_kernels_agree);
     tcase_add_test(tc, long_kernels_agree);
+    tcase_add_test(tc, fixtures_both_modes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
