@@ -27,6 +27,8 @@ static struct {
     pc_model *(*parse)(pc_frontend *, const char *, const char *, size_t, const pc_parse_opts *);
     void (*state_free)(struct pc_clang_state *);
     void (*release)(struct pc_clang_state *, const char *);
+    void (*incr_free)(struct pc_clang_incr_set *);
+    void (*incr_release)(struct pc_clang_incr_set *, const char *);
     char error[1024];
 } clang_api;
 
@@ -43,7 +45,9 @@ static bool clang_try(const char *path)
     *(void **)&clang_api.parse = dlsym(h, "pc_clang_parse");
     *(void **)&clang_api.state_free = dlsym(h, "pc_clang_state_free");
     *(void **)&clang_api.release = dlsym(h, "pc_clang_release");
-    if (clang_api.parse && clang_api.state_free && clang_api.release)
+    *(void **)&clang_api.incr_free = dlsym(h, "pc_clang_incr_free");
+    *(void **)&clang_api.incr_release = dlsym(h, "pc_clang_incr_release");
+    if (clang_api.parse && clang_api.state_free && clang_api.release && clang_api.incr_free && clang_api.incr_release)
         return true; /* never unloaded: the models it made point into it */
     snprintf(clang_api.error, sizeof clang_api.error, "%s lacks the C++ frontend's entry points", path);
     clang_api.parse = NULL;
@@ -88,9 +92,12 @@ void pc_frontend_free(pc_frontend *fe)
 #ifdef POOLCHECK_LAZY_CLANG
     if (fe->clang && clang_ready())
         clang_api.state_free(fe->clang);
+    if (fe->clang_incr && clang_ready())
+        clang_api.incr_free(fe->clang_incr);
 #else
     if (fe->clang)
         pc_clang_state_free(fe->clang);
+    pc_clang_incr_free(fe->clang_incr);
 #endif
     pc_mem_free(fe);
 }
@@ -100,9 +107,13 @@ void pc_frontend_release(pc_frontend *fe, const char *path)
 #ifdef POOLCHECK_LAZY_CLANG
     if (fe && fe->clang && path && clang_ready())
         clang_api.release(fe->clang, path);
+    if (fe && fe->clang_incr && path && clang_ready())
+        clang_api.incr_release(fe->clang_incr, path);
 #else
     if (fe && fe->clang && path)
         pc_clang_release(fe->clang, path);
+    if (fe && path)
+        pc_clang_incr_release(fe->clang_incr, path);
 #endif
 }
 

@@ -11,8 +11,19 @@ void pc_clang_state_free(struct pc_clang_state *st);
 /* Dispose the translation unit kept for path, if any. */
 void pc_clang_release(struct pc_clang_state *st, const char *path);
 
+/* Editor mode's memory of each document's last C++ analysis (clang_frontend.c): what an edit can
+ * leave out of the next parse. */
+struct pc_clang_incr_set;
+void pc_clang_incr_free(struct pc_clang_incr_set *s);
+void pc_clang_incr_release(struct pc_clang_incr_set *s, const char *path);
+/* How many function bodies the last editor-mode parse of path left out (reused from the analysis
+ * before), 0 for a parse of the whole text, -1 when the session remembers nothing of path.
+ * For tests and --verbose. */
+int pc_clang_incr_reused(const pc_frontend *fe, const char *path);
+
 struct pc_frontend {
     struct pc_clang_state *clang;   /* created lazily by pc_clang_parse */
+    struct pc_clang_incr_set *clang_incr; /* created by the first editor-mode C++ parse */
 };
 
 /* ---- the PyPTO op table (ops.c), shared by the C++ and Python frontends ------------------------

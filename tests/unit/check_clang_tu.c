@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "frontend/clang/clang_int.h"
+#include "frontend/frontend_int.h"
 #include "helpers/test_run.h"
 #include "poolcheck/frontend.h"
 
@@ -426,6 +427,169 @@ START_TEST(editor_reparse_follows_headers)
 }
 END_TEST
 
+
+/* ---- editor mode: only the edited function is parsed again ------------------------------------ */
+
+/* Kernels in several functions, a helper one of them inlines, a TEST_F body, a runtime option in
+ * a kernel, a file-scope constant. */
+static const char incr_base[] =
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "#include \"gtest/gtest.h\"\n"
+    "using namespace npu::tile_fwk;\n"
+    "constexpr int N = 64;\n"
+    "\n"
+    "static void AddTwice(Tensor &a, Tensor &b)\n"
+    "{\n"
+    "    b = Add(a, a);\n"
+    "}\n"
+    "\n"
+    "void First()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {N, 16}, \"x\");\n"
+    "    Tensor y(DT_FP32, {N, 16}, \"y\");\n"
+    "    FUNCTION(\"first\", {x}, {y})\n"
+    "    {\n"
+    "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))\n"
+    "        {\n"
+    "            y = Add(x, x);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "void Second()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {N, 32}, \"x\");\n"
+    "    Tensor y(DT_FP32, {N, 32}, \"y\");\n"
+    "    FUNCTION(\"second\", {x}, {y})\n"
+    "    {\n"
+    "        config::SetRuntimeOption(\"stitch_function_num_per_pool\", 2);\n"
+    "        LOOP(\"l1\", FunctionType::DYNAMIC_LOOP, j, LoopRange(0, N, 1))\n"
+    "        {\n"
+    "            Tensor t(DT_FP32, {N, 32}, \"t\");\n"
+    "            Assemble(Add(x, x), {0, 0}, t);\n"
+    "            y = Add(t, x);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "void Third()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {8, 8}, \"x\");\n"
+    "    Tensor y(DT_FP32, {8, 8}, \"y\");\n"
+    "    FUNCTION(\"third\", {x}, {y})\n"
+    "    {\n"
+    "        AddTwice(x, y);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "class Ops : public testing::Test {};\n"
+    "\n"
+    "TEST_F(Ops, Fourth)\n"
+    "{\n"
+    "    Tensor x(DT_FP16, {N, 8}, \"x\");\n"
+    "    Tensor y(DT_FP16, {N, 8}, \"y\");\n"
+    "    FUNCTION(\"fourth\", {x}, {y})\n"
+    "    {\n"
+    "        y = Mul(x, x);\n"
+    "    }\n"
+    "}\n";
+
+/* text with the first occurrence of `from` replaced by `to` (malloc'd) */
+static char *edited(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    ck_assert_msg(at != NULL, "'%s' is not in the text", from);
+    size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* After every edit of a sequence, the editor session's model (parsing only what the edit touched)
+ * equals a parse of the same text from scratch, and the edits that allow it did leave bodies out. */
+START_TEST(editor_incremental_equals_full)
+{
+    char *dir = tmp_dir();
+    char *src = write_file(dir, "ops.cpp", incr_base);
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.keep_tu = true;
+    /* Each edit applies to the text before it: replace `from` by `to`.  reuses: 1 the edit
+     * must leave bodies out, 0 it must parse the whole text, -1 either. */
+    static const struct {
+        const char *what, *from, *to;
+        int reuses;
+    } edits[] = {
+        {"edit inside a kernel", "{N, 32}, \"t\"", "{N, 48}, \"t\"", 1},
+        {"a line added inside the first kernel (the later ones move down)", "            y = Add(x, x);\n",
+         "            y = Add(x, x);\n\n            y = Add(y, x);\n", 1},
+        {"the lines removed again", "            y = Add(x, x);\n\n            y = Add(y, x);\n",
+         "            y = Add(x, x);\n", 1},
+        {"a line added in the last kernel", "        y = Mul(x, x);\n", "        y = Mul(x, x);\n        y = Add(y, x);\n", 1},
+        {"a syntax error inside a kernel", "Assemble(Add(x, x), {0, 0}, t);", "Assemble(Add(x, x), {0, 0}, t) +* ;", 1},
+        {"undo", "Assemble(Add(x, x), {0, 0}, t) +* ;", "Assemble(Add(x, x), {0, 0}, t);", 1},
+        {"the option changed", "stitch_function_num_per_pool\", 2", "stitch_function_num_per_pool\", 3", 1},
+        {"a comment appended at the end", "        y = Add(y, x);\n    }\n}\n", "        y = Add(y, x);\n    }\n}\n// edit\n", 1},
+        {"a kernel appended at the end", "}\n// edit\n",
+         "}\n// edit\nvoid Fifth()\n{\n    Tensor a(DT_FP32, {4, 4}, \"a\");\n"
+         "    FUNCTION(\"fifth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n",
+         1},
+        {"the inlined helper edited (its callers are parsed again)", "    b = Add(a, a);\n", "    b = Mul(a, a);\n", 0},
+        {"a line added between kernels", "\nvoid Third()", "\n\n// between\nvoid Third()", 0},
+        {"a #define inside a kernel body", "    FUNCTION(\"second\", {x}, {y})\n    {\n",
+         "    FUNCTION(\"second\", {x}, {y})\n    {\n#define EXTRA 1\n", 0},
+        {"the #define removed", "#define EXTRA 1\n", "", -1},
+        {"a body closed early by the edit", "            y = Add(t, x);\n", "            y = Add(t, x);\n        }}}\n        {{{\n", 0},
+        {"undo", "            y = Add(t, x);\n        }}}\n        {{{\n", "            y = Add(t, x);\n", -1},
+        {"edit inside a kernel again", "{N, 48}, \"t\"", "{N, 40}, \"t\"", 1},
+    };
+    size_t n = sizeof edits / sizeof *edits + 1;
+    char **texts = calloc(n, sizeof *texts);
+    texts[0] = strdup(incr_base);
+    for (size_t i = 1; i < n; i++)
+        texts[i] = edited(texts[i - 1], edits[i - 1].from, edits[i - 1].to);
+    pc_frontend *fe = pc_frontend_new();
+    int reused_total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *what = i ? edits[i - 1].what : "open";
+        int want = i ? edits[i - 1].reuses : 0;
+        pc_model *inc = pc_clang_parse(fe, src, texts[i], strlen(texts[i]), &o);
+        int reused = pc_clang_incr_reused(fe, src);
+        pc_frontend *fresh = pc_frontend_new();
+        pc_model *full = pc_clang_parse(fresh, src, texts[i], strlen(texts[i]), &o);
+        ck_assert_int_eq(pc_clang_incr_reused(fresh, src), 0);
+        char where[256];
+        bool same = pc_model_equal(inc, full, where, sizeof where);
+        if (!same || getenv("PC_CLANG_DUMP")) {
+            char *a = pc_model_to_json(inc), *b = pc_model_to_json(full);
+            fprintf(stderr, "step %zu (%s), reused %d\n--- incremental\n%s\n--- from scratch\n%s\n", i, what, reused, a, b);
+            pc_mem_free(a);
+            pc_mem_free(b);
+        }
+        ck_assert_msg(same, "step %zu (%s): the incremental model differs at %s", i, what, where);
+        if (want == 1)
+            ck_assert_msg(reused > 0, "step %zu (%s): nothing was left out of the parse", i, what);
+        else if (want == 0)
+            ck_assert_msg(reused == 0, "step %zu (%s): %d bodies were left out", i, what, reused);
+        reused_total += reused > 0 ? reused : 0;
+        ck_assert_int_ge(full->nkernels, 4);
+        pc_model_free(inc);
+        pc_model_free(full);
+        pc_frontend_free(fresh);
+    }
+    ck_assert_int_gt(reused_total, 0);
+    pc_frontend_release(fe, src);
+    ck_assert_int_eq(pc_clang_incr_reused(fe, src), -1);
+    pc_frontend_free(fe);
+    for (size_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clang_tu");
@@ -440,6 +604,7 @@ int main(void)
     tcase_add_test(tc, deep_expression_parses);
     tcase_add_test(tc, deep_expression_cli);
     tcase_add_test(tc, editor_reparse_follows_headers);
+    tcase_add_test(tc, editor_incremental_equals_full);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -663,7 +663,1132 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
         argv_push(v, opts->extra_args[i]);
 }
 
+/* ---- editor mode: re-analyse only the function an edit touches ----------------------------------
+ *
+ * A 138 KB upstream test file is about a hundred TEST bodies; libclang needs ~150 ms to reparse it
+ * even with the preamble (stub + headers) reused, and an edit touches one body.  So in editor mode
+ * (keep_tu) the session remembers, per document, the text of the last analysis, its model and the
+ * main file's top-level function bodies (from the cursor tree: the CompoundStmt of each function
+ * definition at namespace scope, by its extent).  On the next text:
+ *
+ *  - the changed bytes are the part between the common prefix and the common suffix of the two
+ *    texts; it must lie inside one function body (B), or after the last body;
+ *  - every other body that is unchanged, on lines of its own (no line shared with the change), and
+ *    "blankable" is left out of the parse: its bytes between the braces become blanks (line breaks
+ *    kept, so every line and column stays), and clang parses the declarations, B and the
+ *    bodies that are not blankable;
+ *  - the model of that parse gets the previous model's kernels, messages and runtime-option sites
+ *    of the left-out bodies, moved by the number of lines the edit added or removed.
+ *
+ * A body is blankable when leaving it out cannot change anything outside it: nothing outside the
+ * body names its function (a helper is always parsed), no #define / #include / skipped #if range
+ * lies in it, every location of each kernel found in it lies in it (no helper inlined from
+ * elsewhere), and no clang diagnostic elsewhere points into it (an instantiation it requested).
+ * The parse is checked before its result is used: every left-out body is still a function body at
+ * its shifted place, B ends where it should, nothing outside the left-out bodies names their
+ * functions, B has no preprocessor directive, and the walk found nothing inside a left-out body.
+ * Anything else, or a failed check, is a parse of the whole text as before.  Messages come out in
+ * location order in editor mode (either way), so the merged model equals a parse from scratch:
+ * tests/unit/check_clang_tu.c compares the two after every edit of a sequence.
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct incr_region {
+    uint32_t fn_loc;               /* offset of the function's name (its cursor location) */
+    uint32_t body_begin, body_end; /* '{' and one past '}' */
+    uint32_t line0, line1;         /* lines of '{' and '}' */
+    bool blankable;
+    bool referenced;               /* named outside its own body */
+} incr_region;
+typedef PC_VEC(incr_region) incr_regions;
+
+typedef struct pp_span { uint32_t b, e; } pp_span; /* offsets in the main file */
+typedef PC_VEC(pp_span) pp_spans;
+
+typedef struct pc_clang_incr {
+    char *path;
+    char *key;                     /* arguments and bindings: another key is a parse from scratch */
+    char *text;                    /* the text `model` is the analysis of */
+    size_t len;
+    uint32_t *lines;               /* line starts of text */
+    int nlines;
+    incr_regions regions;          /* sorted by body_begin */
+    pp_spans pp;                   /* directives and skipped ranges of text */
+    pc_model *model;               /* equal to a whole-text parse of text (messages in order) */
+    bool usable;                   /* kernels in location order: merging by location is exact */
+    int reused;                    /* bodies the parse of text left out */
+} pc_clang_incr;
+
+struct pc_clang_incr_set {
+    PC_VEC(pc_clang_incr *) docs;
+};
+
+static void incr_doc_free(pc_clang_incr *d)
+{
+    if (!d)
+        return;
+    pc_mem_free(d->path);
+    pc_mem_free(d->key);
+    pc_mem_free(d->text);
+    pc_mem_free(d->lines);
+    PC_VEC_FREE(d->regions);
+    PC_VEC_FREE(d->pp);
+    pc_model_free(d->model);
+    pc_mem_free(d);
+}
+
+void pc_clang_incr_free(struct pc_clang_incr_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->docs.count; i++)
+        incr_doc_free(s->docs.items[i]);
+    PC_VEC_FREE(s->docs);
+    pc_mem_free(s);
+}
+
+void pc_clang_incr_release(struct pc_clang_incr_set *s, const char *path)
+{
+    for (size_t i = 0; s && i < s->docs.count; i++)
+        if (!strcmp(s->docs.items[i]->path, path)) {
+            incr_doc_free(s->docs.items[i]);
+            s->docs.items[i] = s->docs.items[--s->docs.count];
+            return;
+        }
+}
+
+static pc_clang_incr *incr_find(const pc_frontend *fe, const char *path)
+{
+    for (size_t i = 0; fe->clang_incr && i < fe->clang_incr->docs.count; i++)
+        if (!strcmp(fe->clang_incr->docs.items[i]->path, path))
+            return fe->clang_incr->docs.items[i];
+    return NULL;
+}
+
+int pc_clang_incr_reused(const pc_frontend *fe, const char *path)
+{
+    char real[PATH_MAX];
+    const pc_clang_incr *d = incr_find(fe, realpath(path, real) ? real : path);
+    return d ? d->reused : -1;
+}
+
+/* What besides the text decides the walk: the arguments and the bindings. */
+static char *incr_key(const pc_clang_argv *args, const pc_parse_opts *opts)
+{
+    pc_sb b = {0};
+    for (size_t i = 0; i < args->count; i++) {
+        pc_sb_append(&b, args->items[i]);
+        pc_sb_putc(&b, '\x1f');
+    }
+    for (size_t s = 0; opts->bindings && s < opts->nbindings; s++) {
+        pc_sb_putc(&b, '\x1e');
+        for (size_t i = 0; i < opts->bindings[s].count; i++)
+            pc_sb_printf(&b, "%s=%lld\x1f", opts->bindings[s].items[i].name ? opts->bindings[s].items[i].name : "",
+                         (long long)opts->bindings[s].items[i].value);
+    }
+    pc_sb_putc(&b, '\x1d');
+    return pc_sb_take(&b);
+}
+
+/* 1-based line of offset off. */
+static uint32_t line_of_off(const uint32_t *ls, int n, uint32_t off)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (ls[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (uint32_t)lo + 1;
+}
+
+/* Offset of a 1-based line and column, or UINT32_MAX when it is not in the text. */
+static uint32_t off_of_loc(const uint32_t *ls, int n, size_t len, uint32_t line, uint32_t col)
+{
+    if (line < 1 || (int)line > n || col < 1)
+        return UINT32_MAX;
+    size_t off = (size_t)ls[line - 1] + col - 1;
+    return off <= len ? (uint32_t)off : UINT32_MAX;
+}
+
+/* Index of the region whose body holds off, or -1. */
+static int region_at(const incr_regions *r, uint32_t off)
+{
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->items[mid].body_end <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->count && r->items[lo].body_begin <= off && off < r->items[lo].body_end ? (int)lo : -1;
+}
+
+/* Index of the region whose function's name is at off, or -1. */
+static int region_of_fn(const incr_regions *r, uint32_t off)
+{
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->items[mid].body_begin <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->count && r->items[lo].fn_loc == off ? (int)lo : -1;
+}
+
+static bool file_offset(CXSourceLocation l, CXFile main, uint32_t *off)
+{
+    CXFile f;
+    unsigned o;
+    clang_getFileLocation(l, &f, NULL, NULL, &o);
+    if (!f || !clang_File_isEqual(f, main))
+        return false;
+    *off = o;
+    return true;
+}
+
+static bool is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+typedef struct region_scan {
+    CXFile main;
+    const char *text;
+    size_t len;
+    const uint32_t *lines;
+    int nlines;
+    incr_regions *out;
+    CXCursor body;
+    bool have_body;
+} region_scan;
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    region_scan *rs = d;
+    if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+        rs->body = c;
+        rs->have_body = true;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    region_scan *rs = d;
+    uint32_t loc;
+    if (!file_offset(clang_getCursorLocation(c), rs->main, &loc))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+        return CXChildVisit_Recurse;
+    if (!is_function_kind(k) || !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    rs->have_body = false;
+    clang_visitChildren(c, find_body, rs);
+    if (!rs->have_body)
+        return CXChildVisit_Continue;
+    CXSourceRange ext = clang_getCursorExtent(rs->body);
+    uint32_t b, e;
+    if (!file_offset(clang_getRangeStart(ext), rs->main, &b) || !file_offset(clang_getRangeEnd(ext), rs->main, &e) ||
+        e <= b + 1 || e > rs->len || rs->text[b] != '{' || rs->text[e - 1] != '}' || loc >= b)
+        return CXChildVisit_Continue;
+    if (rs->out->count && rs->out->items[rs->out->count - 1].body_end > loc)
+        return CXChildVisit_Continue; /* not after the previous one: leave it to the whole parse */
+    incr_region r = {loc, b, e, line_of_off(rs->lines, rs->nlines, b), line_of_off(rs->lines, rs->nlines, e - 1), true,
+                     false};
+    PC_VEC_PUSH(*rs->out, r);
+    return CXChildVisit_Continue;
+}
+
+/* The main file's function bodies at namespace scope, in order. */
+static void collect_regions(CXTranslationUnit tu, CXFile main, const char *text, size_t len, const uint32_t *lines,
+                            int nlines, incr_regions *out)
+{
+    region_scan rs = {main, text, len, lines, nlines, out, clang_getNullCursor(), false};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_regions, &rs);
+}
+
+/* The main file's preprocessor directives clang records (#define, #include) and the ranges it
+ * skipped (#if 0, a false #ifdef), in order.  A #define anywhere reaches every kernel after it
+ * (and the walk reads the file's macros as values), so the edit must keep this list as it was,
+ * moved, and a body holding one of them is never left out. */
+typedef struct pp_scan {
+    CXFile main;
+    pp_spans *out;
+} pp_scan;
+
+static enum CXChildVisitResult scan_pp(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    pp_scan *ps = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_MacroDefinition && k != CXCursor_InclusionDirective)
+        return CXChildVisit_Continue;
+    CXSourceRange ext = clang_getCursorExtent(c);
+    pp_span sp;
+    if (!file_offset(clang_getRangeStart(ext), ps->main, &sp.b) || !file_offset(clang_getRangeEnd(ext), ps->main, &sp.e))
+        return CXChildVisit_Continue;
+    PC_VEC_PUSH(*ps->out, sp);
+    return CXChildVisit_Continue;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+    const pp_span *x = a, *y = b;
+    return x->b != y->b ? (x->b < y->b ? -1 : 1) : x->e < y->e ? -1 : x->e > y->e;
+}
+
+static void collect_pp(CXTranslationUnit tu, CXFile main, pp_spans *out)
+{
+    pp_scan ps = {main, out};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_pp, &ps);
+    CXSourceRangeList *sk = clang_getSkippedRanges(tu, main);
+    for (unsigned i = 0; sk && i < sk->count; i++) {
+        pp_span sp;
+        if (file_offset(clang_getRangeStart(sk->ranges[i]), main, &sp.b) &&
+            file_offset(clang_getRangeEnd(sk->ranges[i]), main, &sp.e))
+            PC_VEC_PUSH(*out, sp);
+    }
+    if (sk)
+        clang_disposeSourceRangeList(sk);
+    if (out->count > 1)
+        qsort(out->items, out->count, sizeof *out->items, span_cmp);
+}
+
+/* Regions a directive or skipped range meets are not blankable. */
+static void mark_pp(incr_regions *r, const pp_spans *pp)
+{
+    for (size_t i = 0; i < pp->count; i++)
+        for (size_t j = 0; j < r->count; j++)
+            if (pp->items[i].b < r->items[j].body_end && pp->items[i].e >= r->items[j].body_begin)
+                r->items[j].blankable = false;
+}
+
+/* Does a span meet [b, e]? */
+static bool pp_meets(const pp_spans *pp, uint32_t b, uint32_t e)
+{
+    for (size_t i = 0; i < pp->count; i++)
+        if (pp->items[i].b <= e && pp->items[i].e >= b)
+            return true;
+    return false;
+}
+
+/* References to the regions' functions from outside their own bodies.  With `skip` set, cursors
+ * inside a skip[] body are not looked at and a reference to a skip[] function is a hit. */
+typedef struct ref_scan {
+    CXFile main;
+    incr_regions *r;
+    const bool *skip;  /* per region, or NULL */
+    bool hit;
+} ref_scan;
+
+static enum CXChildVisitResult scan_refs(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    ref_scan *rs = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    uint32_t here;
+    bool located = file_offset(clang_getCursorLocation(c), rs->main, &here);
+    int in = located ? region_at(rs->r, here) : -1;
+    if (rs->skip && in >= 0 && rs->skip[in] && k == CXCursor_CompoundStmt)
+        return CXChildVisit_Continue; /* a left-out body: blanks */
+    if (clang_isExpression(k) || clang_isReference(k)) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(ref) && is_function_kind(clang_getCursorKind(ref))) {
+            CXCursor def = clang_getCursorDefinition(ref);
+            uint32_t at;
+            int ri = !clang_Cursor_isNull(def) && file_offset(clang_getCursorLocation(def), rs->main, &at)
+                         ? region_of_fn(rs->r, at)
+                         : -1;
+            if (ri >= 0 && ri != in) {
+                rs->r->items[ri].referenced = true;
+                if (rs->skip && rs->skip[ri])
+                    rs->hit = true;
+            }
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_refs_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+    ref_scan *rs = d;
+    uint32_t off;
+    if (!file_offset(clang_getCursorLocation(c), rs->main, &off))
+        return CXChildVisit_Continue; /* the preamble's declarations cannot name the main file's */
+    if (scan_refs(c, parent, d) == CXChildVisit_Recurse)
+        clang_visitChildren(c, scan_refs, rs);
+    return CXChildVisit_Continue;
+}
+
+static bool mark_references(CXTranslationUnit tu, CXFile main, incr_regions *r, const bool *skip)
+{
+    ref_scan rs = {main, r, skip, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_refs_top, &rs);
+    return rs.hit;
+}
+
+/* A diagnostic whose notes point into a body other than its own: that body is not blankable. */
+static void mark_diag_notes(CXTranslationUnit tu, CXFile main, incr_regions *r)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        uint32_t off;
+        int own = file_offset(clang_getDiagnosticLocation(d), main, &off) ? region_at(r, off) : -1;
+        CXDiagnosticSet kids = clang_getChildDiagnostics(d);
+        unsigned nk = kids ? clang_getNumDiagnosticsInSet(kids) : 0;
+        for (unsigned j = 0; j < nk; j++) {
+            CXDiagnostic kd = clang_getDiagnosticInSet(kids, j);
+            uint32_t ko;
+            int ri = file_offset(clang_getDiagnosticLocation(kd), main, &ko) ? region_at(r, ko) : -1;
+            if (ri >= 0 && ri != own)
+                r->items[ri].blankable = false;
+            clang_disposeDiagnostic(kd);
+        }
+        clang_disposeDiagnostic(d);
+    }
+}
+
+/* ---- every location of a kernel ---- */
+
+typedef void (*loc_fn)(void *ctx, pc_loc l);
+
+static void tiles_locs(const pc_tile_shapes *t, loc_fn fn, void *ctx)
+{
+    if (!t)
+        return;
+    fn(ctx, t->vec_loc);
+    fn(ctx, t->cube_loc);
+}
+
+static void kernel_locs(const pc_kernel *k, loc_fn fn, void *ctx)
+{
+    fn(ctx, k->loc);
+    fn(ctx, k->insert_loc);
+    for (int i = 0; i < k->ntensors; i++)
+        fn(ctx, k->tensors[i].loc);
+    for (int i = 0; i < k->nstmts; i++) {
+        const pc_stmt *s = &k->stmts[i];
+        fn(ctx, s->loc);
+        for (int a = 0; a < s->naccesses; a++)
+            fn(ctx, s->accesses[a].loc);
+        for (int b = 0; b < s->nbranches; b++)
+            fn(ctx, s->branches[b].loc);
+        tiles_locs(s->tiles, fn, ctx);
+    }
+    for (int i = 0; i < k->nloops; i++) {
+        fn(ctx, k->loops[i].loc);
+        fn(ctx, k->loops[i].header);
+    }
+}
+
+typedef struct home_check {
+    const pc_model *m;
+    const uint32_t *lines;
+    int nlines;
+    size_t len;
+    incr_regions *r;
+    int home;
+    bool bad;
+    int touched[8];
+    int ntouched;
+    bool overflow;                 /* more regions than touched[] holds */
+} home_check;
+
+static void touch(home_check *h, int ri)
+{
+    if (ri < 0)
+        return;
+    for (int i = 0; i < h->ntouched; i++)
+        if (h->touched[i] == ri)
+            return;
+    if (h->ntouched < 8)
+        h->touched[h->ntouched++] = ri;
+    else
+        h->overflow = true;
+}
+
+static void home_loc(void *ctx, pc_loc l)
+{
+    home_check *h = ctx;
+    if (!l.file || !l.line)
+        return; /* not set */
+    if (strcmp(l.file, h->m->file) != 0) {
+        h->bad = true;
+        return;
+    }
+    uint32_t off = off_of_loc(h->lines, h->nlines, h->len, l.line, l.col);
+    uint32_t eoff = l.end_line ? off_of_loc(h->lines, h->nlines, h->len, l.end_line, l.end_col ? l.end_col : 1) : off;
+    int ri = off == UINT32_MAX ? -1 : region_at(h->r, off);
+    int re = eoff == UINT32_MAX ? -1 : eoff == off ? ri : region_at(h->r, eoff > off ? eoff - 1 : eoff);
+    if (ri != h->home || re != h->home) {
+        h->bad = true;
+        touch(h, ri);
+        touch(h, re);
+    }
+}
+
+static int loc_region(const pc_model *m, const uint32_t *lines, int nlines, size_t len, const incr_regions *r,
+                      pc_loc l)
+{
+    if (!l.file || !l.line || strcmp(l.file, m->file) != 0)
+        return -1;
+    uint32_t off = off_of_loc(lines, nlines, len, l.line, l.col);
+    return off == UINT32_MAX ? -1 : region_at(r, off);
+}
+
+/* Regions holding part of a kernel found elsewhere, or a kernel reaching outside: not blankable.
+ * Only regions in [from, to) are marked; true if one was. */
+static bool mark_kernel_homes(const pc_model *m, const uint32_t *lines, int nlines, size_t len, incr_regions *r,
+                              uint32_t from, uint32_t to)
+{
+    bool any = false;
+    for (int k = 0; k < m->nkernels; k++) {
+        home_check h = {m, lines, nlines, len, r, loc_region(m, lines, nlines, len, r, m->kernels[k].loc), false, {0},
+                        0, false};
+        kernel_locs(&m->kernels[k], home_loc, &h);
+        if (!h.bad)
+            continue;
+        touch(&h, h.home);
+        for (int i = 0; i < h.ntouched; i++) {
+            incr_region *g = &r->items[h.touched[i]];
+            if (g->body_begin >= from && g->body_begin < to) {
+                g->blankable = false;
+                any = true;
+            }
+        }
+        if (h.overflow) /* more than it kept: be safe */
+            for (size_t i = 0; i < r->count; i++)
+                r->items[i].blankable = false;
+    }
+    for (int o = 0; o < m->noptions; o++) {
+        const pc_option *op = &m->options[o];
+        if (op->kernel < 0 || op->kernel >= m->nkernels)
+            continue;
+        int a = loc_region(m, lines, nlines, len, r, op->loc);
+        int b = loc_region(m, lines, nlines, len, r, m->kernels[op->kernel].loc);
+        if (a != b) {
+            if (a >= 0)
+                r->items[a].blankable = false;
+            if (b >= 0)
+                r->items[b].blankable = false;
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* ---- copying model parts into another model, lines moved ---- */
+
+typedef struct ptr_pair { const void *from; void *to; } ptr_pair;
+
+typedef struct copier {
+    pc_model *dst;
+    const char *src_file;
+    int64_t delta;                 /* lines added to main-file locations */
+    ptr_pair *map;                 /* shared expressions / tile states copied once */
+    size_t nmap, capmap;
+} copier;
+
+static void *map_get(const copier *c, const void *p)
+{
+    if (!c->capmap)
+        return NULL;
+    size_t h = ((uintptr_t)p >> 4) & (c->capmap - 1);
+    while (c->map[h].from) {
+        if (c->map[h].from == p)
+            return c->map[h].to;
+        h = (h + 1) & (c->capmap - 1);
+    }
+    return NULL;
+}
+
+static void map_put(copier *c, const void *p, void *q)
+{
+    if ((c->nmap + 1) * 2 > c->capmap) {
+        size_t ncap = c->capmap ? c->capmap * 2 : 256;
+        ptr_pair *nm = pc_mem_calloc(ncap, sizeof *nm);
+        for (size_t i = 0; i < c->capmap; i++)
+            if (c->map[i].from) {
+                size_t h = ((uintptr_t)c->map[i].from >> 4) & (ncap - 1);
+                while (nm[h].from)
+                    h = (h + 1) & (ncap - 1);
+                nm[h] = c->map[i];
+            }
+        pc_mem_free(c->map);
+        c->map = nm;
+        c->capmap = ncap;
+    }
+    size_t h = ((uintptr_t)p >> 4) & (c->capmap - 1);
+    while (c->map[h].from)
+        h = (h + 1) & (c->capmap - 1);
+    c->map[h].from = p;
+    c->map[h].to = q;
+    c->nmap++;
+}
+
+/* Room for n items as the model's builders would have grown it (a power of two, at least 8). */
+static void *cp_array(copier *c, const void *src, int n, size_t elem)
+{
+    if (!src || n <= 0)
+        return NULL;
+    size_t cap = 8;
+    while (cap < (size_t)n)
+        cap *= 2;
+    void *p = pc_arena_alloc(c->dst->arena, cap * elem);
+    memcpy(p, src, (size_t)n * elem);
+    return p;
+}
+
+static const char *cp_str(copier *c, const char *s) { return s ? pc_model_strdup(c->dst, s) : NULL; }
+
+static pc_loc cp_loc(copier *c, pc_loc l)
+{
+    if (!l.file)
+        return l;
+    bool main = !strcmp(l.file, c->src_file);
+    uint32_t line = l.line, eline = l.end_line;
+    if (main && line)
+        line = (uint32_t)((int64_t)line + c->delta);
+    if (main && eline)
+        eline = (uint32_t)((int64_t)eline + c->delta);
+    return pc_model_loc(c->dst, main ? c->dst->file : l.file, line, l.col, eline, l.end_col);
+}
+
+static const pc_expr *cp_expr(copier *c, const pc_expr *e)
+{
+    if (!e)
+        return NULL;
+    pc_expr *q = map_get(c, e);
+    if (q)
+        return q;
+    q = pc_arena_alloc(c->dst->arena, sizeof *q);
+    *q = *e;
+    q->name = cp_str(c, e->name);
+    q->a = cp_expr(c, e->a);
+    q->b = cp_expr(c, e->b);
+    map_put(c, e, q);
+    return q;
+}
+
+static void cp_block(copier *c, pc_block *b)
+{
+    b->stmts = cp_array(c, b->stmts, b->count, sizeof *b->stmts);
+}
+
+static const pc_tile_shapes *cp_tiles(copier *c, const pc_tile_shapes *t)
+{
+    if (!t)
+        return NULL;
+    pc_tile_shapes *q = map_get(c, t);
+    if (q)
+        return q;
+    q = pc_arena_alloc(c->dst->arena, sizeof *q);
+    *q = *t;
+    q->vec_loc = cp_loc(c, t->vec_loc);
+    q->cube_loc = cp_loc(c, t->cube_loc);
+    map_put(c, t, q);
+    return q;
+}
+
+static void cp_kernel(copier *c, const pc_kernel *k)
+{
+    int idx = pc_model_add_kernel(c->dst, k->name, cp_loc(c, k->loc));
+    pc_kernel *q = &c->dst->kernels[idx];
+    q->insert_loc = cp_loc(c, k->insert_loc);
+    q->tensors = cp_array(c, k->tensors, k->ntensors, sizeof *k->tensors);
+    q->ntensors = k->ntensors;
+    for (int i = 0; i < q->ntensors; i++) {
+        pc_tensor *t = &q->tensors[i];
+        t->name = cp_str(c, t->name);
+        t->variable = cp_str(c, t->variable);
+        if (t->shape && t->ndims > 0) {
+            const pc_expr **sh = pc_arena_alloc(c->dst->arena, sizeof *sh * (size_t)t->ndims);
+            for (int d = 0; d < t->ndims; d++)
+                sh[d] = cp_expr(c, t->shape[d]);
+            t->shape = sh;
+        }
+        t->loc = cp_loc(c, t->loc);
+    }
+    q->stmts = cp_array(c, k->stmts, k->nstmts, sizeof *k->stmts);
+    q->nstmts = k->nstmts;
+    for (int i = 0; i < q->nstmts; i++) {
+        pc_stmt *s = &q->stmts[i];
+        s->loc = cp_loc(c, s->loc);
+        s->accesses = cp_array(c, s->accesses, s->naccesses, sizeof *s->accesses);
+        for (int a = 0; a < s->naccesses; a++)
+            s->accesses[a].loc = cp_loc(c, s->accesses[a].loc);
+        s->branches = cp_array(c, s->branches, s->nbranches, sizeof *s->branches);
+        for (int b = 0; b < s->nbranches; b++) {
+            pc_branch *br = &s->branches[b];
+            br->cond = cp_expr(c, br->cond);
+            br->cond_text = cp_str(c, br->cond_text);
+            cp_block(c, &br->body);
+            br->loc = cp_loc(c, br->loc);
+        }
+        cp_block(c, &s->unroll_body);
+        s->message = cp_str(c, s->message);
+        s->tiles = cp_tiles(c, s->tiles);
+    }
+    q->loops = cp_array(c, k->loops, k->nloops, sizeof *k->loops);
+    q->nloops = k->nloops;
+    for (int i = 0; i < q->nloops; i++) {
+        pc_loop *l = &q->loops[i];
+        l->name = cp_str(c, l->name);
+        l->index_var = cp_str(c, l->index_var);
+        l->factor_var = cp_str(c, l->factor_var);
+        l->begin = cp_expr(c, l->begin);
+        l->end = cp_expr(c, l->end);
+        l->step = cp_expr(c, l->step);
+        l->unroll = cp_array(c, l->unroll, l->nunroll, sizeof *l->unroll);
+        cp_block(c, &l->body);
+        l->loc = cp_loc(c, l->loc);
+        l->header = cp_loc(c, l->header);
+    }
+    q->body = k->body;
+    cp_block(c, &q->body);
+    q->constants = cp_array(c, k->constants, k->nconstants, sizeof *k->constants);
+    q->nconstants = k->nconstants;
+    for (int i = 0; i < q->nconstants; i++)
+        q->constants[i].name = cp_str(c, q->constants[i].name);
+}
+
+static void cp_optval(copier *c, pc_optval *v)
+{
+    v->text = cp_str(c, v->text);
+    v->loc = cp_loc(c, v->loc);
+    v->items = cp_array(c, v->items, v->nitems, sizeof *v->items);
+    for (int i = 0; i < v->nitems; i++)
+        cp_optval(c, &v->items[i]);
+}
+
+static void cp_option(copier *c, const pc_option *o, int kernel)
+{
+    int idx = pc_model_add_option(c->dst, o->key, o->site, cp_loc(c, o->loc));
+    pc_option *q = &c->dst->options[idx];
+    q->value = o->value;
+    cp_optval(c, &q->value);
+    q->kernel = kernel;
+    q->in_kernel = o->in_kernel;
+}
+
+static void cp_message(copier *c, const pc_message *msg)
+{
+    pc_model_add_message_check(c->dst, msg->kind, cp_loc(c, msg->loc), msg->check, msg->text);
+}
+
+static void copier_done(copier *c) { pc_mem_free(c->map); }
+
+static int loc_order(pc_loc a, pc_loc b)
+{
+    if (a.line != b.line)
+        return a.line < b.line ? -1 : 1;
+    return a.col < b.col ? -1 : a.col > b.col;
+}
+
+/* Messages in a fixed order in editor mode: the main file's by location, then other files' by
+ * name and location; equal places keep their order. */
+static int msg_order(const pc_model *m, const pc_message *a, const pc_message *b)
+{
+    bool am = !a->loc.file || !strcmp(a->loc.file, m->file), bm = !b->loc.file || !strcmp(b->loc.file, m->file);
+    if (am != bm)
+        return am ? -1 : 1;
+    if (!am) {
+        int c = strcmp(a->loc.file, b->loc.file);
+        if (c)
+            return c;
+    }
+    return loc_order(a->loc, b->loc);
+}
+
+static void sort_messages(pc_model *m)
+{
+    int n = m->nmessages;
+    if (n < 2)
+        return;
+    /* stable merge sort through a scratch copy */
+    pc_message *tmp = pc_mem_alloc(sizeof *tmp * (size_t)n);
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = msg_order(m, &m->messages[j], &m->messages[i]) < 0 ? m->messages[j++] : m->messages[i++];
+            while (i < mid)
+                tmp[k++] = m->messages[i++];
+            while (j < hi)
+                tmp[k++] = m->messages[j++];
+        }
+        memcpy(m->messages, tmp, sizeof *tmp * (size_t)n);
+    }
+    pc_mem_free(tmp);
+}
+
+static void sort_options_by_loc(pc_model *m)
+{
+    for (int i = 1; i < m->noptions; i++)
+        for (int j = i; j > 0 && loc_order(m->options[j - 1].loc, m->options[j].loc) > 0; j--) {
+            pc_option t = m->options[j];
+            m->options[j] = m->options[j - 1];
+            m->options[j - 1] = t;
+        }
+}
+
+/* A copy of the whole model. */
+static pc_model *model_copy(const pc_model *m)
+{
+    pc_model *q = pc_model_new(m->file, m->lang);
+    copier c = {q, m->file, 0, NULL, 0, 0};
+    for (int k = 0; k < m->nkernels; k++)
+        cp_kernel(&c, &m->kernels[k]);
+    for (int o = 0; o < m->noptions; o++)
+        cp_option(&c, &m->options[o], m->options[o].kernel);
+    for (int i = 0; i < m->nmessages; i++)
+        cp_message(&c, &m->messages[i]);
+    q->fatal = m->fatal;
+    copier_done(&c);
+    return q;
+}
+
+static bool kernels_in_order(const pc_model *m)
+{
+    for (int k = 1; k < m->nkernels; k++)
+        if (loc_order(m->kernels[k - 1].loc, m->kernels[k].loc) > 0)
+            return false;
+    return true;
+}
+
+/* ---- the plan for one parse ---- */
+
+typedef struct incr_plan {
+    bool active;
+    pc_clang_incr *doc;
+    char *blanked;                 /* the text clang parses: left-out bodies blank */
+    int changed;                   /* region B, or -1 (the change is after the last body) */
+    bool *reuse;                   /* per old region */
+    int nreuse;
+    int64_t shift;                 /* bytes added by the edit (new length - old length) */
+    int64_t dlines;                /* lines added by the edit */
+    uint32_t change_end_old;       /* the change is [change_begin, change_end_old) in the old text */
+    uint32_t change_begin;
+    incr_regions now;              /* the regions of the new text (the old ones moved) */
+    pp_spans pp;                   /* the new text's directives */
+} incr_plan;
+
+static void plan_free(incr_plan *p)
+{
+    pc_mem_free(p->blanked);
+    pc_mem_free(p->reuse);
+    PC_VEC_FREE(p->now);
+    PC_VEC_FREE(p->pp);
+    memset(p, 0, sizeof *p);
+}
+
+/* Decide what the new text (len bytes) lets us leave out. */
+static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
+                      incr_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    pc_clang_incr *d = incr_find(fe, abs_path);
+    if (!d || !d->usable || !d->model || d->model->fatal || strcmp(d->key, key) != 0 || !d->regions.count)
+        return;
+    size_t pre = 0, lim = d->len < len ? d->len : len;
+    while (pre < lim && d->text[pre] == text[pre])
+        pre++;
+    size_t suf = 0;
+    while (suf < lim - pre && d->text[d->len - 1 - suf] == text[len - 1 - suf])
+        suf++;
+    uint32_t cb = (uint32_t)pre, ce = (uint32_t)(d->len - suf); /* [cb, ce) of the old text changed */
+    if (pp_meets(&d->pp, cb, ce))
+        return; /* a directive edited: what follows it may read differently */
+    int changed = -1;
+    const incr_region *last = &d->regions.items[d->regions.count - 1];
+    if (cb >= last->body_end) {
+        changed = -1;
+    } else {
+        int ri = region_at(&d->regions, cb);
+        if (ri < 0)
+            return;
+        const incr_region *g = &d->regions.items[ri];
+        if (cb < g->body_begin + 1 || ce > g->body_end - 1 || g->referenced)
+            return;
+        changed = ri;
+    }
+    uint32_t cl0 = line_of_off(d->lines, d->nlines, cb), cl1 = line_of_off(d->lines, d->nlines, ce);
+    int new_lines = 1;
+    for (size_t i = 0; i < len; i++)
+        new_lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'));
+    p->shift = (int64_t)len - (int64_t)d->len;
+    p->dlines = (int64_t)new_lines - (int64_t)d->nlines;
+    p->reuse = pc_mem_calloc(d->regions.count, sizeof *p->reuse);
+    p->blanked = pc_mem_strndup(text, len);
+    size_t nreuse = 0;
+    for (size_t i = 0; i < d->regions.count; i++) {
+        incr_region g = d->regions.items[i];
+        bool before = g.body_end <= cb && g.line1 < cl0, after = g.body_begin >= ce && g.line0 > cl1;
+        if (after) {
+            g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
+            g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
+            g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
+            g.line0 = (uint32_t)((int64_t)g.line0 + p->dlines);
+            g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
+        } else if ((int)i == changed) {
+            g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
+            g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
+        } else if (!before) {
+            /* shares a line with the change: parsed, and its flags as they were (the text is too) */
+            if (g.body_begin >= ce) {
+                g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
+                g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
+                g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
+                g.line0 = (uint32_t)((int64_t)g.line0 + p->dlines);
+                g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
+            }
+        }
+        PC_VEC_PUSH(p->now, g);
+        if ((before || after) && g.blankable && !g.referenced) {
+            p->reuse[i] = true;
+            nreuse++;
+            for (uint32_t o = g.body_begin + 1; o + 1 < g.body_end; o++)
+                if (p->blanked[o] != '\n' && p->blanked[o] != '\r')
+                    p->blanked[o] = ' ';
+        }
+    }
+    if (!nreuse) {
+        plan_free(p);
+        return;
+    }
+    p->doc = d;
+    p->nreuse = (int)nreuse;
+    p->changed = changed;
+    p->change_begin = cb;
+    p->change_end_old = ce;
+    p->active = true;
+}
+
+/* Does the parse of the blanked text look as the plan expects?  (See the section comment.) */
+static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const char *text, size_t len,
+                          const uint32_t *lines, int nlines)
+{
+    incr_regions got = {0};
+    collect_regions(tu, main, text, len, lines, nlines, &got);
+    bool ok = true;
+    size_t j = 0;
+    bool *skip = pc_mem_calloc(p->now.count ? p->now.count : 1, sizeof *skip);
+    for (size_t i = 0; i < p->now.count && ok; i++) {
+        const incr_region *want = &p->now.items[i];
+        if (!p->reuse[i] && (int)i != p->changed)
+            continue;
+        while (j < got.count && got.items[j].body_begin < want->body_begin)
+            j++;
+        ok = j < got.count && got.items[j].body_begin == want->body_begin && got.items[j].body_end == want->body_end &&
+             got.items[j].fn_loc == want->fn_loc;
+        skip[i] = p->reuse[i];
+    }
+    PC_VEC_FREE(got);
+    /* the directives and skipped ranges as before, moved: none was added by the edit, and an
+     * #if the edit left open did not skip more */
+    if (ok) {
+        collect_pp(tu, main, &p->pp);
+        const pp_spans *was = &p->doc->pp;
+        ok = was->count == p->pp.count;
+        for (size_t i = 0; ok && i < was->count; i++) {
+            pp_span w = was->items[i];
+            if (w.b >= p->change_end_old) {
+                w.b = (uint32_t)((int64_t)w.b + p->shift);
+                w.e = (uint32_t)((int64_t)w.e + p->shift);
+            }
+            ok = w.b == p->pp.items[i].b && w.e == p->pp.items[i].e;
+        }
+    }
+    if (ok && p->changed >= 0)
+        p->now.items[p->changed].blankable = true; /* its flags anew, from its new text */
+    /* nothing parsed may name a left-out body's function; names of the others are noted */
+    if (ok)
+        ok = !mark_references(tu, main, &p->now, skip);
+    pc_mem_free(skip);
+    return ok;
+}
+
+/* Nothing the walk found may sit in a left-out body. */
+static bool plan_check_model(const incr_plan *p, const pc_model *n, const uint32_t *lines, int nlines, size_t len)
+{
+    for (int k = 0; k < n->nkernels; k++) {
+        int ri = loc_region(n, lines, nlines, len, &p->now, n->kernels[k].loc);
+        if (ri >= 0 && p->reuse[ri])
+            return false;
+    }
+    for (int i = 0; i < n->nmessages; i++) {
+        int ri = loc_region(n, lines, nlines, len, &p->now, n->messages[i].loc);
+        if (ri >= 0 && p->reuse[ri])
+            return false;
+    }
+    for (int i = 0; i < n->noptions; i++) {
+        int ri = loc_region(n, lines, nlines, len, &p->now, n->options[i].loc);
+        if (ri >= 0 && p->reuse[ri])
+            return false;
+    }
+    return kernels_in_order(n);
+}
+
+/* The previous model's item at l (old text) is carried when it sits in a reused body: which one. */
+static int carried_region(const incr_plan *p, const pc_model *old, pc_loc l)
+{
+    const pc_clang_incr *d = p->doc;
+    int ri = loc_region(old, d->lines, d->nlines, d->len, &d->regions, l);
+    return ri >= 0 && p->reuse[ri] ? ri : -1;
+}
+
+/* The merged model: n's items and the previous model's of the reused bodies, in order. */
+static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
+{
+    const pc_model *old = p->doc->model;
+    pc_model *m = pc_model_new(n->file, n->lang);
+    copier cn = {m, n->file, 0, NULL, 0, 0};
+    copier co = {m, old->file, 0, NULL, 0, 0};
+    int *nmap = pc_mem_calloc((size_t)(n->nkernels ? n->nkernels : 1), sizeof *nmap);
+    int *omap = pc_mem_calloc((size_t)(old->nkernels ? old->nkernels : 1), sizeof *omap);
+    int i = 0, j = 0;
+    for (int k = 0; k < old->nkernels; k++)
+        omap[k] = -1;
+    while (i < n->nkernels || j < old->nkernels) {
+        int rj = j < old->nkernels ? carried_region(p, old, old->kernels[j].loc) : -1;
+        if (j < old->nkernels && rj < 0) {
+            j++;
+            continue;
+        }
+        bool take_old = false;
+        if (j < old->nkernels) {
+            pc_loc ol = old->kernels[j].loc;
+            if (p->reuse[rj] && p->doc->regions.items[rj].body_begin >= p->change_end_old)
+                ol.line = (uint32_t)((int64_t)ol.line + p->dlines);
+            take_old = i >= n->nkernels || loc_order(ol, n->kernels[i].loc) < 0;
+        }
+        if (take_old) {
+            co.delta = p->doc->regions.items[rj].body_begin >= p->change_end_old ? p->dlines : 0;
+            omap[j] = m->nkernels;
+            cp_kernel(&co, &old->kernels[j]);
+            j++;
+        } else {
+            nmap[i] = m->nkernels;
+            cp_kernel(&cn, &n->kernels[i]);
+            i++;
+        }
+    }
+    for (int o = 0; o < n->noptions; o++) {
+        int k = n->options[o].kernel;
+        cp_option(&cn, &n->options[o], k >= 0 && k < n->nkernels ? nmap[k] : k);
+    }
+    for (int o = 0; o < old->noptions; o++) {
+        int ri = carried_region(p, old, old->options[o].loc);
+        if (ri < 0)
+            continue;
+        co.delta = p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0;
+        int k = old->options[o].kernel;
+        cp_option(&co, &old->options[o], k >= 0 && k < old->nkernels ? omap[k] : k);
+    }
+    sort_options_by_loc(m);
+    for (int x = 0; x < n->nmessages; x++)
+        cp_message(&cn, &n->messages[x]);
+    for (int x = 0; x < old->nmessages; x++) {
+        int ri = carried_region(p, old, old->messages[x].loc);
+        if (ri < 0)
+            continue;
+        co.delta = p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0;
+        cp_message(&co, &old->messages[x]);
+    }
+    sort_messages(m);
+    m->fatal = n->fatal;
+    pc_mem_free(nmap);
+    pc_mem_free(omap);
+    copier_done(&cn);
+    copier_done(&co);
+    return m;
+}
+
+/* Remember the analysis of text for the next edit.  regions: this text's (taken). */
+static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
+                       incr_regions *regions, pp_spans *pp, const pc_model *m, int reused)
+{
+    if (!fe->clang_incr)
+        fe->clang_incr = pc_mem_calloc(1, sizeof *fe->clang_incr);
+    pc_clang_incr *d = incr_find(fe, abs_path);
+    if (!d) {
+        d = pc_mem_calloc(1, sizeof *d);
+        d->path = pc_mem_strdup(abs_path);
+        PC_VEC_PUSH(fe->clang_incr->docs, d);
+    }
+    pc_mem_free(d->key);
+    pc_mem_free(d->text);
+    pc_mem_free(d->lines);
+    PC_VEC_FREE(d->regions);
+    pc_model_free(d->model);
+    d->key = pc_mem_strdup(key);
+    d->text = pc_mem_strndup(text, len);
+    d->len = len;
+    d->lines = pc_clang_line_table(text, len, &d->nlines);
+    d->regions = *regions;
+    memset(regions, 0, sizeof *regions);
+    PC_VEC_FREE(d->pp);
+    d->pp = *pp;
+    memset(pp, 0, sizeof *pp);
+    d->model = model_copy(m);
+    d->usable = kernels_in_order(m);
+    d->reused = reused;
+}
+
+/* A parse of rq, of its text with the plan's bodies left out when one applies (editor mode). */
+static CXTranslationUnit parse_planned(pc_frontend *fe, struct pc_clang_state *st, const pc_parse_opts *opts,
+                                       parse_req *rq, bool allow_incr, incr_plan *plan, char **key,
+                                       enum CXErrorCode *rc, bool *owned)
+{
+    plan_free(plan);
+    pc_mem_free(*key);
+    *key = NULL;
+    if (opts->keep_tu) {
+        *key = incr_key(&rq->args, opts);
+        if (allow_incr)
+            plan_make(fe, rq->filename, *key, rq->buffer, rq->len, plan);
+    }
+    if (plan->active) { /* clang parses the blanked text; the plan keeps the whole one */
+        char *whole = rq->buffer;
+        rq->buffer = plan->blanked;
+        plan->blanked = whole;
+    }
+    CXTranslationUnit tu = run_parse(st, opts, rq, rc, owned);
+    return tu;
+}
+
+/* Give rq its whole text back and forget the plan. */
+static void plan_undo(parse_req *rq, incr_plan *plan)
+{
+    if (plan->active) {
+        char *whole = plan->blanked;
+        plan->blanked = rq->buffer;
+        rq->buffer = whole;
+    }
+    plan_free(plan);
+}
+
+static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
+                             bool allow_incr);
+
 static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
+{
+    return parse_here2(fe, path, text, len, opts, true);
+}
+
+static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
+                             bool allow_incr)
 {
     pc_parse_opts none;
     if (!opts) {
@@ -737,9 +1862,12 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
     enum CXErrorCode rc = CXError_Success;
     bool owned = true;
     CXTranslationUnit tu = NULL;
+    incr_plan plan;
+    memset(&plan, 0, sizeof plan);
+    char *key = NULL;
     pc_clang_argv real_args = {0};
     if (real_mode) {
-        tu = run_parse(st, opts, &rq, &rc, &owned);
+        tu = parse_planned(fe, st, opts, &rq, allow_incr, &plan, &key, &rc, &owned);
         const char *why = NULL;
         if (!tu)
             why = parse_error_name(rc);
@@ -758,6 +1886,7 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
             real_args = rq.args;
             memset(&rq.args, 0, sizeof rq.args);
             real_mode = false;
+            plan_undo(&rq, &plan);
         }
     }
     if (!real_mode) {
@@ -769,12 +1898,13 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
             pc_mem_free(abs_path);
             pc_mem_free(workdir);
             argv_free(&real_args);
+            pc_mem_free(key);
             return m;
         }
         rq.stub = true;
         stub_args(st, opts, &real_args, workdir, &rq.args);
         argv_free(&real_args);
-        tu = run_parse(st, opts, &rq, &rc, &owned);
+        tu = parse_planned(fe, st, opts, &rq, allow_incr, &plan, &key, &rc, &owned);
     }
     if (!tu) {
         pc_sb b = {0};
@@ -782,6 +1912,10 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
         char *msg = pc_sb_take(&b);
         pc_model_add_message(m, PC_MSG_FATAL, top, msg);
         pc_mem_free(msg);
+        if (opts->keep_tu)
+            pc_clang_incr_release(fe->clang_incr, abs_path);
+        plan_undo(&rq, &plan);
+        pc_mem_free(key);
         argv_free(&rq.args);
         pc_mem_free(rq.buffer);
         pc_mem_free(abs_path);
@@ -806,11 +1940,45 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
     cx.kernel = -1;
     cx.cur_loop = -1;
     cx.cur_stmt = -1;
+    bool redo = false;
     if (!cx.main_file) {
         pc_model_add_message(m, PC_MSG_FATAL, top, "libclang lost track of the main file");
+    } else if (plan.active && !plan_check_tu(&plan, tu, cx.main_file, rq.buffer, rq.len, cx.line_start, cx.nlines)) {
+        redo = true;
     } else {
         collect_diagnostics(&cx);
         pc_clang_walk_tu(&cx);
+        redo = plan.active && !plan_check_model(&plan, m, cx.line_start, cx.nlines, rq.len);
+    }
+    if (!redo && plan.active) {
+        /* the left-out bodies' kernels, messages and option sites from the previous analysis */
+        pc_model *merged = plan_merge(&plan, m);
+        pc_model_free(m);
+        m = merged;
+        if (plan.changed >= 0) {
+            const incr_region *b = &plan.now.items[plan.changed];
+            mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &plan.now, b->body_begin, b->body_begin + 1);
+        }
+        mark_diag_notes(tu, cx.main_file, &plan.now);
+        /* the whole text is what the next edit is compared with */
+        incr_store(fe, abs_path, key, plan.blanked, rq.len, &plan.now, &plan.pp, m, plan.nreuse);
+    } else if (!redo && opts->keep_tu && cx.main_file && !m->fatal) {
+        sort_messages(m);
+        incr_regions regions = {0};
+        collect_regions(tu, cx.main_file, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions);
+        pp_spans pp = {0};
+        collect_pp(tu, cx.main_file, &pp);
+        mark_pp(&regions, &pp);
+        mark_references(tu, cx.main_file, &regions, NULL);
+        mark_diag_notes(tu, cx.main_file, &regions);
+        mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &regions, 0, UINT32_MAX);
+        incr_store(fe, abs_path, key, rq.buffer, rq.len, &regions, &pp, m, 0);
+        PC_VEC_FREE(regions);
+        PC_VEC_FREE(pp);
+    } else if (opts->keep_tu) {
+        if (!redo)
+            sort_messages(m);
+        pc_clang_incr_release(fe->clang_incr, abs_path);
     }
 
     PC_VEC_FREE(cx.env);
@@ -823,10 +1991,17 @@ static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text,
     pc_arena_free(cx.scratch);
     if (owned)
         clang_disposeTranslationUnit(tu);
+    plan_undo(&rq, &plan);
+    pc_mem_free(key);
     argv_free(&rq.args);
     pc_mem_free(rq.buffer);
     pc_mem_free(abs_path);
     pc_mem_free(workdir);
+    if (redo) {
+        /* the plan did not hold: the whole text, as a first parse would */
+        pc_model_free(m);
+        return parse_here2(fe, path, text, len, opts, false);
+    }
     return m;
 }
 
