@@ -1,16 +1,14 @@
 /* loader.c - tile_fwk_config.json ("runtime" section) and .poolcheck.json (project file).
  *
- * Both are strict JSON (the model module's validator: RFC 8259, nothing after the value), with
- * errors located as file:line:col.  cJSON does not keep positions, so after parsing, one pass
- * over the (already valid) text records where each key and value starts and ends, in the same
- * order as cJSON's children; options and errors point at those positions.
+ * Both are strict JSON, read by the one JSON reader (poolcheck/json.h: RFC 8259, nothing after
+ * the value, a leading byte order mark skipped), with errors located as file:line:col: the
+ * reader records where each key and value starts and ends, and options and errors point there.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "poolcheck/config.h"
-#include "model/model_int.h"
+#include "poolcheck/json.h"
 #include "support/support.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -20,106 +18,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- positions ------------------------------------------------------------------------------ */
-
-typedef struct jpos {
-    size_t key_start;        /* object members: the opening quote of the key */
-    size_t start, end;       /* the value: first byte, one past the last */
-    struct jpos *kids;       /* parallel to the cJSON children */
-    int nkids;
-} jpos;
-
 typedef struct src {
     const char *path;        /* as given (arena copy) */
     const char *text;
     size_t len;
-    size_t *line_starts;     /* offsets where each line starts */
-    size_t nlines;
-    size_t bom;              /* 3 when the text starts with a UTF-8 byte order mark */
     pc_arena *arena;
 } src;
 
-static void skip_ws(const char *t, size_t len, size_t *i)
+static pc_loc span(const src *s, pc_json_pos start, pc_json_pos end)
 {
-    while (*i < len && (t[*i] == ' ' || t[*i] == '\t' || t[*i] == '\n' || t[*i] == '\r'))
-        (*i)++;
-}
-
-static void skip_string(const char *t, size_t len, size_t *i)
-{
-    (*i)++;
-    while (*i < len && t[*i] != '"') {
-        if (t[*i] == '\\')
-            (*i)++;
-        (*i)++;
-    }
-    (*i)++;
-}
-
-/* Walk one value of valid JSON text at *i alongside its cJSON node. */
-static void scan(src *s, size_t *i, const cJSON *node, jpos *p)
-{
-    const char *t = s->text;
-    size_t len = s->len;
-    skip_ws(t, len, i);
-    p->start = *i;
-    if (*i >= len) {
-        p->end = *i;
-        return;
-    }
-    char c = t[*i];
-    if (c == '{' || c == '[') {
-        p->nkids = cJSON_GetArraySize(node);
-        p->kids = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *p->kids) : NULL;
-        (*i)++;
-        int k = 0;
-        for (const cJSON *ch = node->child; ch && k < p->nkids; ch = ch->next, k++) {
-            skip_ws(t, len, i);
-            if (c == '{') {
-                p->kids[k].key_start = *i;
-                skip_string(t, len, i);
-                skip_ws(t, len, i);
-                (*i)++; /* ':' */
-            }
-            scan(s, i, ch, &p->kids[k]);
-            skip_ws(t, len, i);
-            if (*i < len && t[*i] == ',')
-                (*i)++;
-        }
-        skip_ws(t, len, i);
-        (*i)++; /* closing bracket */
-    } else if (c == '"') {
-        skip_string(t, len, i);
-    } else {
-        while (*i < len && !strchr(",]} \t\r\n", t[*i]))
-            (*i)++;
-    }
-    p->end = *i;
-}
-
-static void line_col(const src *s, size_t off, uint32_t *line, uint32_t *col)
-{
-    size_t lo = 0, hi = s->nlines; /* the last line start <= off */
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (s->line_starts[mid] <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    size_t start = s->line_starts[lo];
-    if (lo == 0 && off >= s->bom)
-        start = s->bom; /* editors do not count the byte order mark */
-    *line = (uint32_t)(lo + 1);
-    *col = (uint32_t)(off - start + 1);
-}
-
-static pc_loc span(const src *s, size_t start, size_t end)
-{
-    pc_loc l;
-    l.file = s->path;
-    line_col(s, start, &l.line, &l.col);
-    line_col(s, end, &l.end_line, &l.end_col);
+    pc_loc l = {s->path, start.line, start.col, end.line, end.col};
     return l;
 }
 
@@ -130,26 +38,14 @@ static void src_init(src *s, pc_arena *a, const char *path, const char *text, si
     s->path = pc_arena_strdup(a, path ? path : "");
     s->text = text;
     s->len = len;
-    s->bom = (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) ? 3 : 0;
-    /* LF, CRLF and a lone CR each end a line (support.h): the rule of the report's snippets */
-    size_t n = 1;
-    for (size_t i = pc_line_end(text, len, 0); i < len; i = pc_line_end(text, len, i + pc_eol_len(text, len, i)))
-        n++;
-    s->line_starts = pc_arena_alloc(a, n * sizeof *s->line_starts);
-    s->nlines = 0;
-    s->line_starts[s->nlines++] = 0;
-    for (size_t i = pc_line_end(text, len, 0); i < len; i = pc_line_end(text, len, i + pc_eol_len(text, len, i)))
-        s->line_starts[s->nlines++] = i + pc_eol_len(text, len, i);
 }
 
 /* "path:line:col: message" (malloc'd) */
-static char *located(const src *s, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static char *located(const src *s, size_t off, const char *fmt, ...)
+static char *located(const src *s, pc_json_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *located(const src *s, pc_json_pos at, const char *fmt, ...)
 {
-    uint32_t line, col;
-    line_col(s, off, &line, &col);
     pc_sb b = {0};
-    pc_sb_printf(&b, "%s:%u:%u: ", s->path, line, col);
+    pc_sb_printf(&b, "%s:%u:%u: ", s->path, at.line, at.col);
     va_list ap;
     va_start(ap, fmt);
     pc_sb_vprintf(&b, fmt, ap);
@@ -157,85 +53,48 @@ static char *located(const src *s, size_t off, const char *fmt, ...)
     return pc_sb_take(&b);
 }
 
-static const char *json_kind(const cJSON *j)
+/* Parse text strictly; NULL + *err ("path:l:c: ...") on a syntax error (a number beyond a double's
+ * range, 1e400, is one: the reader's rule) or a top level that is not an object. */
+static pc_json_doc *parse_located(src *s, char **err)
 {
-    if (cJSON_IsNull(j)) return "null";
-    if (cJSON_IsBool(j)) return "a boolean";
-    if (cJSON_IsNumber(j)) return "a number";
-    if (cJSON_IsString(j)) return "a string";
-    if (cJSON_IsArray(j)) return "an array";
-    if (cJSON_IsObject(j)) return "an object";
-    return "an unknown value";
-}
-
-/* Parse text strictly and record positions; NULL + *err ("path:l:c: ...") on a syntax error or a
- * top level that is not an object. */
-/* One rule for huge numbers: a number beyond a double's range (1e400) is an error in the file,
- * as one longer than 63 characters is (the validator's limit, cJSON's buffer), rather than an
- * option value of infinity.  nlohmann::json, which upstream's C++ reads configurations with,
- * also refuses 1e400 ("number overflow"). */
-static bool out_of_range_number(const cJSON *j, const jpos *p, size_t *at)
-{
-    if (cJSON_IsNumber(j) && !isfinite(j->valuedouble)) {
-        *at = p->start;
-        return true;
-    }
-    int k = 0;
-    for (const cJSON *c = j->child; c && k < p->nkids; c = c->next, k++)
-        if (out_of_range_number(c, &p->kids[k], at))
-            return true;
-    return false;
-}
-
-static cJSON *parse_located(src *s, jpos *root_pos, char **err)
-{
-    size_t off = 0;
-    char what[160];
-    cJSON *root = pc_model_json_parse(s->text, s->len, &off, what, sizeof what);
-    if (!root) {
-        *err = located(s, off, "%s", what);
+    pc_json_error je;
+    pc_json_doc *doc = pc_json_parse(s->text, s->len, PC_JSON_BOM, &je);
+    if (!doc) {
+        *err = located(s, je.at, "%s", je.msg);
         return NULL;
     }
-    size_t i = s->bom;
-    memset(root_pos, 0, sizeof *root_pos);
-    scan(s, &i, root, root_pos);
-    size_t at;
-    if (out_of_range_number(root, root_pos, &at)) {
-        *err = located(s, at, "number out of range (beyond what a double holds)");
-        cJSON_Delete(root);
+    const pc_json *root = pc_json_root(doc);
+    if (!pc_json_is(root, PC_JSON_OBJECT)) {
+        *err = located(s, root->pos, "expected a JSON object at the top level, found %s", pc_json_kind(root));
+        pc_json_free(doc);
         return NULL;
     }
-    if (!cJSON_IsObject(root)) {
-        *err = located(s, root_pos->start, "expected a JSON object at the top level, found %s", json_kind(root));
-        cJSON_Delete(root);
-        return NULL;
-    }
-    return root;
+    return doc;
 }
 
 /* ---- JSON values -> option values ------------------------------------------------------------ */
 
 #define JSON_SAFE_INT 9007199254740992.0 /* 2^53 */
 
-static void to_optval(const src *s, const cJSON *j, const jpos *p, pc_optval *v)
+static void to_optval(const src *s, const pc_json *j, pc_optval *v)
 {
     memset(v, 0, sizeof *v);
-    v->loc = span(s, p->start, p->end);
-    if (cJSON_IsArray(j)) {
+    v->loc = span(s, j->pos, j->end);
+    if (pc_json_is(j, PC_JSON_ARRAY)) {
         v->kind = PC_OPT_LIST;
-        v->nitems = p->nkids;
+        v->nitems = j->count;
         v->items = v->nitems ? pc_arena_alloc(s->arena, (size_t)v->nitems * sizeof *v->items) : NULL;
         int k = 0;
-        for (const cJSON *c = j->child; c && k < v->nitems; c = c->next, k++)
-            to_optval(s, c, &p->kids[k], &v->items[k]);
-    } else if (cJSON_IsBool(j)) {
+        for (const pc_json *c = j->child; c && k < v->nitems; c = c->next, k++)
+            to_optval(s, c, &v->items[k]);
+    } else if (pc_json_is(j, PC_JSON_BOOL)) {
         v->kind = PC_OPT_BOOL;
-        v->i = cJSON_IsTrue(j);
-    } else if (cJSON_IsNumber(j)) {
+        v->i = j->b;
+    } else if (pc_json_is(j, PC_JSON_NUMBER)) {
         /* the spelling, so that integers beyond 2^53 are read exactly */
-        char *spell = pc_arena_strndup(s->arena, s->text + p->start, p->end - p->start);
+        char *spell = pc_arena_strndup(s->arena, j->str, j->len);
         v->text = spell;
-        double d = j->valuedouble;
+        double d = j->num;
         bool plain = strspn(spell + (spell[0] == '-'), "0123456789") == strlen(spell + (spell[0] == '-'));
         errno = 0;
         long long x = plain ? strtoll(spell, NULL, 10) : 0;
@@ -249,33 +108,33 @@ static void to_optval(const src *s, const cJSON *j, const jpos *p, pc_optval *v)
             v->kind = PC_OPT_FLOAT;
             v->f = d;
         }
-    } else if (cJSON_IsString(j)) {
+    } else if (pc_json_is(j, PC_JSON_STRING)) {
         v->kind = PC_OPT_STRING;
-        v->text = pc_arena_strdup(s->arena, j->valuestring);
-    } else if (cJSON_IsNull(j)) {
+        v->text = pc_arena_strdup(s->arena, j->str);
+    } else if (pc_json_is(j, PC_JSON_NULL)) {
         v->kind = PC_OPT_NONE;
     } else {
         /* an object: not a value any runtime option takes; kept as written */
         v->kind = PC_OPT_UNKNOWN;
-        v->text = pc_arena_strndup(s->arena, s->text + p->start, p->end - p->start);
+        v->text = pc_arena_strndup(s->arena, s->text + j->pos.off, j->end.off - j->pos.off);
     }
 }
 
 /* Each member of a "runtime" object becomes one option. */
-static void runtime_options(const src *s, const cJSON *obj, const jpos *p, pc_optsite_kind site,
-                            pc_option **out, size_t *nout)
+static void runtime_options(const src *s, const pc_json *obj, pc_optsite_kind site, pc_option **out,
+                            size_t *nout)
 {
-    size_t n = (size_t)p->nkids;
+    size_t n = (size_t)obj->count;
     pc_option *opts = n ? pc_arena_alloc(s->arena, n * sizeof *opts) : NULL;
     size_t k = 0;
-    for (const cJSON *c = obj->child; c && k < n; c = c->next, k++) {
+    for (const pc_json *c = obj->child; c && k < n; c = c->next, k++) {
         pc_option *o = &opts[k];
-        o->key = pc_arena_strdup(s->arena, c->string);
-        to_optval(s, c, &p->kids[k], &o->value);
+        o->key = pc_arena_strdup(s->arena, c->key);
+        to_optval(s, c, &o->value);
         o->site = site;
         o->kernel = -1;
         o->in_kernel = false;
-        o->loc = span(s, p->kids[k].key_start, p->kids[k].end);
+        o->loc = span(s, c->key_pos, c->end);
     }
     *out = opts;
     *nout = k;
@@ -292,28 +151,25 @@ pc_config_file *pc_cfg_parse_config_file(const char *path, const char *text, siz
     src s;
     src_init(&s, a, path, text ? text : "", text ? len : 0);
     f->path = s.path;
-    jpos root_pos;
-    cJSON *root = parse_located(&s, &root_pos, &e);
-    if (!root)
+    pc_json_doc *doc = parse_located(&s, &e);
+    if (!doc)
         goto fail;
-    const cJSON *runtime = NULL;
-    const jpos *rpos = NULL;
-    int k = 0;
-    for (const cJSON *c = root->child; c; c = c->next, k++) {
-        if (strcmp(c->string, "runtime") != 0)
+    const pc_json *root = pc_json_root(doc);
+    const pc_json *runtime = NULL;
+    for (const pc_json *c = root->child; c; c = c->next) {
+        if (strcmp(c->key, "runtime") != 0)
             continue;
         if (runtime) {
-            e = located(&s, root_pos.kids[k].key_start, "duplicate key \"runtime\"");
+            e = located(&s, c->key_pos, "duplicate key \"runtime\"");
             break;
         }
         runtime = c;
-        rpos = &root_pos.kids[k];
     }
-    if (!e && runtime && !cJSON_IsObject(runtime))
-        e = located(&s, rpos->start, "the \"runtime\" section must be an object, found %s", json_kind(runtime));
+    if (!e && runtime && !pc_json_is(runtime, PC_JSON_OBJECT))
+        e = located(&s, runtime->pos, "the \"runtime\" section must be an object, found %s", pc_json_kind(runtime));
     if (!e && runtime)
-        runtime_options(&s, runtime, rpos, PC_SITE_CONFIG_FILE, &f->options, &f->noptions);
-    cJSON_Delete(root);
+        runtime_options(&s, runtime, PC_SITE_CONFIG_FILE, &f->options, &f->noptions);
+    pc_json_free(doc);
     if (e)
         goto fail;
     return f;
@@ -348,7 +204,7 @@ void pc_cfg_config_file_free(pc_config_file *f)
 static const char *const project_fields[] = {"checks", "warnings_as_errors", "bindings", "config", "runtime",
                                              "inner_policy", "assemble_headroom", "exclude", "python_path", NULL};
 
-static char *unknown_field(const src *s, size_t at, const char *name)
+static char *unknown_field(const src *s, pc_json_pos at, const char *name)
 {
     pc_sb b = {0};
     pc_sb_printf(&b, "unknown field `%s`, expected one of ", name);
@@ -361,37 +217,36 @@ static char *unknown_field(const src *s, size_t at, const char *name)
 }
 
 /* An integer in [lo, hi] from a JSON number (exact, from its spelling); bool is not a number. */
-static char *int_field(const src *s, const cJSON *j, const jpos *p, const char *what, int64_t lo, int64_t hi,
-                       int64_t *out)
+static char *int_field(const src *s, const pc_json *j, const char *what, int64_t lo, int64_t hi, int64_t *out)
 {
-    if (!cJSON_IsNumber(j))
-        return located(s, p->start, "`%s` must be an integer, found %s", what, json_kind(j));
+    if (!pc_json_is(j, PC_JSON_NUMBER))
+        return located(s, j->pos, "`%s` must be an integer, found %s", what, pc_json_kind(j));
     pc_optval v;
-    to_optval(s, j, p, &v);
+    to_optval(s, j, &v);
     if (v.kind != PC_OPT_INT)
-        return located(s, p->start, "`%s` must be an integer, found %s", what, v.text);
+        return located(s, j->pos, "`%s` must be an integer, found %s", what, v.text);
     if (v.i < lo || v.i > hi)
-        return located(s, p->start, "`%s` must be in [%lld, %lld], found %lld", what, (long long)lo, (long long)hi,
+        return located(s, j->pos, "`%s` must be in [%lld, %lld], found %lld", what, (long long)lo, (long long)hi,
                        (long long)v.i);
     *out = v.i;
     return NULL;
 }
 
-static char *binding_set(const src *s, const cJSON *j, const jpos *p, const char *what, pc_bindings *out)
+static char *binding_set(const src *s, const pc_json *j, const char *what, pc_bindings *out)
 {
-    if (!cJSON_IsObject(j))
-        return located(s, p->start, "`%s` must be an object of NAME: integer, found %s", what, json_kind(j));
-    pc_binding *items = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *items) : NULL;
+    if (!pc_json_is(j, PC_JSON_OBJECT))
+        return located(s, j->pos, "`%s` must be an object of NAME: integer, found %s", what, pc_json_kind(j));
+    pc_binding *items = j->count ? pc_arena_alloc(s->arena, (size_t)j->count * sizeof *items) : NULL;
     int k = 0;
-    for (const cJSON *c = j->child; c; c = c->next, k++) {
-        if (!*c->string)
-            return located(s, p->kids[k].key_start, "`%s`: a binding needs a name", what);
+    for (const pc_json *c = j->child; c; c = c->next, k++) {
+        if (!*c->key)
+            return located(s, c->key_pos, "`%s`: a binding needs a name", what);
         for (int prev = 0; prev < k; prev++)
-            if (strcmp(items[prev].name, c->string) == 0)
-                return located(s, p->kids[k].key_start, "`%s`: duplicate binding `%s`", what, c->string);
-        char *name = pc_arena_strdup(s->arena, c->string);
-        char *sub = pc_arena_printf(s->arena, "%s.%s", what, c->string);
-        char *e = int_field(s, c, &p->kids[k], sub, INT64_MIN, INT64_MAX, &items[k].value);
+            if (strcmp(items[prev].name, c->key) == 0)
+                return located(s, c->key_pos, "`%s`: duplicate binding `%s`", what, c->key);
+        char *name = pc_arena_strdup(s->arena, c->key);
+        char *sub = pc_arena_printf(s->arena, "%s.%s", what, c->key);
+        char *e = int_field(s, c, sub, INT64_MIN, INT64_MAX, &items[k].value);
         if (e)
             return e;
         items[k].name = name;
@@ -401,11 +256,11 @@ static char *binding_set(const src *s, const cJSON *j, const jpos *p, const char
     return NULL;
 }
 
-static char *string_field(const src *s, const cJSON *j, const jpos *p, const char *what, const char **out)
+static char *string_field(const src *s, const pc_json *j, const char *what, const char **out)
 {
-    if (!cJSON_IsString(j))
-        return located(s, p->start, "`%s` must be a string, found %s", what, json_kind(j));
-    *out = pc_arena_strdup(s->arena, j->valuestring);
+    if (!pc_json_is(j, PC_JSON_STRING))
+        return located(s, j->pos, "`%s` must be a string, found %s", what, pc_json_kind(j));
+    *out = pc_arena_strdup(s->arena, j->str);
     return NULL;
 }
 
@@ -419,71 +274,71 @@ static const char *dir_of(pc_arena *a, const char *path)
     return pc_arena_strndup(a, path, (size_t)(slash - path));
 }
 
-static char *project_field(src *s, pc_project_config *pc, const cJSON *c, const jpos *p)
+static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
 {
-    const char *k = c->string;
+    const char *k = c->key;
     if (!strcmp(k, "checks"))
-        return string_field(s, c, p, k, &pc->checks);
+        return string_field(s, c, k, &pc->checks);
     if (!strcmp(k, "warnings_as_errors"))
-        return string_field(s, c, p, k, &pc->warnings_as_errors);
+        return string_field(s, c, k, &pc->warnings_as_errors);
     if (!strcmp(k, "config")) {
         const char *v = NULL;
-        char *e = string_field(s, c, p, k, &v);
+        char *e = string_field(s, c, k, &v);
         if (e)
             return e;
         if (!*v)
-            return located(s, p->start, "`config` must name a file");
+            return located(s, c->pos, "`config` must name a file");
         pc->config_path = v[0] == '/' ? v : pc_arena_printf(s->arena, "%s/%s", pc->dir, v);
         return NULL;
     }
     if (!strcmp(k, "inner_policy")) {
         const char *v = NULL;
-        char *e = string_field(s, c, p, k, &v);
+        char *e = string_field(s, c, k, &v);
         if (e)
             return e;
         if (strcmp(v, "boundary") != 0 && strcmp(v, "all") != 0)
-            return located(s, p->start, "`inner_policy` must be \"boundary\" or \"all\", found \"%s\"", v);
+            return located(s, c->pos, "`inner_policy` must be \"boundary\" or \"all\", found \"%s\"", v);
         pc->inner_policy = v;
         return NULL;
     }
     if (!strcmp(k, "assemble_headroom")) {
-        char *e = int_field(s, c, p, k, 0, 1024, &pc->assemble_headroom);
+        char *e = int_field(s, c, k, 0, 1024, &pc->assemble_headroom);
         pc->has_assemble_headroom = e == NULL;
         return e;
     }
     if (!strcmp(k, "runtime")) {
-        if (!cJSON_IsObject(c))
-            return located(s, p->start, "`runtime` must be an object of runtime options, found %s", json_kind(c));
-        runtime_options(s, c, p, PC_SITE_PROJECT_FILE, &pc->options, &pc->noptions);
+        if (!pc_json_is(c, PC_JSON_OBJECT))
+            return located(s, c->pos, "`runtime` must be an object of runtime options, found %s", pc_json_kind(c));
+        runtime_options(s, c, PC_SITE_PROJECT_FILE, &pc->options, &pc->noptions);
         return NULL;
     }
     if (!strcmp(k, "exclude")) {
-        if (!cJSON_IsArray(c))
-            return located(s, p->start, "`exclude` must be an array of glob strings, found %s", json_kind(c));
-        pc->nexclude = (size_t)p->nkids;
-        pc->exclude = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *pc->exclude) : NULL;
+        if (!pc_json_is(c, PC_JSON_ARRAY))
+            return located(s, c->pos, "`exclude` must be an array of glob strings, found %s", pc_json_kind(c));
+        pc->nexclude = (size_t)c->count;
+        pc->exclude = c->count ? pc_arena_alloc(s->arena, (size_t)c->count * sizeof *pc->exclude) : NULL;
         int i = 0;
-        for (const cJSON *g = c->child; g; g = g->next, i++) {
-            if (!cJSON_IsString(g))
-                return located(s, p->kids[i].start, "`exclude[%d]` must be a string, found %s", i, json_kind(g));
-            pc->exclude[i] = pc_arena_strdup(s->arena, g->valuestring);
+        for (const pc_json *g = c->child; g; g = g->next, i++) {
+            if (!pc_json_is(g, PC_JSON_STRING))
+                return located(s, g->pos, "`exclude[%d]` must be a string, found %s", i, pc_json_kind(g));
+            pc->exclude[i] = pc_arena_strdup(s->arena, g->str);
         }
         return NULL;
     }
     /* --python-path DIR for every file the project governs; a relative directory is relative to
      * the project file's directory (as `config` is), so the setting means the same from any cwd */
     if (!strcmp(k, "python_path")) {
-        if (!cJSON_IsArray(c))
-            return located(s, p->start, "`python_path` must be an array of directory strings, found %s", json_kind(c));
-        pc->npython_path = (size_t)p->nkids;
-        pc->python_path = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *pc->python_path) : NULL;
+        if (!pc_json_is(c, PC_JSON_ARRAY))
+            return located(s, c->pos, "`python_path` must be an array of directory strings, found %s", pc_json_kind(c));
+        pc->npython_path = (size_t)c->count;
+        pc->python_path = c->count ? pc_arena_alloc(s->arena, (size_t)c->count * sizeof *pc->python_path) : NULL;
         int i = 0;
-        for (const cJSON *d = c->child; d; d = d->next, i++) {
-            if (!cJSON_IsString(d))
-                return located(s, p->kids[i].start, "`python_path[%d]` must be a string, found %s", i, json_kind(d));
-            const char *v = d->valuestring;
+        for (const pc_json *d = c->child; d; d = d->next, i++) {
+            if (!pc_json_is(d, PC_JSON_STRING))
+                return located(s, d->pos, "`python_path[%d]` must be a string, found %s", i, pc_json_kind(d));
+            const char *v = d->str;
             if (!*v)
-                return located(s, p->kids[i].start, "`python_path[%d]` must name a directory", i);
+                return located(s, d->pos, "`python_path[%d]` must name a directory", i);
             pc->python_path[i] = v[0] == '/' ? pc_arena_strdup(s->arena, v) : pc_arena_printf(s->arena, "%s/%s", pc->dir, v);
         }
         return NULL;
@@ -491,29 +346,29 @@ static char *project_field(src *s, pc_project_config *pc, const cJSON *c, const 
     /* `bind` is the name the LSP settings and the docs use (docs/model.md 8.1); `bindings` is its
      * deprecated alias, still read.  Both in one file is an error: which one wins is not obvious. */
     if (!strcmp(k, "bindings") || !strcmp(k, "bind")) {
-        for (const cJSON *o = c->next; o; o = o->next)
-            if (o->string && (!strcmp(o->string, "bind") || !strcmp(o->string, "bindings")))
-                return located(s, p->key_start, "`%s` and `%s` both given; they are the same setting (`bindings` is "
-                               "the deprecated name of `bind`): keep `bind`", k, o->string);
-        if (cJSON_IsObject(c)) {
+        for (const pc_json *o = c->next; o; o = o->next)
+            if (o->key && (!strcmp(o->key, "bind") || !strcmp(o->key, "bindings")))
+                return located(s, c->key_pos, "`%s` and `%s` both given; they are the same setting (`bindings` is "
+                               "the deprecated name of `bind`): keep `bind`", k, o->key);
+        if (pc_json_is(c, PC_JSON_OBJECT)) {
             pc->nbinding_sets = 1;
             pc->binding_sets = pc_arena_alloc(s->arena, sizeof *pc->binding_sets);
-            return binding_set(s, c, p, k, &pc->binding_sets[0]);
+            return binding_set(s, c, k, &pc->binding_sets[0]);
         }
-        if (!cJSON_IsArray(c))
-            return located(s, p->start, "`%s` must be an object or an array of objects, found %s", k, json_kind(c));
-        pc->nbinding_sets = (size_t)p->nkids;
-        pc->binding_sets = p->nkids ? pc_arena_alloc(s->arena, (size_t)p->nkids * sizeof *pc->binding_sets) : NULL;
+        if (!pc_json_is(c, PC_JSON_ARRAY))
+            return located(s, c->pos, "`%s` must be an object or an array of objects, found %s", k, pc_json_kind(c));
+        pc->nbinding_sets = (size_t)c->count;
+        pc->binding_sets = c->count ? pc_arena_alloc(s->arena, (size_t)c->count * sizeof *pc->binding_sets) : NULL;
         int i = 0;
-        for (const cJSON *set = c->child; set; set = set->next, i++) {
+        for (const pc_json *set = c->child; set; set = set->next, i++) {
             char *what = pc_arena_printf(s->arena, "%s[%d]", k, i);
-            char *e = binding_set(s, set, &p->kids[i], what, &pc->binding_sets[i]);
+            char *e = binding_set(s, set, what, &pc->binding_sets[i]);
             if (e)
                 return e;
         }
         return NULL;
     }
-    return unknown_field(s, p->key_start, k);
+    return unknown_field(s, c->key_pos, k);
 }
 
 pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size_t len, char **err)
@@ -526,19 +381,18 @@ pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size
     src_init(&s, a, path, text ? text : "", text ? len : 0);
     pc->path = s.path;
     pc->dir = dir_of(a, s.path);
-    jpos root_pos;
-    cJSON *root = parse_located(&s, &root_pos, &e);
-    if (!root)
+    pc_json_doc *doc = parse_located(&s, &e);
+    if (!doc)
         goto fail;
-    int k = 0;
-    for (const cJSON *c = root->child; c && !e; c = c->next, k++) {
-        for (const cJSON *d = root->child; d != c && !e; d = d->next)
-            if (strcmp(d->string, c->string) == 0)
-                e = located(&s, root_pos.kids[k].key_start, "duplicate field `%s`", c->string);
+    const pc_json *root = pc_json_root(doc);
+    for (const pc_json *c = root->child; c && !e; c = c->next) {
+        for (const pc_json *d = root->child; d != c && !e; d = d->next)
+            if (strcmp(d->key, c->key) == 0)
+                e = located(&s, c->key_pos, "duplicate field `%s`", c->key);
         if (!e)
-            e = project_field(&s, pc, c, &root_pos.kids[k]);
+            e = project_field(&s, pc, c);
     }
-    cJSON_Delete(root);
+    pc_json_free(doc);
     if (e)
         goto fail;
     return pc;

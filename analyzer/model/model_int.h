@@ -1,4 +1,12 @@
-/* model_int.h - internal header of the model module (builders, expressions, JSON). */
+/* model_int.h - internal header of the model module:
+ *
+ *   model.c        builders, data types and their names (pc_model_new, pc_model_add_*, ...)
+ *   expr.c         expressions: builders, evaluation, parsing and printing, equality
+ *   json_names.c   how the model JSON spells the model's enums (shared by writer and reader)
+ *   json_write.c   the model as JSON (pc_model_to_json), and the format's description
+ *   json_read.c    the model JSON read back (pc_model_from_json), through poolcheck/json.h
+ *   json_equal.c   structural equality of two models (pc_model_equal)
+ */
 #ifndef POOLCHECK_MODEL_INT_H
 #define POOLCHECK_MODEL_INT_H
 
@@ -9,15 +17,18 @@
 /* Structural equality of two expressions. */
 bool pc_expr_equal(const pc_expr *a, const pc_expr *b);
 
-/* ---- json.c ---- */
-/* Strict JSON shared by every reader of JSON input (the model, tile_fwk_config.json,
- * .poolcheck.json): RFC 8259 grammar and UTF-8, nothing but whitespace after the value, a
- * leading UTF-8 byte order mark skipped, nesting up to cJSON's limit.  Returns the cJSON tree
- * (cJSON_Delete it), or NULL with the byte offset of the problem in *err_off and a description
- * ("expected ',' or '}', found '\"'") in err. */
-struct cJSON;
-struct cJSON *pc_model_json_parse(const char *text, size_t len, size_t *err_off, char *err, size_t errsize);
-/* 1-based line and byte column of byte offset off in text (a leading byte order mark not counted). */
-void pc_model_json_line_col(const char *text, size_t len, size_t off, uint32_t *line, uint32_t *col);
+/* ---- json_names.c ---- */
+#define MODEL_JSON_VERSION 1
+#define JSON_SAFE_INT 9007199254740992LL /* 2^53: integers beyond it are written as strings */
+/* The spelling of each enum value in the model JSON ("?" out of range); int so that the reader
+ * can search them by value. */
+const char *pc_mjson_lang_name(int l);
+const char *pc_mjson_stmt_kind_name(int k);
+const char *pc_mjson_optval_kind_name(int k);
+const char *pc_mjson_msg_kind_name(int k);
+const char *pc_mjson_expr_op_name(int k);
+const char *pc_mjson_unroll_rule_name(int r);
+/* Both NULL, or equal strings. */
+bool pc_mjson_same_str(const char *a, const char *b);
 
 #endif

@@ -968,6 +968,38 @@ START_TEST(json_value_errors)
 }
 END_TEST
 
+/* What the one strict JSON reader (poolcheck/json.h) catches that the model reader took before. */
+START_TEST(json_strict_reader)
+{
+    /* a number beyond a double's range was read as infinity: now an error at the number */
+    pc_model *m = full_model();
+    char *text = pc_model_to_json(m);
+    char *mod = replace_first(text, "\"value\": 1.5", "\"value\": 1e400");
+    const char *num = strstr(mod, "1e400");
+    unsigned line = 1, col = 1;
+    for (const char *p = mod; p < num; p++) {
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    char want[128];
+    snprintf(want, sizeof want, "line %u, column %u: number out of range (beyond what a double holds)", line, col);
+    char *err = NULL;
+    ck_assert_ptr_null(pc_model_from_json(mod, strlen(mod), &err));
+    ck_assert_str_eq(err, want);
+    free(err);
+    free(mod);
+    free(text);
+    pc_model_free(m);
+    /* a lone CR ends a line, as it does for every other input (support.h's line rule) */
+    expect_err("{\r  \"version\": 1,\r  \"file\": x\r}", "line 3, column 11: expected a value, found 'x'");
+    expect_err("{\r\n\"a\":\r\r\n x}", "line 4, column 2: expected a value, found 'x'");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("model");
@@ -995,6 +1027,7 @@ static Suite *suite(void)
     tcase_add_test(t, json_field_errors);
     tcase_add_test(t, json_index_errors);
     tcase_add_test(t, json_value_errors);
+    tcase_add_test(t, json_strict_reader);
     suite_add_tcase(s, t);
     return s;
 }
