@@ -3,7 +3,7 @@
 #define _XOPEN_SOURCE 700
 #include "cli.h"
 
-#include <cjson/cJSON.h>
+#include "poolcheck/json.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -123,46 +123,47 @@ static bool load_shapes(pc_cli_common *c, const char *path)
         pc_mem_free(err);
         return false;
     }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    /* the one strict reader (poolcheck/json.h); a name given twice in one set is an error, as
+     * `bind` in .poolcheck.json says "duplicate binding" */
+    pc_json_error je;
+    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_UNIQUE_KEYS, &je);
+    const pc_json *root = pc_json_root(doc);
     bool ok = true;
-    if (!root) {
-        int line = 1, col = 1;
-        for (const char *p = text; end && p < end && *p; p++) {
-            if (*p == '\n') { line++; col = 1; } else col++;
-        }
-        pc_cli_error("%s:%d:%d: invalid JSON in shapes file", path, line, col);
+    if (!doc) {
+        pc_cli_error("%s:%u:%u: invalid JSON in shapes file: %s", path, je.at.line, je.at.col, je.msg);
         ok = false;
-    } else if (!cJSON_IsArray(root)) {
-        pc_cli_error("%s: a shapes file is a JSON list of objects, e.g. [{\"x.shape[0]\": 1000}]", path);
+    } else if (!pc_json_is(root, PC_JSON_ARRAY)) {
+        pc_cli_error("%s:%u:%u: a shapes file is a JSON list of objects, e.g. [{\"x.shape[0]\": 1000}]", path,
+                     root->pos.line, root->pos.col);
         ok = false;
     } else {
         int idx = 0;
-        for (cJSON *set = root->child; set && ok; set = set->next, idx++) {
-            if (!cJSON_IsObject(set)) {
-                pc_cli_error("%s: entry %d is not an object", path, idx);
+        for (const pc_json *set = root->child; set && ok; set = set->next, idx++) {
+            if (!pc_json_is(set, PC_JSON_OBJECT)) {
+                pc_cli_error("%s:%u:%u: entry %d is not an object", path, set->pos.line, set->pos.col, idx);
                 ok = false;
                 break;
             }
-            int n = cJSON_GetArraySize(set);
+            int n = set->count;
             pc_binding *items = pc_arena_alloc(c->arena, (size_t)(n ? n : 1) * sizeof(pc_binding));
             int m = 0;
-            for (cJSON *kv = set->child; kv; kv = kv->next) {
-                if (!cJSON_IsNumber(kv) || !(kv->valuedouble >= -9223372036854775808.0 && kv->valuedouble < 9223372036854775808.0) ||
-                    kv->valuedouble != (double)(int64_t)kv->valuedouble) { /* range first: the cast of 1e30 is UB */
-                    pc_cli_error("%s: entry %d: \"%s\" must be an integer", path, idx, kv->string);
+            for (const pc_json *kv = set->child; kv; kv = kv->next) {
+                if (!pc_json_is(kv, PC_JSON_NUMBER) || !(kv->num >= -9223372036854775808.0 && kv->num < 9223372036854775808.0) ||
+                    kv->num != (double)(int64_t)kv->num) { /* range first: the cast of 1e30 is UB */
+                    pc_cli_error("%s:%u:%u: entry %d: \"%s\" must be an integer", path, kv->pos.line, kv->pos.col, idx,
+                                 kv->key);
                     ok = false;
                     break;
                 }
-                items[m].name = pc_arena_strdup(c->arena, kv->string);
-                items[m].value = (int64_t)kv->valuedouble;
+                items[m].name = pc_arena_strdup(c->arena, kv->key);
+                items[m].value = (int64_t)kv->num;
                 m++;
             }
             pc_bindings bs = {items, (size_t)m};
             PC_VEC_PUSH(c->sets, bs);
         }
     }
-    cJSON_Delete(root);
+    pc_json_free(doc);
     pc_mem_free(text);
     return ok;
 }
