@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
+#include "poolcheck/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static void print_alloc_count(void)
 
 void pc_mem_init_from_env(void)
 {
+    pc_json_use_pc_mem(); /* the report writers' cJSON allocations go through the seam too */
 #ifdef POOLCHECK_FAULT_INJECTION
     const char *n = getenv("POOLCHECK_FAIL_ALLOC_AFTER");
     if (n && *n) {
