@@ -171,51 +171,55 @@ int stoi(const string &s, size_t *idx = nullptr, int base = 10);
 long stol(const string &s, size_t *idx = nullptr, int base = 10);
 
 template <class T> class vector {
+    /* members have bodies (never run): a vector of a local struct or a lambda type must not be
+     * clang's "used but not defined" error */
+    T *d_ = nullptr;
+    size_t n_ = 0;
 public:
     using value_type = T;
     using size_type = size_t;
     using iterator = T *;
     using const_iterator = const T *;
-    vector();
-    vector(initializer_list<T> l);
-    explicit vector(size_type n);
-    vector(size_type n, const T &v);
-    template <class It, class = enable_if_t<!is_integral_v<It>>> vector(It first, It last);
-    vector(const vector &o);
-    vector(vector &&o) noexcept;
-    vector &operator=(const vector &o);
-    vector &operator=(vector &&o) noexcept;
-    vector &operator=(initializer_list<T> l);
-    size_type size() const;
-    bool empty() const;
-    T &operator[](size_type i);
-    const T &operator[](size_type i) const;
-    T &at(size_type i);
-    const T &at(size_type i) const;
-    T &front();
-    const T &front() const;
-    T &back();
-    const T &back() const;
-    T *data();
-    const T *data() const;
-    iterator begin();
-    iterator end();
-    const_iterator begin() const;
-    const_iterator end() const;
-    const_iterator cbegin() const;
-    const_iterator cend() const;
-    void push_back(const T &v);
-    void push_back(T &&v);
-    template <class... A> T &emplace_back(A &&...a);
-    void pop_back();
-    void reserve(size_type n);
-    void resize(size_type n);
-    void resize(size_type n, const T &v);
-    void clear();
-    iterator insert(const_iterator pos, const T &v);
-    iterator insert(const_iterator pos, initializer_list<T> l);
-    template <class It> iterator insert(const_iterator pos, It first, It last);
-    iterator erase(const_iterator pos);
+    vector() {}
+    vector(initializer_list<T> l) : n_(l.size()) {}
+    explicit vector(size_type n) : n_(n) {}
+    vector(size_type n, const T &) : n_(n) {}
+    template <class It, class = enable_if_t<!is_integral_v<It>>> vector(It, It) {}
+    vector(const vector &o) : n_(o.n_) {}
+    vector(vector &&o) noexcept : n_(o.n_) {}
+    vector &operator=(const vector &) { return *this; }
+    vector &operator=(vector &&) noexcept { return *this; }
+    vector &operator=(initializer_list<T>) { return *this; }
+    size_type size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    T &operator[](size_type i) { return d_[i]; }
+    const T &operator[](size_type i) const { return d_[i]; }
+    T &at(size_type i) { return d_[i]; }
+    const T &at(size_type i) const { return d_[i]; }
+    T &front() { return *d_; }
+    const T &front() const { return *d_; }
+    T &back() { return *d_; }
+    const T &back() const { return *d_; }
+    T *data() { return d_; }
+    const T *data() const { return d_; }
+    iterator begin() { return d_; }
+    iterator end() { return d_; }
+    const_iterator begin() const { return d_; }
+    const_iterator end() const { return d_; }
+    const_iterator cbegin() const { return d_; }
+    const_iterator cend() const { return d_; }
+    void push_back(const T &) {}
+    void push_back(T &&) {}
+    template <class... A> T &emplace_back(A &&...) { return *d_; }
+    void pop_back() {}
+    void reserve(size_type) {}
+    void resize(size_type) {}
+    void resize(size_type, const T &) {}
+    void clear() {}
+    iterator insert(const_iterator, const T &) { return d_; }
+    iterator insert(const_iterator, initializer_list<T>) { return d_; }
+    template <class It> iterator insert(const_iterator, It, It) { return d_; }
+    iterator erase(const_iterator) { return d_; }
 };
 template <class T> bool operator==(const vector<T> &a, const vector<T> &b);
 template <class T> bool operator!=(const vector<T> &a, const vector<T> &b);
@@ -305,9 +309,19 @@ public:
     T *operator->() const;
     T &operator*() const;
     T *get() const;
+    void reset();
+    long use_count() const;
     explicit operator bool() const;
 };
 template <class T, class... A> shared_ptr<T> make_shared(A &&...a);
+template <class T, class U> bool operator==(const shared_ptr<T> &a, const shared_ptr<U> &b);
+template <class T, class U> bool operator!=(const shared_ptr<T> &a, const shared_ptr<U> &b);
+template <class T> bool operator==(const shared_ptr<T> &a, nullptr_t);
+template <class T> bool operator!=(const shared_ptr<T> &a, nullptr_t);
+template <class T> bool operator==(nullptr_t, const shared_ptr<T> &a);
+template <class T> bool operator!=(nullptr_t, const shared_ptr<T> &a);
+template <class T, class U> shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U> &p);
+template <class T, class U> shared_ptr<T> static_pointer_cast(const shared_ptr<U> &p);
 template <class T> class unique_ptr {
 public:
     unique_ptr();
@@ -404,22 +418,23 @@ public:
     template <class V> back_insert_iterator &operator=(const V &v);
 };
 template <class C> back_insert_iterator<C> back_inserter(C &c);
-template <class It, class Out, class F> Out transform(It first, It last, Out out, F f);
-template <class It, class It2, class Out, class F> Out transform(It first, It last, It2 first2, Out out, F f);
-template <class It, class F> F for_each(It first, It last, F f);
+/* the algorithms taking a function object have bodies (never run): a lambda has no linkage */
+template <class It, class Out, class F> Out transform(It, It, Out out, F) { return out; }
+template <class It, class It2, class Out, class F> Out transform(It, It, It2, Out out, F) { return out; }
+template <class It, class F> F for_each(It, It, F f) { return f; }
 template <class It> void sort(It first, It last);
-template <class It, class C> void sort(It first, It last, C cmp);
+template <class It, class C> void sort(It, It, C) {}
 template <class It, class T> It find(It first, It last, const T &v);
-template <class It, class F> It find_if(It first, It last, F f);
+template <class It, class F> It find_if(It, It last, F) { return last; }
 template <class It, class T> void fill(It first, It last, const T &v);
 template <class It, class T> T accumulate(It first, It last, T init);
-template <class It, class T, class F> T accumulate(It first, It last, T init, F f);
+template <class It, class T, class F> T accumulate(It, It, T init, F) { return init; }
 template <class It, class T> void iota(It first, It last, T v);
 template <class It> It max_element(It first, It last);
 template <class It> It min_element(It first, It last);
 template <class It, class Out> Out copy(It first, It last, Out out);
-template <class It, class F> bool all_of(It first, It last, F f);
-template <class It, class F> bool any_of(It first, It last, F f);
+template <class It, class F> bool all_of(It, It, F) { return true; }
+template <class It, class F> bool any_of(It, It, F) { return false; }
 template <class It, class T> size_t count(It first, It last, const T &v);
 template <class T> constexpr T abs(T v);
 template <class T> T ceil(T v);
@@ -1209,35 +1224,70 @@ protected:
     virtual void TearDown();
 };
 template <class T> class TestWithParam : public Test {
+    const T *param_ = nullptr;
 public:
-    const T &GetParam() const;
+    using ParamType = T;
+    const T &GetParam() const { return *param_; } /* a body: the parameter may be a local struct */
 };
+namespace pc_stub {
+/* what a parameter generator or an assertion gives: anything can be streamed into it */
+struct Generator {};
+struct AssertResult {
+    template <class T> AssertResult &operator<<(const T &) { return *this; }
+};
+struct Instantiation {};
+template <class... A> Instantiation Instantiate(const A &...);
+} // namespace pc_stub
+template <class C> pc_stub::Generator ValuesIn(const C &container);
+template <class It> pc_stub::Generator ValuesIn(It begin, It end);
+template <class... T> pc_stub::Generator Values(const T &...values);
+template <class T> pc_stub::Generator Range(T begin, T end);
+template <class T, class S> pc_stub::Generator Range(T begin, T end, S step);
+pc_stub::Generator Bool();
+template <class... G> pc_stub::Generator Combine(const G &...generators);
 } // namespace testing
+#define INSTANTIATE_TEST_SUITE_P(prefix, fixture, ...)                                                \
+    [[maybe_unused]] static const ::testing::pc_stub::Instantiation PC_STUB_TEST_NAME(prefix, fixture) = \
+        ::testing::pc_stub::Instantiate(__VA_ARGS__)
+#define INSTANTIATE_TEST_CASE_P(prefix, fixture, ...) INSTANTIATE_TEST_SUITE_P(prefix, fixture, __VA_ARGS__)
 #define PC_STUB_TEST_NAME(a, b) a##_##b##_PoolcheckTest
 #define TEST(suite, name) void PC_STUB_TEST_NAME(suite, name)()
 #define TEST_F(fixture, name) struct PC_STUB_TEST_NAME(fixture, name) : fixture { void TestBody(); }; \
     void PC_STUB_TEST_NAME(fixture, name)::TestBody()
 #define TEST_P(fixture, name) TEST_F(fixture, name)
-#define EXPECT_TRUE(...) ((void)0)
-#define EXPECT_FALSE(...) ((void)0)
-#define EXPECT_EQ(...) ((void)0)
-#define EXPECT_NE(...) ((void)0)
-#define EXPECT_LT(...) ((void)0)
-#define EXPECT_LE(...) ((void)0)
-#define EXPECT_GT(...) ((void)0)
-#define EXPECT_GE(...) ((void)0)
-#define EXPECT_NEAR(...) ((void)0)
-#define ASSERT_TRUE(...) ((void)0)
-#define ASSERT_FALSE(...) ((void)0)
-#define ASSERT_EQ(...) ((void)0)
-#define ASSERT_NE(...) ((void)0)
-#define ASSERT_LT(...) ((void)0)
-#define ASSERT_LE(...) ((void)0)
-#define ASSERT_GT(...) ((void)0)
-#define ASSERT_GE(...) ((void)0)
-#define EXPECT_NO_THROW(...) ((void)0)
-#define EXPECT_THROW(...) ((void)0)
-#define ASSERT_NO_THROW(...) ((void)0)
+#define EXPECT_TRUE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_FALSE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_EQ(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_NE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_LT(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_LE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_GT(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_GE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_NEAR(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_TRUE(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_FALSE(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_EQ(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_NE(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_LT(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_LE(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_GT(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_GE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_NO_THROW(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_STREQ(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_STRNE(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_FLOAT_EQ(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_DOUBLE_EQ(...) ::testing::pc_stub::AssertResult()
+#define EXPECT_ANY_THROW(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_STREQ(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_NEAR(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_FLOAT_EQ(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_THROW(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_ANY_THROW(...) ::testing::pc_stub::AssertResult()
+#define FAIL() ::testing::pc_stub::AssertResult()
+#define SUCCEED() ::testing::pc_stub::AssertResult()
+#define GTEST_SKIP() ::testing::pc_stub::AssertResult()
+#define EXPECT_THROW(...) ::testing::pc_stub::AssertResult()
+#define ASSERT_NO_THROW(...) ::testing::pc_stub::AssertResult()
 
 /* ============================================================================================
  * Fallbacks for headers stub mode cannot find.
@@ -1345,8 +1395,129 @@ struct ProgramData {
     void Reset();
     static ProgramData &GetInstance();
 };
+
+/* interface/configs/config_manager_ng.h: the pass-verification keys */
+extern const std::string KEY_ENABLE_PASS_VERIFY, KEY_PASS_VERIFY_SAVE_TENSOR, KEY_PASS_VERIFY_SAVE_TENSOR_DIR;
+extern const std::string KEY_PASS_VERIFY_FILTER, KEY_PASS_VERIFY_ERROR_TOL, KEY_COMBINE_AXIS;
+
+/* interface/program/program.h: the program singleton tests reset and take the last function from
+ * (Function and Operation stay incomplete: their members are the framework's internals) */
+class Function;
+class Operation;
+class Program {
+public:
+    static Program &GetInstance();
+    void Reset();
+    Function *GetLastFunction() const;
+    Function *GetCurrentFunction();
+    Function *GetFunctionByRawName(const std::string &rawName) const;
+    void DumpJson();
+};
 } // namespace tile_fwk
 } // namespace npu
+
+/* <random>: the engines and distributions test data is generated with */
+namespace std {
+class random_device {
+public:
+    random_device();
+    unsigned int operator()();
+};
+template <class UInt, size_t Bits> class pc_stub_engine {
+public:
+    using result_type = UInt;
+    pc_stub_engine();
+    explicit pc_stub_engine(UInt seed);
+    void seed(UInt s);
+    UInt operator()();
+    static constexpr UInt min() { return 0; }
+    static constexpr UInt max() { return ~UInt(0); }
+};
+using mt19937 = pc_stub_engine<uint32_t, 32>;
+using mt19937_64 = pc_stub_engine<uint64_t, 64>;
+using default_random_engine = mt19937;
+template <class T = int> class uniform_int_distribution {
+public:
+    uniform_int_distribution();
+    uniform_int_distribution(T a, T b);
+    template <class G> T operator()(G &g);
+};
+template <class T = double> class uniform_real_distribution {
+public:
+    uniform_real_distribution();
+    uniform_real_distribution(T a, T b);
+    template <class G> T operator()(G &g);
+};
+template <class T = double> class normal_distribution {
+public:
+    normal_distribution();
+    normal_distribution(T mean, T stddev);
+    template <class G> T operator()(G &g);
+};
+class bernoulli_distribution {
+public:
+    explicit bernoulli_distribution(double p = 0.5);
+    template <class G> bool operator()(G &g);
+};
+} // namespace std
+
+/* tilefwk/pypto_fwk_log.h: the per-module logging macros (printf-like; not kernel work) */
+#define FE_LOGD(...) ((void)0)
+#define FE_LOGI(...) ((void)0)
+#define FE_LOGW(...) ((void)0)
+#define FE_LOGE(...) ((void)0)
+#define PASS_LOGD(...) ((void)0)
+#define PASS_LOGI(...) ((void)0)
+#define PASS_LOGW(...) ((void)0)
+#define PASS_LOGE(...) ((void)0)
+#define CODEGEN_LOGD(...) ((void)0)
+#define CODEGEN_LOGI(...) ((void)0)
+#define CODEGEN_LOGW(...) ((void)0)
+#define CODEGEN_LOGE(...) ((void)0)
+#define MACHINE_LOGD(...) ((void)0)
+#define MACHINE_LOGI(...) ((void)0)
+#define MACHINE_LOGW(...) ((void)0)
+#define MACHINE_LOGE(...) ((void)0)
+#define DISTRIBUTED_LOGD(...) ((void)0)
+#define DISTRIBUTED_LOGI(...) ((void)0)
+#define DISTRIBUTED_LOGW(...) ((void)0)
+#define DISTRIBUTED_LOGE(...) ((void)0)
+#define SIMULATION_LOGD(...) ((void)0)
+#define SIMULATION_LOGI(...) ((void)0)
+#define SIMULATION_LOGW(...) ((void)0)
+#define SIMULATION_LOGE(...) ((void)0)
+#define VERIFY_LOGD(...) ((void)0)
+#define VERIFY_LOGI(...) ((void)0)
+#define VERIFY_LOGW(...) ((void)0)
+#define VERIFY_LOGE(...) ((void)0)
+#define COMPILER_LOGD(...) ((void)0)
+#define COMPILER_LOGI(...) ((void)0)
+#define COMPILER_LOGW(...) ((void)0)
+#define COMPILER_LOGE(...) ((void)0)
+#define ADAPTER_LOGD(...) ((void)0)
+#define ADAPTER_LOGI(...) ((void)0)
+#define ADAPTER_LOGW(...) ((void)0)
+#define ADAPTER_LOGE(...) ((void)0)
+#define PLATFORM_LOGD(...) ((void)0)
+#define PLATFORM_LOGI(...) ((void)0)
+#define PLATFORM_LOGW(...) ((void)0)
+#define PLATFORM_LOGE(...) ((void)0)
+#define MATMUL_LOGD(...) ((void)0)
+#define MATMUL_LOGI(...) ((void)0)
+#define MATMUL_LOGW(...) ((void)0)
+#define MATMUL_LOGE(...) ((void)0)
+#define CONV_LOGD(...) ((void)0)
+#define CONV_LOGI(...) ((void)0)
+#define CONV_LOGW(...) ((void)0)
+#define CONV_LOGE(...) ((void)0)
+#define VECTOR_LOGD(...) ((void)0)
+#define VECTOR_LOGI(...) ((void)0)
+#define VECTOR_LOGW(...) ((void)0)
+#define VECTOR_LOGE(...) ((void)0)
+#define PYPTO_LOGD(...) ((void)0)
+#define PYPTO_LOGI(...) ((void)0)
+#define PYPTO_LOGW(...) ((void)0)
+#define PYPTO_LOGE(...) ((void)0)
 
 #define ASSERT(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))
 #define CHECK(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))

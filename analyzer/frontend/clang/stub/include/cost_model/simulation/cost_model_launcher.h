@@ -1,0 +1,11 @@
+/* cost_model/simulation/cost_model_launcher.h (PyPTO framework/src) in poolcheck's stub mode:
+ * stood in for, like the framework's other internal headers; declares what tests call. */
+#pragma once
+#pragma clang system_header
+namespace npu::tile_fwk::dynamic {
+class CostModelLauncher {
+public:
+    static void CostModelRunOnce(Function *function);
+    template <class... A> static void CostModelRunOnce(Function *function, const A &...rest);
+};
+} // namespace npu::tile_fwk::dynamic
