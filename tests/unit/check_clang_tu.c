@@ -435,6 +435,7 @@ END_TEST
 static const char incr_base[] =
     "#include \"tilefwk/tilefwk.h\"\n"
     "#include \"gtest/gtest.h\"\n"
+    "#include \"consts.h\"\n"
     "using namespace npu::tile_fwk;\n"
     "constexpr int N = 64;\n"
     "\n"
@@ -445,8 +446,8 @@ static const char incr_base[] =
     "\n"
     "void First()\n"
     "{\n"
-    "    Tensor x(DT_FP32, {N, 16}, \"x\");\n"
-    "    Tensor y(DT_FP32, {N, 16}, \"y\");\n"
+    "    Tensor x(DT_FP32, {M, 16}, \"x\");\n"
+    "    Tensor y(DT_FP32, {M, 16}, \"y\");\n"
     "    FUNCTION(\"first\", {x}, {y})\n"
     "    {\n"
     "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))\n"
@@ -474,8 +475,8 @@ static const char incr_base[] =
     "\n"
     "void Third()\n"
     "{\n"
-    "    Tensor x(DT_FP32, {8, 8}, \"x\");\n"
-    "    Tensor y(DT_FP32, {8, 8}, \"y\");\n"
+    "    Tensor x(DT_FP32, {M, 8}, \"x\");\n"
+    "    Tensor y(DT_FP32, {M, 8}, \"y\");\n"
     "    FUNCTION(\"third\", {x}, {y})\n"
     "    {\n"
     "        AddTwice(x, y);\n"
@@ -511,6 +512,7 @@ START_TEST(editor_incremental_equals_full)
 {
     char *dir = tmp_dir();
     char *src = write_file(dir, "ops.cpp", incr_base);
+    free(write_file(dir, "consts.h", "constexpr int M = 8;\n"));
     pc_parse_opts o;
     memset(&o, 0, sizeof o);
     o.keep_tu = true;
@@ -519,29 +521,33 @@ START_TEST(editor_incremental_equals_full)
     static const struct {
         const char *what, *from, *to;
         int reuses;
+        const char *header; /* consts.h rewritten with this before the edit */
     } edits[] = {
-        {"edit inside a kernel", "{N, 32}, \"t\"", "{N, 48}, \"t\"", 1},
+        {"edit inside a kernel", "{N, 32}, \"t\"", "{N, 48}, \"t\"", 1, NULL},
         {"a line added inside the first kernel (the later ones move down)", "            y = Add(x, x);\n",
-         "            y = Add(x, x);\n\n            y = Add(y, x);\n", 1},
+         "            y = Add(x, x);\n\n            y = Add(y, x);\n", 1, NULL},
         {"the lines removed again", "            y = Add(x, x);\n\n            y = Add(y, x);\n",
-         "            y = Add(x, x);\n", 1},
-        {"a line added in the last kernel", "        y = Mul(x, x);\n", "        y = Mul(x, x);\n        y = Add(y, x);\n", 1},
-        {"a syntax error inside a kernel", "Assemble(Add(x, x), {0, 0}, t);", "Assemble(Add(x, x), {0, 0}, t) +* ;", 1},
-        {"undo", "Assemble(Add(x, x), {0, 0}, t) +* ;", "Assemble(Add(x, x), {0, 0}, t);", 1},
-        {"the option changed", "stitch_function_num_per_pool\", 2", "stitch_function_num_per_pool\", 3", 1},
-        {"a comment appended at the end", "        y = Add(y, x);\n    }\n}\n", "        y = Add(y, x);\n    }\n}\n// edit\n", 1},
+         "            y = Add(x, x);\n", 1, NULL},
+        {"a line added in the last kernel", "        y = Mul(x, x);\n", "        y = Mul(x, x);\n        y = Add(y, x);\n", 1, NULL},
+        {"a syntax error inside a kernel", "Assemble(Add(x, x), {0, 0}, t);", "Assemble(Add(x, x), {0, 0}, t) +* ;", 1, NULL},
+        {"undo", "Assemble(Add(x, x), {0, 0}, t) +* ;", "Assemble(Add(x, x), {0, 0}, t);", 1, NULL},
+        {"the option changed", "stitch_function_num_per_pool\", 2", "stitch_function_num_per_pool\", 3", 1, NULL},
+        {"a comment appended at the end", "        y = Add(y, x);\n    }\n}\n", "        y = Add(y, x);\n    }\n}\n// edit\n", 1, NULL},
         {"a kernel appended at the end", "}\n// edit\n",
          "}\n// edit\nvoid Fifth()\n{\n    Tensor a(DT_FP32, {4, 4}, \"a\");\n"
          "    FUNCTION(\"fifth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n",
-         1},
-        {"the inlined helper edited (its callers are parsed again)", "    b = Add(a, a);\n", "    b = Mul(a, a);\n", 0},
-        {"a line added between kernels", "\nvoid Third()", "\n\n// between\nvoid Third()", 0},
+         1, NULL},
+        {"the inlined helper edited (its callers are parsed again)", "    b = Add(a, a);\n", "    b = Mul(a, a);\n", 0, NULL},
+        {"a line added between kernels", "\nvoid Third()", "\n\n// between\nvoid Third()", 0, NULL},
         {"a #define inside a kernel body", "    FUNCTION(\"second\", {x}, {y})\n    {\n",
-         "    FUNCTION(\"second\", {x}, {y})\n    {\n#define EXTRA 1\n", 0},
-        {"the #define removed", "#define EXTRA 1\n", "", -1},
-        {"a body closed early by the edit", "            y = Add(t, x);\n", "            y = Add(t, x);\n        }}}\n        {{{\n", 0},
-        {"undo", "            y = Add(t, x);\n        }}}\n        {{{\n", "            y = Add(t, x);\n", -1},
-        {"edit inside a kernel again", "{N, 48}, \"t\"", "{N, 40}, \"t\"", 1},
+         "    FUNCTION(\"second\", {x}, {y})\n    {\n#define EXTRA 1\n", 0, NULL},
+        {"the #define removed", "#define EXTRA 1\n", "", -1, NULL},
+        {"a body closed early by the edit", "            y = Add(t, x);\n", "            y = Add(t, x);\n        }}}\n        {{{\n", 0, NULL},
+        {"undo", "            y = Add(t, x);\n        }}}\n        {{{\n", "            y = Add(t, x);\n", -1, NULL},
+        {"edit inside a kernel again", "{N, 48}, \"t\"", "{N, 40}, \"t\"", 1, NULL},
+        {"the project header saved with another constant", "{N, 40}, \"t\"", "{N, 44}, \"t\"", 0,
+         "constexpr int M = 128;\n"},
+        {"and one more edit", "{N, 44}, \"t\"", "{N, 40}, \"t\"", 1, NULL},
     };
     size_t n = sizeof edits / sizeof *edits + 1;
     char **texts = calloc(n, sizeof *texts);
@@ -553,6 +559,8 @@ START_TEST(editor_incremental_equals_full)
     for (size_t i = 0; i < n; i++) {
         const char *what = i ? edits[i - 1].what : "open";
         int want = i ? edits[i - 1].reuses : 0;
+        if (i && edits[i - 1].header)
+            free(write_file(dir, "consts.h", edits[i - 1].header));
         pc_model *inc = pc_clang_parse(fe, src, texts[i], strlen(texts[i]), &o);
         int reused = pc_clang_incr_reused(fe, src);
         pc_frontend *fresh = pc_frontend_new();

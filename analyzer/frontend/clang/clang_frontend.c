@@ -713,6 +713,7 @@ typedef struct pc_clang_incr {
     int nlines;
     incr_regions regions;          /* sorted by body_begin */
     pp_spans pp;                   /* directives and skipped ranges of text */
+    char *includes;                /* inclusion_signature of its parse */
     pc_model *model;               /* equal to a whole-text parse of text (messages in order) */
     bool usable;                   /* kernels in location order: merging by location is exact */
     int reused;                    /* bodies the parse of text left out */
@@ -732,6 +733,7 @@ static void incr_doc_free(pc_clang_incr *d)
     pc_mem_free(d->lines);
     PC_VEC_FREE(d->regions);
     PC_VEC_FREE(d->pp);
+    pc_mem_free(d->includes);
     pc_model_free(d->model);
     pc_mem_free(d);
 }
@@ -786,6 +788,34 @@ static char *incr_key(const pc_clang_argv *args, const pc_parse_opts *opts)
                          (long long)opts->bindings[s].items[i].value);
     }
     pc_sb_putc(&b, '\x1d');
+    return pc_sb_take(&b);
+}
+
+/* The files the parse read besides the main file, each with its size and modification time (the
+ * text a left-out body was analysed with includes them: a header saved since then means a parse
+ * of the whole text). */
+static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
+{
+    (void)stack;
+    if (!depth)
+        return; /* the main file: its text is compared byte by byte */
+    pc_sb *b = d;
+    CXString name = clang_getFileName(f);
+    const char *path = clang_getCString(name);
+    struct stat sb;
+    if (path && stat(path, &sb) == 0)
+        pc_sb_printf(b, "%s\x1f%lld.%09ld\x1f%lld\x1e", path, (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+                     (long long)sb.st_size);
+    else
+        pc_sb_printf(b, "%s\x1f?\x1e", path ? path : "");
+    clang_disposeString(name);
+}
+
+static char *inclusion_signature(CXTranslationUnit tu)
+{
+    pc_sb b = {0};
+    pc_sb_putc(&b, '\x1d');
+    clang_getInclusions(tu, inclusion_visit, &b);
     return pc_sb_take(&b);
 }
 
@@ -1482,6 +1512,7 @@ typedef struct incr_plan {
     uint32_t change_begin;
     incr_regions now;              /* the regions of the new text (the old ones moved) */
     pp_spans pp;                   /* the new text's directives */
+    char *includes;                /* and its inclusions */
 } incr_plan;
 
 static void plan_free(incr_plan *p)
@@ -1490,6 +1521,7 @@ static void plan_free(incr_plan *p)
     pc_mem_free(p->reuse);
     PC_VEC_FREE(p->now);
     PC_VEC_FREE(p->pp);
+    pc_mem_free(p->includes);
     memset(p, 0, sizeof *p);
 }
 
@@ -1579,6 +1611,10 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
 static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const char *text, size_t len,
                           const uint32_t *lines, int nlines)
 {
+    /* the headers as they were */
+    p->includes = inclusion_signature(tu);
+    if (strcmp(p->includes, p->doc->includes ? p->doc->includes : "") != 0)
+        return false;
     incr_regions got = {0};
     collect_regions(tu, main, text, len, lines, nlines, &got);
     bool ok = true;
@@ -1717,7 +1753,7 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
 
 /* Remember the analysis of text for the next edit.  regions: this text's (taken). */
 static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
-                       incr_regions *regions, pp_spans *pp, const pc_model *m, int reused)
+                       incr_regions *regions, pp_spans *pp, char **includes, const pc_model *m, int reused)
 {
     if (!fe->clang_incr)
         fe->clang_incr = pc_mem_calloc(1, sizeof *fe->clang_incr);
@@ -1741,6 +1777,9 @@ static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, c
     PC_VEC_FREE(d->pp);
     d->pp = *pp;
     memset(pp, 0, sizeof *pp);
+    pc_mem_free(d->includes);
+    d->includes = *includes;
+    *includes = NULL;
     d->model = model_copy(m);
     d->usable = kernels_in_order(m);
     d->reused = reused;
@@ -1961,7 +2000,7 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         }
         mark_diag_notes(tu, cx.main_file, &plan.now);
         /* the whole text is what the next edit is compared with */
-        incr_store(fe, abs_path, key, plan.blanked, rq.len, &plan.now, &plan.pp, m, plan.nreuse);
+        incr_store(fe, abs_path, key, plan.blanked, rq.len, &plan.now, &plan.pp, &plan.includes, m, plan.nreuse);
     } else if (!redo && opts->keep_tu && cx.main_file && !m->fatal) {
         sort_messages(m);
         incr_regions regions = {0};
@@ -1972,7 +2011,8 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         mark_references(tu, cx.main_file, &regions, NULL);
         mark_diag_notes(tu, cx.main_file, &regions);
         mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &regions, 0, UINT32_MAX);
-        incr_store(fe, abs_path, key, rq.buffer, rq.len, &regions, &pp, m, 0);
+        char *includes = inclusion_signature(tu);
+        incr_store(fe, abs_path, key, rq.buffer, rq.len, &regions, &pp, &includes, m, 0);
         PC_VEC_FREE(regions);
         PC_VEC_FREE(pp);
     } else if (opts->keep_tu) {
