@@ -6,7 +6,7 @@
  * property values `:` and `,` also become %3A and %2C.  Paths are relative to base_dir (or the
  * working directory), as annotations name files relative to the repository root.
  */
-#include "report/report_int.h"
+#include "report/record.h"
 
 #include <string.h>
 
@@ -115,15 +115,9 @@ static void write_one(FILE *out, const pc_diag *d, const pc_report_opts *o)
     pc_sb_free(&b);
 }
 
-void pc_rep_write_github(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+void pc_rep_github_file(FILE *out, const pc_report_opts *o, const pc_rep_file *f, const bool *skip)
 {
-    for (size_t f = 0; f < nfiles; f++) {
-        size_t n;
-        const pc_diag *items = pc_diag_items(files[f]->sink, &n);
-        size_t *order = pc_rep_order(files[f], &n);
-        for (size_t k = 0; k < n; k++)
-            if (!pc_rep_repeated(files, f, order[k]))
-                write_one(out, &items[order[k]], o);
-        pc_mem_free(order);
-    }
+    for (size_t i = 0; i < f->ndiags; i++)
+        if (!skip[i])
+            write_one(out, &f->diags[i], o);
 }

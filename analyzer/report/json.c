@@ -5,8 +5,10 @@
  * kernel, notes: [{file, line, column, message}], fixes: [{file, start: {line, column},
  * end: {line, column}, replacement}]}.  Positions are 1-based, columns count bytes; a frontend
  * message has check and name null; an unknown position is 0 and an unknown file null.
+ * The document is written one file at a time (stream.c): its kernels as they come, its
+ * diagnostics after them.
  */
-#include "report/report_int.h"
+#include "report/record.h"
 
 #include <cjson/cJSON.h>
 
@@ -20,7 +22,7 @@ static cJSON *position(uint32_t line, uint32_t col)
     return p;
 }
 
-static cJSON *diag_json(const pc_diag *d)
+void *pc_rep_json_diag(const pc_diag *d)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "file", str_or_null(d->loc.file));
@@ -57,33 +59,17 @@ static cJSON *diag_json(const pc_diag *d)
     return o;
 }
 
-void pc_rep_write_json(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+/* The document around its two arrays (stream.c writes them one file at a time). */
+char *pc_rep_json_skeleton(const pc_report_opts *o)
 {
     (void)o;
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddNumberToObject(doc, "version", 1);
-    cJSON *kernels = cJSON_AddArrayToObject(doc, "kernels");
-    cJSON *diags = cJSON_AddArrayToObject(doc, "diagnostics");
-    for (size_t f = 0; f < nfiles; f++) {
-        const pc_file_result *fr = files[f];
-        if (fr->results && fr->cfgs && fr->model)
-            for (int k = 0; k < fr->model->nkernels; k++)
-                if (fr->results[k])
-                    cJSON_AddItemToArray(kernels, pc_rep_kernel_json(fr->results[k], &fr->cfgs[k]));
-        size_t n;
-        const pc_diag *items = pc_diag_items(fr->sink, &n);
-        size_t *order = pc_rep_order(fr, &n);
-        for (size_t k = 0; k < n; k++)
-            if (!pc_rep_repeated(files, f, order[k]))
-                cJSON_AddItemToArray(diags, diag_json(&items[order[k]]));
-        pc_mem_free(order);
-    }
-    pc_json_repair_utf8(doc); /* a path need not be UTF-8; JSON text must be */
+    cJSON_AddItemToObject(doc, "kernels", cJSON_CreateRaw("\x01K"));
+    cJSON_AddItemToObject(doc, "diagnostics", cJSON_CreateRaw("\x01D"));
     char *s = cJSON_Print(doc);
-    if (s) {
-        fputs(s, out);
-        fputc('\n', out);
-        cJSON_free(s);
-    }
+    char *copy = pc_mem_strdup(s ? s : "{}");
+    cJSON_free(s);
     cJSON_Delete(doc);
+    return copy;
 }

@@ -1,8 +1,7 @@
 /* kernels.c - per-kernel summaries: the JSON object of `check --format=json` and the readable
  * text block (spec docs/model.md section 12). */
 #define _POSIX_C_SOURCE 200809L
-#include "poolcheck/report.h"
-#include "support/support.h"
+#include "report/record.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -22,71 +21,154 @@ static const char *loop_name(const pc_result *r, int loop)
     return loop >= 0 && loop < r->kernel->nloops ? r->kernel->loops[loop].name : NULL;
 }
 
-void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
+static const char *dup(pc_arena *a, const char *s) { return s ? pc_arena_strdup(a, s) : NULL; }
+
+void pc_rep_kernel_from_result(pc_rep_kernel *o, const pc_result *r, pc_arena *a)
 {
     const pc_kernel *k = r->kernel;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", k->name);
-    cJSON_AddStringToObject(o, "file", k->loc.file ? k->loc.file : r->model->file);
-    cJSON_AddNumberToObject(o, "line", k->loc.line);
-    cJSON_AddItemToObject(o, "predicted", triple(r->predicted));
-    cJSON_AddItemToObject(o, "required", triple(r->required));
-    cJSON_AddItemToObject(o, "suggested", triple(r->suggested));
-    cJSON_AddItemToObject(o, "configured", triple(r->configured));
-    cJSON_AddBoolToObject(o, "precise", r->precise);
-    cJSON_AddNumberToObject(o, "k", (double)r->k);
-    cJSON_AddNumberToObject(o, "parallelism", (double)r->parallelism);
-    cJSON_AddItemToObject(o, "bounds", triple(r->bounds));
-    cJSON *f = cJSON_CreateArray();
+    memset(o, 0, sizeof *o);
+    o->name = dup(a, k->name);
+    o->file = dup(a, k->loc.file);
+    o->model_file = dup(a, r->model->file);
+    o->line = k->loc.line;
+    memcpy(o->predicted, r->predicted, sizeof o->predicted);
+    memcpy(o->required, r->required, sizeof o->required);
+    memcpy(o->suggested, r->suggested, sizeof o->suggested);
+    memcpy(o->configured, r->configured, sizeof o->configured);
+    memcpy(o->bounds, r->bounds, sizeof o->bounds);
     for (int i = 0; i < 3; i++)
-        cJSON_AddItemToArray(f, r->formulas[i] ? cJSON_CreateString(r->formulas[i]) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "formulas", f);
-    cJSON_AddItemToObject(o, "instances", num_or_null(r->instances));
-    cJSON_AddItemToObject(o, "device_tasks", num_or_null(r->device_tasks));
-
-    cJSON *tensors = cJSON_CreateArray();
-    for (int t = 0; t < r->ntensors; t++) {
+        o->formulas[i] = dup(a, r->formulas[i]);
+    o->precise = r->precise;
+    o->truncated = r->truncated;
+    o->k = r->k;
+    o->parallelism = r->parallelism;
+    o->instances = r->instances;
+    o->device_tasks = r->device_tasks;
+    o->instance_limit = r->instance_limit;
+    o->ntensors = r->ntensors > 0 ? (size_t)r->ntensors : 0;
+    o->tensors = pc_arena_alloc(a, (o->ntensors ? o->ntensors : 1) * sizeof *o->tensors);
+    for (size_t t = 0; t < o->ntensors; t++) {
         const pc_tensor *T = &k->tensors[t];
         const pc_tensor_result *tr = &r->tensors[t];
-        cJSON *x = cJSON_CreateObject();
+        pc_rep_tensor *x = &o->tensors[t];
         char label[64];
-        cJSON_AddStringToObject(x, "name", pc_tensor_label(T, label, sizeof label));
-        cJSON_AddStringToObject(x, "variable", T->variable ? T->variable : "");
-        cJSON_AddStringToObject(x, "kind", pc_tensor_kind_name(T->kind));
-        cJSON_AddStringToObject(x, "pool", pc_pool_name(tr->pool));
-        cJSON_AddStringToObject(x, "file", T->loc.file ? T->loc.file : r->model->file);
-        cJSON_AddNumberToObject(x, "line", T->loc.line);
-        cJSON_AddNumberToObject(x, "column", T->loc.col);
-        cJSON_AddItemToObject(x, "bytes", num_or_null(tr->bytes));
-        cJSON_AddItemToObject(x, "aligned_bytes", num_or_null(tr->aligned_bytes));
-        if (tr->pieces_text) { /* issue 18: tile pieces (aligned_bytes is their sum) */
-            cJSON_AddNumberToObject(x, "pieces", tr->pieces);
-            cJSON_AddStringToObject(x, "pieces_text", tr->pieces_text);
+        x->label = dup(a, pc_tensor_label(T, label, sizeof label));
+        x->variable = dup(a, T->variable ? T->variable : "");
+        x->kind = dup(a, pc_tensor_kind_name(T->kind));
+        x->pool = dup(a, pc_pool_name(tr->pool));
+        x->file = dup(a, T->loc.file);
+        x->line = T->loc.line;
+        x->col = T->loc.col;
+        x->bytes = tr->bytes;
+        x->aligned_bytes = tr->aligned_bytes;
+        x->pieces = tr->pieces;
+        x->pieces_text = dup(a, tr->pieces_text);
+        x->reason = dup(a, tr->reason);
+    }
+    o->nroots = r->nroots > 0 ? (size_t)r->nroots : 0;
+    o->roots = pc_arena_alloc(a, (o->nroots ? o->nroots : 1) * sizeof *o->roots);
+    for (size_t i = 0; i < o->nroots; i++) {
+        const pc_root_result *rr = &r->roots[i];
+        o->roots[i] = (pc_rep_root){dup(a, rr->name), dup(a, loop_name(r, rr->loop)), rr->unroll_factor,
+                                    rr->instances, rr->inner_bytes, rr->excl_bytes, rr->loc.line};
+    }
+    for (int p = 0; p < 3; p++) {
+        const pc_why *w = &r->why[p];
+        pc_rep_why *x = &o->why[p];
+        x->task = w->task;
+        if (w->task < 0)
+            continue;
+        x->first_instance = w->first_instance;
+        x->last_instance = w->last_instance;
+        x->nroots = w->nroots > 0 ? (size_t)w->nroots : 0;
+        x->roots = pc_arena_alloc(a, (x->nroots ? x->nroots : 1) * sizeof *x->roots);
+        for (size_t i = 0; i < x->nroots; i++)
+            x->roots[i] = (pc_rep_why_root){dup(a, w->roots[i].name), dup(a, loop_name(r, w->roots[i].loop)),
+                                            w->roots[i].instances};
+        x->ntensors = w->ntensors > 0 ? (size_t)w->ntensors : 0;
+        x->tensors = pc_arena_alloc(a, (x->ntensors ? x->ntensors : 1) * sizeof *x->tensors);
+        for (size_t i = 0; i < x->ntensors; i++)
+            x->tensors[i] = dup(a, w->tensors[i]);
+    }
+    o->unit_inner = r->unit_inner;
+    o->unit_excl = r->unit_excl;
+    o->slot_size = r->slot_size;
+    o->n_assemble = r->n_assemble;
+    o->n_exclusive = r->n_exclusive;
+    o->ws_predicted = r->ws_predicted;
+    o->ws_suggested = r->ws_suggested;
+    o->ws_required = r->ws_required;
+    o->ws_default = r->ws_default;
+    o->ws_configured = r->ws_configured;
+    o->nunknowns = r->nunknowns > 0 ? (size_t)r->nunknowns : 0;
+    o->unknowns = pc_arena_alloc(a, (o->nunknowns ? o->nunknowns : 1) * sizeof *o->unknowns);
+    for (size_t i = 0; i < o->nunknowns; i++)
+        o->unknowns[i] = dup(a, r->unknowns[i]);
+}
+
+static cJSON *str_or_null(const char *s) { return s ? cJSON_CreateString(s) : cJSON_CreateNull(); }
+
+void *pc_rep_kernel_summary_json(const pc_rep_kernel *k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", k->name);
+    cJSON_AddStringToObject(o, "file", k->file ? k->file : k->model_file);
+    cJSON_AddNumberToObject(o, "line", k->line);
+    cJSON_AddItemToObject(o, "predicted", triple(k->predicted));
+    cJSON_AddItemToObject(o, "required", triple(k->required));
+    cJSON_AddItemToObject(o, "suggested", triple(k->suggested));
+    cJSON_AddItemToObject(o, "configured", triple(k->configured));
+    cJSON_AddBoolToObject(o, "precise", k->precise);
+    cJSON_AddNumberToObject(o, "k", (double)k->k);
+    cJSON_AddNumberToObject(o, "parallelism", (double)k->parallelism);
+    cJSON_AddItemToObject(o, "bounds", triple(k->bounds));
+    cJSON *f = cJSON_CreateArray();
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(f, k->formulas[i] ? cJSON_CreateString(k->formulas[i]) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "formulas", f);
+    cJSON_AddItemToObject(o, "instances", num_or_null(k->instances));
+    cJSON_AddItemToObject(o, "device_tasks", num_or_null(k->device_tasks));
+
+    cJSON *tensors = cJSON_CreateArray();
+    for (size_t t = 0; t < k->ntensors; t++) {
+        const pc_rep_tensor *T = &k->tensors[t];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", T->label);
+        cJSON_AddStringToObject(x, "variable", T->variable);
+        cJSON_AddStringToObject(x, "kind", T->kind);
+        cJSON_AddStringToObject(x, "pool", T->pool);
+        cJSON_AddStringToObject(x, "file", T->file ? T->file : k->model_file);
+        cJSON_AddNumberToObject(x, "line", T->line);
+        cJSON_AddNumberToObject(x, "column", T->col);
+        cJSON_AddItemToObject(x, "bytes", num_or_null(T->bytes));
+        cJSON_AddItemToObject(x, "aligned_bytes", num_or_null(T->aligned_bytes));
+        if (T->pieces_text) { /* issue 18: tile pieces (aligned_bytes is their sum) */
+            cJSON_AddNumberToObject(x, "pieces", (double)T->pieces);
+            cJSON_AddStringToObject(x, "pieces_text", T->pieces_text);
         }
-        cJSON_AddStringToObject(x, "reason", tr->reason ? tr->reason : "");
+        cJSON_AddStringToObject(x, "reason", T->reason ? T->reason : "");
         cJSON_AddItemToArray(tensors, x);
     }
     cJSON_AddItemToObject(o, "tensors", tensors);
 
     cJSON *roots = cJSON_CreateArray();
-    for (int i = 0; i < r->nroots; i++) {
-        const pc_root_result *rr = &r->roots[i];
+    for (size_t i = 0; i < k->nroots; i++) {
+        const pc_rep_root *rr = &k->roots[i];
         cJSON *x = cJSON_CreateObject();
         cJSON_AddStringToObject(x, "name", rr->name);
-        const char *ln = loop_name(r, rr->loop);
-        cJSON_AddItemToObject(x, "loop", ln ? cJSON_CreateString(ln) : cJSON_CreateNull());
+        cJSON_AddItemToObject(x, "loop", str_or_null(rr->loop));
         cJSON_AddNumberToObject(x, "unroll_factor", (double)rr->unroll_factor);
         cJSON_AddItemToObject(x, "instances", num_or_null(rr->instances));
         cJSON_AddItemToObject(x, "inner_bytes", num_or_null(rr->inner_bytes));
         cJSON_AddItemToObject(x, "exclusive_bytes", num_or_null(rr->excl_bytes));
-        cJSON_AddNumberToObject(x, "line", rr->loc.line);
+        cJSON_AddNumberToObject(x, "line", rr->line);
         cJSON_AddItemToArray(roots, x);
     }
     cJSON_AddItemToObject(o, "roots", roots);
 
     cJSON *why = cJSON_CreateArray();
     for (int p = 0; p < 3; p++) {
-        const pc_why *w = &r->why[p];
+        const pc_rep_why *w = &k->why[p];
         if (w->task < 0) {
             cJSON_AddItemToArray(why, cJSON_CreateNull());
             continue;
@@ -96,17 +178,16 @@ void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
         cJSON_AddNumberToObject(x, "first_instance", (double)w->first_instance);
         cJSON_AddNumberToObject(x, "last_instance", (double)w->last_instance);
         cJSON *wr = cJSON_CreateArray();
-        for (int i = 0; i < w->nroots; i++) {
+        for (size_t i = 0; i < w->nroots; i++) {
             cJSON *y = cJSON_CreateObject();
             cJSON_AddStringToObject(y, "name", w->roots[i].name);
-            const char *ln = loop_name(r, w->roots[i].loop);
-            cJSON_AddItemToObject(y, "loop", ln ? cJSON_CreateString(ln) : cJSON_CreateNull());
+            cJSON_AddItemToObject(y, "loop", str_or_null(w->roots[i].loop));
             cJSON_AddNumberToObject(y, "instances", (double)w->roots[i].instances);
             cJSON_AddItemToArray(wr, y);
         }
         cJSON_AddItemToObject(x, "roots", wr);
         cJSON *wt = cJSON_CreateArray();
-        for (int i = 0; i < w->ntensors; i++)
+        for (size_t i = 0; i < w->ntensors; i++)
             cJSON_AddItemToArray(wt, cJSON_CreateString(w->tensors[i]));
         cJSON_AddItemToObject(x, "tensors", wt);
         cJSON_AddItemToArray(why, x);
@@ -114,25 +195,35 @@ void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
     cJSON_AddItemToObject(o, "why", why);
 
     cJSON *units = cJSON_CreateObject();
-    cJSON_AddItemToObject(units, "root_inner", num_or_null(r->unit_inner));
-    cJSON_AddItemToObject(units, "exclusive", num_or_null(r->unit_excl));
-    cJSON_AddItemToObject(units, "slot", num_or_null(r->slot_size));
-    cJSON_AddNumberToObject(units, "assemble_tensors", r->n_assemble);
-    cJSON_AddNumberToObject(units, "exclusive_tensors", r->n_exclusive);
+    cJSON_AddItemToObject(units, "root_inner", num_or_null(k->unit_inner));
+    cJSON_AddItemToObject(units, "exclusive", num_or_null(k->unit_excl));
+    cJSON_AddItemToObject(units, "slot", num_or_null(k->slot_size));
+    cJSON_AddNumberToObject(units, "assemble_tensors", (double)k->n_assemble);
+    cJSON_AddNumberToObject(units, "exclusive_tensors", (double)k->n_exclusive);
     cJSON_AddItemToObject(o, "units", units);
 
     cJSON *ws = cJSON_CreateObject();
-    cJSON_AddItemToObject(ws, "predicted", num_or_null(r->ws_predicted));
-    cJSON_AddItemToObject(ws, "suggested", num_or_null(r->ws_suggested));
-    cJSON_AddItemToObject(ws, "required", num_or_null(r->ws_required));
-    cJSON_AddItemToObject(ws, "default", num_or_null(r->ws_default));
-    cJSON_AddItemToObject(ws, "configured", num_or_null(r->ws_configured));
+    cJSON_AddItemToObject(ws, "predicted", num_or_null(k->ws_predicted));
+    cJSON_AddItemToObject(ws, "suggested", num_or_null(k->ws_suggested));
+    cJSON_AddItemToObject(ws, "required", num_or_null(k->ws_required));
+    cJSON_AddItemToObject(ws, "default", num_or_null(k->ws_default));
+    cJSON_AddItemToObject(ws, "configured", num_or_null(k->ws_configured));
     cJSON_AddItemToObject(o, "workspace_bytes", ws);
 
     cJSON *unk = cJSON_CreateArray();
-    for (int i = 0; i < r->nunknowns; i++)
-        cJSON_AddItemToArray(unk, cJSON_CreateString(r->unknowns[i]));
+    for (size_t i = 0; i < k->nunknowns; i++)
+        cJSON_AddItemToArray(unk, cJSON_CreateString(k->unknowns[i]));
     cJSON_AddItemToObject(o, "unknowns", unk);
+    return o;
+}
+
+void *pc_rep_kernel_json(const pc_result *r, const pc_runtime_config *cfg)
+{
+    pc_arena *a = pc_arena_new();
+    pc_rep_kernel k;
+    pc_rep_kernel_from_result(&k, r, a);
+    void *o = pc_rep_kernel_summary_json(&k);
+    pc_arena_free(a);
     (void)cfg;
     return o;
 }
@@ -182,31 +273,28 @@ static const char *vis(pc_arena *a, const char *s)
     return copy;
 }
 
-void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *cfg, bool color)
+void pc_rep_kernel_summary_text(FILE *out, const pc_rep_kernel *r, bool color)
 {
-    const pc_kernel *k = r->kernel;
     pc_arena *a = pc_arena_new();
-    const char *file = k->loc.file ? k->loc.file : r->model->file;
-    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), vis(a, k->name), reset(color), vis(a, file), k->loc.line);
+    const char *file = r->file ? r->file : r->model_file;
+    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), vis(a, r->name), reset(color), vis(a, file), r->line);
 
     fputs("  tensors:\n", out);
     size_t wname = 4;
-    char label[64];
-    for (int t = 0; t < r->ntensors; t++) {
-        size_t n = strlen(vis(a, pc_tensor_label(&k->tensors[t], label, sizeof label)));
+    for (size_t t = 0; t < r->ntensors; t++) {
+        size_t n = strlen(vis(a, r->tensors[t].label));
         if (n > wname)
             wname = n;
     }
-    for (int t = 0; t < r->ntensors; t++) {
-        const pc_tensor *T = &k->tensors[t];
-        const pc_tensor_result *tr = &r->tensors[t];
-        fprintf(out, "    %-*s  %-17s  ", (int)wname, vis(a, pc_tensor_label(T, label, sizeof label)), pc_pool_name(tr->pool));
+    for (size_t t = 0; t < r->ntensors; t++) {
+        const pc_rep_tensor *tr = &r->tensors[t];
+        fprintf(out, "    %-*s  %-17s  ", (int)wname, vis(a, tr->label), tr->pool);
         char b[32];
         if (tr->aligned_bytes >= 0)
             snprintf(b, sizeof b, "%lld B", (long long)tr->aligned_bytes);
         else
             snprintf(b, sizeof b, "? B");
-        fprintf(out, "%10s  %s:%u  %s\n", b, vis(a, base_name(T->loc.file ? T->loc.file : file)), T->loc.line,
+        fprintf(out, "%10s  %s:%u  %s\n", b, vis(a, base_name(tr->file ? tr->file : file)), tr->line,
                 tr->reason ? vis(a, tr->reason) : "");
     }
 
@@ -220,8 +308,8 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
     else
         fprintf(out, "  instances: unknown (bind %s%s)\n", r->nunknowns ? vis(a, r->unknowns[0]) : "the dynamic dims",
                 r->nunknowns > 1 ? ", ..." : "");
-    for (int i = 0; i < r->nroots; i++) {
-        const pc_root_result *rr = &r->roots[i];
+    for (size_t i = 0; i < r->nroots; i++) {
+        const pc_rep_root *rr = &r->roots[i];
         if (rr->instances == 0)
             continue;
         fprintf(out, "    root %-24s ", vis(a, rr->name));
@@ -252,17 +340,17 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
     }
 
     for (int p = 0; p < 3; p++) {
-        const pc_why *w = &r->why[p];
+        const pc_rep_why *w = &r->why[p];
         if (w->task < 0)
             continue;
         fprintf(out, "  why %s = %lld: DeviceTask %lld (instances %lld-%lld):", pc_pool_name((pc_pool)p),
                 (long long)r->predicted[p], (long long)w->task, (long long)w->first_instance,
                 (long long)w->last_instance);
-        for (int i = 0; i < w->nroots; i++)
+        for (size_t i = 0; i < w->nroots; i++)
             fprintf(out, "%s %s x%lld", i ? "," : "", vis(a, w->roots[i].name), (long long)w->roots[i].instances);
         if (w->ntensors) {
             fputs("; tensors", out);
-            for (int i = 0; i < w->ntensors; i++)
+            for (size_t i = 0; i < w->ntensors; i++)
                 fprintf(out, "%s %s", i ? "," : "", vis(a, w->tensors[i]));
         }
         fputc('\n', out);
@@ -277,6 +365,15 @@ void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *
     fputs(", configured ", out);
     bytes_text(out, r->ws_configured);
     fputc('\n', out);
+    pc_arena_free(a);
+}
+
+void pc_rep_kernel_text(FILE *out, const pc_result *r, const pc_runtime_config *cfg, bool color)
+{
+    pc_arena *a = pc_arena_new();
+    pc_rep_kernel k;
+    pc_rep_kernel_from_result(&k, r, a);
+    pc_rep_kernel_summary_text(out, &k, color);
     pc_arena_free(a);
     (void)cfg;
 }

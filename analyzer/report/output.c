@@ -1,29 +1,16 @@
 /*
- * output.c - pc_rep_write and the text format.
+ * output.c - the text format.
  *
  * Text is clang's diagnostic format: `file:line:col: severity: message [PC001]`, the source line,
  * a caret line (`^~~~` under the range) and a fix-it line when the fix replaces text on that line;
  * notes as `file:line:col: note: message`.  Every primary line stands alone, since the gcc problem
  * matchers of VS Code and GitHub read only those.  Promoted warnings carry clang-tidy's
- * `[PC006,-warnings-as-errors]` tag.
+ * `[PC006,-warnings-as-errors]` tag.  A file's part (pc_rep_text_file) is written by the stream
+ * (stream.c), which also writes the closing counts.
  */
-#include "report/report_int.h"
+#include "report/record.h"
 
 #include <string.h>
-
-void pc_rep_write(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
-{
-    pc_report_opts defaults = {0};
-    if (!o)
-        o = &defaults;
-    switch (o->format) {
-    case PC_FMT_JSON: pc_rep_write_json(out, files, nfiles, o); break;
-    case PC_FMT_SARIF: pc_rep_write_sarif(out, files, nfiles, o); break;
-    case PC_FMT_GITHUB: pc_rep_write_github(out, files, nfiles, o); break;
-    case PC_FMT_TEXT:
-    default: pc_rep_write_text(out, files, nfiles, o); break;
-    }
-}
 
 /* clang's colours: bold location and message, red errors, magenta warnings, grey notes, green
  * carets and fix-its. */
@@ -114,12 +101,12 @@ static size_t chars(const char *line, size_t n, size_t from, size_t to)
 #define SNIPPET_MAX 240
 
 /* Source line, caret line, and the fix-it line when a fix rewrites part of this line. */
-static void print_snippet(FILE *out, const palette *p, const char *text, size_t len, pc_loc l,
-                          const pc_fix *fixes, int nfixes)
+static void print_snippet(FILE *out, const palette *p, const pc_rep_file *rec, pc_loc l, const pc_fix *fixes,
+                          int nfixes)
 {
     const char *line;
     size_t n;
-    if (!text || l.line == 0 || !pc_rep_line(text, len, l.line, &line, &n))
+    if (l.line == 0 || !pc_rep_file_line(rec, l.file, l.line, &line, &n))
         return;
     uint32_t col = l.col ? l.col : 1;
     size_t from = 0, to = n; /* the bytes shown, on character boundaries */
@@ -160,8 +147,7 @@ static void print_snippet(FILE *out, const palette *p, const char *text, size_t 
     }
 }
 
-static void write_diag(FILE *out, const palette *p, pc_rep_sources *srcs, const pc_file_result *fr,
-                       const pc_diag *d)
+static void write_diag(FILE *out, const palette *p, const pc_rep_file *f, const pc_diag *d)
 {
     print_location(out, p, d->loc);
     fprintf(out, "%s%s:%s %s", sev_colour(p, d->severity), pc_severity_name(d->severity), p->reset, p->bold);
@@ -169,61 +155,40 @@ static void write_diag(FILE *out, const palette *p, pc_rep_sources *srcs, const 
     if (d->id)
         fprintf(out, " [%s%s]", d->id, d->promoted ? ",-warnings-as-errors" : "");
     fprintf(out, "%s\n", p->reset);
-    size_t len = 0;
-    const char *text = pc_rep_source(srcs, fr, d->loc.file, &len);
-    print_snippet(out, p, text, len, d->loc, d->fixes, d->nfixes);
+    print_snippet(out, p, f, d->loc, d->fixes, d->nfixes);
     for (int i = 0; i < d->nnotes; i++) {
         const pc_note *nt = &d->notes[i];
         print_location(out, p, nt->loc);
         fprintf(out, "%snote:%s ", p->note, p->reset);
         put_str(out, nt->message);
         fputc('\n', out);
-        text = pc_rep_source(srcs, fr, nt->loc.file, &len);
-        print_snippet(out, p, text, len, nt->loc, NULL, 0);
+        print_snippet(out, p, f, nt->loc, NULL, 0);
     }
 }
 
-void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+void pc_rep_text_file(FILE *out, const pc_report_opts *o, const pc_rep_file *f, const bool *skip, size_t counts[3])
 {
     palette p = colours(o->color);
-    pc_rep_sources srcs = {0};
-    size_t counts[3] = {0, 0, 0}, suppressed = 0;
-    for (size_t f = 0; f < nfiles; f++) {
-        const pc_file_result *fr = files[f];
-        size_t n;
-        const pc_diag *items = pc_diag_items(fr->sink, &n);
-        size_t *order = pc_rep_order(fr, &n);
-        for (size_t k = 0; k < n; k++) {
-            size_t i = order[k];
-            if (pc_rep_repeated(files, f, i))
-                continue;
-            write_diag(out, &p, &srcs, fr, &items[i]);
-            counts[items[i].severity]++;
-        }
-        pc_mem_free(order);
-        size_t capped = pc_diag_capped(fr->sink);
-        if (capped) {
-            fputs(p.bold, out);
-            put_str(out, fr->model->file);
-            fprintf(out, ":%s %snote:%s %zu more diagnostic%s not shown (limit reached)\n", p.reset, p.note,
-                    p.reset, capped, capped == 1 ? "" : "s");
-        }
-        suppressed += pc_diag_suppressed(fr->sink);
-        if (o->verbose && fr->model && !fr->model->fatal && fr->model->nkernels == 0) {
-            fputs("no kernel in ", out);
-            put_str(out, fr->model->file);
-            fputc('\n', out);
-        }
-        if (o->summary && fr->results && fr->cfgs)
-            for (int k = 0; k < fr->model->nkernels; k++)
-                if (fr->results[k])
-                    pc_rep_kernel_text(out, fr->results[k], &fr->cfgs[k], o->color);
+    for (size_t i = 0; i < f->ndiags; i++) {
+        if (skip[i])
+            continue;
+        write_diag(out, &p, f, &f->diags[i]);
+        counts[f->diags[i].severity]++;
     }
-    pc_rep_sources_free(&srcs);
-    if (o->stats) {
-        fflush(out); /* the count comes after the diagnostics, also when both streams are one pipe */
-        pc_rep_write_counts(o->stats, counts[PC_SEV_ERROR], counts[PC_SEV_WARNING], suppressed);
+    if (f->capped) {
+        fputs(p.bold, out);
+        put_str(out, f->file ? f->file : "");
+        fprintf(out, ":%s %snote:%s %llu more diagnostic%s not shown (limit reached)\n", p.reset, p.note,
+                p.reset, (unsigned long long)f->capped, f->capped == 1 ? "" : "s");
     }
+    if (o->verbose && f->no_kernel) {
+        fputs("no kernel in ", out);
+        put_str(out, f->file ? f->file : "");
+        fputc('\n', out);
+    }
+    if (o->summary)
+        for (size_t k = 0; k < f->nkernels; k++)
+            pc_rep_kernel_summary_text(out, &f->kernels[k], o->color);
 }
 
 void pc_rep_write_counts(FILE *stats, size_t errors, size_t warnings, size_t suppressed)

@@ -2,7 +2,10 @@
  * report_int.h - internal header of the report module (analyzer/report/).
  *
  *   kernels.c   per-kernel JSON object and text summary (the lead's)
- *   output.c    pc_rep_write: the dispatcher and the text format
+ *   output.c    the text format
+ *   record.c    pc_rep_file: one file's results as the formats print them (record.h)
+ *   serialize.c pc_rep_file_encode / pc_rep_file_decode (check -j N workers to the parent)
+ *   stream.c    pc_rep_write and pc_rep_stream: every format written one file at a time
  *   json.c      --format=json
  *   sarif.c     --format=sarif (SARIF 2.1.0)
  *   github.c    --format=github (workflow commands)
@@ -50,10 +53,6 @@ char *pc_rep_absolute_path(const char *path);
 /* Percent-encode a path for a URI (RFC 3986: unreserved characters and '/' stay). */
 void pc_rep_uri_escape(pc_sb *b, const char *path);
 
-/* ---- formats ---------------------------------------------------------------------------------- */
-void pc_rep_write_text(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
-void pc_rep_write_json(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
-void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
-void pc_rep_write_github(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o);
+/* The formats write one file's part of a stream at a time: report/record.h. */
 
 #endif

@@ -12,8 +12,11 @@
  *   text (a line that cannot be read is taken as ASCII);
  * - frontend messages (syntax errors, unreadable files) are toolExecutionNotifications of the
  *   run's one invocation, which is executionSuccessful unless a file could not be analysed.
+ * The log is written one file at a time (stream.c): the document around the results and the
+ * notifications is pc_rep_sarif_skeleton's, each result and notification is made alone from the
+ * file's record, whose recorded source lines give the columns and fingerprints.
  */
-#include "report/report_int.h"
+#include "report/record.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -82,11 +85,11 @@ static cJSON *rules_json(const char *docs)
     return rules;
 }
 
-/* Everything one write shares. */
+/* What one result is made with. */
 typedef struct sarif_ctx {
     const pc_report_opts *o;
-    pc_rep_sources srcs;
-    PC_VEC(uint64_t) hashes;   /* fingerprints seen, for occurrence numbers */
+    const pc_rep_file *f;      /* the file's record: its source lines */
+    pc_rep_counts *occ;        /* fingerprints seen in the run, for occurrence numbers */
 } sarif_ctx;
 
 static cJSON *artifact_location(const char *file, const char *base)
@@ -110,21 +113,19 @@ static cJSON *artifact_location(const char *file, const char *base)
 }
 
 /* A region in code point columns; NULL when the location has no line. */
-static cJSON *region(sarif_ctx *c, const pc_file_result *fr, pc_loc l, bool allow_empty)
+static cJSON *region(sarif_ctx *c, pc_loc l, bool allow_empty)
 {
     if (l.line == 0)
         return NULL;
-    size_t len = 0;
-    const char *text = pc_rep_source(&c->srcs, fr, l.file, &len);
     const char *line = NULL;
     size_t n = 0;
     uint32_t col = l.col ? l.col : 1;
     uint32_t end_line = l.end_line ? l.end_line : l.line;
     uint32_t end_col = l.end_line ? l.end_col : 0;
-    if (text && pc_rep_line(text, len, l.line, &line, &n))
+    if (pc_rep_file_line(c->f, l.file, l.line, &line, &n))
         col = pc_rep_cp_column(line, n, col);
     if (end_col) {
-        if (text && pc_rep_line(text, len, end_line, &line, &n))
+        if (pc_rep_file_line(c->f, l.file, end_line, &line, &n))
             end_col = pc_rep_cp_column(line, n, end_col);
         if (end_line == l.line && end_col < col + (allow_empty ? 0 : 1))
             end_col = allow_empty ? col : col + 1;
@@ -139,13 +140,13 @@ static cJSON *region(sarif_ctx *c, const pc_file_result *fr, pc_loc l, bool allo
     return r;
 }
 
-static cJSON *location(sarif_ctx *c, const pc_file_result *fr, pc_loc l, const char *message)
+static cJSON *location(sarif_ctx *c, pc_loc l, const char *message)
 {
     cJSON *loc = cJSON_CreateObject();
     if (l.file && *l.file) {
         cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
         cJSON_AddItemToObject(pl, "artifactLocation", artifact_location(l.file, c->o->base_dir));
-        cJSON *r = region(c, fr, l, false);
+        cJSON *r = region(c, l, false);
         if (r)
             cJSON_AddItemToObject(pl, "region", r);
     }
@@ -165,7 +166,7 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 
 /* Stable across unrelated edits: the check, the repository-relative path and the line's text
  * without surrounding blanks; the occurrence number tells identical lines apart. */
-static char *fingerprint(sarif_ctx *c, const pc_file_result *fr, const pc_diag *d)
+static char *fingerprint(sarif_ctx *c, const pc_diag *d)
 {
     uint64_t h = 14695981039346656037ull;
     h = fnv1a(h, d->id, strlen(d->id));
@@ -177,11 +178,9 @@ static char *fingerprint(sarif_ctx *c, const pc_file_result *fr, const pc_diag *
         pc_mem_free(rel);
     }
     h = fnv1a(h, "\0", 1);
-    size_t len = 0;
-    const char *text = pc_rep_source(&c->srcs, fr, d->loc.file, &len);
     const char *line;
     size_t n;
-    if (text && pc_rep_line(text, len, d->loc.line, &line, &n)) {
+    if (pc_rep_file_line(c->f, d->loc.file, d->loc.line, &line, &n)) {
         while (n && (*line == ' ' || *line == '\t')) {
             line++;
             n--;
@@ -190,16 +189,13 @@ static char *fingerprint(sarif_ctx *c, const pc_file_result *fr, const pc_diag *
             n--;
         h = fnv1a(h, line, n);
     }
-    size_t occurrence = 1;
-    for (size_t i = 0; i < c->hashes.count; i++)
-        occurrence += c->hashes.items[i] == h;
-    PC_VEC_PUSH(c->hashes, h);
+    size_t occurrence = pc_rep_counts_bump(c->occ, h);
     pc_sb b = {0};
     pc_sb_printf(&b, "%016llx:%zu", (unsigned long long)h, occurrence);
     return pc_sb_take(&b);
 }
 
-static cJSON *fixes_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *d)
+static cJSON *fixes_json(sarif_ctx *c, const pc_diag *d)
 {
     cJSON *fixes = cJSON_CreateArray();
     for (int i = 0; i < d->nfixes; i++) {
@@ -223,7 +219,7 @@ static cJSON *fixes_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *
             del.end_line = del.line;
             del.end_col = del.col;
         }
-        cJSON_AddItemToObject(rep, "deletedRegion", region(c, fr, del, true));
+        cJSON_AddItemToObject(rep, "deletedRegion", region(c, del, true));
         cJSON_AddItemToObject(rep, "insertedContent", text_obj(f->replacement));
         cJSON_AddItemToArray(reps, rep);
         cJSON_AddItemToArray(changes, ch);
@@ -232,7 +228,7 @@ static cJSON *fixes_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *
     return fixes;
 }
 
-static cJSON *result_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *d)
+static cJSON *result_json(sarif_ctx *c, const pc_diag *d)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "ruleId", d->id);
@@ -241,8 +237,8 @@ static cJSON *result_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag 
     cJSON_AddItemToObject(r, "message", text_obj(d->message));
     if (d->loc.file && *d->loc.file) {
         cJSON *locs = cJSON_AddArrayToObject(r, "locations");
-        cJSON_AddItemToArray(locs, location(c, fr, d->loc, NULL));
-        char *fp = fingerprint(c, fr, d);
+        cJSON_AddItemToArray(locs, location(c, d->loc, NULL));
+        char *fp = fingerprint(c, d);
         cJSON *pf = cJSON_AddObjectToObject(r, "partialFingerprints");
         cJSON_AddStringToObject(pf, "primaryLocationLineHash", fp);
         pc_mem_free(fp);
@@ -250,13 +246,13 @@ static cJSON *result_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag 
     if (d->nnotes) {
         cJSON *rel = cJSON_AddArrayToObject(r, "relatedLocations");
         for (int i = 0; i < d->nnotes; i++) {
-            cJSON *l = location(c, fr, d->notes[i].loc, d->notes[i].message);
+            cJSON *l = location(c, d->notes[i].loc, d->notes[i].message);
             cJSON_AddNumberToObject(l, "id", i + 1);
             cJSON_AddItemToArray(rel, l);
         }
     }
     if (d->nfixes)
-        cJSON_AddItemToObject(r, "fixes", fixes_json(c, fr, d));
+        cJSON_AddItemToObject(r, "fixes", fixes_json(c, d));
     cJSON *props = NULL;
     if (d->kernel) {
         props = cJSON_AddObjectToObject(r, "properties");
@@ -270,21 +266,34 @@ static cJSON *result_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag 
     return r;
 }
 
-static cJSON *notification_json(sarif_ctx *c, const pc_file_result *fr, const pc_diag *d)
+static cJSON *notification_json(sarif_ctx *c, const pc_diag *d)
 {
     cJSON *n = cJSON_CreateObject();
     cJSON_AddStringToObject(n, "level", level(d->severity));
     cJSON_AddItemToObject(n, "message", text_obj(d->message));
     if (d->loc.file && *d->loc.file) {
         cJSON *locs = cJSON_AddArrayToObject(n, "locations");
-        cJSON_AddItemToArray(locs, location(c, fr, d->loc, NULL));
+        cJSON_AddItemToArray(locs, location(c, d->loc, NULL));
     }
     return n;
 }
 
-void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, const pc_report_opts *o)
+void *pc_rep_sarif_result(const pc_report_opts *o, const pc_rep_file *f, const pc_diag *d, pc_rep_counts *occ)
 {
-    sarif_ctx c = {.o = o};
+    sarif_ctx c = {o, f, occ};
+    return result_json(&c, d);
+}
+
+void *pc_rep_sarif_notification(const pc_report_opts *o, const pc_rep_file *f, const pc_diag *d)
+{
+    sarif_ctx c = {o, f, NULL};
+    return notification_json(&c, d);
+}
+
+/* The log around its results ("\x01R"), the invocation's executionSuccessful ("\x01S") and its
+ * toolExecutionNotifications ("\x01N"). */
+char *pc_rep_sarif_skeleton(const pc_report_opts *o)
+{
     char *docs = o->docs_url ? pc_mem_strdup(o->docs_url) : default_docs_url();
 
     cJSON *doc = cJSON_CreateObject();
@@ -317,43 +326,19 @@ void pc_rep_write_sarif(FILE *out, pc_file_result *const *files, size_t nfiles, 
     pc_sb_free(&base_uri);
     pc_mem_free(base);
 
-    cJSON *results = cJSON_AddArrayToObject(run, "results");
+    cJSON_AddItemToObject(run, "results", cJSON_CreateRaw("\x01R"));
     cJSON *invocations = cJSON_AddArrayToObject(run, "invocations");
     cJSON *inv = cJSON_CreateObject();
     cJSON_AddItemToArray(invocations, inv);
-    cJSON *notes = cJSON_CreateArray();
-    bool ok = true;
-    for (size_t f = 0; f < nfiles; f++) {
-        const pc_file_result *fr = files[f];
-        if (fr->model && fr->model->fatal)
-            ok = false;
-        size_t n;
-        const pc_diag *items = pc_diag_items(fr->sink, &n);
-        size_t *order = pc_rep_order(fr, &n);
-        for (size_t k = 0; k < n; k++) {
-            size_t i = order[k];
-            if (pc_rep_repeated(files, f, i))
-                continue;
-            if (items[i].check < 0)
-                cJSON_AddItemToArray(notes, notification_json(&c, fr, &items[i]));
-            else
-                cJSON_AddItemToArray(results, result_json(&c, fr, &items[i]));
-        }
-        pc_mem_free(order);
-    }
-    cJSON_AddBoolToObject(inv, "executionSuccessful", ok);
-    cJSON_AddItemToObject(inv, "toolExecutionNotifications", notes);
+    cJSON_AddItemToObject(inv, "executionSuccessful", cJSON_CreateRaw("\x01S"));
+    cJSON_AddItemToObject(inv, "toolExecutionNotifications", cJSON_CreateRaw("\x01N"));
     cJSON_AddStringToObject(run, "columnKind", "unicodeCodePoints");
 
     pc_json_repair_utf8(doc); /* a path need not be UTF-8; JSON text must be */
     char *s = cJSON_Print(doc);
-    if (s) {
-        fputs(s, out);
-        fputc('\n', out);
-        cJSON_free(s);
-    }
+    char *copy = pc_mem_strdup(s ? s : "{}");
+    cJSON_free(s);
     cJSON_Delete(doc);
     pc_mem_free(docs);
-    PC_VEC_FREE(c.hashes);
-    pc_rep_sources_free(&c.srcs);
+    return copy;
 }

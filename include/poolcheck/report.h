@@ -57,6 +57,32 @@ void pc_rep_write(FILE *out, pc_file_result *const *files, size_t nfiles, const 
  * diagnostics counted elsewhere (check -j N adds up its workers' files); nothing when all are 0. */
 void pc_rep_write_counts(FILE *stats, size_t errors, size_t warnings, size_t suppressed);
 
+/* ---- one file at a time (report/record.c, stream.c, serialize.c) --------------------------------
+ * pc_rep_write is pc_rep_stream_begin, pc_rep_file_new + pc_rep_stream_file per file, then
+ * pc_rep_stream_end: each file's part is written when it is given, and nothing of a written file is
+ * kept (JSON and SARIF are still one document: its beginning is written by begin, its end by end).
+ * A pc_rep_file is what the formats print of one pc_file_result (diagnostics in order, the source
+ * lines they show, kernel summaries, status), independent of the model; `check -j N` workers
+ * send it to the parent as bytes (pc_rep_file_encode), and the parent writes what
+ * pc_rep_file_decode gives back: the output is the same as with one process. */
+typedef struct pc_rep_file pc_rep_file;
+pc_rep_file *pc_rep_file_new(const pc_file_result *fr);
+void pc_rep_file_free(pc_rep_file *f);                 /* NULL is fine */
+int pc_rep_file_status(const pc_rep_file *f);          /* 0, 1 error-level findings, 2 not analysed */
+/* The record as bytes (freed with pc_mem_free), and back.  decode checks everything it reads:
+ * bad bytes give NULL and a message in *err (pc_mem_free), never a crash. */
+char *pc_rep_file_encode(const pc_rep_file *f, size_t *len);
+pc_rep_file *pc_rep_file_decode(const void *data, size_t len, char **err);
+
+typedef struct pc_rep_stream pc_rep_stream;
+pc_rep_stream *pc_rep_stream_begin(FILE *out, const pc_report_opts *o);
+void pc_rep_stream_file(pc_rep_stream *s, const pc_rep_file *f);
+/* A file that has no record (its analysis stopped): SARIF says executionSuccessful false. */
+void pc_rep_stream_failed(pc_rep_stream *s);
+/* Write the end and free s.  False when the document could not be completed (its second part's
+ * temporary file failed); errors writing `out` itself show in ferror(out). */
+bool pc_rep_stream_end(pc_rep_stream *s);
+
 /* ---- emitted configuration (report/emit.c) -------------------------------------------------- */
 /* The runtime configuration for every kernel of `files`: the depths are the element-wise maximum
  * over kernels of the suggested depths (predicted, or the bound when unknown, plus `headroom` on

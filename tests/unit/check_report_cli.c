@@ -3,7 +3,11 @@
  * fixtures, and the page it writes must hold what the same command prints as JSON: each run's
  * label and observed depths, each DeviceTask's stitchCount and recommendedDepths as markers, the
  * Alloc Failure note; each planned kernel's plan depths, bytes and budget.  Usage errors and an
- * unwritable path exit 2 with the message, and write nothing. */
+ * unwritable path exit 2 with the message, and write nothing.
+ * Also the record `check -j N` workers send the parent (report/serialize.c): encoded, decoded and
+ * encoded again it is the same bytes and writes the same output in every format; a cut or
+ * corrupted record is refused with a message (or, when a flipped byte still reads as a record,
+ * written without a crash), never read out of bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -15,6 +19,8 @@
 #include <unistd.h>
 
 #include "helpers/test_run.h"
+#include "poolcheck/poolcheck.h"
+#include "poolcheck/report.h"
 #include "support/support.h"
 
 #define EXAMPLE_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
@@ -478,6 +484,168 @@ START_TEST(plan_report_errors)
 }
 END_TEST
 
+/* ---- the record of check -j N -------------------------------------------------------------------- */
+
+static pc_file_result *analyse(pc_frontend *fe, const char *path)
+{
+    pc_check_opts o;
+    pc_check_opts_init(&o);
+    const char *err = NULL;
+    pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
+    ck_assert_msg(fr != NULL, "%s: %s", path, err ? err : "?");
+    return fr;
+}
+
+/* One file through the stream, in format fmt, into a string (caller frees with free). */
+static char *stream_one(const pc_rep_file *rec, pc_format fmt, size_t *len)
+{
+    char *buf = NULL;
+    *len = 0;
+    FILE *f = open_memstream(&buf, len);
+    ck_assert_ptr_nonnull(f);
+    char *stats = NULL;
+    size_t slen = 0;
+    FILE *sf = open_memstream(&stats, &slen);
+    pc_report_opts o = {.format = fmt, .summary = true, .verbose = true, .stats = sf, .docs_url = "x/"};
+    pc_rep_stream *s = pc_rep_stream_begin(f, &o);
+    pc_rep_stream_file(s, rec);
+    ck_assert(pc_rep_stream_end(s));
+    fclose(sf);
+    fputs(stats, f); /* the closing counts are part of what must agree */
+    free(stats);
+    fclose(f);
+    return buf;
+}
+
+static const char *const record_inputs[] = {
+    PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py",
+    PC_SOURCE_DIR "/tests/fixtures/checks/pc006_pool_too_shallow.py",
+    PC_SOURCE_DIR "/tests/fixtures/checks/suppress_noqa.py",
+    PC_SOURCE_DIR "/tests/bad_inputs/files/py_unterminated_string.py",
+    PC_SOURCE_DIR "/tests/bad_inputs/files/no_such_file.py",
+};
+
+START_TEST(record_roundtrip)
+{
+    pc_frontend *fe = pc_frontend_new();
+    bool kernels = false, diags = false, lines = false;
+    for (size_t i = 0; i < sizeof record_inputs / sizeof *record_inputs; i++) {
+        pc_file_result *fr = analyse(fe, record_inputs[i]);
+        pc_rep_file *rec = pc_rep_file_new(fr);
+        size_t len = 0;
+        char *bytes = pc_rep_file_encode(rec, &len);
+        char *err = NULL;
+        pc_rep_file *back = pc_rep_file_decode(bytes, len, &err);
+        ck_assert_msg(back != NULL, "%s: %s", record_inputs[i], err ? err : "?");
+        ck_assert_int_eq(pc_rep_file_status(back), pc_rep_file_status(rec));
+        size_t len2 = 0;
+        char *again = pc_rep_file_encode(back, &len2);
+        ck_assert_uint_eq(len, len2);
+        ck_assert_msg(memcmp(bytes, again, len) == 0, "%s: the record changes through bytes", record_inputs[i]);
+        for (int fmt = PC_FMT_TEXT; fmt <= PC_FMT_GITHUB; fmt++) {
+            size_t a_len, b_len;
+            char *a = stream_one(rec, (pc_format)fmt, &a_len);
+            char *b = stream_one(back, (pc_format)fmt, &b_len);
+            ck_assert_msg(a_len == b_len && memcmp(a, b, a_len) == 0, "%s: format %d differs after decoding",
+                          record_inputs[i], fmt);
+            /* the record writes what pc_rep_write writes for the file itself */
+            char *c = NULL;
+            size_t c_len = 0;
+            FILE *f = open_memstream(&c, &c_len);
+            char *stats = NULL;
+            size_t slen = 0;
+            FILE *sf = open_memstream(&stats, &slen);
+            pc_report_opts o = {.format = (pc_format)fmt, .summary = true, .verbose = true, .stats = sf,
+                                .docs_url = "x/"};
+            pc_rep_write(f, &fr, 1, &o);
+            fclose(sf);
+            fputs(stats, f);
+            free(stats);
+            fclose(f);
+            ck_assert_msg(c_len == a_len && memcmp(a, c, a_len) == 0, "%s: format %d differs from pc_rep_write",
+                          record_inputs[i], fmt);
+            kernels |= fmt == PC_FMT_TEXT && strstr(a, "kernel k_tmp") != NULL;
+            diags |= fmt == PC_FMT_SARIF && strstr(a, "\"ruleId\"") != NULL;
+            lines |= fmt == PC_FMT_TEXT && strstr(a, "^") != NULL;
+            free(a);
+            free(b);
+            free(c);
+        }
+        pc_mem_free(again);
+        pc_rep_file_free(back);
+        pc_mem_free(bytes);
+        pc_rep_file_free(rec);
+        pc_file_result_free(fr);
+    }
+    ck_assert_msg(kernels && diags && lines, "the inputs must have kernels, check results and source lines");
+    pc_frontend_free(fe);
+}
+END_TEST
+
+START_TEST(record_corrupt)
+{
+    pc_frontend *fe = pc_frontend_new();
+    pc_file_result *fr = analyse(fe, PC_SOURCE_DIR "/tests/fixtures/checks/pc006_pool_too_shallow.py");
+    pc_rep_file *rec = pc_rep_file_new(fr);
+    size_t len = 0;
+    char *bytes = pc_rep_file_encode(rec, &len);
+    ck_assert_uint_gt(len, 64);
+    /* every cut is refused, with a message naming the byte */
+    for (size_t k = 0; k < len; k++) {
+        char *cut = pc_mem_alloc(k ? k : 1); /* exactly k bytes: ASan sees a read past them */
+        memcpy(cut, bytes, k);
+        char *err = NULL;
+        pc_rep_file *r = pc_rep_file_decode(cut, k, &err);
+        ck_assert_msg(r == NULL, "a record cut at %zu of %zu bytes was accepted", k, len);
+        ck_assert_msg(err && strstr(err, "corrupt result stream at byte"), "cut at %zu: no message", k);
+        pc_mem_free(err);
+        pc_mem_free(cut);
+    }
+    /* a byte too many */
+    char *longer = pc_mem_alloc(len + 1);
+    memcpy(longer, bytes, len);
+    longer[len] = 0;
+    char *err = NULL;
+    ck_assert_ptr_null(pc_rep_file_decode(longer, len + 1, &err));
+    ck_assert_ptr_nonnull(err);
+    pc_mem_free(err);
+    pc_mem_free(longer);
+    /* every byte flipped: refused, or a record every format writes without a crash */
+    size_t refused = 0;
+    for (size_t k = 0; k < len; k++) {
+        char *bad = pc_mem_alloc(len);
+        memcpy(bad, bytes, len);
+        bad[k] = (char)(bad[k] ^ 0xA5);
+        err = NULL;
+        pc_rep_file *r = pc_rep_file_decode(bad, len, &err);
+        if (!r) {
+            ck_assert_ptr_nonnull(err);
+            refused++;
+        } else {
+            for (int fmt = PC_FMT_TEXT; fmt <= PC_FMT_GITHUB; fmt++) {
+                size_t n;
+                free(stream_one(r, (pc_format)fmt, &n));
+            }
+            pc_rep_file_free(r);
+        }
+        pc_mem_free(err);
+        pc_mem_free(bad);
+    }
+    ck_assert_uint_gt(refused, 0);
+    /* not a record at all */
+    err = NULL;
+    ck_assert_ptr_null(pc_rep_file_decode("hello", 5, &err));
+    pc_mem_free(err);
+    err = NULL;
+    ck_assert_ptr_null(pc_rep_file_decode(NULL, 0, &err));
+    pc_mem_free(err);
+    pc_mem_free(bytes);
+    pc_rep_file_free(rec);
+    pc_file_result_free(fr);
+    pc_frontend_free(fe);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report_cli");
@@ -489,6 +657,8 @@ static Suite *suite(void)
     tcase_add_test(tc, plan_report_seed);
     tcase_add_test(tc, plan_report_two_kernels);
     tcase_add_test(tc, plan_report_errors);
+    tcase_add_test(tc, record_roundtrip);
+    tcase_add_test(tc, record_corrupt);
     suite_add_tcase(s, tc);
     return s;
 }
