@@ -302,7 +302,7 @@ const pc_project_config *pc_cli_project_for(pc_cli_common *c, const char *path, 
     char *err = NULL;
     if (!pc_config_cache_project(c->configs, path, c->project_file, !c->no_config_lookup, &p, &err)) {
         pc_cli_error("%s", err ? err : path);
-        free(err);
+        pc_mem_free(err);
         *failed = true;
         return NULL;
     }
@@ -362,7 +362,7 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
         char *err = NULL;
         if (!(l.config = pc_config_cache_config_file(c->configs, cfg_path, &err))) {
             pc_cli_error("%s", err ? err : cfg_path);
-            free(err);
+            pc_mem_free(err);
             return NULL;
         }
     }
