@@ -703,6 +703,14 @@ typedef PC_VEC(incr_region) incr_regions;
 
 typedef struct pp_span { uint32_t b, e; } pp_span; /* offsets in the main file */
 typedef PC_VEC(pp_span) pp_spans;
+typedef PC_VEC(char *) path_vec;
+
+static void paths_free(path_vec *v)
+{
+    for (size_t i = 0; i < v->count; i++)
+        pc_mem_free(v->items[i]);
+    PC_VEC_FREE(*v);
+}
 
 typedef struct pc_clang_incr {
     char *path;
@@ -713,7 +721,8 @@ typedef struct pc_clang_incr {
     int nlines;
     incr_regions regions;          /* sorted by body_begin */
     pp_spans pp;                   /* directives and skipped ranges of text */
-    char *includes;                /* inclusion_signature of its parse */
+    path_vec inc_paths;            /* the files its parse read */
+    char *includes;                /* their inclusion_signature then */
     pc_model *model;               /* equal to a whole-text parse of text (messages in order) */
     bool usable;                   /* kernels in location order: merging by location is exact */
     int reused;                    /* bodies the parse of text left out */
@@ -734,6 +743,7 @@ static void incr_doc_free(pc_clang_incr *d)
     PC_VEC_FREE(d->regions);
     PC_VEC_FREE(d->pp);
     pc_mem_free(d->includes);
+    paths_free(&d->inc_paths);
     pc_model_free(d->model);
     pc_mem_free(d);
 }
@@ -791,31 +801,37 @@ static char *incr_key(const pc_clang_argv *args, const pc_parse_opts *opts)
     return pc_sb_take(&b);
 }
 
-/* The files the parse read besides the main file, each with its size and modification time (the
- * text a left-out body was analysed with includes them: a header saved since then means a parse
- * of the whole text). */
+/* The files the parse read besides the main file (listed once, by the parse of the whole text:
+ * clang_getInclusions reads every source-location entry of the preamble, ~9 ms here), and their
+ * sizes and modification times now.  The text a left-out body was analysed with includes them, so
+ * a header saved since means a parse of the whole text; a new #include in the main file changes
+ * its directives (pp_spans). */
 static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
 {
     (void)stack;
     if (!depth)
         return; /* the main file: its text is compared byte by byte */
-    pc_sb *b = d;
+    path_vec *v = d;
     CXString name = clang_getFileName(f);
     const char *path = clang_getCString(name);
-    struct stat sb;
-    if (path && stat(path, &sb) == 0)
-        pc_sb_printf(b, "%s\x1f%lld.%09ld\x1f%lld\x1e", path, (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
-                     (long long)sb.st_size);
-    else
-        pc_sb_printf(b, "%s\x1f?\x1e", path ? path : "");
+    PC_VEC_PUSH(*v, pc_mem_strdup(path ? path : ""));
     clang_disposeString(name);
 }
 
-static char *inclusion_signature(CXTranslationUnit tu)
+static void inclusion_paths(CXTranslationUnit tu, path_vec *out) { clang_getInclusions(tu, inclusion_visit, out); }
+
+static char *inclusion_signature(const path_vec *paths)
 {
     pc_sb b = {0};
     pc_sb_putc(&b, '\x1d');
-    clang_getInclusions(tu, inclusion_visit, &b);
+    for (size_t i = 0; i < paths->count; i++) {
+        struct stat sb;
+        if (stat(paths->items[i], &sb) == 0)
+            pc_sb_printf(&b, "%lld.%09ld/%lld\x1e", (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+                         (long long)sb.st_size);
+        else
+            pc_sb_append(&b, "?\x1e");
+    }
     return pc_sb_take(&b);
 }
 
@@ -938,12 +954,39 @@ static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
 }
 
+/* The translation unit's children in the main file (declarations and preprocessor records), read
+ * once per parse: the list has the preamble's thousands of declarations in front of them. */
+typedef PC_VEC(CXCursor) cursor_vec;
+
+typedef struct tops_scan {
+    CXFile main;
+    cursor_vec *out;
+} tops_scan;
+
+static enum CXChildVisitResult scan_tops(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    tops_scan *ts = d;
+    uint32_t off;
+    if (file_offset(clang_getCursorLocation(c), ts->main, &off))
+        PC_VEC_PUSH(*ts->out, c);
+    return CXChildVisit_Continue;
+}
+
+static void collect_tops(CXTranslationUnit tu, CXFile main, cursor_vec *out)
+{
+    tops_scan ts = {main, out};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_tops, &ts);
+}
+
 /* The main file's function bodies at namespace scope, in order. */
-static void collect_regions(CXTranslationUnit tu, CXFile main, const char *text, size_t len, const uint32_t *lines,
+static void collect_regions(const cursor_vec *tops, CXFile main, const char *text, size_t len, const uint32_t *lines,
                             int nlines, incr_regions *out)
 {
     region_scan rs = {main, text, len, lines, nlines, out, clang_getNullCursor(), false};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_regions, &rs);
+    for (size_t i = 0; i < tops->count; i++)
+        if (scan_regions(tops->items[i], clang_getNullCursor(), &rs) == CXChildVisit_Recurse)
+            clang_visitChildren(tops->items[i], scan_regions, &rs);
 }
 
 /* The main file's preprocessor directives clang records (#define, #include) and the ranges it
@@ -976,10 +1019,11 @@ static int span_cmp(const void *a, const void *b)
     return x->b != y->b ? (x->b < y->b ? -1 : 1) : x->e < y->e ? -1 : x->e > y->e;
 }
 
-static void collect_pp(CXTranslationUnit tu, CXFile main, pp_spans *out)
+static void collect_pp(CXTranslationUnit tu, const cursor_vec *tops, CXFile main, pp_spans *out)
 {
     pp_scan ps = {main, out};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_pp, &ps);
+    for (size_t i = 0; i < tops->count; i++)
+        scan_pp(tops->items[i], clang_getNullCursor(), &ps);
     CXSourceRangeList *sk = clang_getSkippedRanges(tu, main);
     for (unsigned i = 0; sk && i < sk->count; i++) {
         pp_span sp;
@@ -1048,21 +1092,13 @@ static enum CXChildVisitResult scan_refs(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_refs_top(CXCursor c, CXCursor parent, CXClientData d)
-{
-    ref_scan *rs = d;
-    uint32_t off;
-    if (!file_offset(clang_getCursorLocation(c), rs->main, &off))
-        return CXChildVisit_Continue; /* the preamble's declarations cannot name the main file's */
-    if (scan_refs(c, parent, d) == CXChildVisit_Recurse)
-        clang_visitChildren(c, scan_refs, rs);
-    return CXChildVisit_Continue;
-}
-
-static bool mark_references(CXTranslationUnit tu, CXFile main, incr_regions *r, const bool *skip)
+/* (the preamble's declarations cannot name the main file's: only the main file's are looked at) */
+static bool mark_references(const cursor_vec *tops, CXFile main, incr_regions *r, const bool *skip)
 {
     ref_scan rs = {main, r, skip, false};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_refs_top, &rs);
+    for (size_t i = 0; i < tops->count; i++)
+        if (scan_refs(tops->items[i], clang_getNullCursor(), &rs) == CXChildVisit_Recurse)
+            clang_visitChildren(tops->items[i], scan_refs, &rs);
     return rs.hit;
 }
 
@@ -1512,7 +1548,6 @@ typedef struct incr_plan {
     uint32_t change_begin;
     incr_regions now;              /* the regions of the new text (the old ones moved) */
     pp_spans pp;                   /* the new text's directives */
-    char *includes;                /* and its inclusions */
 } incr_plan;
 
 static void plan_free(incr_plan *p)
@@ -1521,7 +1556,6 @@ static void plan_free(incr_plan *p)
     pc_mem_free(p->reuse);
     PC_VEC_FREE(p->now);
     PC_VEC_FREE(p->pp);
-    pc_mem_free(p->includes);
     memset(p, 0, sizeof *p);
 }
 
@@ -1612,11 +1646,15 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
                           const uint32_t *lines, int nlines)
 {
     /* the headers as they were */
-    p->includes = inclusion_signature(tu);
-    if (strcmp(p->includes, p->doc->includes ? p->doc->includes : "") != 0)
+    char *sig = inclusion_signature(&p->doc->inc_paths);
+    bool same = !strcmp(sig, p->doc->includes ? p->doc->includes : "");
+    pc_mem_free(sig);
+    if (!same)
         return false;
+    cursor_vec tops = {0};
+    collect_tops(tu, main, &tops);
     incr_regions got = {0};
-    collect_regions(tu, main, text, len, lines, nlines, &got);
+    collect_regions(&tops, main, text, len, lines, nlines, &got);
     bool ok = true;
     size_t j = 0;
     bool *skip = pc_mem_calloc(p->now.count ? p->now.count : 1, sizeof *skip);
@@ -1634,7 +1672,7 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
     /* the directives and skipped ranges as before, moved: none was added by the edit, and an
      * #if the edit left open did not skip more */
     if (ok) {
-        collect_pp(tu, main, &p->pp);
+        collect_pp(tu, &tops, main, &p->pp);
         const pp_spans *was = &p->doc->pp;
         ok = was->count == p->pp.count;
         for (size_t i = 0; ok && i < was->count; i++) {
@@ -1650,8 +1688,9 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
         p->now.items[p->changed].blankable = true; /* its flags anew, from its new text */
     /* nothing parsed may name a left-out body's function; names of the others are noted */
     if (ok)
-        ok = !mark_references(tu, main, &p->now, skip);
+        ok = !mark_references(&tops, main, &p->now, skip);
     pc_mem_free(skip);
+    PC_VEC_FREE(tops);
     return ok;
 }
 
@@ -1753,7 +1792,8 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
 
 /* Remember the analysis of text for the next edit.  regions: this text's (taken). */
 static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
-                       incr_regions *regions, pp_spans *pp, char **includes, const pc_model *m, int reused)
+                       const uint32_t *lines, int nlines, incr_regions *regions, pp_spans *pp, path_vec *includes,
+                       const pc_model *m, int reused)
 {
     if (!fe->clang_incr)
         fe->clang_incr = pc_mem_calloc(1, sizeof *fe->clang_incr);
@@ -1771,15 +1811,22 @@ static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, c
     d->key = pc_mem_strdup(key);
     d->text = pc_mem_strndup(text, len);
     d->len = len;
-    d->lines = pc_clang_line_table(text, len, &d->nlines);
+    /* the parse's line table: blanking keeps every line break */
+    d->lines = pc_mem_alloc(sizeof *d->lines * (size_t)(nlines ? nlines : 1));
+    memcpy(d->lines, lines, sizeof *d->lines * (size_t)nlines);
+    d->nlines = nlines;
     d->regions = *regions;
     memset(regions, 0, sizeof *regions);
     PC_VEC_FREE(d->pp);
     d->pp = *pp;
     memset(pp, 0, sizeof *pp);
-    pc_mem_free(d->includes);
-    d->includes = *includes;
-    *includes = NULL;
+    if (includes) { /* a parse of the whole text: its inclusions (else the ones before stand) */
+        paths_free(&d->inc_paths);
+        d->inc_paths = *includes;
+        memset(includes, 0, sizeof *includes);
+        pc_mem_free(d->includes);
+        d->includes = inclusion_signature(&d->inc_paths);
+    }
     d->model = model_copy(m);
     d->usable = kernels_in_order(m);
     d->reused = reused;
@@ -2000,19 +2047,24 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         }
         mark_diag_notes(tu, cx.main_file, &plan.now);
         /* the whole text is what the next edit is compared with */
-        incr_store(fe, abs_path, key, plan.blanked, rq.len, &plan.now, &plan.pp, &plan.includes, m, plan.nreuse);
+        incr_store(fe, abs_path, key, plan.blanked, rq.len, cx.line_start, cx.nlines, &plan.now, &plan.pp, NULL, m,
+                   plan.nreuse);
     } else if (!redo && opts->keep_tu && cx.main_file && !m->fatal) {
         sort_messages(m);
         incr_regions regions = {0};
-        collect_regions(tu, cx.main_file, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions);
+        cursor_vec tops = {0};
+        collect_tops(tu, cx.main_file, &tops);
+        collect_regions(&tops, cx.main_file, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions);
         pp_spans pp = {0};
-        collect_pp(tu, cx.main_file, &pp);
+        collect_pp(tu, &tops, cx.main_file, &pp);
         mark_pp(&regions, &pp);
-        mark_references(tu, cx.main_file, &regions, NULL);
+        mark_references(&tops, cx.main_file, &regions, NULL);
+        PC_VEC_FREE(tops);
         mark_diag_notes(tu, cx.main_file, &regions);
         mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &regions, 0, UINT32_MAX);
-        char *includes = inclusion_signature(tu);
-        incr_store(fe, abs_path, key, rq.buffer, rq.len, &regions, &pp, &includes, m, 0);
+        path_vec includes = {0};
+        inclusion_paths(tu, &includes);
+        incr_store(fe, abs_path, key, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions, &pp, &includes, m, 0);
         PC_VEC_FREE(regions);
         PC_VEC_FREE(pp);
     } else if (opts->keep_tu) {
