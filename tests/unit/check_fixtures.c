@@ -1,11 +1,21 @@
 /* check_fixtures.c - runs every fixture kernel under tests/fixtures/ through the real CLI
  * (`poolcheck check --format=json`) and compares with the expectations written in the fixture's
- * own comments (format: tests/fixtures/README.md).  One Check test per fixture.
+ * own comments (format: tests/fixtures/README.md).  One Check test per fixture, and the runner's
+ * own tests (tcase "runner") on fixtures written to a temporary directory.
+ *
+ * Every diagnostic a case's run reports must be claimed by one expectation of the case
+ * (EXPECT-DIAG for a diagnostic with a check id, EXPECT-NOTE / EXPECT-WARNING / EXPECT-ERROR for one
+ * without), as clang-tidy's check_clang_tidy.py and clang -verify do; a diagnostic nobody expects
+ * fails the case, and so does an expectation nothing matches.  The one opt-out is per case and
+ * explicit: `ALLOW-NOTES: PC013 ...` lets that case's notes of the named checks go unlisted.
+ * A LINE may be written relative to the expectation's own line (@LINE, @LINE+N, @LINE-N), and an
+ * EXPECT- comment may trail the code line it describes; `ALL:` before an EXPECT- key makes it an
+ * expectation of every case of the file.
  *
  * A case (a RUN: line and the EXPECT- lines after it) may carry `XFAIL: <reason>`: it is known to
  * fail (the reason says on what it waits).  Its first failing expectation is printed as an XFAIL
  * line instead of failing the test, and a marked case that passes fails as XPASS, so a marker is
- * removed as soon as what it waits on lands. */
+ * removed as soon as what it waits on lands.  A malformed directive fails even in an XFAIL case. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdbool.h>
@@ -62,6 +72,18 @@ static void collect(const char *dir)
 
 /* ---- expectations ------------------------------------------------------------------------------- */
 
+/* An expectation of one diagnostic: EXPECT-DIAG (id set, any severity) or an id-less
+ * EXPECT-NOTE / EXPECT-WARNING / EXPECT-ERROR (severity set). */
+typedef struct fx_expect {
+    int at;                   /* the fixture line that states it */
+    char id[32];
+    const char *severity;
+    int line, col;            /* col 0: any column */
+    const char *frag;         /* a fragment of the message ("" : any) */
+} fx_expect;
+
+enum { FX_MAX_ALLOW = 16 };
+
 typedef struct ctx {
     const char *fixture;
     int line;                 /* line of the EXPECT being checked */
@@ -71,26 +93,31 @@ typedef struct ctx {
     /* `XFAIL: reason` in the case: it is known to fail; the first failure is kept, not raised */
     const char *xfail;
     char *failure;
+    bool hard;                /* the failure is a malformed fixture: it fails even under XFAIL */
+    fx_expect *ex;
+    int nex;
+    /* `ALLOW-NOTES: ID ...`: notes of these checks may go unlisted in this case */
+    char allow[FX_MAX_ALLOW][32];
+    int nallow;
 } ctx;
 
-/* An expectation that does not hold: the case fails, or, in a case marked XFAIL, the failure is
- * recorded and the rest of the case is skipped. */
+/* An expectation that does not hold: the first failure of the case is recorded and the rest of
+ * the case is skipped; the case fails with it unless it is marked XFAIL. */
 static void fx_fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fx_fail(ctx *c, const char *fmt, ...)
 {
-    char buf[4096];
+    char buf[8192];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (!c->xfail)
-        ck_abort_msg("%s", buf);
     if (!c->failure)
         c->failure = strdup(buf);
 }
 #define FX_FAIL(c, ...) do { fx_fail((c), __VA_ARGS__); return; } while (0)
 #define FX_ASSERT(c, cond, ...) do { if (!(cond)) FX_FAIL((c), __VA_ARGS__); } while (0)
-
+/* A malformed directive: the fixture itself is wrong, XFAIL or not. */
+#define FX_HARD(c, ...) do { if (!(c)->failure) (c)->hard = true; fx_fail((c), __VA_ARGS__); return; } while (0)
 
 static cJSON *kernel_by_name(cJSON *doc, const char *name)
 {
@@ -184,67 +211,290 @@ static void expect_unknown(ctx *c, const char *sym)
     FX_FAIL(c, "%s:%d: symbol %s is not among the unknowns", c->fixture, c->line, sym);
 }
 
-static void expect_diag(ctx *c, const char *rest, bool negate)
-{
-    char id[32] = "";
-    int line = 0, col = 0, consumed = 0;
-    if (negate) {
-        sscanf(rest, "%31s", id);
-    } else if (sscanf(rest, "%31s %d:%d%n", id, &line, &col, &consumed) < 3) {
-        col = 0;
-        FX_ASSERT(c, sscanf(rest, "%31s %d%n", id, &line, &consumed) >= 2, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]",
-                      c->fixture, c->line);
-    }
-    const char *frag = rest + consumed;
-    while (*frag == ' ')
-        frag++;
-    cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
-        cJSON *chk = cJSON_GetObjectItemCaseSensitive(d, "check");
-        if (!cJSON_IsString(chk) || strcmp(chk->valuestring, id) != 0)
-            continue;
-        if (negate)
-            FX_FAIL(c, "%s:%d: unexpected %s: %s", c->fixture, c->line, id,
-                         cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring);
-        int dl = cJSON_GetObjectItemCaseSensitive(d, "line")->valueint;
-        int dc = cJSON_GetObjectItemCaseSensitive(d, "column")->valueint;
-        const char *msg = cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring;
-        if (dl == line && (!col || dc == col) && (!*frag || strstr(msg, frag)))
-            return;
-    }
-    if (!negate) {
-        char *all = cJSON_Print(cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics"));
-        FX_FAIL(c, "%s:%d: no %s at line %d%s%s; diagnostics: %s", c->fixture, c->line, id, line,
-                     *frag ? " containing " : "", frag, all);
-    }
-}
-
 /* ---- one fixture ------------------------------------------------------------------------------------ */
 
-static const char *directive(const char *line, const char *key)
+static const char *skip_blanks(const char *p)
 {
-    const char *p = line;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (p[0] == '/' && p[1] == '/')
-        p += 2;
-    else if (p[0] == '#')
-        p += 1;
-    else
-        return NULL;
-    while (*p == ' ' || *p == '\t' || *p == '*')
-        p++;
-    size_t n = strlen(key);
-    if (strncmp(p, key, n) != 0)
-        return NULL;
-    p += n;
     while (*p == ' ' || *p == '\t')
         p++;
     return p;
 }
 
+/* The start of a directive's text: after `ALL:` when the directive is marked as one of every case
+ * (see every_case); NULL when p does not start with `ALL:`. */
+static const char *after_all(const char *p)
+{
+    return strncmp(p, "ALL:", 4) == 0 ? skip_blanks(p + 4) : NULL;
+}
 
-/* ---- tile pieces (issue 18): units, one tensor's bytes, id-less notes ------------------------------- */
+/* The text after `KEY` when `line` is a comment line `// KEY ...` / `# KEY ...`, or, for an EXPECT-
+ * key, when a trailing comment of a code line starts with it (`x = f(a)  # EXPECT-DIAG: ...`).
+ * An EXPECT- key may be preceded by `ALL:` (a directive of every case). */
+static const char *directive(const char *line, const char *key)
+{
+    size_t n = strlen(key);
+    bool expect = strncmp(key, "EXPECT-", 7) == 0;
+    const char *p = skip_blanks(line);
+    const char *body = NULL;
+    if (p[0] == '/' && p[1] == '/')
+        body = p + 2;
+    else if (p[0] == '#')
+        body = p + 1;
+    if (body) {
+        while (*body == ' ' || *body == '\t' || *body == '*')
+            body++;
+        const char *all = expect ? after_all(body) : NULL;
+        if (all)
+            body = all;
+        return strncmp(body, key, n) == 0 ? skip_blanks(body + n) : NULL;
+    }
+    if (!expect)
+        return NULL;
+    for (const char *q = strstr(line, key); q; q = strstr(q + 1, key)) {
+        const char *b = q;
+        while (b > line && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b - line >= 4 && strncmp(b - 4, "ALL:", 4) == 0)
+            for (b -= 4; b > line && (b[-1] == ' ' || b[-1] == '\t');)
+                b--;
+        if ((b - line >= 1 && b[-1] == '#') || (b - line >= 2 && b[-1] == '/' && b[-2] == '/'))
+            return skip_blanks(q + n);
+    }
+    return NULL;
+}
+
+/* Is the EXPECT- directive on `line` marked `ALL:`, a directive of every case of the fixture?
+ * (Written once next to the code it describes, it is checked in each case.) */
+static bool every_case(const char *line)
+{
+    if (!directive(line, "EXPECT-"))
+        return false;
+    const char *q = strstr(line, "EXPECT-");
+    while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+    return q - line >= 4 && strncmp(q - 4, "ALL:", 4) == 0;
+}
+
+/* LINE[:COL] at s, LINE being a number, or @LINE, @LINE+N, @LINE-N relative to `here` (the line
+ * that states the expectation, FileCheck's [[@LINE]]).  False when s is not one. */
+static bool parse_where(const char *s, int here, int *line, int *col, int *consumed)
+{
+    const char *p = s;
+    char *end;
+    if (strncmp(p, "@LINE", 5) == 0) {
+        p += 5;
+        long off = 0;
+        if (*p == '+' || *p == '-') {
+            if (!isdigit((unsigned char)p[1]))
+                return false;
+            off = strtol(p, &end, 10);
+            p = end;
+        }
+        *line = here + (int)off;
+    } else if (isdigit((unsigned char)*p)) {
+        *line = (int)strtol(p, &end, 10);
+        p = end;
+    } else
+        return false;
+    *col = 0;
+    if (*p == ':') {
+        if (!isdigit((unsigned char)p[1]))
+            return false;
+        *col = (int)strtol(p + 1, &end, 10);
+        p = end;
+    }
+    if (*p && *p != ' ' && *p != '\t')
+        return false;
+    *consumed = (int)(p - s);
+    return *line >= 1;
+}
+
+/* EXPECT-DIAG: ID LINE[:COL] [text]   one diagnostic of check ID at that line
+ * EXPECT-NOTE: / EXPECT-WARNING: / EXPECT-ERROR: LINE[:COL] [text]   one without a check id */
+static void add_expect(ctx *c, const char *rest, const char *severity)
+{
+    fx_expect e = {.at = c->line, .severity = severity};
+    int consumed = 0;
+    if (!severity) {
+        int n = 0;
+        if (sscanf(rest, "%31s%n", e.id, &n) != 1)
+            FX_HARD(c, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]", c->fixture, c->line);
+        rest = skip_blanks(rest + n);
+    }
+    if (!parse_where(rest, c->line, &e.line, &e.col, &consumed))
+        FX_HARD(c, "%s:%d: expected LINE[:COL] (a number, @LINE, @LINE+N or @LINE-N) at '%s'", c->fixture, c->line,
+                rest);
+    e.frag = skip_blanks(rest + consumed);
+    c->ex = realloc(c->ex, (size_t)(c->nex + 1) * sizeof *c->ex);
+    c->ex[c->nex++] = e;
+}
+
+static const char *jstr(cJSON *d, const char *key)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(d, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int jint(cJSON *d, const char *key)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(d, key);
+    return cJSON_IsNumber(v) ? v->valueint : 0;
+}
+
+static bool fits(const fx_expect *e, cJSON *d)
+{
+    const char *id = jstr(d, "check"), *sev = jstr(d, "severity"), *msg = jstr(d, "message");
+    if (e->severity ? id || !sev || strcmp(sev, e->severity) != 0 : !id || strcmp(id, e->id) != 0)
+        return false;
+    return jint(d, "line") == e->line && (!e->col || jint(d, "column") == e->col) &&
+           (!*e->frag || (msg && strstr(msg, e->frag)));
+}
+
+/* EXPECT-NO-DIAG: ID   no diagnostic of that check at all */
+static void expect_no_diag(ctx *c, const char *rest)
+{
+    char id[32] = "";
+    if (sscanf(rest, "%31s", id) != 1)
+        FX_HARD(c, "%s:%d: EXPECT-NO-DIAG: ID", c->fixture, c->line);
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
+        const char *chk = jstr(d, "check");
+        FX_ASSERT(c, !chk || strcmp(chk, id) != 0, "%s:%d: unexpected %s at line %d: %s", c->fixture, c->line, id,
+                  jint(d, "line"), jstr(d, "message"));
+    }
+}
+
+/* EXPECT-NO-NOTE: TEXT   no note without a check id contains TEXT */
+static void expect_no_note(ctx *c, const char *frag)
+{
+    cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
+        const char *sev = jstr(d, "severity"), *msg = jstr(d, "message");
+        if (jstr(d, "check") || !sev || strcmp(sev, "note") != 0 || !msg)
+            continue;
+        FX_ASSERT(c, !strstr(msg, frag), "%s:%d: unexpected note at line %d: %s", c->fixture, c->line,
+                  jint(d, "line"), msg);
+    }
+}
+
+/* ALLOW-NOTES: ID [ID ...] [-- reason]   this case's notes of these checks need no expectation */
+static void allow_notes(ctx *c, const char *rest)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", rest);
+    for (char *tok = strtok(buf, " \t,"); tok && strcmp(tok, "--") != 0; tok = strtok(NULL, " \t,")) {
+        if (strncmp(tok, "PC", 2) != 0 || c->nallow == FX_MAX_ALLOW)
+            FX_HARD(c, "%s:%d: ALLOW-NOTES: check ids (PC0NN), at most %d, then optionally '-- reason'", c->fixture,
+                    c->line, FX_MAX_ALLOW);
+        snprintf(c->allow[c->nallow++], sizeof c->allow[0], "%s", tok);
+    }
+    if (!c->nallow)
+        FX_HARD(c, "%s:%d: ALLOW-NOTES: names no check id", c->fixture, c->line);
+}
+
+static bool allowed(const ctx *c, cJSON *d)
+{
+    const char *id = jstr(d, "check"), *sev = jstr(d, "severity");
+    if (!id || !sev || strcmp(sev, "note") != 0)
+        return false;
+    for (int i = 0; i < c->nallow; i++)
+        if (strcmp(c->allow[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* Kuhn's augmenting path: give expectation e a diagnostic, moving others along if need be. */
+static bool augment(int e, const bool *cand, int nd, int *owner, bool *seen)
+{
+    for (int d = 0; d < nd; d++)
+        if (cand[(size_t)e * (size_t)nd + (size_t)d] && !seen[d]) {
+            seen[d] = true;
+            if (owner[d] < 0 || augment(owner[d], cand, nd, owner, seen)) {
+                owner[d] = e;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The expectation line that would claim diagnostic d, for the failure message. */
+static void suggest(char *buf, size_t size, cJSON *d)
+{
+    const char *id = jstr(d, "check"), *sev = jstr(d, "severity"), *msg = jstr(d, "message");
+    char key[32];
+    if (id)
+        snprintf(key, sizeof key, "EXPECT-DIAG: %s ", id);
+    else {
+        snprintf(key, sizeof key, "EXPECT-%s: ", sev ? sev : "?");
+        for (char *k = key + 7; *k && *k != ':'; k++)
+            *k = (char)toupper((unsigned char)*k);
+    }
+    snprintf(buf, size, "%s%d:%d %s", key, jint(d, "line"), jint(d, "column"), msg ? msg : "");
+}
+
+/* Pair every diagnostic of the run with one expectation (a maximum matching, so a loose
+ * expectation does not steal the diagnostic a precise one needs): an expectation left without one,
+ * or a diagnostic left without one that ALLOW-NOTES does not cover, fails the case. */
+static void match_diags(ctx *c)
+{
+    cJSON *diags = cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics");
+    int nd = cJSON_GetArraySize(diags);
+    cJSON **d = calloc((size_t)nd + 1, sizeof *d);
+    int i = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, diags)
+        d[i++] = it;
+    bool *cand = calloc((size_t)c->nex * (size_t)nd + 1, sizeof *cand);
+    int *owner = malloc(((size_t)nd + 1) * sizeof *owner);
+    bool *seen = calloc((size_t)nd + 1, sizeof *seen);
+    for (int k = 0; k < nd; k++)
+        owner[k] = -1;
+    for (int e = 0; e < c->nex; e++)
+        for (int k = 0; k < nd; k++)
+            cand[(size_t)e * (size_t)nd + (size_t)k] = fits(&c->ex[e], d[k]);
+    int unmatched = -1;
+    for (int e = 0; e < c->nex; e++) {
+        memset(seen, 0, ((size_t)nd + 1) * sizeof *seen);
+        if (!augment(e, cand, nd, owner, seen) && unmatched < 0)
+            unmatched = e;
+    }
+    char *all = cJSON_Print(diags);
+    if (unmatched >= 0) {
+        const fx_expect *e = &c->ex[unmatched];
+        bool any = false;
+        for (int k = 0; k < nd; k++)
+            any |= cand[(size_t)unmatched * (size_t)nd + (size_t)k];
+        char what[64];
+        if (e->severity)
+            snprintf(what, sizeof what, "%s without a check id", e->severity);
+        else
+            snprintf(what, sizeof what, "%s", e->id);
+        fx_fail(c, "%s:%d: %s %s at line %d%s%s%s; diagnostics: %s", c->fixture, e->at,
+                any ? "every diagnostic that fits is claimed by another expectation: no second" : "no", what,
+                e->line, *e->frag ? " containing '" : "", e->frag, *e->frag ? "'" : "", all);
+    } else {
+        char msg[8192];
+        size_t used = 0;
+        int n = 0;
+        for (int k = 0; k < nd; k++) {
+            if (owner[k] >= 0 || allowed(c, d[k]))
+                continue;
+            char line[1024];
+            suggest(line, sizeof line, d[k]);
+            if (used < sizeof msg)
+                used += (size_t)snprintf(msg + used, sizeof msg - used, "\n  %s", line);
+            n++;
+        }
+        if (n)
+            fx_fail(c, "%s:%d: %d unexpected diagnostic%s (every diagnostic needs an expectation):%s", c->fixture,
+                    c->line, n, n == 1 ? "" : "s", msg);
+    }
+    free(all);
+    free(seen);
+    free(owner);
+    free(cand);
+    free(d);
+}
 
 /* EXPECT-UNITS: root_inner=1024 exclusive=0   (the kernel's "units" object) */
 static void expect_units(ctx *c, const char *rest)
@@ -298,41 +548,6 @@ static void expect_tensor_bytes(ctx *c, const char *rest)
     FX_FAIL(c, "%s:%d: no tensor named %s", c->fixture, c->line, name);
 }
 
-/* EXPECT-NOTE: LINE[:COL] TEXT   a note with no check id (frontend or analysis remark) at that line
- * EXPECT-NO-NOTE: TEXT         no note without a check id contains TEXT */
-static void expect_note(ctx *c, const char *rest, bool negate)
-{
-    int line = 0, col = 0, consumed = 0;
-    if (!negate && sscanf(rest, "%d:%d%n", &line, &col, &consumed) < 2) {
-        col = 0;
-        FX_ASSERT(c, sscanf(rest, "%d%n", &line, &consumed) == 1, "%s:%d: EXPECT-NOTE: LINE[:COL] TEXT", c->fixture,
-                  c->line);
-    }
-    const char *frag = rest + consumed;
-    while (*frag == ' ')
-        frag++;
-    cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics")) {
-        cJSON *chk = cJSON_GetObjectItemCaseSensitive(d, "check");
-        cJSON *sev = cJSON_GetObjectItemCaseSensitive(d, "severity");
-        if (cJSON_IsString(chk) || !cJSON_IsString(sev) || strcmp(sev->valuestring, "note") != 0)
-            continue;
-        const char *msg = cJSON_GetObjectItemCaseSensitive(d, "message")->valuestring;
-        if (negate) {
-            FX_ASSERT(c, !strstr(msg, frag), "%s:%d: unexpected note: %s", c->fixture, c->line, msg);
-            continue;
-        }
-        int dl = cJSON_GetObjectItemCaseSensitive(d, "line")->valueint;
-        int dc = cJSON_GetObjectItemCaseSensitive(d, "column")->valueint;
-        if (dl == line && (!col || dc == col) && strstr(msg, frag))
-            return;
-    }
-    if (!negate) {
-        char *all = cJSON_Print(cJSON_GetObjectItemCaseSensitive(c->doc, "diagnostics"));
-        FX_FAIL(c, "%s:%d: no note at line %d containing %s; diagnostics: %s", c->fixture, c->line, line, frag, all);
-    }
-}
-
 /* The tile directives; false when the line is none of them. */
 static bool expect_tiles(ctx *c, const char *line)
 {
@@ -341,16 +556,36 @@ static bool expect_tiles(ctx *c, const char *line)
         expect_units(c, v);
     else if ((v = directive(line, "EXPECT-TENSOR-BYTES:")))
         expect_tensor_bytes(c, v);
-    else if ((v = directive(line, "EXPECT-NO-NOTE:")))
-        expect_note(c, v, true);
-    else if ((v = directive(line, "EXPECT-NOTE:")))
-        expect_note(c, v, false);
     else
         return false;
     return true;
 }
 
-static void check_case(const char *fixture, const char *run_args, int run_line, char **lines, int from, int to)
+/* The diagnostic directives; false when the line is none of them. */
+static bool expect_diags(ctx *c, const char *line)
+{
+    const char *v;
+    if ((v = directive(line, "EXPECT-NO-DIAG:")))
+        expect_no_diag(c, v);
+    else if ((v = directive(line, "EXPECT-DIAG:")))
+        add_expect(c, v, NULL);
+    else if ((v = directive(line, "EXPECT-NO-NOTE:")))
+        expect_no_note(c, v);
+    else if ((v = directive(line, "EXPECT-NOTE:")))
+        add_expect(c, v, "note");
+    else if ((v = directive(line, "EXPECT-WARNING:")))
+        add_expect(c, v, "warning");
+    else if ((v = directive(line, "EXPECT-ERROR:")))
+        add_expect(c, v, "error");
+    else
+        return false;
+    return true;
+}
+
+/* One case: run poolcheck with the RUN: arguments and check lines [from, to).  Returns NULL when
+ * it passes (or fails as its XFAIL marker says), else the failure (free()). */
+static char *check_case(const char *fixture, const char *run_args, int run_line, char **lines, int nlines, int from,
+                        int to)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", fixture);
@@ -370,23 +605,33 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
     argv[argc] = NULL;
 
     ctx c = {.fixture = fixture, .line = run_line};
-    for (int i = from; i < to; i++) {
-        const char *v = directive(lines[i], "XFAIL:");
-        if (v) {
-            ck_assert_msg(*v, "%s:%d: XFAIL: needs a reason", fixture, i + 1);
-            c.xfail = v;
-        }
-    }
-    c.out = pc_test_run(argv, NULL);
-    c.doc = cJSON_Parse(c.out.out);
-    if (!c.doc)
-        fx_fail(&c, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
-                c.out.status, c.out.out, c.out.err);
-    c.kernel = c.doc ? kernel_by_name(c.doc, NULL) : NULL;
-    for (int i = from; i < to && !c.failure; i++) {
+    for (int i = from; i < to && !c.hard; i++) {
         const char *v;
         c.line = i + 1;
-        if (directive(lines[i], "XFAIL:"))
+        if ((v = directive(lines[i], "XFAIL:"))) {
+            if (!*v)
+                fx_fail(&c, "%s:%d: XFAIL: needs a reason", fixture, c.line), c.hard = true;
+            c.xfail = v;
+        } else if ((v = directive(lines[i], "ALLOW-NOTES:")))
+            allow_notes(&c, v);
+    }
+    if (!c.hard) {
+        c.out = pc_test_run(argv, NULL);
+        c.doc = cJSON_Parse(c.out.out);
+        if (!c.doc)
+            fx_fail(&c, "%s:%d: output is not JSON (exit %d)\nstdout: %.400s\nstderr: %.800s", fixture, run_line,
+                    c.out.status, c.out.out, c.out.err);
+    }
+    c.kernel = c.doc ? kernel_by_name(c.doc, NULL) : NULL;
+    /* the directives marked ALL: (wherever they are), then the case's own, in order */
+    for (int k = 0; k < nlines + (to - from) && !c.failure; k++) {
+        bool all = k < nlines;
+        int i = all ? k : from + (k - nlines);
+        if (all != every_case(lines[i]))
+            continue;
+        const char *v;
+        c.line = i + 1;
+        if (directive(lines[i], "XFAIL:") || directive(lines[i], "ALLOW-NOTES:"))
             continue;
         if ((v = directive(lines[i], "EXPECT-EXIT:"))) {
             if (c.out.status != atoi(v))
@@ -414,35 +659,52 @@ static void check_case(const char *fixture, const char *run_args, int run_line, 
             expect_bytes(&c, v);
         else if ((v = directive(lines[i], "EXPECT-UNKNOWN:")))
             expect_unknown(&c, v);
-        else if ((v = directive(lines[i], "EXPECT-NO-DIAG:")))
-            expect_diag(&c, v, true);
-        else if ((v = directive(lines[i], "EXPECT-DIAG:")))
-            expect_diag(&c, v, false);
-        else if (expect_tiles(&c, lines[i]))
+        else if (expect_diags(&c, lines[i]) || expect_tiles(&c, lines[i]))
             continue;
-        else if (directive(lines[i], "EXPECT-"))
-            ck_abort_msg("%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
+        else if (directive(lines[i], "EXPECT-")) {
+            fx_fail(&c, "%s:%d: unknown directive: %s", fixture, c.line, lines[i]);
+            c.hard = true;
+        }
     }
-    if (c.xfail) {
+    c.line = run_line;
+    if (!c.failure)
+        match_diags(&c);
+    char *result = NULL;
+    if (c.xfail && !c.hard) {
         /* a known failure stays visible in the log; a case that passes must lose its marker */
-        ck_assert_msg(c.failure, "%s:%d: XPASS: the case marked 'XFAIL: %s' passes: remove the marker", fixture,
-                      run_line, c.xfail);
-        printf("XFAIL %s:%d: %s\n  failure: %.*s\n", fixture, run_line, c.xfail,
-               (int)strcspn(c.failure, "\n"), c.failure);
-        fflush(stdout);
+        if (!c.failure) {
+            size_t size = strlen(fixture) + strlen(c.xfail) + 128;
+            result = malloc(size);
+            snprintf(result, size, "%s:%d: XPASS: the case marked 'XFAIL: %s' passes: remove the marker", fixture,
+                     run_line, c.xfail);
+        } else {
+            printf("XFAIL %s:%d: %s\n  failure: %.*s\n", fixture, run_line, c.xfail, (int)strcspn(c.failure, "\n"),
+                   c.failure);
+            fflush(stdout);
+        }
+    } else {
+        result = c.failure;
+        c.failure = NULL;
     }
     free(c.failure);
+    free(c.ex);
     cJSON_Delete(c.doc);
     pc_test_output_free(&c.out);
     for (int i = 0; i < argc; i++)
         free(argv[i]);
+    return result;
 }
 
-START_TEST(fixture)
+/* Every case of the fixture at `path`; NULL when all pass, else the first failure (free()). */
+static char *run_fixture(const char *path)
 {
-    const char *path = fixtures[_i];
     FILE *f = fopen(path, "r");
-    ck_assert_msg(f, "cannot open %s", path);
+    if (!f) {
+        size_t size = strlen(path) + 32;
+        char *m = malloc(size);
+        snprintf(m, size, "cannot open %s", path);
+        return m;
+    }
     char **lines = NULL;
     int n = 0;
     char buf[8192];
@@ -452,18 +714,33 @@ START_TEST(fixture)
         lines[n++] = strdup(buf);
     }
     fclose(f);
-    int cases = 0, expects = 0;
-    for (int i = 0; i < n; i++)
+    char *failure = NULL;
+    int expects = 0, first_run = -1;
+    for (int i = 0; i < n; i++) {
         if (directive(lines[i], "EXPECT-"))
             expects++;
-    ck_assert_msg(expects > 0, "%s: a fixture must state at least one EXPECT- line", path);
-    int start = -1;
+        if (first_run < 0 && directive(lines[i], "RUN:"))
+            first_run = i;
+    }
+    char msg[4608];
+    msg[0] = 0;
+    if (expects == 0)
+        snprintf(msg, sizeof msg, "%s: a fixture must state at least one EXPECT- line", path);
+    /* a directive above the first RUN: line belongs to no case: it would never be checked */
+    for (int i = 0; i < first_run && !msg[0]; i++)
+        if ((directive(lines[i], "EXPECT-") && !every_case(lines[i])) || directive(lines[i], "XFAIL:") ||
+            directive(lines[i], "ALLOW-NOTES:"))
+            snprintf(msg, sizeof msg, "%s:%d: a directive above the first RUN: line belongs to no case: %.4000s", path,
+                     i + 1, lines[i]);
+    if (msg[0])
+        failure = strdup(msg);
+    int start = -1, cases = 0;
     const char *args = NULL;
-    for (int i = 0; i <= n; i++) {
+    for (int i = 0; i <= n && !failure; i++) {
         const char *v = i < n ? directive(lines[i], "RUN:") : NULL;
         if (i == n || v) {
             if (start >= 0 || (i == n && cases == 0)) {
-                check_case(path, args, start >= 0 ? start + 1 : 1, lines, start >= 0 ? start + 1 : 0, i);
+                failure = check_case(path, args, start >= 0 ? start + 1 : 1, lines, n, start >= 0 ? start + 1 : 0, i);
                 cases++;
             }
             start = i;
@@ -473,6 +750,148 @@ START_TEST(fixture)
     for (int i = 0; i < n; i++)
         free(lines[i]);
     free(lines);
+    return failure;
+}
+
+START_TEST(fixture)
+{
+    char *failure = run_fixture(fixtures[_i]);
+    if (failure)
+        ck_abort_msg("%s", failure);
+}
+END_TEST
+
+/* ---- the runner's own tests: fixtures written to a temporary directory ----------------------------- */
+
+/* A kernel with one diagnostic: the note PC013 at the argsort call, column 17, line `head + 12`
+ * where `head` is the number of lines of `header` (see checks/pc013_shape_not_inferred.py), one
+ * more when `above` (a line put just above the call) is given; `trailer` is appended to the call's
+ * line (a trailing comment). */
+static char *self_fixture(const char *header, const char *above, const char *trailer)
+{
+    char tmpl[] = "/tmp/pc_fixture_selftest_XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    ck_assert_msg(dir, "mkdtemp");
+    size_t size = strlen(dir) + 16;
+    char *path = malloc(size);
+    snprintf(path, size, "%s/k.py", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f, "cannot write %s", path);
+    fprintf(f,
+            "%s"
+            "import pypto\n"
+            "\n"
+            "\n"
+            "@pypto.frontend.jit\n"
+            "def k_argsort(\n"
+            "    a: pypto.Tensor([64, 16], pypto.DT_FP32),\n"
+            "    out: pypto.Tensor([64, 16], pypto.DT_FP32),\n"
+            "):\n"
+            "    pypto.set_vec_tile_shapes(1, 16)\n"
+            "    for i in pypto.loop(0, 4, 1, name=\"rows\"):\n"
+            "        out[i : i + 1, :] = pypto.add(a[i : i + 1, :], 1.0)\n"
+            "%s%s"
+            "        order = pypto.argsort(a, dim=1)%s\n",
+            header, above ? above : "", above ? "\n" : "", trailer ? trailer : "");
+    fclose(f);
+    return path;
+}
+
+static void self_fixture_free(char *path)
+{
+    unlink(path);
+    char *slash = strrchr(path, '/');
+    *slash = 0;
+    rmdir(path);
+    free(path);
+}
+
+/* Run the fixture; expect it to pass (want == NULL) or to fail with a message containing want. */
+static void self_expect(const char *header, const char *above, const char *trailer, const char *want)
+{
+    char *path = self_fixture(header, above, trailer);
+    char *failure = run_fixture(path);
+    if (!want)
+        ck_assert_msg(!failure, "the fixture should pass, failed: %s", failure ? failure : "");
+    else {
+        ck_assert_msg(failure, "the fixture should fail with '%s', passed", want);
+        ck_assert_msg(strstr(failure, want), "expected a failure with '%s', got: %s", want, failure);
+    }
+    free(failure);
+    self_fixture_free(path);
+}
+
+static const char SELF_HEAD[] = "# RUN:\n# EXPECT-EXIT: 0\n";   /* 2 lines: the note is at line 14 */
+
+START_TEST(unexpected_diagnostic_fails)
+{
+    /* the run reports PC013 at 14:17; a fixture that does not say so must fail, naming it */
+    self_expect(SELF_HEAD, NULL, NULL, "1 unexpected diagnostic");
+    self_expect(SELF_HEAD, NULL, NULL, "EXPECT-DIAG: PC013 14:17 'pypto.argsort': result shape not inferred");
+    /* expecting something else does not cover it */
+    self_expect("# RUN:\n# EXPECT-EXIT: 0\n# EXPECT-NO-DIAG: PC006\n", NULL, NULL, "1 unexpected diagnostic");
+    /* the same file with the expectation passes (so the failure above is the missing line) */
+    self_expect("# RUN:\n# EXPECT-EXIT: 0\n# EXPECT-DIAG: PC013 15:17 result shape not inferred\n", NULL, NULL,
+                NULL);
+}
+END_TEST
+
+START_TEST(expectation_without_diagnostic_fails)
+{
+    self_expect("# RUN:\n# EXPECT-DIAG: PC013 15:17\n# EXPECT-DIAG: PC006 15\n", NULL, NULL, "no PC006 at line 15");
+    /* one diagnostic satisfies one expectation, not two */
+    self_expect("# RUN:\n# EXPECT-DIAG: PC013 15\n# EXPECT-DIAG: PC013 15:17\n", NULL, NULL,
+                "claimed by another expectation");
+    /* an id-less note expectation does not take a diagnostic with an id */
+    self_expect("# RUN:\n# EXPECT-DIAG: PC013 15\n# EXPECT-NOTE: 15 result shape\n", NULL, NULL,
+                "no note without a check id at line 15");
+}
+END_TEST
+
+START_TEST(relative_line)
+{
+    /* an expectation on its own line above the call: @LINE+1 is right, @LINE and @LINE+2 are not */
+    self_expect(SELF_HEAD, "        # EXPECT-DIAG: PC013 @LINE+1:17 'pypto.argsort'", NULL, NULL);
+    self_expect(SELF_HEAD, "        # EXPECT-DIAG: PC013 @LINE:17 'pypto.argsort'", NULL, "no PC013 at line 14");
+    self_expect(SELF_HEAD, "        # EXPECT-DIAG: PC013 @LINE+2 'pypto.argsort'", NULL, "no PC013 at line 16");
+    self_expect(SELF_HEAD, "        # EXPECT-DIAG: PC013 @LINE-1 'pypto.argsort'", NULL, "no PC013 at line 13");
+    /* a trailing comment on the line itself: @LINE */
+    self_expect(SELF_HEAD, NULL, "  # EXPECT-DIAG: PC013 @LINE:17 result shape not inferred", NULL);
+    self_expect(SELF_HEAD, NULL, "  # EXPECT-DIAG: PC013 @LINE+1", "no PC013 at line 15");
+    /* the absolute form still works next to the relative one */
+    self_expect("# RUN:\n# EXPECT-DIAG: PC013 14:17\n", NULL, NULL, NULL);
+    /* below the last RUN: a directive belongs to the last case only; ALL: makes it every case's */
+    self_expect("# RUN:\n# RUN:\n", NULL, "  # EXPECT-DIAG: PC013 @LINE:17", "1 unexpected diagnostic");
+    self_expect("# RUN:\n# RUN:\n", NULL, "  # ALL: EXPECT-DIAG: PC013 @LINE:17", NULL);
+    self_expect("# RUN:\n# RUN: --checks=-shape-not-inferred\n", NULL, "  # ALL: EXPECT-DIAG: PC013 @LINE:17",
+                "no PC013 at line 14");
+    /* a malformed position is a fixture error, not a silent pass */
+    self_expect(SELF_HEAD, NULL, "  # EXPECT-DIAG: PC013 @LINE+x", "expected LINE[:COL]");
+}
+END_TEST
+
+START_TEST(allow_notes_opt_out)
+{
+    /* the documented per-case opt-out: notes of the named checks, and only those */
+    self_expect("# RUN:\n# ALLOW-NOTES: PC013 -- the op is beside the point here\n# EXPECT-EXIT: 0\n", NULL, NULL,
+                NULL);
+    self_expect("# RUN:\n# ALLOW-NOTES: PC014\n# EXPECT-EXIT: 0\n", NULL, NULL, "1 unexpected diagnostic");
+    self_expect("# RUN:\n# ALLOW-NOTES:\n# EXPECT-EXIT: 0\n", NULL, NULL, "names no check id");
+    /* it belongs to its case: the second case must list the note */
+    self_expect("# RUN:\n# ALLOW-NOTES: PC013\n# EXPECT-EXIT: 0\n# RUN:\n# EXPECT-EXIT: 0\n", NULL, NULL,
+                "1 unexpected diagnostic");
+}
+END_TEST
+
+START_TEST(xfail_and_orphans)
+{
+    /* an unexpected diagnostic in an XFAIL case is its known failure; once listed, XPASS */
+    self_expect("# RUN:\n# XFAIL: waits on nothing\n# EXPECT-EXIT: 0\n", NULL, NULL, NULL);
+    self_expect("# RUN:\n# XFAIL: waits on nothing\n# EXPECT-DIAG: PC013 15:17\n", NULL, NULL, "XPASS");
+    /* an expectation above the first RUN: would be checked by no case */
+    self_expect("# EXPECT-DIAG: PC006 1\n# RUN:\n# EXPECT-DIAG: PC013 13:17\n", NULL, NULL, "belongs to no case");
+    /* an unknown directive fails even under XFAIL */
+    self_expect("# RUN:\n# XFAIL: waits on nothing\n# EXPECT-DIAGS: PC013 13\n", NULL, NULL, "unknown directive");
 }
 END_TEST
 
@@ -486,15 +905,22 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, fixture, 0, nfixtures);
     suite_add_tcase(s, tc);
+    TCase *runner = tcase_create("runner");
+    tcase_set_timeout(runner, 120);
+    tcase_add_test(runner, unexpected_diagnostic_fails);
+    tcase_add_test(runner, expectation_without_diagnostic_fails);
+    tcase_add_test(runner, relative_line);
+    tcase_add_test(runner, allow_notes_opt_out);
+    tcase_add_test(runner, xfail_and_orphans);
+    suite_add_tcase(s, runner);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
-    int run = srunner_ntests_run(sr);
     srunner_free(sr);
     for (int i = 0; i < nfixtures; i++)
         free(fixtures[i]);
     free(fixtures);
-    if (run == 0) {
+    if (nfixtures == 0) {
         fprintf(stderr, "no fixtures found under %s/tests/fixtures\n", PC_SOURCE_DIR);
         return EXIT_FAILURE;
     }
