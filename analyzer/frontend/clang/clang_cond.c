@@ -5,7 +5,8 @@
  * In stub mode `IF(cond)` hands its condition to the marker as a string (stub header), so the
  * condition is read from the macro argument's tokens: `||`, `&&`, `!`, parentheses, the six
  * comparisons, IsLoopBegin(i, b) / IsLoopEnd(i, e) (upstream's loop predicates: true on the first /
- * last iteration of i's loop), and arithmetic operands through the integer reader (constants,
+ * last iteration of i's loop when b / e is that loop's begin / end; IsLoopBegin(i, b) with another
+ * b is `i == b`), and arithmetic (C++ `%` truncates: pc_clang_cpp_mod) operands through the integer reader (constants,
  * #defines, variables in scope, loop indices, bound symbols).  A condition that reads tensor data
  * (GetTensorData, a value poolcheck made an opaque symbol of) is data-dependent: NULL, so the
  * analysis charges the maximum over the paths and says why.
@@ -78,6 +79,19 @@ static bool opaque_symbol(const pc_expr *e)
     return false;
 }
 
+/* Are two expressions the same value: equal constants, or the same spelling. */
+static bool same_value(const pc_expr *a, const pc_expr *b)
+{
+    int64_t x, y;
+    if (pc_expr_is_int(a, &x) || pc_expr_is_int(b, &y))
+        return pc_expr_is_int(a, &x) && pc_expr_is_int(b, &y) && x == y;
+    char *sa = pc_expr_to_string(a), *sb = pc_expr_to_string(b);
+    bool same = sa && sb && !strcmp(sa, sb);
+    pc_mem_free(sa);
+    pc_mem_free(sb);
+    return same;
+}
+
 /* IsLoopBegin(i, b) / IsLoopEnd(i, e) at p->i, or NULL (p->i unchanged) when not one. */
 static const pc_expr *loop_pred(cparse *p, bool *matched)
 {
@@ -103,7 +117,27 @@ static const pc_expr *loop_pred(cparse *p, bool *matched)
     const pc_expr *ix = pc_clang_int_expr(p->cx, p->t + k + 2 + st[0], en[0] - st[0]);
     if (!ix || ix->kind != PC_EXPR_SYM)
         return NULL;
-    return pc_expr_loop_pred(pc_model_arena(p->cx->m), begin ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END, ix->name);
+    pc_arena *a = pc_model_arena(p->cx->m);
+    const pc_expr *loop_pred = pc_expr_loop_pred(a, begin ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END, ix->name);
+    if (na < 2)
+        return loop_pred;
+    /* IsLoopBegin(i, b) is `i == b` (upstream's runtime: RuntimeIsLoopBegin(idx, begin)), the
+     * first iteration only when b is the loop's own begin; IsLoopEnd(i, e) is the last iteration
+     * when e is the loop's end (what pypto.is_loop_end passes).  Another b is that comparison;
+     * another e is left undecided (both paths) rather than guessed. */
+    const pc_expr *bound = pc_clang_int_expr(p->cx, p->t + k + 2 + st[1], en[1] - st[1]);
+    if (!bound)
+        return NULL;
+    const pc_loop *l = NULL;
+    if (p->cx->kernel >= 0) {
+        const pc_kernel *kk = &p->cx->m->kernels[p->cx->kernel];
+        for (int li = p->cx->cur_loop; li >= 0 && !l; li = kk->loops[li].parent)
+            if (kk->loops[li].index_var && !strcmp(kk->loops[li].index_var, ix->name))
+                l = &kk->loops[li];
+    }
+    if (l && same_value(bound, begin ? l->begin : l->end))
+        return loop_pred;
+    return begin ? pc_expr_bin(a, PC_EXPR_EQ, ix, bound) : NULL;
 }
 
 /* An arithmetic operand t[from, to). */

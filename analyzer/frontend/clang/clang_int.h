@@ -310,6 +310,8 @@ void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out);
 const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim);
 
 /* ---- values from cursors (clang_value.c) ---- */
+/* C++ `l % r` (truncating: the sign of l) in the model's terms: l - (l / r) * r. */
+const pc_expr *pc_clang_cpp_mod(pc_arena *a, const pc_expr *l, const pc_expr *r);
 /* The operator of a BinaryOperator / CompoundAssignOperator / UnaryOperator cursor ("+", "<"). */
 const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c);
 /* An integer or symbolic scalar from an expression cursor: clang's folding, declarations through

@@ -767,7 +767,7 @@ static const pc_expr *e_mul(eparse *p)
         if (op != '*' && pc_expr_is_int(r, &rv) && rv == 0) /* keep x/0 symbolic: folding would drop it */
             l = pc_expr_sym(a, "division_by_zero");
         else
-            l = pc_expr_bin(a, op == '*' ? PC_EXPR_MUL : op == '/' ? PC_EXPR_DIV : PC_EXPR_MOD, l, r);
+            l = op == '%' ? pc_clang_cpp_mod(a, l, r) : pc_expr_bin(a, op == '*' ? PC_EXPR_MUL : PC_EXPR_DIV, l, r);
     }
     return l;
 }

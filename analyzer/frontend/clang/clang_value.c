@@ -222,7 +222,7 @@ static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth);
 static pc_expr_kind binop_kind(const char *op, bool *ok)
 {
     static const struct { const char *s; pc_expr_kind k; } map[] = {
-        {"+", PC_EXPR_ADD}, {"-", PC_EXPR_SUB}, {"*", PC_EXPR_MUL}, {"/", PC_EXPR_DIV}, {"%", PC_EXPR_MOD},
+        {"+", PC_EXPR_ADD}, {"-", PC_EXPR_SUB}, {"*", PC_EXPR_MUL}, {"/", PC_EXPR_DIV},
         {"<", PC_EXPR_LT}, {"<=", PC_EXPR_LE}, {">", PC_EXPR_GT}, {">=", PC_EXPR_GE}, {"==", PC_EXPR_EQ},
         {"!=", PC_EXPR_NE}, {"&&", PC_EXPR_AND}, {"||", PC_EXPR_OR},
     };
@@ -237,11 +237,24 @@ static pc_expr_kind binop_kind(const char *op, bool *ok)
     return PC_EXPR_INT;
 }
 
+/* C++ `l % r`: the remainder of truncating division, which takes the sign of l (-7 % 4 is -3).
+ * The model's MOD is Python's (floor: -7 % 4 is 1), so C++ writes it through truncating DIV:
+ * l - (l / r) * r, exact for every sign. */
+const pc_expr *pc_clang_cpp_mod(pc_arena *a, const pc_expr *l, const pc_expr *r)
+{
+    int64_t x, y;
+    if (pc_expr_is_int(l, &x) && pc_expr_is_int(r, &y) && y != 0 && !(x == INT64_MIN && y == -1))
+        return pc_expr_int(a, x % y);
+    return pc_expr_bin(a, PC_EXPR_SUB, l, pc_expr_bin(a, PC_EXPR_MUL, pc_expr_bin(a, PC_EXPR_DIV, l, r), r));
+}
+
 static const pc_expr *binary(pc_cx *cx, const char *op, const pc_expr *l, const pc_expr *r)
 {
     if (!l || !r || !op)
         return NULL;
     pc_arena *a = pc_model_arena(cx->m);
+    if (!strcmp(op, "%"))
+        return pc_clang_cpp_mod(a, l, r);
     bool ok;
     pc_expr_kind k = binop_kind(op, &ok);
     if (ok)
