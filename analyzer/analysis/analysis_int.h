@@ -139,6 +139,7 @@ typedef struct an_set_result {
     an_ranges *stmt_tasks;          /* per statement: the tasks of those instances */
     size_t nstmt_tasks;
     PC_VEC(int) zero_step_loops;    /* loops whose step evaluated to 0 (no iterations) */
+    bool trimmed;                   /* pc_an_set_result_trim was called */
 } an_set_result;
 
 #define AN_KEEP_INSTANCES 1000000
@@ -151,6 +152,10 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *out);
 bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
                    bool *only_loop_vars);
 void pc_an_set_result_free(an_set_result *s);
+/* Free the per-task and per-instance parts of a binding set's result that no report reads (it is
+ * neither the set with the most instances nor the first to set a pool's maximum): a --shapes file
+ * of a thousand sets keeps two or three walks, not a thousand. */
+void pc_an_set_result_trim(an_set_result *s);
 /* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
 int64_t pc_an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
 

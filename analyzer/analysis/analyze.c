@@ -382,6 +382,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
      * it ran (upstream's rootInnerUnitBytes / exclusiveOutcastUnitBytes are compile-time) -- and of
      * every instance walked (sizes that follow the loop index are known only per instance).  Per
      * binding set: each set is its own compilation. */
+    size_t first_max[3] = {0, 0, 0};
     int64_t *static_inner = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     int64_t *static_excl = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     for (size_t i = 0; i < nsets; i++) {
@@ -409,6 +410,14 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         if (sets[i].ninstances > sets[chosen].ninstances)
             chosen = i;
         r->fast_forwards += sets[i].fast_forwards;
+        /* keep the tasks of the sets a report can read: the one with the most instances (the
+         * first of equals) and, per pool, the first to reach the largest depth */
+        for (int p = 0; p < 3; p++)
+            if (depths[i].pred[p] > depths[first_max[p]].pred[p])
+                first_max[p] = i;
+        for (size_t j = 0; j <= i; j++)
+            if (!sets[j].trimmed && j != chosen && j != first_max[0] && j != first_max[1] && j != first_max[2])
+                pc_an_set_result_trim(&sets[j]);
     }
     collect_paths(&c, r, sets, nsets, opts.nsets ? opts.sets[0] : empty);
 

@@ -19,10 +19,22 @@ typedef struct inst_req {
     bool has_inner, has_excl, has_op;
 } inst_req;
 
+/* Tier 2 (issue 17): a root whose sizes do not follow the loops but whose paths do is computed
+ * once per combination of its IF statements' decisions (its path signature). */
+#define AN_SIG_WORDS 2
+#define AN_SIG_MAX 16
+typedef struct req_sig { uint64_t sig[AN_SIG_WORDS]; inst_req v; int *taken; int ntaken; } req_sig;
+
 typedef struct req_cache {
-    int tier;                /* 0 not computed, 1 valid without loop bindings, 3 per instance */
+    int tier;                /* 0 not computed, 1 valid without loop bindings, 2 per path
+                              * signature, 3 per instance */
     inst_req v;
     int *taken; int ntaken;  /* tier 1: the OP statements on the path */
+    req_sig *sigs; int nsigs;/* tier 2 */
+    int *ifs; int nifs;      /* tier 2: the IF statements of the root, preorder */
+    int last_sig;            /* tier 2: the entry of the last requirement (mark_tasks) */
+    int64_t marked_task;     /* the task mark_tasks last marked this root's path in (+1; 0 none) */
+    int marked_sig;          /* ... and for tier 2 the entry it marked */
 } req_cache;
 
 /* The statements and loops inside a loop, at any depth. */
@@ -50,6 +62,11 @@ typedef struct walker {
     int *created_start, *created;
     req_cache *cache;        /* per root */
     bool *root_dyn;          /* per root: a path condition depends on the loops being walked */
+    bool *run_asm;           /* per run: it touches or creates an assemble tensor */
+    bool *root_sizes_static; /* per root: no tensor size of it names a loop index or another
+                              * loop's factor variable (tier 2 possible) */
+    signed char *scan_static;/* per loop: 0 not known, 1 no size or inner bound names its index,
+                              * -1 some does (the index scan of issue 17) */
     PC_VEC(const char *) unknowns;
     /* loops being walked, outermost first, and per loop the iteration being walked within the
      * current factor's loop (is_loop_begin / is_loop_end are decided against it) */
@@ -451,6 +468,53 @@ static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
     *ok_all = ok1 && ok2;
 }
 
+typedef PC_VEC(int) int_vec;
+
+static void collect_ifs(const pc_kernel *k, const int *stmts, int n, int64_t factor, int_vec *out, int depth)
+{
+    for (int i = 0; i < n && depth < 64; i++) {
+        int s = stmts[i];
+        if (s < 0 || s >= k->nstmts)
+            continue;
+        const pc_stmt *st = &k->stmts[s];
+        if (st->kind == PC_STMT_IF) {
+            PC_VEC_PUSH(*out, s);
+            for (int b = 0; b < st->nbranches; b++)
+                collect_ifs(k, st->branches[b].body.stmts, st->branches[b].body.count, factor, out, depth + 1);
+        } else if (st->kind == PC_STMT_UNROLL && st->unroll_factor == factor) {
+            collect_ifs(k, st->unroll_body.stmts, st->unroll_body.count, factor, out, depth + 1);
+        }
+    }
+}
+
+/* The path signature of root r for the instance being walked: every IF statement's candidate
+ * branches (no note is taken: the requirement, computed on a miss, takes them).  False when it
+ * does not fit. */
+static bool path_signature(walker *w, req_cache *rc, uint64_t sig[AN_SIG_WORDS])
+{
+    memset(sig, 0, AN_SIG_WORDS * sizeof(uint64_t));
+    int bit = 0;
+    bool saved = w->mark;
+    w->mark = false;
+    bool ok = true;
+    for (int i = 0; i < rc->nifs && ok; i++) {
+        const pc_stmt *st = &w->c->k->stmts[rc->ifs[i]];
+        if (bit + st->nbranches + 1 > AN_SIG_WORDS * 64) {
+            ok = false;
+            break;
+        }
+        cand_buf cb = {0};
+        bool *cand = cand_get(&cb, st->nbranches);
+        decide_if(w, rc->ifs[i], cand);
+        for (int b = 0; b <= st->nbranches; b++, bit++)
+            if (cand[b])
+                sig[bit / 64] |= (uint64_t)1 << (bit % 64);
+        cand_free(&cb);
+    }
+    w->mark = saved;
+    return ok;
+}
+
 static void root_req(walker *w, int r, inst_req *out)
 {
     req_cache *rc = &w->cache[r];
@@ -487,7 +551,46 @@ static void root_req(walker *w, int r, inst_req *out)
         }
         w->taken.count = 0;
     }
-    rc->tier = 3;
+    if (rc->tier == 0) {
+        rc->tier = 3;
+        if (w->root_dyn[r] && w->root_sizes_static[r]) {
+            const an_root *root = &w->c->roots[r];
+            const an_run *run = &w->c->runs[root->run];
+            int_vec ifs = {0};
+            collect_ifs(w->c->k, run->stmts, run->nstmts, root->factor, &ifs, 0);
+            rc->ifs = ifs.items;
+            rc->nifs = (int)ifs.count;
+            rc->tier = 2;
+        }
+    }
+    if (rc->tier == 2) {
+        uint64_t sig[AN_SIG_WORDS];
+        if (path_signature(w, rc, sig)) {
+            for (int i = 0; i < rc->nsigs; i++)
+                if (memcmp(rc->sigs[i].sig, sig, sizeof sig) == 0) {
+                    *out = rc->sigs[i].v;
+                    rc->last_sig = i;
+                    w->collect = false;
+                    return;
+                }
+            if (rc->nsigs < AN_SIG_MAX) {
+                bool ok;
+                req_once(w, r, out, &ok);
+                rc->sigs = pc_mem_realloc(rc->sigs, (size_t)(rc->nsigs + 1) * sizeof(req_sig));
+                req_sig *e = &rc->sigs[rc->nsigs];
+                memcpy(e->sig, sig, sizeof sig);
+                e->v = *out;
+                e->ntaken = (int)w->taken.count;
+                e->taken = pc_mem_alloc((w->taken.count ? w->taken.count : 1) * sizeof(int));
+                if (w->taken.count)
+                    memcpy(e->taken, w->taken.items, w->taken.count * sizeof(int));
+                rc->last_sig = rc->nsigs++;
+                w->collect = false;
+                return;
+            }
+        }
+        rc->last_sig = -1;
+    }
     bool ok;
     req_once(w, r, out, &ok);
     w->collect = false;
@@ -496,9 +599,19 @@ static void root_req(walker *w, int r, inst_req *out)
 /* The statements on the path of root r's last requirement were taken in DeviceTask `task`. */
 static void mark_tasks(walker *w, int r, int64_t task)
 {
-    const req_cache *rc = &w->cache[r];
+    req_cache *rc = &w->cache[r];
     const int *list = rc->tier == 1 ? rc->taken : w->taken.items;
     int n = rc->tier == 1 ? rc->ntaken : (int)w->taken.count;
+    if (rc->tier == 2 && rc->last_sig >= 0) {
+        list = rc->sigs[rc->last_sig].taken;
+        n = rc->sigs[rc->last_sig].ntaken;
+    }
+    /* the same path marked in the same task again changes nothing */
+    bool cached = rc->tier == 1 || (rc->tier == 2 && rc->last_sig >= 0);
+    if (cached && rc->marked_task == task + 1 && (rc->tier == 1 || rc->marked_sig == rc->last_sig))
+        return;
+    rc->marked_task = cached ? task + 1 : 0;
+    rc->marked_sig = rc->last_sig;
     for (int i = 0; i < n; i++)
         ranges_add(&w->out->stmt_tasks[list[i]], task);
 }
@@ -742,7 +855,8 @@ static void emit_instance(walker *w, int r, const inst_req *q)
     if (o->ninstances <= AN_KEEP_INSTANCES)
         PC_VEC_PUSH(o->instance_roots, (int32_t)r);
     const an_run *run = &c->runs[c->roots[r].run];
-    assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false, 0);
+    if (w->run_asm[c->roots[r].run])
+        assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false, 0);
     if ((o->ninstances & 0xFFFF) == 0 && c->opts->progress)
         progress_tick(w);
     if (c->opts->max_instances > 0 && o->ninstances >= c->opts->max_instances) {
@@ -1100,21 +1214,31 @@ static void ix_scan_loop(walker *w, int l, __int128 begin, __int128 stride, int6
     if (!s->var || !*s->var)
         return;
     const an_sub *sub = &w->sub[l];
-    for (int i = 0; i < sub->nloops && !s->unknown; i++) {
-        const pc_loop *m = &k->loops[sub->loops[i]];
-        if (mentions(m->begin, s->var, 0) || mentions(m->end, s->var, 0) || mentions(m->step, s->var, 0))
-            s->unknown = true;
+    if (!w->scan_static[l]) {
+        /* inner trip counts and sizes that name the index: the same every time the loop runs */
+        bool named = false;
+        for (int i = 0; i < sub->nloops && !named; i++) {
+            const pc_loop *m = &k->loops[sub->loops[i]];
+            named = mentions(m->begin, s->var, 0) || mentions(m->end, s->var, 0) || mentions(m->step, s->var, 0);
+        }
+        for (int i = 0; i < sub->nstmts && !named; i++) {
+            const pc_stmt *st = &k->stmts[sub->stmts[i]];
+            for (int j = 0; j < st->naccesses && !named; j++) {
+                int t = st->accesses[j].tensor;
+                named = t >= 0 && t < k->ntensors && (shape_mentions(k, t, s->var) || shape_mentions(k, c->base[t], s->var));
+            }
+        }
+        w->scan_static[l] = named ? -1 : 1;
+    }
+    if (w->scan_static[l] < 0) {
+        s->unknown = true;
+        return;
     }
     for (int i = 0; i < sub->nstmts && !s->unknown; i++) {
         const pc_stmt *st = &k->stmts[sub->stmts[i]];
         if (st->kind == PC_STMT_IF)
             for (int b = 0; b < st->nbranches; b++)
                 ix_cond(s, st->branches[b].cond, 0);
-        for (int j = 0; j < st->naccesses && !s->unknown; j++) {
-            int t = st->accesses[j].tensor;
-            if (t >= 0 && t < k->ntensors && (shape_mentions(k, t, s->var) || shape_mentions(k, c->base[t], s->var)))
-                s->unknown = true;
-        }
     }
 }
 
@@ -1489,7 +1613,8 @@ static void walk_body(walker *w, const an_body *body, int loop)
             if (!c->runs[it->index].has_op) {
                 /* no path of this run does tensor work: never an instance */
                 const an_run *run = &c->runs[it->index];
-                assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+                if (w->run_asm[it->index])
+                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
                 continue;
             }
             inst_req q;
@@ -1501,7 +1626,8 @@ static void walk_body(walker *w, const an_body *body, int loop)
             } else {
                 /* the path taken has no operation: no instance for this iteration */
                 const an_run *run = &c->runs[it->index];
-                assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+                if (w->run_asm[it->index])
+                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
             }
             w->mark = false;
         }
@@ -1519,6 +1645,75 @@ static int64_t task_of(const an_set_result *o, int64_t inst)
             hi = mid - 1;
     }
     return lo;
+}
+
+/* Per run: no tensor its statements touch has a size naming a loop index or the factor variable
+ * of a loop other than the run's own (tier 2 possible).  One pass over the statements, with each
+ * tensor's loop variables found once (distinct loop variable names only). */
+static void runs_sizes_static(const an_ctx *c, bool *out)
+{
+    const pc_kernel *k = c->k;
+    PC_VEC(const char *) idx = {0};
+    PC_VEC(const char *) fac = {0};
+    for (int l = 0; l < k->nloops; l++) {
+        const char *names[2] = {k->loops[l].index_var, k->loops[l].factor_var};
+        for (int q = 0; q < 2; q++) {
+            if (!names[q] || !*names[q])
+                continue;
+            bool dup = false;
+            for (size_t i = 0; i < (q ? fac.count : idx.count) && !dup; i++)
+                dup = strcmp(q ? fac.items[i] : idx.items[i], names[q]) == 0;
+            if (!dup) {
+                if (q)
+                    PC_VEC_PUSH(fac, names[q]);
+                else
+                    PC_VEC_PUSH(idx, names[q]);
+            }
+        }
+    }
+    /* per tensor: 1 names an index or two factor variables, 0 static, else -2 - i: names only the
+     * factor variable fac[i] */
+    int *kind = pc_mem_alloc((size_t)(k->ntensors ? k->ntensors : 1) * sizeof(int));
+    for (int t = 0; t < k->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        kind[t] = 0;
+        for (int d = 0; T->shape && d < T->ndims && kind[t] != 1; d++) {
+            const char *names[32];
+            size_t n = pc_expr_symbols(T->shape[d], names, 0, 32);
+            for (size_t j = 0; j < n && kind[t] != 1; j++) {
+                for (size_t i = 0; i < idx.count && kind[t] != 1; i++)
+                    if (strcmp(idx.items[i], names[j]) == 0)
+                        kind[t] = 1;
+                for (size_t i = 0; i < fac.count && kind[t] != 1; i++)
+                    if (strcmp(fac.items[i], names[j]) == 0)
+                        kind[t] = kind[t] == 0 || kind[t] == -2 - (int)i ? -2 - (int)i : 1;
+            }
+        }
+    }
+    for (int r = 0; r < c->nruns; r++)
+        out[r] = true;
+    for (int s = 0; s < k->nstmts; s++) {
+        int run = c->stmt_run[s];
+        if (run < 0 || run >= c->nruns || !out[run])
+            continue;
+        const pc_stmt *st = &k->stmts[s];
+        int own = c->runs[run].loop;
+        const char *own_f = own >= 0 ? k->loops[own].factor_var : NULL;
+        for (int j = 0; j < st->naccesses && out[run]; j++) {
+            int t = st->accesses[j].tensor;
+            if (t < 0 || t >= k->ntensors)
+                continue;
+            int ts[2] = {t, c->base[t]};
+            for (int q = 0; q < 2 && out[run]; q++) {
+                int x = ts[q] >= 0 && ts[q] < k->ntensors ? kind[ts[q]] : 0;
+                if (x == 1 || (x < 0 && !(own_f && strcmp(own_f, fac.items[-2 - x]) == 0)))
+                    out[run] = false;
+            }
+        }
+    }
+    pc_mem_free(kind);
+    PC_VEC_FREE(idx);
+    PC_VEC_FREE(fac);
 }
 
 void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
@@ -1575,6 +1770,27 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
         const an_run *run = &c->runs[c->roots[r].run];
         w.root_dyn[r] = stmts_dynamic(k, run->stmts, run->nstmts, 0);
     }
+    w.run_asm = pc_mem_calloc((size_t)(c->nruns ? c->nruns : 1), sizeof(bool));
+    for (int st = 0; st < k->nstmts; st++) {
+        int run = c->stmt_run[st];
+        if (run < 0 || run >= c->nruns || w.run_asm[run])
+            continue;
+        bool touches = w.created_start[st + 1] > w.created_start[st];
+        for (int j = 0; j < k->stmts[st].naccesses && !touches; j++) {
+            int t = k->stmts[st].accesses[j].tensor;
+            touches = t >= 0 && t < k->ntensors && c->pool[c->base[t]] == PC_POOL_ASSEMBLE;
+        }
+        w.run_asm[run] = touches;
+    }
+    w.root_sizes_static = pc_mem_calloc(nr, sizeof(bool));
+    {
+        bool *run_static = pc_mem_calloc((size_t)(c->nruns ? c->nruns : 1), sizeof(bool));
+        runs_sizes_static(c, run_static);
+        for (int r = 0; r < c->nroots; r++)
+            w.root_sizes_static[r] = run_static[c->roots[r].run];
+        pc_mem_free(run_static);
+    }
+    w.scan_static = pc_mem_calloc(nl, sizeof(signed char));
     w.iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
     w.iter_n = pc_mem_calloc(nl, sizeof(int64_t));
     w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
@@ -1644,9 +1860,17 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.need_new);
     pc_mem_free(w.created_start);
     pc_mem_free(w.created);
-    for (int r = 0; r < c->nroots; r++)
+    for (int r = 0; r < c->nroots; r++) {
         pc_mem_free(w.cache[r].taken);
+        for (int i = 0; i < w.cache[r].nsigs; i++)
+            pc_mem_free(w.cache[r].sigs[i].taken);
+        pc_mem_free(w.cache[r].sigs);
+        pc_mem_free(w.cache[r].ifs);
+    }
     pc_mem_free(w.cache);
+    pc_mem_free(w.root_sizes_static);
+    pc_mem_free(w.run_asm);
+    pc_mem_free(w.scan_static);
     pc_mem_free(w.root_dyn);
     pc_mem_free(w.iter_pos);
     pc_mem_free(w.iter_n);
@@ -1713,6 +1937,34 @@ bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner,
     *inner = ok1 ? si : -1;
     *excl = ok2 ? se : -1;
     return ok;
+}
+
+void pc_an_set_result_trim(an_set_result *s)
+{
+    PC_VEC_FREE(s->instance_roots);
+    PC_VEC_FREE(s->tasks);
+    PC_VEC_FREE(s->task_vidx);
+    PC_VEC_FREE(s->vtasks);
+    PC_VEC_FREE(s->task_sum_inner);
+    PC_VEC_FREE(s->task_sum_excl);
+    PC_VEC_FREE(s->task_cnt_inner);
+    PC_VEC_FREE(s->task_cnt_excl);
+    PC_VEC_FREE(s->alloc_start);
+    PC_VEC_FREE(s->alloc_last);
+    PC_VEC_FREE(s->alloc_tensor);
+    PC_VEC_FREE(s->alloc_whole_launch);
+    pc_mem_free(s->task_assemble_live);
+    s->task_assemble_live = NULL;
+    if (s->stmt_tasks) {
+        for (size_t i = 0; i < s->nstmt_tasks; i++) {
+            pc_mem_free(s->stmt_tasks[i].lo);
+            pc_mem_free(s->stmt_tasks[i].hi);
+        }
+        pc_mem_free(s->stmt_tasks);
+        s->stmt_tasks = NULL;
+        s->nstmt_tasks = 0;
+    }
+    s->trimmed = true;
 }
 
 void pc_an_set_result_free(an_set_result *s)
