@@ -439,6 +439,11 @@ static const char incr_base[] =
     "using namespace npu::tile_fwk;\n"
     "constexpr int N = 64;\n"
     "\n"
+    "static int Trips()\n"
+    "{\n"
+    "    return 4;\n"
+    "}\n"
+    "\n"
     "static void AddTwice(Tensor &a, Tensor &b)\n"
     "{\n"
     "    b = Add(a, a);\n"
@@ -450,7 +455,7 @@ static const char incr_base[] =
     "    Tensor y(DT_FP32, {M, 16}, \"y\");\n"
     "    FUNCTION(\"first\", {x}, {y})\n"
     "    {\n"
-    "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1))\n"
+    "        LOOP(\"l0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, Trips(), 1))\n"
     "        {\n"
     "            y = Add(x, x);\n"
     "        }\n"
@@ -538,6 +543,7 @@ START_TEST(editor_incremental_equals_full)
          "    FUNCTION(\"fifth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n",
          1, NULL},
         {"the inlined helper edited (its callers are parsed again)", "    b = Add(a, a);\n", "    b = Mul(a, a);\n", 0, NULL},
+        {"a one-return helper a loop bound calls edited", "    return 4;\n", "    return 6;\n", 0, NULL},
         {"a line added between kernels", "\nvoid Third()", "\n\n// between\nvoid Third()", 0, NULL},
         {"a #define inside a kernel body", "    FUNCTION(\"second\", {x}, {y})\n    {\n",
          "    FUNCTION(\"second\", {x}, {y})\n    {\n#define EXTRA 1\n", 0, NULL},

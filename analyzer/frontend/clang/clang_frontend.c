@@ -12,7 +12,10 @@
  *    with flags libclang does not know rewritten or dropped (bisheng's -xcce, --npu-arch=...).
  * Measured on the build machine: a single parse is cheapest without any preamble
  * flags, so batch mode uses none; editor mode (keep_tu) keeps the translation unit and reparses
- * it with a precompiled preamble (the stub and the #includes at the top of the file). */
+ * it with a precompiled preamble (the stub and the #includes at the top of the file), and an edit
+ * inside one function body re-parses the file with the other unchanged bodies left out, their
+ * kernels taken from the analysis before (see "editor mode: re-analyse only the function an edit
+ * touches" below). */
 #define _XOPEN_SOURCE 700
 #include "clang_int.h"
 
@@ -698,6 +701,7 @@ typedef struct incr_region {
     uint32_t line0, line1;         /* lines of '{' and '}' */
     bool blankable;
     bool referenced;               /* named outside its own body */
+    bool value_fn;                 /* `{ return e; }`: the walk may call it by name (clang_value.c) */
 } incr_region;
 typedef PC_VEC(incr_region) incr_regions;
 
@@ -925,6 +929,19 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Continue;
 }
 
+/* A body of one `return` statement: the walk evaluates such functions when a stringified macro
+ * argument names them (clang_value.c), by name and not through a reference cursor. */
+typedef struct body_shape { int n; bool ret; } body_shape;
+
+static enum CXChildVisitResult count_stmts(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    body_shape *b = d;
+    b->n++;
+    b->ret = clang_getCursorKind(c) == CXCursor_ReturnStmt;
+    return b->n > 1 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -948,8 +965,10 @@ static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClien
         return CXChildVisit_Continue;
     if (rs->out->count && rs->out->items[rs->out->count - 1].body_end > loc)
         return CXChildVisit_Continue; /* not after the previous one: leave it to the whole parse */
-    incr_region r = {loc, b, e, line_of_off(rs->lines, rs->nlines, b), line_of_off(rs->lines, rs->nlines, e - 1), true,
-                     false};
+    body_shape shape = {0, false};
+    clang_visitChildren(rs->body, count_stmts, &shape);
+    incr_region r = {loc, b, e, line_of_off(rs->lines, rs->nlines, b), line_of_off(rs->lines, rs->nlines, e - 1),
+                     true, false, shape.n == 1 && shape.ret};
     PC_VEC_PUSH(*rs->out, r);
     return CXChildVisit_Continue;
 }
@@ -1585,8 +1604,8 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
         if (ri < 0)
             return;
         const incr_region *g = &d->regions.items[ri];
-        if (cb < g->body_begin + 1 || ce > g->body_end - 1 || g->referenced)
-            return;
+        if (cb < g->body_begin + 1 || ce > g->body_end - 1 || g->referenced || g->value_fn)
+            return; /* a helper: its callers read it */
         changed = ri;
     }
     uint32_t cl0 = line_of_off(d->lines, d->nlines, cb), cl1 = line_of_off(d->lines, d->nlines, ce);
@@ -1621,7 +1640,7 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
             }
         }
         PC_VEC_PUSH(p->now, g);
-        if ((before || after) && g.blankable && !g.referenced) {
+        if ((before || after) && g.blankable && !g.referenced && !g.value_fn) {
             p->reuse[i] = true;
             nreuse++;
             for (uint32_t o = g.body_begin + 1; o + 1 < g.body_end; o++)
@@ -1658,6 +1677,7 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
     bool ok = true;
     size_t j = 0;
     bool *skip = pc_mem_calloc(p->now.count ? p->now.count : 1, sizeof *skip);
+    bool changed_value_fn = false;
     for (size_t i = 0; i < p->now.count && ok; i++) {
         const incr_region *want = &p->now.items[i];
         if (!p->reuse[i] && (int)i != p->changed)
@@ -1666,6 +1686,8 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
             j++;
         ok = j < got.count && got.items[j].body_begin == want->body_begin && got.items[j].body_end == want->body_end &&
              got.items[j].fn_loc == want->fn_loc;
+        if (ok && (int)i == p->changed)
+            changed_value_fn = got.items[j].value_fn;
         skip[i] = p->reuse[i];
     }
     PC_VEC_FREE(got);
@@ -1684,8 +1706,11 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
             ok = w.b == p->pp.items[i].b && w.e == p->pp.items[i].e;
         }
     }
-    if (ok && p->changed >= 0)
+    /* an edit that makes a function a one-`return` helper may change what its callers read */
+    if (ok && p->changed >= 0) {
+        ok = !changed_value_fn;
         p->now.items[p->changed].blankable = true; /* its flags anew, from its new text */
+    }
     /* nothing parsed may name a left-out body's function; names of the others are noted */
     if (ok)
         ok = !mark_references(&tops, main, &p->now, skip);
