@@ -44,6 +44,9 @@ void pc_cli_common_free(pc_cli_common *c);
 /* If argv[*i] is a common option, consume it (and its value; both `--opt=v` and `--opt v`) and
  * return 1; return 0 when it is not one; return -1 after printing a usage error to stderr. */
 int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i);
+/* `--opt=value` or `--opt value` (what the common options take, for a command's own options):
+ * the value, or NULL when argv[*i] is not this option or, with *missing set, lacks its value. */
+const char *pc_cli_opt_value(int argc, char **argv, int *i, const char *name, bool *missing);
 /* Analyse one file with these options (.poolcheck.json lookup, config file, bindings).  Returns
  * NULL after printing an error (bad config file, unreadable input): exit status 2. */
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path);

@@ -92,6 +92,11 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, bo
     return argv[++*i];
 }
 
+const char *pc_cli_opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    return opt_value(argc, argv, i, name, missing);
+}
+
 static bool parse_int(const char *s, int64_t *out)
 {
     char *end;

@@ -28,21 +28,17 @@ static const char plan_help[] =
     "  --report=FILE.html        also write the HTML report of FILE's analysis with each planned\n"
     "                            kernel's plan depths, their workspace bytes and the budget\n\n";
 
-/* `--opt=value` / `--opt value`; NULL when argv[*i] is another option; *bad when it lacks a value. */
+/* `--opt=value` / `--opt value` (pc_cli_opt_value); NULL when argv[*i] is another option; *bad,
+ * after the usage error, when it lacks a value. */
 static const char *value_of(int argc, char **argv, int *i, const char *name, bool *bad)
 {
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n] != 0))
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc) {
+    bool missing = false;
+    const char *v = pc_cli_opt_value(argc, argv, i, name, &missing);
+    if (missing) {
         pc_cli_error("option '%s' needs a value", name);
         *bad = true;
-        return NULL;
     }
-    return argv[++*i];
+    return v;
 }
 
 int pc_cmd_plan(int argc, char **argv)
