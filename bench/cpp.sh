@@ -16,7 +16,9 @@
 # parses with libclang's KeepGoing: for those the baseline is the same libclang parse with
 # KeepGoing, `CINDEXTEST_KEEP_GOING=1 c-index-test -test-load-source none` with the same flags.
 # Goal: ratio poolcheck/clang <= 1.05 (issue 12).  Prints one row per file and the ratio of the
-# totals.  Upstream kernels: bench/cpp.sh $(grep -rlE '\b(FUNCTION|LOOP) *\(' UPSTREAM/framework/tests | head -20)
+# totals.  BENCH_CLOCK=cpu times CPU (the median task-clock of `perf stat`, every thread of the
+# process: user + system) instead of wall time: on a machine other jobs load, wall times of the
+# same command vary by 2x from run to run and a 5 % goal cannot be read from them.  Upstream kernels: bench/cpp.sh $(grep -rlE '\b(FUNCTION|LOOP) *\(' UPSTREAM/framework/tests | head -20)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 PC=$(bench_poolcheck)
@@ -24,6 +26,18 @@ STUBDIR=$BENCH_ROOT/analyzer/frontend/clang/stub
 STUB=$STUBDIR/poolcheck_tilefwk_stub.h
 CLANG=${CLANG:-clang-14}
 CINDEX=${CINDEX:-/usr/lib/llvm-$("$CLANG" --version | grep -o 'version [0-9]*' | grep -o '[0-9]*')/bin/c-index-test}
+if [ "${BENCH_CLOCK:-wall}" = cpu ]; then
+  command -v perf >/dev/null 2>&1 || { echo "BENCH_CLOCK=cpu needs perf" >&2; exit 2; }
+  measure_ms() { # the median over BENCH_RUNS runs of the CPU time of CMD, in ms
+    local i v=() out
+    for ((i = 0; i < BENCH_WARMUP; i++)); do "$@" >/dev/null 2>&1 || true; done
+    for ((i = 0; i < BENCH_RUNS; i++)); do
+      out=$(perf stat -x, -e task-clock -- "$@" 2>&1 >/dev/null | grep ',task-clock' | cut -d, -f1)
+      v+=("$out")
+    done
+    printf '%s\n' "${v[@]}" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+  }
+fi
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   files=("$BENCH_ROOT"/examples/*.cpp "$BENCH_ROOT"/tests/fixtures/cpp/*.cpp "$BENCH_ROOT"/tests/fixtures/checks/*.cpp)
