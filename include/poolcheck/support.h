@@ -63,13 +63,19 @@ char *pc_arena_printf(pc_arena *a, const char *fmt, ...) PC_PRINTF_LIKE(2, 3);
 void *pc_arena_grow(pc_arena *a, void *old, size_t old_count, size_t new_count, size_t elem);
 
 /* ---- growable heap arrays ------------------------------------------------------------------------ */
-/* Usage: PC_VEC(int) v = {0}; PC_VEC_PUSH(v, 3); ... PC_VEC_FREE(v); (items through the seam) */
+/* Usage: PC_VEC(int) v = {0}; PC_VEC_PUSH(v, 3); ... PC_VEC_FREE(v); (items through the seam).
+ * C++ callers get the cast from void * that C does not need. */
+#ifdef __cplusplus
+#define PC_VEC_ITEMS_CAST_(v) (decltype((v).items))
+#else
+#define PC_VEC_ITEMS_CAST_(v)
+#endif
 #define PC_VEC(T) struct { T *items; size_t count, cap; }
 #define PC_VEC_PUSH(v, x)                                                                        \
     do {                                                                                         \
         if ((v).count == (v).cap) {                                                              \
             (v).cap = (v).cap ? (v).cap * 2 : 8;                                                 \
-            (v).items = pc_mem_realloc((v).items, (v).cap * sizeof(*(v).items));                 \
+            (v).items = PC_VEC_ITEMS_CAST_(v) pc_mem_realloc((v).items, (v).cap * sizeof(*(v).items)); \
         }                                                                                        \
         (v).items[(v).count++] = (x);                                                            \
     } while (0)
