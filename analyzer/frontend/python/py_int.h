@@ -7,11 +7,21 @@
  *                is handed to `ast.parse` and the resulting Python AST is copied into a small C
  *                tree (pc_py_node, below) in a scratch arena.  Every Python object is released
  *                before the lock is dropped.  The analysed file is never imported or executed.
- *   py_module.c  finds the kernels of a module (jit-decorated functions, legacy
- *                `with pypto.function(...)` blocks), module constants, imports and option sites.
- *   py_eval.c    evaluates expressions of a kernel body: integers and symbols, pypto ops with
- *                their result shapes, views, tensors.
+ *   py_frontend.c  the entry point (pc_py_parse): module bindings, the kernels of a module
+ *                (jit-decorated functions, legacy `with pypto.function(...)` blocks), option sites,
+ *                locations and messages.
+ *   py_module.c  code outside the analysed file: the project modules a kernel imports (read,
+ *                never run), and the user's bindings as the frontend sees them.
+ *   py_value.c   the values of evaluation (pc_py_val) and the scopes holding them: frames,
+ *                open-rank parameters, constructors, pypto API names, trace-time truth.
+ *   py_eval.c    evaluates expressions of a kernel body: names, attributes, subscripts,
+ *                operators, and the dispatch of every expression kind.
+ *   py_call.c    calls: their arguments, pypto API calls, builtins, tensor methods, opaque calls.
+ *   py_ops.c     the pypto op table, result shapes and dtypes, tensor creation, views.
+ *   py_build.c   builds the kernel model: tensors, the accesses of a statement, PC_STMT_OPs,
+ *                the PC012 statements of what is not modelled.
  *   py_stmt.c    walks kernel statements into the model: loops, ifs, writes, helper inlining.
+ *   py_tiles.c   the tile shapes in force at each op (issue 18).
  *
  * Nothing here is visible outside the module; every function carries the pc_py_ prefix.
  */
@@ -131,7 +141,7 @@ const char *pc_py_source_text(pc_py_source *src, uint32_t line, uint32_t col, ui
                               uint32_t end_col);
 
 /* =============================================================================================
- * Values (py_eval.c)
+ * Values (py_value.c)
  * ============================================================================================= */
 
 typedef enum pc_py_vkind {
@@ -178,7 +188,7 @@ struct pc_py_val {
 };
 
 /* =============================================================================================
- * Walk state (py_module.c, py_eval.c, py_stmt.c)
+ * Walk state (py_module.c, py_stmt.c and the evaluator: py_value.c ... py_build.c)
  * ============================================================================================= */
 
 typedef struct pc_py_binding { const char *name; pc_py_val val; } pc_py_binding;
@@ -288,10 +298,9 @@ void pc_py_tiles_with_leave(pc_py_ctx *c, const pc_tile_shapes *saved);
 void pc_py_tiles_matmul(pc_py_ctx *c, const pc_py_node *left, const pc_py_node *right, int a_trans, int b_trans);
 void pc_py_tiles_stmt(pc_py_ctx *c, pc_stmt *s);
 
-/* ---- py_module.c ---- */
+/* ---- py_frontend.c ---- */
 pc_loc pc_py_loc(pc_py_ctx *c, const pc_py_node *n);
 pc_loc pc_py_loc_span(pc_py_ctx *c, const pc_py_node *from, const pc_py_node *to);
-pc_kernel *pc_py_kernel(pc_py_ctx *c);
 void pc_py_message(pc_py_ctx *c, pc_msg_kind kind, const pc_py_node *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A note a user may silence: reported through check `check` ("PC013"; pc_message.check). */
@@ -306,7 +315,7 @@ void pc_py_add_option_dict(pc_py_ctx *c, const pc_py_node *dict, pc_optsite_kind
 /* The option call sites: returns true when `call` is one and was recorded. */
 bool pc_py_option_call(pc_py_ctx *c, const pc_py_node *call, int kernel, bool in_kernel);
 
-/* ---- frames (py_eval.c) ---- */
+/* ---- py_value.c: values and scopes ---- */
 pc_py_frame *pc_py_frame_new(pc_py_ctx *c, pc_py_frame *parent);
 void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v);
 /* Latest binding of name in f or its parents; NULL when unbound. */
@@ -315,30 +324,108 @@ pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name);
 pc_py_val *pc_py_lookup_local(pc_py_frame *f, const char *name);
 /* Put f back to the bindings items[0..count) (a snapshot taken before the branches of an if). */
 void pc_py_frame_restore(pc_py_ctx *c, pc_py_frame *f, const pc_py_binding *items, int count);
-/* Trace-time truth of `l op r` on constants: 1, 0, or -1 when it cannot be decided. */
-int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r);
-
-/* ---- py_eval.c ---- */
+/* The module a frame belongs to (NULL: the analysed file). */
+pc_py_module *pc_py_frame_module(const pc_py_frame *f);
+/* Open-rank parameters: the record of tensor, or NULL; fix_rank: the rank of open parameter
+ * tensor is now known, its dims become PARAM.shape[i] symbols. */
+struct pc_py_open_param *pc_py_open_param(pc_py_ctx *c, int tensor);
+void pc_py_fix_rank(pc_py_ctx *c, int tensor, int ndims);
 pc_py_val pc_py_unknown(void);
+pc_py_val pc_py_mkval(pc_py_vkind kind);
 pc_py_val pc_py_int(pc_py_ctx *c, int64_t v);
-pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n);
+pc_py_val pc_py_bool_val(int64_t b);
+/* An integer value of expression e (unknown when e is NULL); of the symbol `name`. */
+pc_py_val pc_py_expr_val(const pc_expr *e);
+pc_py_val pc_py_sym_val(pc_py_ctx *c, const char *name);
+/* The model's arena (where expressions and shapes live). */
+pc_arena *pc_py_marena(pc_py_ctx *c);
+/* An integer expression from a value (PV_INT), else NULL. */
+const pc_expr *pc_py_as_expr(const pc_py_val *v);
+/* A constant integer (PV_INT with a constant, PV_BOOL). */
+bool pc_py_const_int(const pc_py_val *v, int64_t *out);
+/* A tensor, pending op result, view or creation. */
+bool pc_py_tensorish(const pc_py_val *v);
+/* Building a kernel (c->kernel >= 0), not in host mode. */
+bool pc_py_in_kernel(const pc_py_ctx *c);
+bool pc_py_expr_same(const pc_expr *a, const pc_expr *b);
 /* The dotted name an expression denotes after import aliases ("pypto.frontend.jit"), or NULL. */
 const char *pc_py_qualname(pc_py_ctx *c, const pc_py_node *n);
 /* Is qualname the pypto API `api` ("loop", "frontend.jit", "experimental.set_runtime_options")? */
 bool pc_py_is_api(const char *qualname, const char *api);
+/* The last component of a pypto qualname ("pypto.add" -> "add"), or NULL when not in pypto. */
+const char *pc_py_api_leaf(const char *q);
+/* Trace-time truth of `l op r` on constants: 1, 0, or -1 when it cannot be decided. */
+int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r);
 /* Truth of a condition: 1, 0, or -1 when not decidable at trace time. */
 int pc_py_truth(pc_py_ctx *c, const pc_py_val *v);
-/* An integer expression from a value (PV_INT, PV_BOOL), else NULL. */
-const pc_expr *pc_py_as_expr(const pc_py_val *v);
+
+/* ---- py_eval.c: expressions ---- */
+pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n);
+
+/* ---- py_call.c: calls ---- */
+/* Evaluated arguments of one call: positional (starred sequences expanded) and keywords. */
+typedef struct pc_py_args {
+    pc_py_val *pos;
+    const pc_py_node **posnode;
+    int npos;
+    const pc_py_node *call;
+    pc_py_val *kw;      /* parallel to call->list2 */
+} pc_py_args;
 /* Keyword argument `name` of a call, or NULL. */
 const pc_py_node *pc_py_kwarg(const pc_py_node *call, const char *name);
 /* Positional argument i of a call (no starred expansion), or NULL. */
 const pc_py_node *pc_py_posarg(const pc_py_node *call, int i);
+/* Argument by position or keyword (the Python signature order); NULL when absent; its node (the
+ * call when absent); its truth (0 when absent). */
+pc_py_val *pc_py_arg(pc_py_args *a, int pos, const char *kw);
+const pc_py_node *pc_py_arg_node(pc_py_args *a, int pos, const char *kw);
+int pc_py_arg_truth(pc_py_ctx *c, pc_py_args *a, int pos, const char *kw);
+pc_py_val pc_py_eval_call(pc_py_ctx *c, const pc_py_node *n);
 
+/* ---- py_ops.c: pypto ops ---- */
+typedef enum pc_py_opkind {
+    OP_ELEM,       /* elementwise over its tensor operands (broadcasting) */
+    OP_REDUCE,     /* (input, dim=-1, keepdim=False) */
+    OP_ARGREDUCE,  /* like OP_REDUCE, INT32 result */
+    OP_MATMUL,     /* (a, b, out_dtype, a_trans=, b_trans=) */
+    OP_CAST,       /* (input, dtype) */
+    OP_TRANSPOSE,  /* (input, dim0, dim1) */
+    OP_PERMUTE,    /* (input, dims) */
+    OP_CONCAT,     /* (tensors, dim) */
+    OP_EXPAND,     /* (input, shape) */
+    OP_COMPARE,    /* elementwise, BOOL result */
+    OP_OPAQUE      /* a tensor op whose result shape poolcheck does not infer */
+} pc_py_opkind;
+typedef struct pc_py_opdesc { const char *name; pc_py_opkind kind; pc_unit unit; } pc_py_opdesc;
+/* Shape of a subscript `base[key]` and what kind of key it is. */
+typedef struct pc_py_keyinfo {
+    bool all_empty;    /* every element is `:` with no bound (or a lone ...): a whole write */
+    bool all_int;      /* every element is an integer index: an element write when the value is a scalar */
+    int nelems;
+} pc_py_keyinfo;
+/* The op table's entry for a pypto op name ("add", "matmul"), or NULL. */
+const pc_py_opdesc *pc_py_find_op(const char *name);
+/* Run op `d` with evaluated arguments (self, when a method, is pos[0]). */
+pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, const pc_py_node *at);
+pc_py_val pc_py_create_tensor(pc_py_ctx *c, const char *leaf, pc_py_args *a);
+pc_py_val pc_py_make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_py_val *dtype, const pc_py_node *at);
+/* An op result not yet stored anywhere. */
+pc_py_val pc_py_pending(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **shape, int ndims);
+/* Dimension d (negative: from the end) of an ndims-dimensional shape, or -1. */
+int pc_py_norm_dim(int64_t d, int ndims);
+void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const pc_py_node *key,
+                           const pc_expr ***out, int *nout, pc_py_keyinfo *ki);
+
+/* ---- py_build.c: the kernel model ---- */
+pc_kernel *pc_py_kernel(pc_py_ctx *c);
 /* Tensor values: materialise a pending result / view / creation into a model tensor named
  * `variable` (NULL: anonymous) defined by the current statement. */
 int pc_py_materialise(pc_py_ctx *c, pc_py_val *v, const char *variable, const pc_py_node *at);
 void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, const pc_py_node *at);
+/* An operand read by an op executing on `unit` (a pending result or creation is materialised). */
+void pc_py_read_operand(pc_py_ctx *c, pc_py_val *v, pc_unit unit, const pc_py_node *at);
+/* The shape and dtype of a tensor value (a model tensor's, else the value's own). */
+void pc_py_tensor_shape(pc_py_ctx *c, const pc_py_val *v, const pc_expr ***shape, int *ndims, pc_dtype *dt);
 /* A part of the kernel poolcheck does not model (PC012), at most once per source place. */
 void pc_py_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what);
 /* Flush the current statement's accesses as one PC_STMT_OP in the current block (nothing when it
@@ -355,17 +442,10 @@ int pc_py_new_tensor(pc_py_ctx *c, const char *variable, pc_tensor_kind kind, pc
 /* The value `qualname` ("common.dequant", "..cfg.BLOCK") names in a module the kernel imports,
  * read from that module's source; NULL when it is not a project module or has no such name. */
 pc_py_val *pc_py_foreign(pc_py_ctx *c, const char *qualname, const pc_py_node *at);
-/* The module a frame belongs to (NULL: the analysed file). */
-pc_py_module *pc_py_frame_module(const pc_py_frame *f);
 /* Value of a user binding for name, true when every binding set that has it agrees. */
 bool pc_py_user_binding(const pc_py_ctx *c, const char *name, int64_t *out, bool want_max);
-/* Bind a module's top-level names (imports, constants, functions) into c->frame. */
+/* Bind a module's top-level names (imports, constants, functions) into c->frame (py_frontend.c). */
 void pc_py_bind_module(pc_py_ctx *c, const pc_py_list *body);
-
-/* ---- open-rank parameters (py_eval.c) ---- */
-struct pc_py_open_param *pc_py_open_param(pc_py_ctx *c, int tensor);
-/* The rank of open parameter tensor is now known: its dims become PARAM.shape[i] symbols. */
-void pc_py_fix_rank(pc_py_ctx *c, int tensor, int ndims);
 
 /* ---- py_stmt.c ---- */
 void pc_py_walk_body(pc_py_ctx *c, const pc_py_list *body);

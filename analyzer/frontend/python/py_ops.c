@@ -1,0 +1,531 @@
+/*
+ * py_ops.c - the pypto ops: their table (name, kind, unit), result shapes (broadcasting,
+ * reductions, matmul, transposes, concatenation, subscripts) and dtypes, tensor creation
+ * (pypto.tensor / full / zeros / ones) and views (view / reshape).
+ *
+ * An op call returns a *pending* result (unit, dtype, shape) after recording the reads of its
+ * operands; the pending result becomes a model tensor only when it is stored under a name or used
+ * as an operand of another op (upstream materialises every op result, but the value on the right of
+ * a write lands in the destination's memory - model.md section 4 - so it gets no tensor of its own).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "py_int.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- shapes --------------------------------------------------------------------------------- */
+
+static const pc_expr **shape_alloc(pc_py_ctx *c, int n)
+{
+    return pc_arena_alloc(pc_py_marena(c), (size_t)(n > 0 ? n : 1) * sizeof(const pc_expr *));
+}
+
+/* A shape from a value: a sequence of integers, x.shape, or a single integer. */
+static bool shape_of_value(pc_py_ctx *c, const pc_py_val *v, const pc_expr ***shape, int *ndims)
+{
+    if (v->kind == PV_SHAPE) {
+        *shape = (const pc_expr **)v->shape;
+        *ndims = v->shape ? v->ndims : -1;
+        return v->shape != NULL;
+    }
+    if (v->kind == PV_INT) {
+        const pc_expr **s = shape_alloc(c, 1);
+        s[0] = v->e;
+        *shape = s;
+        *ndims = 1;
+        return true;
+    }
+    if (v->kind != PV_SEQ)
+        return false;
+    const pc_expr **s = shape_alloc(c, v->nitems);
+    for (int i = 0; i < v->nitems; i++) {
+        const pc_expr *e = pc_py_as_expr(&v->items[i]);
+        if (!e)
+            return false;
+        s[i] = e;
+    }
+    *shape = s;
+    *ndims = v->nitems;
+    return true;
+}
+
+pc_py_val pc_py_pending(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **shape, int ndims)
+{
+    (void)c;
+    pc_py_val v = pc_py_mkval(PV_PENDING);
+    v.unit = unit;
+    v.dtype = dt;
+    v.shape = shape;
+    v.ndims = shape ? ndims : -1;
+    return v;
+}
+
+static pc_dtype dtype_of(const pc_py_val *v)
+{
+    return v && v->kind == PV_DTYPE ? v->dtype : PC_DT_UNKNOWN;
+}
+
+/* Elementwise broadcasting of two shapes (numpy rules, dims of 1 stretch). */
+static void broadcast(pc_py_ctx *c, const pc_expr **a, int na, const pc_expr **b, int nb, const pc_expr ***out,
+                      int *nout)
+{
+    if (!a || na < 0) {
+        *out = b && nb >= 0 ? (const pc_expr **)b : NULL;
+        *nout = b ? nb : -1;
+        return;
+    }
+    if (!b || nb < 0) {
+        *out = (const pc_expr **)a;
+        *nout = na;
+        return;
+    }
+    int n = na > nb ? na : nb;
+    const pc_expr **s = shape_alloc(c, n);
+    for (int i = 0; i < n; i++) {
+        int ia = na - n + i, ib = nb - n + i;
+        const pc_expr *da = ia >= 0 ? a[ia] : NULL, *db = ib >= 0 ? b[ib] : NULL;
+        int64_t x;
+        if (!da)
+            s[i] = db;
+        else if (!db)
+            s[i] = da;
+        else if (pc_expr_is_int(da, &x) && x == 1)
+            s[i] = db;
+        else
+            s[i] = da;
+    }
+    *out = s;
+    *nout = n;
+}
+
+int pc_py_norm_dim(int64_t d, int ndims)
+{
+    if (d < 0)
+        d += ndims;
+    return d >= 0 && d < ndims ? (int)d : -1;
+}
+
+void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const pc_py_node *key,
+                           const pc_expr ***out, int *nout, pc_py_keyinfo *ki)
+{
+    const pc_py_node *single[1] = {key};
+    const pc_py_node *const *elems = single;
+    int n = 1;
+    if (key && key->kind == PY_TUPLE) {
+        elems = (const pc_py_node *const *)key->list1.items;
+        n = key->list1.count;
+    }
+    ki->all_empty = true;
+    ki->all_int = n > 0;
+    ki->nelems = n;
+    int consumed = 0; /* elements that take a dimension */
+    for (int i = 0; i < n; i++)
+        if (elems[i] && elems[i]->kind != PY_ELLIPSIS && elems[i]->kind != PY_NONE)
+            consumed++;
+    bool known = shape && ndims >= 0;
+    int cap = (known ? ndims : 0) + n + 1;
+    const pc_expr **s = shape_alloc(c, cap);
+    int ns = 0, d = 0;
+    pc_arena *a = pc_py_marena(c);
+    for (int i = 0; i < n; i++) {
+        const pc_py_node *e = elems[i];
+        if (!e) {
+            known = false;
+            continue;
+        }
+        if (e->kind == PY_ELLIPSIS) {
+            ki->all_int = false;
+            int fill = known ? ndims - consumed : 0;
+            for (int j = 0; j < fill && d < ndims; j++)
+                s[ns++] = shape[d++];
+            continue;
+        }
+        if (e->kind == PY_NONE) {
+            ki->all_int = false;
+            ki->all_empty = false;
+            s[ns++] = pc_expr_int(a, 1);
+            continue;
+        }
+        const pc_expr *dim = known && d < ndims ? shape[d] : NULL;
+        if (known && d >= ndims)
+            known = false;
+        d++;
+        if (e->kind == PY_SLICE) {
+            ki->all_int = false;
+            if (e->a || e->b || e->c)
+                ki->all_empty = false;
+            pc_py_val lo = e->a ? pc_py_eval(c, e->a) : pc_py_int(c, 0);
+            pc_py_val hi = e->b ? pc_py_eval(c, e->b) : pc_py_expr_val(dim);
+            pc_py_val st = e->c ? pc_py_eval(c, e->c) : pc_py_int(c, 1);
+            const pc_expr *l = lo.kind == PV_NONE ? pc_expr_int(a, 0) : pc_py_as_expr(&lo);
+            const pc_expr *h = hi.kind == PV_NONE ? dim : pc_py_as_expr(&hi);
+            const pc_expr *stp = st.kind == PV_NONE ? pc_expr_int(a, 1) : pc_py_as_expr(&st);
+            int64_t x;
+            /* negative constant bounds count from the end (Python slice rules) */
+            if (l && pc_expr_is_int(l, &x) && x < 0)
+                l = dim ? pc_expr_bin(a, PC_EXPR_ADD, dim, l) : NULL;
+            if (h && pc_expr_is_int(h, &x) && x < 0)
+                h = dim ? pc_expr_bin(a, PC_EXPR_ADD, dim, h) : NULL;
+            const pc_expr *ext = l && h ? pc_expr_bin(a, PC_EXPR_SUB, h, l) : NULL;
+            if (ext && stp && !(pc_expr_is_int(stp, &x) && x == 1))
+                ext = pc_expr_bin(a, PC_EXPR_CEILDIV, ext, stp);
+            if (!ext || !stp)
+                known = false;
+            else
+                s[ns++] = ext;
+        } else {
+            ki->all_empty = false;
+            pc_py_val iv = pc_py_eval(c, e);
+            if (iv.kind != PV_INT && iv.kind != PV_BOOL) {
+                /* a tensor index (gather/scatter) or something we cannot see */
+                ki->all_int = false;
+                known = false;
+            }
+        }
+    }
+    if (known)
+        while (d < ndims)
+            s[ns++] = shape[d++];
+    *out = known ? s : NULL;
+    *nout = known ? ns : -1;
+}
+
+/* ---- pypto ops ------------------------------------------------------------------------------ */
+
+
+static const pc_py_opdesc ops[] = {
+    /* cube */
+    {"matmul", OP_MATMUL, PC_UNIT_CUBE}, {"batch_matmul", OP_MATMUL, PC_UNIT_CUBE},
+    {"bmm", OP_MATMUL, PC_UNIT_CUBE}, {"matmul_mx", OP_MATMUL, PC_UNIT_CUBE},
+    {"quant_matmul", OP_MATMUL, PC_UNIT_CUBE}, {"transposed_batchmatmul", OP_MATMUL, PC_UNIT_CUBE},
+    {"conv2d", OP_OPAQUE, PC_UNIT_CUBE}, {"conv", OP_OPAQUE, PC_UNIT_CUBE},
+    /* vector, elementwise */
+    {"add", OP_ELEM, PC_UNIT_VECTOR}, {"sub", OP_ELEM, PC_UNIT_VECTOR}, {"mul", OP_ELEM, PC_UNIT_VECTOR},
+    {"div", OP_ELEM, PC_UNIT_VECTOR}, {"maximum", OP_ELEM, PC_UNIT_VECTOR}, {"minimum", OP_ELEM, PC_UNIT_VECTOR},
+    {"pow", OP_ELEM, PC_UNIT_VECTOR}, {"fmod", OP_ELEM, PC_UNIT_VECTOR}, {"remainder", OP_ELEM, PC_UNIT_VECTOR},
+    {"exp", OP_ELEM, PC_UNIT_VECTOR}, {"exp2", OP_ELEM, PC_UNIT_VECTOR}, {"expm1", OP_ELEM, PC_UNIT_VECTOR},
+    {"log", OP_ELEM, PC_UNIT_VECTOR}, {"log1p", OP_ELEM, PC_UNIT_VECTOR}, {"sqrt", OP_ELEM, PC_UNIT_VECTOR},
+    {"rsqrt", OP_ELEM, PC_UNIT_VECTOR}, {"abs", OP_ELEM, PC_UNIT_VECTOR}, {"neg", OP_ELEM, PC_UNIT_VECTOR},
+    {"reciprocal", OP_ELEM, PC_UNIT_VECTOR}, {"relu", OP_ELEM, PC_UNIT_VECTOR}, {"gelu", OP_ELEM, PC_UNIT_VECTOR},
+    {"silu", OP_ELEM, PC_UNIT_VECTOR}, {"sigmoid", OP_ELEM, PC_UNIT_VECTOR}, {"tanh", OP_ELEM, PC_UNIT_VECTOR},
+    {"sin", OP_ELEM, PC_UNIT_VECTOR}, {"cos", OP_ELEM, PC_UNIT_VECTOR}, {"sign", OP_ELEM, PC_UNIT_VECTOR},
+    {"floor", OP_ELEM, PC_UNIT_VECTOR}, {"ceil", OP_ELEM, PC_UNIT_VECTOR}, {"round", OP_ELEM, PC_UNIT_VECTOR},
+    {"trunc", OP_ELEM, PC_UNIT_VECTOR}, {"erf", OP_ELEM, PC_UNIT_VECTOR}, {"clip", OP_ELEM, PC_UNIT_VECTOR},
+    {"clamp", OP_ELEM, PC_UNIT_VECTOR}, {"where", OP_ELEM, PC_UNIT_VECTOR}, {"softmax", OP_ELEM, PC_UNIT_VECTOR},
+    {"log_softmax", OP_ELEM, PC_UNIT_VECTOR}, {"layer_norm", OP_ELEM, PC_UNIT_VECTOR},
+    {"rms_norm", OP_ELEM, PC_UNIT_VECTOR}, {"logical_and", OP_COMPARE, PC_UNIT_VECTOR},
+    {"logical_or", OP_COMPARE, PC_UNIT_VECTOR}, {"logical_not", OP_COMPARE, PC_UNIT_VECTOR},
+    {"bitwise_and", OP_ELEM, PC_UNIT_VECTOR}, {"bitwise_or", OP_ELEM, PC_UNIT_VECTOR},
+    {"bitwise_xor", OP_ELEM, PC_UNIT_VECTOR}, {"bitwise_not", OP_ELEM, PC_UNIT_VECTOR},
+    {"eq", OP_COMPARE, PC_UNIT_VECTOR}, {"ne", OP_COMPARE, PC_UNIT_VECTOR}, {"lt", OP_COMPARE, PC_UNIT_VECTOR},
+    {"le", OP_COMPARE, PC_UNIT_VECTOR}, {"gt", OP_COMPARE, PC_UNIT_VECTOR}, {"ge", OP_COMPARE, PC_UNIT_VECTOR},
+    {"isnan", OP_COMPARE, PC_UNIT_VECTOR}, {"isinf", OP_COMPARE, PC_UNIT_VECTOR},
+    {"clone", OP_ELEM, PC_UNIT_VECTOR}, {"copy", OP_ELEM, PC_UNIT_VECTOR}, {"contiguous", OP_ELEM, PC_UNIT_VECTOR},
+    {"online_softmax", OP_OPAQUE, PC_UNIT_VECTOR}, {"online_softmax_update", OP_OPAQUE, PC_UNIT_VECTOR},
+    /* vector, shape-changing */
+    {"sum", OP_REDUCE, PC_UNIT_VECTOR}, {"amax", OP_REDUCE, PC_UNIT_VECTOR}, {"amin", OP_REDUCE, PC_UNIT_VECTOR},
+    {"mean", OP_REDUCE, PC_UNIT_VECTOR}, {"prod", OP_REDUCE, PC_UNIT_VECTOR}, {"max", OP_REDUCE, PC_UNIT_VECTOR},
+    {"min", OP_REDUCE, PC_UNIT_VECTOR}, {"var", OP_REDUCE, PC_UNIT_VECTOR}, {"std", OP_REDUCE, PC_UNIT_VECTOR},
+    {"logsumexp", OP_REDUCE, PC_UNIT_VECTOR}, {"argmax", OP_ARGREDUCE, PC_UNIT_VECTOR},
+    {"argmin", OP_ARGREDUCE, PC_UNIT_VECTOR}, {"cast", OP_CAST, PC_UNIT_VECTOR}, {"to", OP_CAST, PC_UNIT_VECTOR},
+    {"transpose", OP_TRANSPOSE, PC_UNIT_VECTOR}, {"permute", OP_PERMUTE, PC_UNIT_VECTOR},
+    {"concat", OP_CONCAT, PC_UNIT_VECTOR}, {"cat", OP_CONCAT, PC_UNIT_VECTOR},
+    {"expand", OP_EXPAND, PC_UNIT_VECTOR}, {"broadcast_to", OP_EXPAND, PC_UNIT_VECTOR},
+    {"expand_clone", OP_EXPAND, PC_UNIT_VECTOR},
+    {"gather", OP_OPAQUE, PC_UNIT_VECTOR}, {"index_select", OP_OPAQUE, PC_UNIT_VECTOR},
+    {"scatter", OP_OPAQUE, PC_UNIT_VECTOR}, {"topk", OP_OPAQUE, PC_UNIT_VECTOR}, {"sort", OP_OPAQUE, PC_UNIT_VECTOR},
+    {"cumsum", OP_ELEM, PC_UNIT_VECTOR}, {"gather_in_l1", OP_OPAQUE, PC_UNIT_VECTOR},
+    {"gather_in_ub", OP_OPAQUE, PC_UNIT_VECTOR},
+};
+
+const pc_py_opdesc *pc_py_find_op(const char *name)
+{
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+/* x's shape permuted by the constant list p (NULL when either is not known). */
+static const pc_expr **permuted(pc_py_ctx *c, const pc_expr **xs, int xn, const pc_py_val *p)
+{
+    if (!xs || xn < 0 || !p || p->kind != PV_SEQ || p->nitems != xn)
+        return NULL;
+    const pc_expr **s = shape_alloc(c, xn);
+    for (int i = 0; i < xn; i++) {
+        int64_t v;
+        int k = pc_py_const_int(&p->items[i], &v) ? pc_py_norm_dim(v, xn) : -1;
+        if (k < 0)
+            return NULL;
+        s[i] = xs[k];
+    }
+    return s;
+}
+
+/* Run op `d` with evaluated arguments (self, when a method, is pos[0]). */
+pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, const pc_py_node *at)
+{
+    /* Reads first, in argument order, with the op's unit. */
+    for (int i = 0; i < a->npos; i++)
+        if (pc_py_tensorish(&a->pos[i]) || a->pos[i].kind == PV_SEQ)
+            pc_py_read_operand(c, &a->pos[i], d->unit, a->posnode[i]);
+    for (int i = 0; i < a->call->list2.count; i++)
+        if (pc_py_tensorish(&a->kw[i]))
+            pc_py_read_operand(c, &a->kw[i], d->unit, a->call->list2.items[i]);
+
+    /* Pending operands were materialised by the reads; views keep their own shape. */
+    pc_py_val *x = a->npos > 0 ? &a->pos[0] : NULL;
+    const pc_expr **xs = NULL;
+    int xn = -1;
+    pc_dtype xdt = PC_DT_UNKNOWN;
+    if (x && pc_py_tensorish(x))
+        pc_py_tensor_shape(c, x, (const pc_expr ***)&xs, &xn, &xdt);
+    pc_arena *ar = pc_py_marena(c);
+
+    switch (d->kind) {
+    case OP_ELEM:
+    case OP_COMPARE: {
+        const pc_expr **s = NULL;
+        int n = -1;
+        pc_dtype dt = PC_DT_UNKNOWN;
+        bool first = true;
+        for (int i = 0; i < a->npos; i++) {
+            if (!pc_py_tensorish(&a->pos[i]))
+                continue;
+            const pc_expr **ts;
+            int tn;
+            pc_dtype tdt;
+            pc_py_tensor_shape(c, &a->pos[i], (const pc_expr ***)&ts, &tn, &tdt);
+            if (first) {
+                s = ts;
+                n = tn;
+                dt = tdt;
+                first = false;
+            } else {
+                broadcast(c, s, n, ts, tn, (const pc_expr ***)&s, &n);
+            }
+        }
+        if (d->kind == OP_COMPARE)
+            dt = PC_DT_BOOL;
+        return pc_py_pending(c, d->unit, dt, s, n);
+    }
+    case OP_REDUCE:
+    case OP_ARGREDUCE: {
+        pc_dtype dt = d->kind == OP_ARGREDUCE ? PC_DT_INT32 : xdt;
+        if (!xs || xn < 0)
+            return pc_py_pending(c, d->unit, dt, NULL, -1);
+        pc_py_val *dimv = pc_py_arg(a, 1, "dim");
+        if (!dimv)
+            dimv = pc_py_arg(a, -1, "axis");
+        if (!dimv)
+            dimv = pc_py_arg(a, -1, "dims");
+        bool keep = pc_py_arg_truth(c, a, 2, "keepdim") == 1 || pc_py_arg_truth(c, a, -1, "keep_dim") == 1 ||
+                    pc_py_arg_truth(c, a, -1, "keepdims") == 1;
+        bool reduced[64] = {false};
+        if (xn > 64)
+            return pc_py_pending(c, d->unit, dt, NULL, -1);
+        int64_t v;
+        if (!dimv || dimv->kind == PV_NONE) {
+            if (!dimv && xn > 0)
+                reduced[xn - 1] = true; /* default axis -1, as the C++ API */
+            else
+                for (int i = 0; i < xn; i++)
+                    reduced[i] = true;
+        } else if (pc_py_const_int(dimv, &v)) {
+            int k = pc_py_norm_dim(v, xn);
+            if (k < 0)
+                return pc_py_pending(c, d->unit, dt, NULL, -1);
+            reduced[k] = true;
+        } else if (dimv->kind == PV_SEQ) {
+            for (int i = 0; i < dimv->nitems; i++) {
+                int k = pc_py_const_int(&dimv->items[i], &v) ? pc_py_norm_dim(v, xn) : -1;
+                if (k < 0)
+                    return pc_py_pending(c, d->unit, dt, NULL, -1);
+                reduced[k] = true;
+            }
+        } else {
+            return pc_py_pending(c, d->unit, dt, NULL, -1);
+        }
+        const pc_expr **s = shape_alloc(c, xn);
+        int n = 0;
+        for (int i = 0; i < xn; i++) {
+            if (!reduced[i])
+                s[n++] = xs[i];
+            else if (keep)
+                s[n++] = pc_expr_int(ar, 1);
+        }
+        return pc_py_pending(c, d->unit, dt, s, n);
+    }
+    case OP_MATMUL: {
+        pc_py_tiles_matmul(c, a->npos > 0 ? a->posnode[0] : pc_py_arg_node(a, -1, "input"), a->npos > 1 ? a->posnode[1] : pc_py_arg_node(a, -1, "mat2"), pc_py_arg_truth(c, a, -1, "a_trans"), pc_py_arg_truth(c, a, -1, "b_trans"));
+        pc_py_val *b = a->npos > 1 ? &a->pos[1] : pc_py_arg(a, -1, "mat2");
+        pc_dtype dt = dtype_of(pc_py_arg(a, 2, "out_dtype"));
+        if (dt == PC_DT_UNKNOWN)
+            dt = xdt;
+        const pc_expr **bs = NULL;
+        int bn = -1;
+        pc_dtype bdt;
+        if (b && pc_py_tensorish(b))
+            pc_py_tensor_shape(c, b, (const pc_expr ***)&bs, &bn, &bdt);
+        if (!xs || !bs || xn < 2 || bn < 2)
+            return pc_py_pending(c, d->unit, dt, NULL, -1);
+        bool at_ = pc_py_arg_truth(c, a, -1, "a_trans") == 1, bt = pc_py_arg_truth(c, a, -1, "b_trans") == 1;
+        const pc_expr *m = at_ ? xs[xn - 1] : xs[xn - 2];
+        const pc_expr *nn = bt ? bs[bn - 2] : bs[bn - 1];
+        const pc_expr **lead = xn >= bn ? xs : bs;
+        int nl = (xn >= bn ? xn : bn) - 2;
+        const pc_expr **s = shape_alloc(c, nl + 2);
+        for (int i = 0; i < nl; i++)
+            s[i] = lead[i];
+        s[nl] = m;
+        s[nl + 1] = nn;
+        return pc_py_pending(c, d->unit, dt, s, nl + 2);
+    }
+    case OP_CAST: {
+        pc_dtype dt = dtype_of(pc_py_arg(a, 1, "dtype"));
+        return pc_py_pending(c, d->unit, dt, xs, xn);
+    }
+    case OP_TRANSPOSE: {
+        int64_t d0 = -2, d1 = -1;
+        pc_py_val *v0 = pc_py_arg(a, 1, "dim0"), *v1 = pc_py_arg(a, 2, "dim1");
+        if (v0 && v0->kind == PV_SEQ && !v1) /* transpose(x, [0, 1, 3, 2]): a permutation */
+            return pc_py_pending(c, d->unit, xdt, permuted(c, xs, xn, v0), xn);
+        if ((v0 && !pc_py_const_int(v0, &d0)) || (v1 && !pc_py_const_int(v1, &d1)) || !xs)
+            return pc_py_pending(c, d->unit, xdt, NULL, -1);
+        int k0 = pc_py_norm_dim(d0, xn), k1 = pc_py_norm_dim(d1, xn);
+        if (k0 < 0 || k1 < 0)
+            return pc_py_pending(c, d->unit, xdt, NULL, -1);
+        const pc_expr **s = shape_alloc(c, xn);
+        memcpy(s, xs, (size_t)xn * sizeof *s);
+        s[k0] = xs[k1];
+        s[k1] = xs[k0];
+        return pc_py_pending(c, d->unit, xdt, s, xn);
+    }
+    case OP_PERMUTE:
+        return pc_py_pending(c, d->unit, xdt, permuted(c, xs, xn, pc_py_arg(a, 1, "dims")), xn);
+    case OP_CONCAT: {
+        pc_py_val *list = pc_py_arg(a, 0, "tensors");
+        int64_t dim = 0;
+        pc_py_val *dv = pc_py_arg(a, 1, "dim");
+        if (!dv)
+            dv = pc_py_arg(a, -1, "axis");
+        if (!list || list->kind != PV_SEQ || list->nitems == 0 || (dv && !pc_py_const_int(dv, &dim)))
+            return pc_py_pending(c, d->unit, PC_DT_UNKNOWN, NULL, -1);
+        const pc_expr **s = NULL, **ts;
+        int n = -1, tn, k = -1;
+        pc_dtype dt = PC_DT_UNKNOWN, tdt;
+        for (int i = 0; i < list->nitems; i++) {
+            if (!pc_py_tensorish(&list->items[i]))
+                return pc_py_pending(c, d->unit, dt, NULL, -1);
+            pc_py_tensor_shape(c, &list->items[i], (const pc_expr ***)&ts, &tn, &tdt);
+            if (!ts)
+                return pc_py_pending(c, d->unit, tdt, NULL, -1);
+            if (i == 0) {
+                n = tn;
+                k = pc_py_norm_dim(dim, n);
+                if (k < 0)
+                    return pc_py_pending(c, d->unit, tdt, NULL, -1);
+                s = shape_alloc(c, n);
+                memcpy(s, ts, (size_t)n * sizeof *s);
+                dt = tdt;
+            } else if (tn == n) {
+                s[k] = pc_expr_bin(ar, PC_EXPR_ADD, s[k], ts[k]);
+            }
+        }
+        return pc_py_pending(c, d->unit, dt, s, n);
+    }
+    case OP_EXPAND: {
+        pc_py_val *sv = pc_py_arg(a, 1, "shape");
+        const pc_expr **s;
+        int n;
+        if (sv && shape_of_value(c, sv, (const pc_expr ***)&s, &n))
+            return pc_py_pending(c, d->unit, xdt, s, n);
+        return pc_py_pending(c, d->unit, xdt, NULL, -1);
+    }
+    case OP_OPAQUE:
+        break;
+    }
+    return pc_py_pending(c, d->unit, xdt, NULL, -1);
+}
+
+/* pypto.tensor / Tensor(shape, dtype, name), full(size, fill_value, dtype), zeros/ones(*size, dtype=). */
+pc_py_val pc_py_create_tensor(pc_py_ctx *c, const char *leaf, pc_py_args *a)
+{
+    pc_py_val v = pc_py_mkval(PV_CREATE);
+    v.ndims = -1;
+    pc_py_val *shape = NULL, *dt = NULL, *name = NULL;
+    if (strcmp(leaf, "tensor") == 0 || strcmp(leaf, "Tensor") == 0) {
+        shape = pc_py_arg(a, 0, "shape");
+        dt = pc_py_arg(a, 1, "dtype");
+        name = pc_py_arg(a, 2, "name");
+        v.unit = PC_UNIT_NONE;
+        v.dtype = PC_DT_FP32; /* pypto.tensor's default dtype */
+    } else if (strcmp(leaf, "full") == 0) {
+        shape = pc_py_arg(a, 0, "size");
+        dt = pc_py_arg(a, 2, "dtype");
+        v.unit = PC_UNIT_VECTOR;
+        v.dtype = PC_DT_FP32;
+    } else { /* zeros, ones: *size */
+        dt = pc_py_arg(a, -1, "dtype");
+        v.unit = PC_UNIT_VECTOR;
+        v.dtype = PC_DT_FP32;
+        if (a->npos == 1)
+            shape = &a->pos[0];
+        else if (a->npos > 1) {
+            pc_py_val *seq = pc_arena_alloc(c->scratch, sizeof *seq);
+            *seq = pc_py_mkval(PV_SEQ);
+            seq->items = a->pos;
+            seq->nitems = a->npos;
+            shape = seq;
+        } else {
+            shape = pc_py_arg(a, -1, "size");
+        }
+    }
+    if (dt && dt->kind == PV_DTYPE)
+        v.dtype = dt->dtype;
+    else if (dt && dt->kind != PV_NONE)
+        v.dtype = PC_DT_UNKNOWN;
+    if (name && name->kind == PV_STR)
+        v.s = name->s;
+    const pc_expr **s;
+    int n;
+    /* tensor/full take a shape sequence; a lone integer is a 1-d size only for zeros/ones(*size) */
+    bool seq_only = strcmp(leaf, "zeros") != 0 && strcmp(leaf, "ones") != 0;
+    if (shape && !(seq_only && shape->kind == PV_INT) && shape_of_value(c, shape, (const pc_expr ***)&s, &n)) {
+        v.shape = s;
+        v.ndims = n;
+    }
+    return v;
+}
+
+/* pypto.view(input, shape, offsets, *, valid_shape, dtype) and pypto.reshape(input, shape). */
+pc_py_val pc_py_make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_py_val *dtype,
+                           const pc_py_node *at)
+{
+    if (!input || !pc_py_tensorish(input))
+        return pc_py_unknown();
+    const pc_expr **s = NULL;
+    int n = -1;
+    pc_dtype dt;
+    if (input->kind == PV_PENDING || input->kind == PV_CREATE)
+        pc_py_materialise(c, input, NULL, at);
+    pc_py_tensor_shape(c, input, (const pc_expr ***)&s, &n, &dt);
+    pc_py_val v = pc_py_mkval(PV_VIEW);
+    v.tensor = input->tensor;
+    v.dtype = dt;
+    v.node = at;
+    if (shape && shape->kind != PV_NONE) {
+        if (!shape_of_value(c, shape, (const pc_expr ***)&s, &n)) {
+            s = NULL;
+            n = -1;
+        }
+    }
+    if (dtype && dtype->kind == PV_DTYPE)
+        v.dtype = dtype->dtype;
+    v.shape = s;
+    v.ndims = s ? n : -1;
+    return v;
+}
