@@ -76,6 +76,7 @@ static void collect(const char *dir)
  * EXPECT-NOTE / EXPECT-WARNING / EXPECT-ERROR (severity set). */
 typedef struct fx_expect {
     int at;                   /* the fixture line that states it */
+    char file[256];           /* the file the diagnostic is in, when not the fixture ("cfg.json") */
     char id[32];
     const char *severity;
     int line, col;            /* col 0: any column */
@@ -275,13 +276,28 @@ static bool every_case(const char *line)
     return q - line >= 4 && strncmp(q - 4, "ALL:", 4) == 0;
 }
 
-/* LINE[:COL] at s, LINE being a number, or @LINE, @LINE+N, @LINE-N relative to `here` (the line
- * that states the expectation, FileCheck's [[@LINE]]).  False when s is not one. */
-static bool parse_where(const char *s, int here, int *line, int *col, int *consumed)
+/* [FILE:]LINE[:COL] at s, LINE being a number, or @LINE, @LINE+N, @LINE-N relative to `here` (the
+ * line that states the expectation, FileCheck's [[@LINE]]).  FILE (with an absolute LINE) names the
+ * file of a diagnostic that is not in the fixture (a --config file) by its last path components;
+ * LINE 0 is a diagnostic without a location.  False when s is not one. */
+static bool parse_where(const char *s, int here, char *file, size_t fsize, int *line, int *col, int *consumed)
 {
     const char *p = s;
     char *end;
-    if (strncmp(p, "@LINE", 5) == 0) {
+    file[0] = 0;
+    if (*p && *p != '@' && !isdigit((unsigned char)*p)) {
+        const char *colon = p;
+        while (*colon && *colon != ' ' && *colon != '\t' && !(colon[0] == ':' && isdigit((unsigned char)colon[1])))
+            colon++;
+        if (*colon != ':' || (size_t)(colon - p) >= fsize)
+            return false;
+        snprintf(file, fsize, "%.*s", (int)(colon - p), p);
+        p = colon + 1;
+    }
+    bool relative = strncmp(p, "@LINE", 5) == 0;
+    if (relative && file[0])
+        return false;
+    if (relative) {
         p += 5;
         long off = 0;
         if (*p == '+' || *p == '-') {
@@ -306,7 +322,7 @@ static bool parse_where(const char *s, int here, int *line, int *col, int *consu
     if (*p && *p != ' ' && *p != '\t')
         return false;
     *consumed = (int)(p - s);
-    return *line >= 1;
+    return *line >= 1 || (!relative && *line == 0);
 }
 
 /* EXPECT-DIAG: ID LINE[:COL] [text]   one diagnostic of check ID at that line
@@ -321,9 +337,9 @@ static void add_expect(ctx *c, const char *rest, const char *severity)
             FX_HARD(c, "%s:%d: EXPECT-DIAG: ID LINE[:COL] [text]", c->fixture, c->line);
         rest = skip_blanks(rest + n);
     }
-    if (!parse_where(rest, c->line, &e.line, &e.col, &consumed))
-        FX_HARD(c, "%s:%d: expected LINE[:COL] (a number, @LINE, @LINE+N or @LINE-N) at '%s'", c->fixture, c->line,
-                rest);
+    if (!parse_where(rest, c->line, e.file, sizeof e.file, &e.line, &e.col, &consumed))
+        FX_HARD(c, "%s:%d: expected [FILE:]LINE[:COL] (a number, @LINE, @LINE+N or @LINE-N) at '%s'", c->fixture,
+                c->line, rest);
     e.frag = skip_blanks(rest + consumed);
     c->ex = realloc(c->ex, (size_t)(c->nex + 1) * sizeof *c->ex);
     c->ex[c->nex++] = e;
@@ -341,10 +357,22 @@ static int jint(cJSON *d, const char *key)
     return cJSON_IsNumber(v) ? v->valueint : 0;
 }
 
-static bool fits(const fx_expect *e, cJSON *d)
+/* Is diagnostic file `df` the file an expectation names (its last path components), or, when it
+ * names none, the fixture (or no file: an unlocated diagnostic)? */
+static bool same_file(const char *df, const char *want, const char *fixture)
+{
+    if (!*want)
+        return !df || !*df || strcmp(df, fixture) == 0;
+    size_t n = strlen(df ? df : ""), w = strlen(want);
+    return n >= w && strcmp(df + n - w, want) == 0 && (n == w || df[n - w - 1] == '/');
+}
+
+static bool fits(const ctx *c, const fx_expect *e, cJSON *d)
 {
     const char *id = jstr(d, "check"), *sev = jstr(d, "severity"), *msg = jstr(d, "message");
     if (e->severity ? id || !sev || strcmp(sev, e->severity) != 0 : !id || strcmp(id, e->id) != 0)
+        return false;
+    if (!same_file(jstr(d, "file"), e->file, c->fixture))
         return false;
     return jint(d, "line") == e->line && (!e->col || jint(d, "column") == e->col) &&
            (!*e->frag || (msg && strstr(msg, e->frag)));
@@ -418,9 +446,11 @@ static bool augment(int e, const bool *cand, int nd, int *owner, bool *seen)
 }
 
 /* The expectation line that would claim diagnostic d, for the failure message. */
-static void suggest(char *buf, size_t size, cJSON *d)
+static void suggest(const ctx *c, char *buf, size_t size, cJSON *d)
 {
     const char *id = jstr(d, "check"), *sev = jstr(d, "severity"), *msg = jstr(d, "message");
+    const char *df = jstr(d, "file");
+    const char *base = df && *df && strcmp(df, c->fixture) != 0 ? strrchr(df, '/') : NULL;
     char key[32];
     if (id)
         snprintf(key, sizeof key, "EXPECT-DIAG: %s ", id);
@@ -429,7 +459,8 @@ static void suggest(char *buf, size_t size, cJSON *d)
         for (char *k = key + 7; *k && *k != ':'; k++)
             *k = (char)toupper((unsigned char)*k);
     }
-    snprintf(buf, size, "%s%d:%d %s", key, jint(d, "line"), jint(d, "column"), msg ? msg : "");
+    snprintf(buf, size, "%s%s%s%d:%d %s", key, base ? base + 1 : df && *df && strcmp(df, c->fixture) != 0 ? df : "",
+             df && *df && strcmp(df, c->fixture) != 0 ? ":" : "", jint(d, "line"), jint(d, "column"), msg ? msg : "");
 }
 
 /* Pair every diagnostic of the run with one expectation (a maximum matching, so a loose
@@ -451,7 +482,7 @@ static void match_diags(ctx *c)
         owner[k] = -1;
     for (int e = 0; e < c->nex; e++)
         for (int k = 0; k < nd; k++)
-            cand[(size_t)e * (size_t)nd + (size_t)k] = fits(&c->ex[e], d[k]);
+            cand[(size_t)e * (size_t)nd + (size_t)k] = fits(c, &c->ex[e], d[k]);
     int unmatched = -1;
     for (int e = 0; e < c->nex; e++) {
         memset(seen, 0, ((size_t)nd + 1) * sizeof *seen);
@@ -480,7 +511,7 @@ static void match_diags(ctx *c)
             if (owner[k] >= 0 || allowed(c, d[k]))
                 continue;
             char line[1024];
-            suggest(line, sizeof line, d[k]);
+            suggest(c, line, sizeof line, d[k]);
             if (used < sizeof msg)
                 used += (size_t)snprintf(msg + used, sizeof msg - used, "\n  %s", line);
             n++;
@@ -767,7 +798,7 @@ END_TEST
  * where `head` is the number of lines of `header` (see checks/pc013_shape_not_inferred.py), one
  * more when `above` (a line put just above the call) is given; `trailer` is appended to the call's
  * line (a trailing comment). */
-static char *self_fixture(const char *header, const char *above, const char *trailer)
+static char *self_fixture_cfg(const char *header, const char *above, const char *trailer, const char *cfg)
 {
     char tmpl[] = "/tmp/pc_fixture_selftest_XXXXXX";
     char *dir = mkdtemp(tmpl);
@@ -794,6 +825,14 @@ static char *self_fixture(const char *header, const char *above, const char *tra
             "        order = pypto.argsort(a, dim=1)%s\n",
             header, above ? above : "", above ? "\n" : "", trailer ? trailer : "");
     fclose(f);
+    if (cfg) {
+        char cpath[4096];
+        snprintf(cpath, sizeof cpath, "%s/cfg.json", dir);
+        f = fopen(cpath, "w");
+        ck_assert_msg(f, "cannot write %s", cpath);
+        fputs(cfg, f);
+        fclose(f);
+    }
     return path;
 }
 
@@ -802,14 +841,19 @@ static void self_fixture_free(char *path)
     unlink(path);
     char *slash = strrchr(path, '/');
     *slash = 0;
+    char cpath[4096];
+    snprintf(cpath, sizeof cpath, "%s/cfg.json", path);
+    unlink(cpath);
     rmdir(path);
     free(path);
 }
 
-/* Run the fixture; expect it to pass (want == NULL) or to fail with a message containing want. */
-static void self_expect(const char *header, const char *above, const char *trailer, const char *want)
+/* Run the fixture (with cfg.json beside it when cfg is not NULL); expect it to pass (want == NULL)
+ * or to fail with a message containing want. */
+static void self_expect_cfg(const char *header, const char *above, const char *trailer, const char *cfg,
+                            const char *want)
 {
-    char *path = self_fixture(header, above, trailer);
+    char *path = self_fixture_cfg(header, above, trailer, cfg);
     char *failure = run_fixture(path);
     if (!want)
         ck_assert_msg(!failure, "the fixture should pass, failed: %s", failure ? failure : "");
@@ -819,6 +863,11 @@ static void self_expect(const char *header, const char *above, const char *trail
     }
     free(failure);
     self_fixture_free(path);
+}
+
+static void self_expect(const char *header, const char *above, const char *trailer, const char *want)
+{
+    self_expect_cfg(header, above, trailer, NULL, want);
 }
 
 static const char SELF_HEAD[] = "# RUN:\n# EXPECT-EXIT: 0\n";   /* 2 lines: the note is at line 14 */
@@ -865,8 +914,18 @@ START_TEST(relative_line)
     self_expect("# RUN:\n# RUN:\n", NULL, "  # ALL: EXPECT-DIAG: PC013 @LINE:17", NULL);
     self_expect("# RUN:\n# RUN: --checks=-shape-not-inferred\n", NULL, "  # ALL: EXPECT-DIAG: PC013 @LINE:17",
                 "no PC013 at line 14");
+    /* a diagnostic in another file (the --config file) is expected with its file's name */
+    static const char cfg[] = "{\"runtime\": {\"stitch_function_max_num\": \"x\"}}\n";
+    static const char cfg_head[] = "# RUN: --config %S/cfg.json\n# EXPECT-EXIT: 1\n# EXPECT-DIAG: PC013 16:17\n";
+    char head[256];
+    snprintf(head, sizeof head, "%s# EXPECT-DIAG: PC003 cfg.json:1:41 stitch_function_max_num\n", cfg_head);
+    self_expect_cfg(head, NULL, NULL, cfg, NULL);
+    snprintf(head, sizeof head, "%s# EXPECT-DIAG: PC003 1:41 stitch_function_max_num\n", cfg_head);
+    self_expect_cfg(head, NULL, NULL, cfg, "no PC003 at line 1");
+    snprintf(head, sizeof head, "%s# EXPECT-NO-DIAG: PC006\n", cfg_head);
+    self_expect_cfg(head, NULL, NULL, cfg, "EXPECT-DIAG: PC003 cfg.json:1:41 Invalid");
     /* a malformed position is a fixture error, not a silent pass */
-    self_expect(SELF_HEAD, NULL, "  # EXPECT-DIAG: PC013 @LINE+x", "expected LINE[:COL]");
+    self_expect(SELF_HEAD, NULL, "  # EXPECT-DIAG: PC013 @LINE+x", "expected [FILE:]LINE[:COL]");
 }
 END_TEST
 
