@@ -86,11 +86,11 @@ static const char seed_py_kernel[] =
     "        output1[0, k_idx : k_idx + t] = tmp_assemble[0, k_idx : k_idx + t, 0]\n"
     "        output2[0, k_idx : k_idx + t] = tmp_exclusive[0, k_idx : k_idx + t, 0]";
 
-static const char seed_cpp_decls[] =
-    "    Tensor dy(DT_FP32, {1, 64, 1, 16}, \"dy\");\n"
-    "    Tensor weight(DT_FP32, {1, 16, 16}, \"weight\");\n"
-    "    Tensor output1(DT_FP32, {1, 64, 16}, \"output1\");\n"
-    "    Tensor output2(DT_FP32, {1, 64, 16}, \"output2\");";
+#define SEED_CPP_DECLS                                     \
+    "    Tensor dy(DT_FP32, {1, 64, 1, 16}, \"dy\");\n"         \
+    "    Tensor weight(DT_FP32, {1, 16, 16}, \"weight\");\n"    \
+    "    Tensor output1(DT_FP32, {1, 64, 16}, \"output1\");\n"  \
+    "    Tensor output2(DT_FP32, {1, 64, 16}, \"output2\");"
 
 static const char seed_cpp_kernel[] =
     "    FUNCTION(\"k_tmp_to_d_emb\", {dy, weight}, {output1, output2})\n"
@@ -165,35 +165,36 @@ static char *edited(const pc_check_page *pg, const char *lang, const char *body,
     return text;
 }
 
-static char *python_source(const pc_check_page *pg, const pc_page_source *s)
-{
-    if (pg->py_source)
-        return edited(pg, "Python", pg->py_source, s);
-    char *kernel = edited(pg, "Python", seed_py_kernel, s);
-    if (!kernel)
-        return NULL;
-    pc_sb b = {0};
-    pc_sb_append(&b, "import pypto\n\n");
-    if (s->options && *s->options)
-        pc_sb_printf(&b, "%s\n", s->options);
-    pc_sb_printf(&b, "\n\n%s\n", kernel);
-    pc_mem_free(kernel);
-    return pc_sb_take(&b);
-}
+/* How the seed example of one language is put together around its kernel. */
+typedef struct seed_frame {
+    const char *lang;
+    const char *kernel;
+    const char *head;     /* before the options */
+    const char *middle;   /* between the options and the kernel */
+    const char *tail;     /* after the kernel */
+} seed_frame;
 
-static char *cpp_source(const pc_check_page *pg, const pc_page_source *s)
+static const seed_frame python_frame = {"Python", seed_py_kernel, "import pypto\n\n", "\n\n", "\n"};
+static const seed_frame cpp_frame = {
+    "C++", seed_cpp_kernel,
+    "#include \"tilefwk/tilefwk.h\"\n\nusing namespace npu::tile_fwk;\n\nvoid BuildTmpToDEmb()\n{\n" SEED_CPP_DECLS "\n",
+    "", "\n}\n"};
+
+/* One example in one language: the entry's whole file (`whole`) or the seed example, edited
+ * (pc_mem_free); NULL when an edit does not apply. */
+static char *example_source(const pc_check_page *pg, const seed_frame *f, const char *whole,
+                            const pc_page_source *s)
 {
-    if (pg->cpp_source)
-        return edited(pg, "C++", pg->cpp_source, s);
-    char *kernel = edited(pg, "C++", seed_cpp_kernel, s);
+    if (whole)
+        return edited(pg, f->lang, whole, s);
+    char *kernel = edited(pg, f->lang, f->kernel, s);
     if (!kernel)
         return NULL;
     pc_sb b = {0};
-    pc_sb_printf(&b, "#include \"tilefwk/tilefwk.h\"\n\nusing namespace npu::tile_fwk;\n\n"
-                     "void BuildTmpToDEmb()\n{\n%s\n", seed_cpp_decls);
+    pc_sb_append(&b, f->head);
     if (s->options && *s->options)
         pc_sb_printf(&b, "%s\n", s->options);
-    pc_sb_printf(&b, "%s\n}\n", kernel);
+    pc_sb_printf(&b, "%s%s%s", f->middle, kernel, f->tail);
     pc_mem_free(kernel);
     return pc_sb_take(&b);
 }
@@ -307,8 +308,10 @@ static char *only_check(const char *out, const char *id)
 
 static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
 {
-    char *fpy = python_source(pg, &pg->failing.py), *fcpp = cpp_source(pg, &pg->failing.cpp);
-    char *xpy = python_source(pg, &pg->fixed.py), *xcpp = cpp_source(pg, &pg->fixed.cpp);
+    char *fpy = example_source(pg, &python_frame, pg->py_source, &pg->failing.py);
+    char *fcpp = example_source(pg, &cpp_frame, pg->cpp_source, &pg->failing.cpp);
+    char *xpy = example_source(pg, &python_frame, pg->py_source, &pg->fixed.py);
+    char *xcpp = example_source(pg, &cpp_frame, pg->cpp_source, &pg->fixed.cpp);
     char *out = NULL, *shown = NULL, *page = NULL;
     if (!fpy || !fcpp || !xpy || !xcpp)
         goto done;
