@@ -18,7 +18,7 @@ void pc_clang_incr_free(struct pc_clang_incr_set *s);
 void pc_clang_incr_release(struct pc_clang_incr_set *s, const char *path);
 /* How many function bodies the last editor-mode parse of path left out (reused from the analysis
  * before), 0 for a parse of the whole text, -1 when the session remembers nothing of path.
- * For tests and --verbose. */
+ * For tests. */
 int pc_clang_incr_reused(const pc_frontend *fe, const char *path);
 
 struct pc_frontend {
