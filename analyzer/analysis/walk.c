@@ -23,7 +23,12 @@ typedef struct inst_req {
  * once per combination of its IF statements' decisions (its path signature). */
 #define AN_SIG_WORDS 2
 #define AN_SIG_MAX 16
-typedef struct req_sig { uint64_t sig[AN_SIG_WORDS]; inst_req v; int *taken; int ntaken; } req_sig;
+typedef struct req_sig {
+    uint64_t sig[AN_SIG_WORDS];
+    inst_req v;
+    int *taken; int ntaken;
+    int64_t marked_task;     /* the task mark_tasks last marked this path in (+1; 0 none) */
+} req_sig;
 
 typedef struct req_cache {
     int tier;                /* 0 not computed, 1 valid without loop bindings, 2 per path
@@ -33,8 +38,7 @@ typedef struct req_cache {
     req_sig *sigs; int nsigs;/* tier 2 */
     int *ifs; int nifs;      /* tier 2: the IF statements of the root, preorder */
     int last_sig;            /* tier 2: the entry of the last requirement (mark_tasks) */
-    int64_t marked_task;     /* the task mark_tasks last marked this root's path in (+1; 0 none) */
-    int marked_sig;          /* ... and for tier 2 the entry it marked */
+    int64_t marked_task;     /* tier 1: the task mark_tasks last marked the path in (+1; 0 none) */
 } req_cache;
 
 /* The statements and loops inside a loop, at any depth. */
@@ -65,6 +69,7 @@ typedef struct walker {
     bool *run_asm;           /* per run: it touches or creates an assemble tensor */
     bool *root_sizes_static; /* per root: no tensor size of it names a loop index or another
                               * loop's factor variable (tier 2 possible) */
+    struct ix_memo **scan_memo; /* per loop, allocated when first used */
     signed char *scan_static;/* per loop: 0 not known, 1 no size or inner bound names its index,
                               * -1 some does (the index scan of issue 17) */
     PC_VEC(const char *) unknowns;
@@ -580,6 +585,7 @@ static void root_req(walker *w, int r, inst_req *out)
                 req_sig *e = &rc->sigs[rc->nsigs];
                 memcpy(e->sig, sig, sizeof sig);
                 e->v = *out;
+                e->marked_task = 0;
                 e->ntaken = (int)w->taken.count;
                 e->taken = pc_mem_alloc((w->taken.count ? w->taken.count : 1) * sizeof(int));
                 if (w->taken.count)
@@ -607,11 +613,16 @@ static void mark_tasks(walker *w, int r, int64_t task)
         n = rc->sigs[rc->last_sig].ntaken;
     }
     /* the same path marked in the same task again changes nothing */
-    bool cached = rc->tier == 1 || (rc->tier == 2 && rc->last_sig >= 0);
-    if (cached && rc->marked_task == task + 1 && (rc->tier == 1 || rc->marked_sig == rc->last_sig))
-        return;
-    rc->marked_task = cached ? task + 1 : 0;
-    rc->marked_sig = rc->last_sig;
+    if (rc->tier == 1) {
+        if (rc->marked_task == task + 1)
+            return;
+        rc->marked_task = task + 1;
+    } else if (rc->tier == 2 && rc->last_sig >= 0) {
+        req_sig *e = &rc->sigs[rc->last_sig];
+        if (e->marked_task == task + 1)
+            return;
+        e->marked_task = task + 1;
+    }
     for (int i = 0; i < n; i++)
         ranges_add(&w->out->stmt_tasks[list[i]], task);
 }
@@ -996,7 +1007,12 @@ typedef struct ix_scan {
     int nbreaks;
     int64_t period;               /* conditions repeat every `period` iterations between breaks */
     bool unknown;                 /* the iterations cannot be compared: walk them all */
+    bool used_scope;              /* a value outside the loop was read (the scan depends on it) */
 } ix_scan;
+
+/* The last scan of a loop, reused when the loop runs again with the same range and factor and the
+ * scan read nothing else (an inner loop runs once per outer iteration). */
+typedef struct ix_memo { bool valid; __int128 begin, stride; int64_t n, factor; ix_scan scan; } ix_memo;
 
 static bool mentions(const pc_expr *e, const char *var, int depth)
 {
@@ -1037,6 +1053,9 @@ static ix ix_arith(ix_scan *s, const pc_expr *e, int depth)
         return r;
     if (!mentions(e, s->var, 0)) {
         int64_t v;
+        const char *any[1];
+        if (e->kind != PC_EXPR_INT && pc_expr_symbols(e, any, 0, 1) > 0)
+            s->used_scope = true;
         if (pc_expr_eval(e, s->w->sets, 3, &v)) {
             r.kind = IX_AFFINE;
             r.b = v;
@@ -1370,9 +1389,24 @@ static void ff_apply(walker *w, ff_state *st, int64_t times)
     int64_t dinst = o->ninstances - st->s_ninst, vb = st->s_vt, ve = w->vtasks, D = ve - vb;
     for (int r = 0; r < c->nroots; r++)
         o->root_instances[r] += (o->root_instances[r] - st->s_roots[r]) * times;
-    if (dinst > 0 && o->instance_roots.count == (size_t)o->ninstances)
-        for (int64_t x = 0; x < times * dinst && o->instance_roots.count < AN_KEEP_INSTANCES; x++)
-            PC_VEC_PUSH(o->instance_roots, o->instance_roots.items[st->s_ninst + x % dinst]);
+    if (dinst > 0 && o->instance_roots.count == (size_t)o->ninstances && o->instance_roots.count < AN_KEEP_INSTANCES) {
+        /* the period's roots again, up to the first million, copied in blocks */
+        size_t want = (size_t)AN_KEEP_INSTANCES - o->instance_roots.count;
+        if ((__int128)times * dinst < (__int128)want)
+            want = (size_t)(times * dinst);
+        size_t need = o->instance_roots.count + want;
+        if (need > o->instance_roots.cap) {
+            o->instance_roots.items = pc_mem_realloc(o->instance_roots.items, need * sizeof(int32_t));
+            o->instance_roots.cap = need;
+        }
+        const int32_t *src = o->instance_roots.items + st->s_ninst;
+        for (size_t done = 0; done < want;) {
+            size_t chunk = (size_t)dinst < want - done ? (size_t)dinst : want - done;
+            memcpy(o->instance_roots.items + o->instance_roots.count, src, chunk * sizeof(int32_t));
+            o->instance_roots.count += chunk;
+            done += chunk;
+        }
+    }
     if (D > 0) {
         for (size_t s = 0; s < o->nstmt_tasks; s++)
             ranges_repeat(&o->stmt_tasks[s], vb, ve, times);
@@ -1531,7 +1565,23 @@ static void walk_loop(walker *w, int l)
             w->nscope = saved_scope;
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
-            ix_scan_loop(w, l, sg->begin, sg->stride, n, &sc);
+            ix_memo *memo = w->scan_memo[l];
+            if (memo && memo->valid && memo->begin == sg->begin && memo->stride == sg->stride && memo->n == n &&
+                memo->factor == p) {
+                sc = memo->scan;
+            } else {
+                ix_scan_loop(w, l, sg->begin, sg->stride, n, &sc);
+                if (!sc.used_scope) {
+                    if (!memo)
+                        memo = w->scan_memo[l] = pc_mem_calloc(1, sizeof(ix_memo));
+                    memo->valid = true;
+                    memo->begin = sg->begin;
+                    memo->stride = sg->stride;
+                    memo->n = n;
+                    memo->factor = p;
+                    memo->scan = sc;
+                }
+            }
             fast = !sc.unknown;
             w->nscope = saved_scope;
             refresh_sets(w);
@@ -1791,6 +1841,7 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
         pc_mem_free(run_static);
     }
     w.scan_static = pc_mem_calloc(nl, sizeof(signed char));
+    w.scan_memo = pc_mem_calloc(nl, sizeof(ix_memo *));
     w.iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
     w.iter_n = pc_mem_calloc(nl, sizeof(int64_t));
     w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
@@ -1871,6 +1922,9 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.root_sizes_static);
     pc_mem_free(w.run_asm);
     pc_mem_free(w.scan_static);
+    for (size_t l = 0; l < nl; l++)
+        pc_mem_free(w.scan_memo[l]);
+    pc_mem_free(w.scan_memo);
     pc_mem_free(w.root_dyn);
     pc_mem_free(w.iter_pos);
     pc_mem_free(w.iter_n);
