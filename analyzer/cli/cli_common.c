@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char pc_cli_common_help[] =
     "Analysis options:\n"
@@ -335,6 +336,15 @@ bool pc_cli_project_excludes(pc_cli_common *c, const char *path)
     return hit;
 }
 
+/* issue 17 (scale): a walk of instances with no repeating structure reports its progress on a
+ * terminal (pc_analysis_opts.progress), about once a second after the first. */
+static void cli_walk_progress(void *user, const char *kernel, int64_t instances, double seconds)
+{
+    (void)user;
+    fprintf(stderr, "poolcheck: kernel '%s': %lld instances walked in %.0f s (no repeating structure to add in closed form)\n",
+            kernel ? kernel : "?", (long long)instances, seconds);
+}
+
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
 {
     bool failed = false;
@@ -356,6 +366,8 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     o.parse.ncompiler_args = c->compiler_args.count;
     o.analysis.inner_policy = c->inner_policy;
     o.analysis.assemble_headroom = c->assemble_headroom;
+    if (isatty(2))
+        o.analysis.progress = cli_walk_progress;
     o.checks = c->checks;
     o.werror = c->werror;
     o.show_parse_errors = c->show_parse_errors;
