@@ -648,7 +648,8 @@ static void draw_strip(kctx *c)
     if (tper > 1)
         pc_sb_printf(&note, " \xC2\xB7 each band = %lld DeviceTasks", (long long)tper);
     pc_sb_printf(&note, " \xC2\xB7 %lld %s in %lld %s (k = %lld)", (long long)n, plural(n, "instance", "instances"),
-                 (long long)r->ntasks, plural(r->ntasks, "DeviceTask", "DeviceTasks"), (long long)r->k);
+                 (long long)(r->ntasks ? r->ntasks : r->device_tasks),
+                 plural(r->ntasks ? r->ntasks : r->device_tasks, "DeviceTask", "DeviceTasks"), (long long)r->k);
     if (unlabelled)
         pc_sb_printf(&note, " \xC2\xB7 %lld %s too narrow to label (hover for details)", (long long)unlabelled,
                      plural(unlabelled, "task", "tasks"));
