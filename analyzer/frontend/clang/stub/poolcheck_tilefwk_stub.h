@@ -169,6 +169,10 @@ string to_string(unsigned long long v);
 string to_string(double v);
 int stoi(const string &s, size_t *idx = nullptr, int base = 10);
 long stol(const string &s, size_t *idx = nullptr, int base = 10);
+long long stoll(const string &s, size_t *idx = nullptr, int base = 10);
+unsigned long stoul(const string &s, size_t *idx = nullptr, int base = 10);
+float stof(const string &s, size_t *idx = nullptr);
+double stod(const string &s, size_t *idx = nullptr);
 
 template <class T> class vector {
     /* members have bodies (never run): a vector of a local struct or a lambda type must not be
@@ -208,6 +212,10 @@ public:
     const_iterator end() const { return d_; }
     const_iterator cbegin() const { return d_; }
     const_iterator cend() const { return d_; }
+    iterator rbegin() { return d_; }
+    iterator rend() { return d_; }
+    const_iterator rbegin() const { return d_; }
+    const_iterator rend() const { return d_; }
     void push_back(const T &) {}
     void push_back(T &&) {}
     template <class... A> T &emplace_back(A &&...) { return *d_; }
@@ -349,7 +357,7 @@ template <class Sig> class function;
 template <class R, class... A> class function<R(A...)> {
 public:
     function();
-    template <class F> function(F f);
+    template <class F> function(F) {} /* a body (never run): a lambda has no linkage */
     R operator()(A... a) const;
     explicit operator bool() const;
 };
@@ -360,6 +368,15 @@ public:
     ostream &operator<<(ostream &(*manip)(ostream &));
 };
 ostream &endl(ostream &os);
+/* <iomanip>: the manipulators (any of them streams into an ostream) */
+struct pc_stub_manip {};
+pc_stub_manip setw(int n);
+pc_stub_manip setprecision(int n);
+pc_stub_manip setfill(char c);
+ostream &fixed(ostream &os);
+ostream &scientific(ostream &os);
+ostream &hex(ostream &os);
+ostream &dec(ostream &os);
 extern ostream cout;
 extern ostream cerr;
 class stringstream : public ostream {
@@ -584,11 +601,22 @@ using Shape = std::vector<int64_t>;
 using Offset = std::vector<int64_t>;
 using Stride = std::vector<int64_t>;
 
+/* interface/tensor/raw_tensor.h, logical_tensor.h: the members tests read (names and dtypes of
+ * their golden files) */
+class RawTensor {
+public:
+    Shape rawshape;
+    DataType datatype;
+    std::string symbol;
+};
 class LogicalTensor {
 public:
+    std::shared_ptr<RawTensor> tensor;
     DataType Datatype() const;
     const Shape &GetShape() const;
     int Id() const;
+    std::string Symbol() const;
+    int64_t GetDataSize() const;
 };
 
 class Tensor {
@@ -720,6 +748,8 @@ template <typename T> void SetPassOption(const std::string &key, const T &value)
 template <typename T> void SetCodeGenOption(const std::string &key, const T &value);
 template <typename T> void SetRuntimeOption(const std::string &key, const T &value);
 template <typename T> void SetHostOption(const std::string &key, const T &value);
+int SetPassStrategy(const std::string s); /* interface/configs/config_manager.h */
+std::string GetPassStrategy();
 template <typename T> void SetVerifyOption(const std::string &key, const T &value);
 template <typename T> void SetDebugOption(const std::string &key, const T &value);
 template <typename T> void SetOperationOption(const std::string &key, const T &value);
@@ -740,6 +770,8 @@ constexpr const int TILE_CUBE_DIMS = 6;
 enum class OpType { EQ, NE, LT, LE, GT, GE };
 enum class OutType { BOOL, BIT };
 enum class SaturationMode : uint8_t { ON = 0, OFF = 1 };
+enum class DequantScaleRoundingMode : int64_t { ROUND_UP = 0, ROUND_DOWN = 1 };
+enum class PrecisionType : uint8_t { INTRINSIC = 0, HIGH_PRECISION = 1 };
 enum class DivAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 enum class SqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 enum class RsqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
@@ -797,6 +829,7 @@ Tensor Cast(const Tensor &self, DataType dstDataType, CastMode mode = CAST_NONE,
             SaturationMode satmode = SaturationMode::OFF);
 Tensor Permute(const Tensor &self, std::vector<int> perm);
 Tensor Exp(const Tensor &self, ExpAlgorithm precisionType = ExpAlgorithm::DEFAULT);
+Tensor Exp(const Tensor &self, PrecisionType precisionType);
 Tensor Tan(const Tensor &operand);
 Tensor Tanh(const Tensor &operand);
 Tensor Sinh(const Tensor &self);
@@ -819,11 +852,19 @@ Tensor Expm1(const Tensor &self);
 Tensor Neg(const Tensor &self);
 Tensor Round(const Tensor &self, const int &decimals = 0);
 Tensor Rsqrt(const Tensor &self, RsqrtAlgorithm precisionType = RsqrtAlgorithm::DEFAULT);
+Tensor Rsqrt(const Tensor &self, PrecisionType precisionType);
 Tensor Relu(const Tensor &self);
-Tensor Pad(const Tensor &self, const std::vector<int64_t> &padding, std::string mode = "constant", float value = 0.0);
-Tensor FillPad(const Tensor &self, std::string mode = "constant", float value = 0.0);
+Tensor Pad(const Tensor &self, const std::vector<int64_t> &padding, std::string mode = "constant",
+           const Element &value = Element(DT_FP32, 0.0));
+Tensor FillPad(const Tensor &self, std::string mode = "constant", const Element &value = Element(DT_FP32, 0.0));
+Tensor TransData(const Tensor &self, TileOpFormat transDataType, const std::vector<int64_t> &outputShape,
+                 const std::vector<SymbolicScalar> &validShape, int group = 1);
+std::tuple<Tensor, Tensor> Interleave(const Tensor &self, const Tensor &other);
+std::tuple<Tensor, Tensor> DeInterleave(const Tensor &self, const Tensor &other);
+std::tuple<Tensor, Tensor> DeInterleave(const Tensor &self);
 Tensor BitwiseNot(const Tensor &self);
 Tensor Sqrt(const Tensor &self, SqrtAlgorithm precisionType = SqrtAlgorithm::DEFAULT);
+Tensor Sqrt(const Tensor &self, PrecisionType precisionType);
 Tensor Ceil(const Tensor &self);
 Tensor CeilDiv(const Tensor &self, const Tensor &other);
 Tensor CeilDiv(const Tensor &self, const Element &other);
@@ -832,6 +873,7 @@ Tensor FloorDiv(const Tensor &self, const Tensor &other);
 Tensor FloorDiv(const Tensor &self, const Element &other);
 Tensor Trunc(const Tensor &self);
 Tensor Reciprocal(const Tensor &operand, RecipAlgorithm precisionType = RecipAlgorithm::DEFAULT);
+Tensor Reciprocal(const Tensor &operand, PrecisionType precisionType);
 Tensor Abs(const Tensor &self);
 Tensor Ln(const Tensor &operand, LogAlgorithm precisionType = LogAlgorithm::DEFAULT);
 Tensor Hub(const Tensor &operand);
@@ -939,6 +981,9 @@ Tensor RotateHalf(const Tensor &input);
 Tensor Sigmoid(Tensor &input);
 std::tuple<Tensor, Tensor> Quant(const Tensor &input, bool isSymmetry = true, bool hasSmoothFactor = false,
                                  const Tensor &smoothFactor = Tensor());
+std::tuple<Tensor, Tensor> QuantMX(const Tensor &input, DataType quantDtype = DataType::DT_FP8E4M3,
+                                   DequantScaleRoundingMode mode = DequantScaleRoundingMode::ROUND_DOWN,
+                                   int64_t axis = -1, bool performanceMode = true);
 Tensor ScalarDivS(const Tensor &operand, const Element &value, bool reverseOperand = false);
 Tensor ScalarAddS(const Tensor &operand, const Element &value, bool reverseOperand = false);
 Tensor ScalarMaxS(const Tensor &operand, const Element &value, bool reverseOperand = false);
@@ -1041,6 +1086,16 @@ Tensor MatmulMX(DataType outType, const Tensor &aMatrix, const Tensor &aScale, c
                 bool isCMatrixNZ = false);
 Tensor BatchMatmul(DataType dataType, const Tensor &aMatrix, const Tensor &bMatrix, bool isATrans = false,
                    bool isBTrans = false, bool isCMatrixNZ = false);
+Tensor BatchMatmul(DataType dataType, const Tensor &aMatrix, const Tensor &bMatrix,
+                   const MatmulExtendParam &extendParam, bool isATrans = false, bool isBTrans = false,
+                   bool isCMatrixNZ = false);
+Tensor BatchMatmulMX(DataType dataType, const Tensor &aMatrix, const Tensor &aScale, const Tensor &bMatrix,
+                     const Tensor &bScale, bool isTransA = false, bool isAScaleTrans = false, bool isTransB = false,
+                     bool isBScaleTrans = false, bool isCMatrixNZ = false);
+Tensor BatchMatmulMX(DataType dataType, const Tensor &aMatrix, const Tensor &aScale, const Tensor &bMatrix,
+                     const Tensor &bScale, const MatmulExtendParam &extendParam, bool isTransA = false,
+                     bool isAScaleTrans = false, bool isTransB = false, bool isBScaleTrans = false,
+                     bool isCMatrixNZ = false);
 Tensor TransposedBatchMatmul(DataType dataType, const Tensor &aMatrix, const Tensor &bMatrix);
 Tensor QuantMM(const Tensor &operand1, const Tensor &operand2, const Tensor &dequantScaleW);
 } // namespace Matrix

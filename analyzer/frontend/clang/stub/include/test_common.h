@@ -7,7 +7,10 @@
 #else
 #pragma clang system_header
 #include <nlohmann/json.hpp>
+#include <cmath>
+using namespace npu::tile_fwk;
 using Json = nlohmann::json;
+using namespace std;
 template <typename T = float> void readInput(std::string filename, std::vector<T> &inputData);
 template <typename T> void writeInput(std::string filename, std::vector<T> outData);
 template <typename T = float, typename... R>
