@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The public headers stand alone (issue 15 item 1): each include/poolcheck/*.h compiles as the only
 include of a C11 file (-pedantic -Wall -Wextra -Werror) and, when a C++ compiler is given, of a
-C++11 file, so a plugin or a program linking libpoolcheck needs nothing but include/poolcheck.
-A snippet then uses the macros of poolcheck/support.h (PC_VEC_PUSH, pc_sb) in both languages.
+C++11 file, so a plugin or a program linking libpoolcheck needs nothing but include/poolcheck;
+all of them together compile too (a type declared in two headers agrees).  A snippet then uses the macros of poolcheck/support.h (PC_VEC_PUSH, pc_sb) in both languages.
 
 usage: check.py SOURCE_DIR CC [CXX]
 """
@@ -60,6 +60,11 @@ def main(argv):
             if not ok:
                 print(f"poolcheck/{h} does not compile alone as {lang}:\n{out}")
                 failures += 1
+        every = "".join(f'#include "poolcheck/{h}"\n' for h in headers)
+        ok, out = compile_text(compiler, flags, include_dir, every, suffix)
+        if not ok:
+            print(f"the public headers do not compile together as {lang}:\n{out}")
+            failures += 1
         ok, out = compile_text(compiler, flags, include_dir, SNIPPET, suffix)
         if not ok:
             print(f"the poolcheck/support.h snippet does not compile as {lang}:\n{out}")
@@ -67,7 +72,7 @@ def main(argv):
     if failures:
         return 1
     print(f"{len(headers)} public headers compile alone as {' and '.join(l[0] for l in langs)}, "
-          "and so does the support.h snippet")
+          "alone and together, and so does the support.h snippet")
     return 0
 
 
