@@ -130,6 +130,8 @@ typedef struct an_set_result {
     PC_VEC(int64_t) alloc_start, alloc_last;
     PC_VEC(int) alloc_tensor;
     PC_VEC(bool) alloc_whole_launch;
+    /* the DeviceTasks (numbered among all) of each allocation's first and last use */
+    PC_VEC(int64_t) alloc_start_vt, alloc_last_vt;
     int64_t *task_assemble_live;
     const char **unknowns; int nunknowns;
     /* Paths (model.md section 3): IF statements whose condition could not be decided for some

@@ -76,20 +76,6 @@ static void task_needs(const an_ctx *c, an_set_result *s, int64_t A, set_depths 
     }
 }
 
-/* The walked task holding instance inst (the last one starting at or before it). */
-static int64_t explicit_task_of(const an_set_result *s, int64_t inst)
-{
-    int64_t lo = 0, hi = (int64_t)s->tasks.count - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (s->tasks.items[mid].first <= inst)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 static void add_name(pc_arena *a, const char ***list, int *n, const char *name)
 {
     for (int i = 0; i < *n; i++)
@@ -557,12 +543,11 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         /* assemble allocations that live across DeviceTasks (PC011) */
         for (size_t a = 0; a < cs->alloc_start.count; a++) {
-            int64_t first = cs->alloc_start.items[a];
-            int64_t last = cs->alloc_whole_launch.items[a] ? cs->ninstances - 1 : cs->alloc_last.items[a];
+            int64_t first_vt = cs->alloc_start_vt.items[a];
+            int64_t last_vt = cs->alloc_whole_launch.items[a] ? cs->nvtasks - 1 : cs->alloc_last_vt.items[a];
             /* some DeviceTask starts after its first use and at or before its last: they are in
              * different tasks (allocations are made and used only in walked tasks) */
-            int64_t tl = explicit_task_of(cs, last);
-            bool crosses = last > first && (tl != explicit_task_of(cs, first) || last > cs->tasks.items[tl].last);
+            bool crosses = last_vt > first_vt;
             int tid = cs->alloc_tensor.items[a];
             bool dup = false;
             for (int i = 0; i < r->ncross_task_assemble; i++)

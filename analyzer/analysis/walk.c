@@ -86,7 +86,11 @@ typedef struct walker {
      * assemble allocation events (a new allocation, a use that moves a non-whole-launch one's
      * end, a slot marked for allocation), the last use of any non-whole-launch allocation, and
      * per loop the statements and loops inside it (the index scan) */
-    int64_t vtasks, events, nw_last_max;
+    int64_t vtasks, events;
+    /* per tensor: allocations (not of the whole launch) whose last use is in the open task, as
+     * of task n_open_vt (a count for another task is 0) */
+    int *n_open; int64_t *n_open_vt;
+    int *asm_list; int nasm;     /* the assemble tensors */
     struct an_sub *sub;
     double t_start, t_last;  /* progress: when the walk started, the last report */
     PC_VEC(int) taken;       /* OP statements on the path of the requirement being computed */
@@ -712,29 +716,51 @@ static void cut(walker *w, pc_task_close why)
 
 /* ---- assemble allocations ----------------------------------------------------------------------- */
 
+static int64_t n_open_of(const walker *w, int t) { return w->n_open_vt[t] == w->vtasks ? w->n_open[t] : 0; }
+
+static void cover_open(walker *w, int t)
+{
+    if (w->n_open_vt[t] != w->vtasks) {
+        w->n_open_vt[t] = w->vtasks;
+        w->n_open[t] = 0;
+    }
+    w->n_open[t]++;
+}
+
+static void push_alloc(an_set_result *o, int t, bool whole, int64_t start, int64_t last, int64_t start_vt,
+                       int64_t last_vt)
+{
+    PC_VEC_PUSH(o->alloc_start, start);
+    PC_VEC_PUSH(o->alloc_last, last);
+    PC_VEC_PUSH(o->alloc_tensor, t);
+    PC_VEC_PUSH(o->alloc_whole_launch, whole);
+    PC_VEC_PUSH(o->alloc_start_vt, start_vt);
+    PC_VEC_PUSH(o->alloc_last_vt, last_vt);
+}
+
 static void new_alloc(walker *w, int t, int64_t inst)
 {
     an_set_result *o = w->out;
     w->cur_alloc[t] = (int)o->alloc_start.count;
     w->need_new[t] = false;
     w->events++;
-    if (!w->c->kernel_scope_assemble[t] && inst > w->nw_last_max)
-        w->nw_last_max = inst;
-    PC_VEC_PUSH(o->alloc_start, inst);
-    PC_VEC_PUSH(o->alloc_last, inst);
-    PC_VEC_PUSH(o->alloc_tensor, t);
-    PC_VEC_PUSH(o->alloc_whole_launch, w->c->kernel_scope_assemble[t]);
+    bool whole = w->c->kernel_scope_assemble[t];
+    if (!whole)
+        cover_open(w, t);
+    push_alloc(o, t, whole, inst, inst, w->vtasks, w->vtasks);
 }
 
-/* A use moves allocation `a` of tensor t to end at inst.  Whole-launch allocations live to the end
- * anyway: only the others' ends are events. */
+/* A use moves allocation `a` of tensor t to end at inst (in the open task). */
 static void extend_alloc(walker *w, int t, int a, int64_t inst)
 {
-    w->out->alloc_last.items[a] = inst;
-    if (!w->c->kernel_scope_assemble[t]) {
-        w->events++;
-        if (inst > w->nw_last_max)
-            w->nw_last_max = inst;
+    an_set_result *o = w->out;
+    o->alloc_last.items[a] = inst;
+    if (o->alloc_last_vt.items[a] != w->vtasks) {
+        o->alloc_last_vt.items[a] = w->vtasks;
+        if (!w->c->kernel_scope_assemble[t]) {
+            w->events++;
+            cover_open(w, t);
+        }
     }
 }
 
@@ -1266,7 +1292,7 @@ static void ix_scan_loop(walker *w, int l, __int128 begin, __int128 stride, int6
 #define FF_KEEP 2048   /* boundaries remembered per range before the table starts over */
 
 typedef struct ff_key {
-    int64_t task_count, phase, events, nundecided, nzero, nunknowns;
+    int64_t task_count, phase, asm_hash, nundecided, nzero, nunknowns;
     int64_t sums[32];
 } ff_key;
 
@@ -1279,16 +1305,47 @@ typedef struct ff_state {
     bool pending;
     ff_key pkey;
     int64_t pstart, pperiod;
-    int64_t s_ninst, s_vt;
+    int64_t s_ninst, s_vt, s_events;
     int64_t *s_roots;
+    /* assemble state at the period's start: asm_state's vector, each tensor's current allocation,
+     * the number of allocations */
+    int64_t *s_asm;
+    int *s_cur;
+    size_t s_nalloc;
+    bool give_up;                 /* the period makes whole-launch allocations: walk this range */
 } ff_state;
+
+/* The assemble allocations' state relative to the open task, per assemble tensor: whether a new
+ * allocation is due, the current allocation's kind (none, whole launch, other) and, for the last,
+ * how many tasks ago it started and was last used, and how many of the tensor's allocations cover
+ * the open task.  Into out (5 per tensor) when given; returns a hash of it. */
+static uint64_t asm_state(const walker *w, int64_t *out)
+{
+    const an_set_result *o = w->out;
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < w->nasm; i++) {
+        int t = w->asm_list[i], cur = w->cur_alloc[t];
+        int64_t v[5] = {w->need_new[t], cur < 0 ? 0 : o->alloc_whole_launch.items[cur] ? 1 : 2, 0, 0, n_open_of(w, t)};
+        if (v[1] == 2) {
+            v[2] = w->vtasks - o->alloc_start_vt.items[cur];
+            v[3] = w->vtasks - o->alloc_last_vt.items[cur];
+        }
+        for (int j = 0; j < 5; j++) {
+            h ^= (uint64_t)v[j];
+            h *= 1099511628211ULL;
+            if (out)
+                out[5 * i + j] = v[j];
+        }
+    }
+    return h;
+}
 
 static void ff_make_key(const walker *w, int64_t phase, ff_key *k)
 {
     memset(k, 0, sizeof *k);
     k->task_count = w->task_count;
     k->phase = phase;
-    k->events = w->events;
+    k->asm_hash = (int64_t)asm_state(w, NULL);
     k->nundecided = (int64_t)w->out->undecided_stmt.count;
     k->nzero = (int64_t)w->out->zero_step_loops.count;
     k->nunknowns = (int64_t)w->unknowns.count;
@@ -1325,6 +1382,8 @@ static void ff_free(ff_state *st)
     pc_mem_free(st->at);
     pc_mem_free(st->slot);
     pc_mem_free(st->s_roots);
+    pc_mem_free(st->s_asm);
+    pc_mem_free(st->s_cur);
     memset(st, 0, sizeof *st);
 }
 
@@ -1382,11 +1441,54 @@ static void ranges_repeat(an_ranges *r, int64_t vb, int64_t ve, int64_t times)
 }
 
 /* The period just walked (from st->pstart, its state again equal) repeats `times` more times. */
-static void ff_apply(walker *w, ff_state *st, int64_t times)
+/* The assemble allocations after `skip` more periods (the period just walked made allocations
+ * alloc_start[s_nalloc..]): each current allocation made in the period is used in the next one as
+ * the one current at the period's start was in this one (its end moves there); the allocations
+ * the state after the skipped periods holds -- the current ones and those still covering the open
+ * task -- are the period's shifted by `skip` periods, made explicit for what follows. */
+static void ff_allocations(walker *w, ff_state *st, int64_t skip, int64_t dinst, int64_t ve, int64_t D)
+{
+    an_set_result *o = w->out;
+    size_t n_now = o->alloc_start.count;
+    int *xof = pc_mem_alloc((size_t)(w->c->k->ntensors ? w->c->k->ntensors : 1) * sizeof(int));
+    for (int i = 0; i < w->nasm; i++)
+        xof[w->asm_list[i]] = -1;
+    for (size_t a = st->s_nalloc; a < n_now; a++) {
+        int t = o->alloc_tensor.items[a];
+        bool cur = w->cur_alloc[t] == (int)a;
+        if (!cur && o->alloc_last_vt.items[a] != ve)
+            continue;
+        int id = (int)o->alloc_start.count;
+        push_alloc(o, t, false, o->alloc_start.items[a] + skip * dinst, o->alloc_last.items[a] + skip * dinst,
+                   o->alloc_start_vt.items[a] + skip * D, o->alloc_last_vt.items[a] + skip * D);
+        if (cur) {
+            xof[t] = (int)a;
+            w->cur_alloc[t] = id;
+        }
+    }
+    for (int i = 0; i < w->nasm; i++) {
+        int t = w->asm_list[i], y = st->s_cur[i], x = xof[t];
+        if (w->n_open_vt[t] == ve)
+            w->n_open_vt[t] = ve + skip * D;
+        if (x < 0 || y < 0 || o->alloc_whole_launch.items[y] || o->alloc_last.items[y] < st->s_ninst)
+            continue; /* the one current at the period's start was not used in it: nor is x after */
+        int64_t x_start = o->alloc_start.items[x], x_start_vt = o->alloc_start_vt.items[x];
+        o->alloc_last.items[x] = o->alloc_last.items[y] + dinst;
+        o->alloc_last_vt.items[x] = o->alloc_last_vt.items[y] + D;
+        if (skip >= 2 && o->alloc_last_vt.items[y] == ve)
+            push_alloc(o, t, false, x_start + (skip - 1) * dinst, o->alloc_last.items[y] + skip * dinst,
+                       x_start_vt + (skip - 1) * D, o->alloc_last_vt.items[y] + skip * D);
+    }
+    pc_mem_free(xof);
+}
+
+static void ff_apply(walker *w, ff_state *st, int64_t times, bool events)
 {
     an_ctx *c = w->c;
     an_set_result *o = w->out;
     int64_t dinst = o->ninstances - st->s_ninst, vb = st->s_vt, ve = w->vtasks, D = ve - vb;
+    if (events)
+        ff_allocations(w, st, times, dinst, ve, D);
     for (int r = 0; r < c->nroots; r++)
         o->root_instances[r] += (o->root_instances[r] - st->s_roots[r]) * times;
     if (dinst > 0 && o->instance_roots.count == (size_t)o->ninstances && o->instance_roots.count < AN_KEEP_INSTANCES) {
@@ -1440,7 +1542,23 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
         if (j - st->pstart < st->pperiod)
             return 0;
         st->pending = false;
-        if (memcmp(&key, &st->pkey, sizeof key) == 0) {
+        bool same = memcmp(&key, &st->pkey, sizeof key) == 0;
+        bool events = same && w->events != st->s_events;
+        if (same && w->nasm) {
+            int64_t *now = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
+            asm_state(w, now);
+            same = memcmp(now, st->s_asm, (size_t)w->nasm * 5 * sizeof(int64_t)) == 0;
+            pc_mem_free(now);
+        }
+        for (size_t al = st->s_nalloc; same && al < w->out->alloc_start.count; al++)
+            if (w->out->alloc_whole_launch.items[al]) {
+                /* each period would add an allocation that lives to the end: not periodic */
+                same = false;
+                st->give_up = true;
+            }
+        if (same && events && w->vtasks == st->s_vt)
+            same = false; /* allocation events without a task boundary: nothing to shift by */
+        if (same) {
             int64_t p = st->pperiod, times = (b - j) / p;
             int64_t dinst = w->out->ninstances - st->s_ninst;
             if (dinst > 0 && times > (INT64_MAX / 4 - w->out->ninstances) / dinst)
@@ -1450,8 +1568,12 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
                 int64_t room = c->opts->max_instances - 1 - w->out->ninstances;
                 times = room <= 0 ? 0 : (times < room / dinst ? times : room / dinst);
             }
+            /* with allocation events the last period is walked: what follows it reads the
+             * allocations it leaves, which are made explicit (ff_apply) */
+            if (events)
+                times--;
             if (times > 0) {
-                ff_apply(w, st, times);
+                ff_apply(w, st, times, events);
                 ff_clear(st);
                 return times * p;
             }
@@ -1472,7 +1594,7 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
             st->at[i] = j;
             /* the period's tasks must not share an assemble allocation that is not of the whole
              * launch with what came before (its live count would differ between periods) */
-            if ((b - j) / p >= 2 && w->nw_last_max < w->task_first) {
+            if ((b - j) / p >= 2 && !st->give_up) {
                 st->pending = true;
                 st->pkey = key;
                 st->pstart = j;
@@ -1483,6 +1605,17 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
                     st->s_roots = pc_mem_alloc((size_t)(c->nroots ? c->nroots : 1) * sizeof(int64_t));
                 if (c->nroots)
                     memcpy(st->s_roots, w->out->root_instances, (size_t)c->nroots * sizeof(int64_t));
+                st->s_events = w->events;
+                st->s_nalloc = w->out->alloc_start.count;
+                if (w->nasm) {
+                    if (!st->s_asm) {
+                        st->s_asm = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
+                        st->s_cur = pc_mem_alloc((size_t)w->nasm * sizeof(int));
+                    }
+                    asm_state(w, st->s_asm);
+                    for (int q = 0; q < w->nasm; q++)
+                        st->s_cur[q] = w->cur_alloc[w->asm_list[q]];
+                }
             }
             return 0;
         }
@@ -1598,6 +1731,7 @@ static void walk_loop(walker *w, int l)
             int64_t lo = r ? sc.breaks[r - 1] : 0, hi = r < sc.nbreaks ? sc.breaks[r] : n;
             ff_clear(&st);
             st.pending = false;
+            st.give_up = false;
             for (int64_t i = lo; i < hi && !w->stop;) {
                 int64_t skip = hi - i > 2 ? ff_step(w, &st, i, lo, hi, sc.period) : 0;
                 if (skip) {
@@ -1684,18 +1818,6 @@ static void walk_body(walker *w, const an_body *body, int loop)
     }
 }
 
-static int64_t task_of(const an_set_result *o, int64_t inst)
-{
-    int64_t lo = 0, hi = (int64_t)o->tasks.count - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (o->tasks.items[mid].first <= inst)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
 
 /* Per run: no tensor its statements touch has a size naming a loop index or the factor variable
  * of a loop other than the run's own (tier 2 possible).  One pass over the statements, with each
@@ -1849,7 +1971,14 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
     o->stmt_tasks = pc_mem_calloc(ns, sizeof(an_ranges));
     o->nstmt_tasks = (size_t)k->nstmts;
-    w.nw_last_max = -1;
+    w.n_open = pc_mem_calloc(nt, sizeof(int));
+    w.n_open_vt = pc_mem_alloc(nt * sizeof(int64_t));
+    w.asm_list = pc_mem_alloc(nt * sizeof(int));
+    for (size_t t = 0; t < nt; t++)
+        w.n_open_vt[t] = -1;
+    for (int t = 0; t < k->ntensors; t++)
+        if (c->pool[t] == PC_POOL_ASSEMBLE && c->base[t] == t)
+            w.asm_list[w.nasm++] = t;
     if (o->tasks.count == 0 && c->opts->progress)
         w.t_start = w.t_last = now_seconds();
     /* per loop: the statements and loops inside it, at any depth (the index scan of issue 17) */
@@ -1879,20 +2008,44 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
 
     walk_body(&w, &c->kernel_body, -1);
     cut(&w, PC_CLOSE_END);
+    o->nvtasks = w.vtasks;
 
     /* Live assemble allocations per task: each lives from the task of its first write to the
      * task of its last use (kernel-body tensors: to the end of the launch). */
     size_t ntasks = o->tasks.count;
     o->task_assemble_live = pc_mem_calloc(ntasks + 1, sizeof(int64_t));
     if (o->known && ntasks) {
+        /* allocations span DeviceTasks by number among all; the walked tasks they cover (a
+         * repeated task has its walked one's count) */
         int64_t *delta = pc_mem_calloc(ntasks + 1, sizeof(int64_t));
         for (size_t a = 0; a < o->alloc_start.count; a++) {
-            int64_t ts = task_of(o, o->alloc_start.items[a]);
-            int64_t te = o->alloc_whole_launch.items[a] ? (int64_t)ntasks - 1 : task_of(o, o->alloc_last.items[a]);
-            if (te < ts)
-                te = ts;
-            delta[ts]++;
-            delta[te + 1]--;
+            int64_t vs = o->alloc_start_vt.items[a];
+            int64_t ve = o->alloc_whole_launch.items[a] ? o->nvtasks - 1 : o->alloc_last_vt.items[a];
+            if (ve < vs)
+                ve = vs;
+            /* first walked task numbered >= vs, last numbered <= ve */
+            size_t lo = 0, hi = ntasks;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (o->task_vidx.items[mid] < vs)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            size_t first = lo;
+            lo = 0;
+            hi = ntasks;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (o->task_vidx.items[mid] <= ve)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (first < lo) {
+                delta[first]++;
+                delta[lo]--;
+            }
         }
         int64_t live = 0;
         for (size_t t = 0; t < ntasks; t++) {
@@ -1921,6 +2074,9 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     pc_mem_free(w.cache);
     pc_mem_free(w.root_sizes_static);
     pc_mem_free(w.run_asm);
+    pc_mem_free(w.n_open);
+    pc_mem_free(w.n_open_vt);
+    pc_mem_free(w.asm_list);
     pc_mem_free(w.scan_static);
     for (size_t l = 0; l < nl; l++)
         pc_mem_free(w.scan_memo[l]);
@@ -2007,6 +2163,8 @@ void pc_an_set_result_trim(an_set_result *s)
     PC_VEC_FREE(s->alloc_last);
     PC_VEC_FREE(s->alloc_tensor);
     PC_VEC_FREE(s->alloc_whole_launch);
+    PC_VEC_FREE(s->alloc_start_vt);
+    PC_VEC_FREE(s->alloc_last_vt);
     pc_mem_free(s->task_assemble_live);
     s->task_assemble_live = NULL;
     if (s->stmt_tasks) {
@@ -2033,6 +2191,8 @@ void pc_an_set_result_free(an_set_result *s)
     PC_VEC_FREE(s->alloc_last);
     PC_VEC_FREE(s->alloc_tensor);
     PC_VEC_FREE(s->alloc_whole_launch);
+    PC_VEC_FREE(s->alloc_start_vt);
+    PC_VEC_FREE(s->alloc_last_vt);
     PC_VEC_FREE(s->task_vidx);
     PC_VEC_FREE(s->vtasks);
     pc_mem_free(s->root_instances);

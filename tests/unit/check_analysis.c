@@ -1095,8 +1095,10 @@ START_TEST(nested_paths_exact)
 END_TEST
 
 /* A loop-body assemble tensor (a new allocation each outer iteration, assembled by an inner loop
- * and read after it): walked instance by instance (its allocations change every iteration), and
- * the same in both modes at small sizes, for several k. */
+ * and read after it, so carried into the next DeviceTask by its reader): the periods repeat with
+ * allocation events, the state holds the allocations relative to the open task, and the closed
+ * form gives the per-instance walk's results (every task, its assemble need, PC011's crossing);
+ * at 10^9 outer iterations the depths are those of the walked small case. */
 static void build_body_assemble(kb *b, int64_t n, int64_t m)
 {
     kb_init(b, "body_asm");
@@ -1116,30 +1118,39 @@ START_TEST(body_assemble_walked_exact)
 {
     kb b;
     int64_t ks[] = {128, 7, 4, 3};
-    for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
-        build_body_assemble(&b, 50, 9);
-        pc_runtime_config cfg;
-        pc_cfg_defaults(&cfg);
-        cfg.max_num = ks[q];
-        pc_analysis_opts opts;
-        pc_an_default_opts(&opts);
-        pc_result *fast = pc_analyze(b.m, 0, &cfg, &opts);
-        opts.walk_every_instance = true;
-        pc_result *walked = pc_analyze(b.m, 0, &cfg, &opts);
-        assert_same(fast, walked);
-        pc_result_free(fast);
-        pc_result_free(walked);
-        pc_model_free(b.m);
-    }
-    build_body_assemble(&b, 300000, 20);
-    pc_analysis_opts opts;
-    pc_an_default_opts(&opts);
-    pc_result *r = pc_analyze(b.m, 0, NULL, &opts);
-    ck_assert(!r->truncated);
-    ck_assert_int_eq(r->instances, 300000LL * 21);
-    ck_assert_int_eq(r->device_tasks, (300000LL * 21 + 127) / 128);
-    pc_result_free(r);
-    pc_model_free(b.m);
+    int64_t sizes[][2] = {{50, 9}, {2000, 20}, {700, 3}};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+            build_body_assemble(&b, sizes[z][0], sizes[z][1]);
+            pc_runtime_config cfg;
+            pc_cfg_defaults(&cfg);
+            cfg.max_num = ks[q];
+            pc_analysis_opts opts;
+            pc_an_default_opts(&opts);
+            pc_result *fast = pc_analyze(b.m, 0, &cfg, &opts);
+            opts.walk_every_instance = true;
+            pc_result *walked = pc_analyze(b.m, 0, &cfg, &opts);
+            assert_same(fast, walked);
+            if (z == 1)
+                ck_assert_int_gt(fast->fast_forwards, 0);
+            pc_model_free(b.m);
+            if (z == 1) {
+                build_body_assemble(&b, 1000000000, 20);
+                pc_an_default_opts(&opts);
+                pc_result *big = pc_analyze(b.m, 0, &cfg, &opts);
+                ck_assert(!big->truncated);
+                ck_assert_int_eq(big->instances, 21000000000LL);
+                ck_assert_int_eq(big->device_tasks, (21000000000LL + ks[q] - 1) / ks[q]);
+                for (int i = 0; i < 3; i++)
+                    ck_assert_int_eq(big->predicted[i], walked->predicted[i]);
+                ck_assert_int_eq(big->why[1].task, walked->why[1].task);
+                ck_assert_int_eq(big->ncross_task_assemble, walked->ncross_task_assemble);
+                pc_result_free(big);
+                pc_model_free(b.m);
+            }
+            pc_result_free(fast);
+            pc_result_free(walked);
+        }
 }
 END_TEST
 
