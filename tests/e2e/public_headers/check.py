@@ -71,7 +71,7 @@ def main(argv):
             failures += 1
     if failures:
         return 1
-    print(f"{len(headers)} public headers compile alone as {' and '.join(l[0] for l in langs)}, "
+    print(f"{len(headers)} public headers compile as {' and '.join(l[0] for l in langs)}, "
           "alone and together, and so does the support.h snippet")
     return 0
 
