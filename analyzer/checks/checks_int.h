@@ -65,6 +65,11 @@ pc_loc pc_chk_option_loc(const pc_option *o);
  * .poolcheck.json) nothing is left to evaluate at run time, so a value kept as "unknown" is a JSON
  * object, which no option takes: it is judged as the text it is (invalid), not skipped. */
 const pc_optval *pc_chk_judged_value(pc_chk_ctx *c, const pc_option *o);
+/* PC002's and PC003's report: when o's judged value is one pc_cfg_validate refuses (None, "no
+ * change", and a value poolcheck cannot evaluate are not known to be bad), report check `check`
+ * with its message at the value (adding "(set by <site>)" when the value has no location) and
+ * return the diagnostic; NULL when the value is valid or the diagnostic was filtered. */
+pc_diag *pc_chk_report_invalid_option(pc_chk_ctx *c, int check, const pc_option *o);
 /* Primary location of a kernel-level finding about an option: the option value when it has a
  * location in a file, else the kernel. */
 pc_loc pc_chk_primary(const pc_option *o, const pc_kernel *k);

@@ -202,6 +202,23 @@ const pc_optval *pc_chk_judged_value(pc_chk_ctx *c, const pc_option *o)
     return objects_as_text(c, &o->value);
 }
 
+pc_diag *pc_chk_report_invalid_option(pc_chk_ctx *c, int check, const pc_option *o)
+{
+    const pc_optval *value = pc_chk_judged_value(c, o);
+    if (value->kind == PC_OPT_NONE || value->kind == PC_OPT_UNKNOWN)
+        return NULL;
+    const char *why = pc_cfg_validate(c->arena, o->key, value);
+    if (!why)
+        return NULL;
+    const pc_kernel *kern = (o->kernel >= 0 && o->kernel < c->model->nkernels)
+                                ? &c->model->kernels[o->kernel] : NULL;
+    pc_loc at = pc_chk_option_loc(o);
+    if (pc_chk_loc_known(at))
+        return pc_diag_report(c->sink, check, at, kern ? kern->name : NULL, "%s", why);
+    return pc_diag_report(c->sink, check, at, kern ? kern->name : NULL, "%s (set by %s)", why,
+                          pc_chk_site_name(o));
+}
+
 /* ---- fixes ------------------------------------------------------------------------------------ */
 
 const char *pc_chk_source(const pc_chk_ctx *c, const char *file, size_t *len)

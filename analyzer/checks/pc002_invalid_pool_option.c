@@ -13,23 +13,7 @@ static void check_option(pc_chk_ctx *c, const pc_option *o)
 {
     if (!o->key || strcmp(o->key, PC_KEY_POOL) != 0)
         return;
-    /* None means "no change"; an expression poolcheck cannot evaluate is not known to be bad. */
-    const pc_optval *value = pc_chk_judged_value(c, o);
-    if (value->kind == PC_OPT_NONE || value->kind == PC_OPT_UNKNOWN)
-        return;
-    const char *why = pc_cfg_validate(c->arena, o->key, value);
-    if (!why)
-        return;
-    const pc_kernel *kern = (o->kernel >= 0 && o->kernel < c->model->nkernels)
-                                ? &c->model->kernels[o->kernel] : NULL;
-    pc_loc at = pc_chk_option_loc(o);
-    pc_diag *d;
-    if (pc_chk_loc_known(at))
-        d = pc_diag_report(c->sink, PC_CHK_INVALID_POOL_OPTION, at, kern ? kern->name : NULL, "%s",
-                           why);
-    else
-        d = pc_diag_report(c->sink, PC_CHK_INVALID_POOL_OPTION, at, kern ? kern->name : NULL,
-                           "%s (set by %s)", why, pc_chk_site_name(o));
+    pc_diag *d = pc_chk_report_invalid_option(c, PC_CHK_INVALID_POOL_OPTION, o);
     if (!d)
         return;
     int64_t fix[3];

@@ -12,20 +12,7 @@ static void check_option(pc_chk_ctx *c, const pc_option *o)
 {
     if (!o->key || strcmp(o->key, PC_KEY_POOL) == 0)
         return; /* PC002's */
-    const pc_optval *value = pc_chk_judged_value(c, o);
-    if (value->kind == PC_OPT_NONE || value->kind == PC_OPT_UNKNOWN)
-        return;
-    const char *why = pc_cfg_validate(c->arena, o->key, value);
-    if (!why)
-        return;
-    const pc_kernel *kern = (o->kernel >= 0 && o->kernel < c->model->nkernels)
-                                ? &c->model->kernels[o->kernel] : NULL;
-    pc_loc at = pc_chk_option_loc(o);
-    if (pc_chk_loc_known(at))
-        pc_diag_report(c->sink, PC_CHK_INVALID_RUNTIME_OPTION, at, kern ? kern->name : NULL, "%s", why);
-    else
-        pc_diag_report(c->sink, PC_CHK_INVALID_RUNTIME_OPTION, at, kern ? kern->name : NULL,
-                       "%s (set by %s)", why, pc_chk_site_name(o));
+    pc_chk_report_invalid_option(c, PC_CHK_INVALID_RUNTIME_OPTION, o);
 }
 
 void pc_chk_invalid_runtime_option(pc_chk_ctx *c)
