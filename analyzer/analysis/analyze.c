@@ -369,15 +369,60 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
      * every instance walked (sizes that follow the loop index are known only per instance).  Per
      * binding set: each set is its own compilation. */
     size_t first_max[3] = {0, 0, 0};
+    /* the symbols the units can depend on: those of every tensor size and loop begin */
+    PC_VEC(const char *) usyms = {0};
+    bool usyms_all = true;
+    for (int t = 0; t < k->ntensors + k->nloops; t++) {
+        const pc_expr *const *exprs = t < k->ntensors ? k->tensors[t].shape : &k->loops[t - k->ntensors].begin;
+        int ne = t < k->ntensors ? (k->tensors[t].shape ? k->tensors[t].ndims : 0) : 1;
+        for (int d = 0; d < ne; d++) {
+            const char *names[32];
+            size_t n = pc_expr_symbols(exprs[d], names, 0, 32);
+            if (n == 32)
+                usyms_all = false; /* maybe more than the list holds: no reuse */
+            for (size_t j = 0; j < n; j++) {
+                bool dup = false;
+                for (size_t q = 0; q < usyms.count && !dup; q++)
+                    dup = strcmp(usyms.items[q], names[j]) == 0;
+                if (!dup)
+                    PC_VEC_PUSH(usyms, names[j]);
+            }
+        }
+    }
+    int64_t *unit_key = pc_mem_calloc(usyms.count + 1, sizeof(int64_t));
+    struct unit_entry { int64_t ui, ue; bool only_loop; } *unit_cache =
+        pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(struct unit_entry));
     int64_t *static_inner = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     int64_t *static_excl = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
     for (size_t i = 0; i < nsets; i++) {
         pc_an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
         an_set_result *sr = &sets[i];
+        /* the units depend on the set only through the symbols of the sizes and loop begins: a
+         * set that gives them the previous set's values has its units (--shapes sweeps) */
+        bool same_units = i > 0 && usyms_all;
+        for (size_t q = 0; q < usyms.count; q++) {
+            pc_expr probe = {.kind = PC_EXPR_SYM, .name = usyms.items[q]};
+            pc_bindings bs[2] = {opts.nsets ? opts.sets[i] : empty, {k->constants, (size_t)k->nconstants}};
+            int64_t v = 0;
+            bool known = pc_expr_eval(&probe, bs, 2, &v);
+            int64_t key = known ? v : INT64_MIN;
+            if (unit_key[q] != key)
+                same_units = false;
+            unit_key[q] = key;
+        }
         for (int root = 0; root < c.nroots; root++) {
             int64_t ui, ue;
             bool only_loop;
-            pc_an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
+            if (same_units) {
+                ui = unit_cache[root].ui;
+                ue = unit_cache[root].ue;
+                only_loop = unit_cache[root].only_loop;
+            } else {
+                pc_an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
+                unit_cache[root].ui = ui;
+                unit_cache[root].ue = ue;
+                unit_cache[root].only_loop = only_loop;
+            }
             if (ui < 0 && !only_loop) sr->unit_inner = -1;
             else if (ui > 0 && sr->unit_inner >= 0 && ui > sr->unit_inner) sr->unit_inner = ui;
             if (ue < 0 && !only_loop) sr->unit_excl = -1;
@@ -405,6 +450,9 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             if (!sets[j].trimmed && j != chosen && j != first_max[0] && j != first_max[1] && j != first_max[2])
                 pc_an_set_result_trim(&sets[j]);
     }
+    PC_VEC_FREE(usyms);
+    pc_mem_free(unit_key);
+    pc_mem_free(unit_cache);
     collect_paths(&c, r, sets, nsets, opts.nsets ? opts.sets[0] : empty);
 
     /* ---- depths ---- */

@@ -70,6 +70,7 @@ typedef struct walker {
     bool *root_sizes_static; /* per root: no tensor size of it names a loop index or another
                               * loop's factor variable (tier 2 possible) */
     struct ix_memo **scan_memo; /* per loop, allocated when first used */
+    struct ff_state *ffs;    /* per nesting depth: the iteration-boundary states (issue 17) */
     signed char *scan_static;/* per loop: 0 not known, 1 no size or inner bound names its index,
                               * -1 some does (the index scan of issue 17) */
     PC_VEC(const char *) unknowns;
@@ -548,7 +549,8 @@ static void root_req(walker *w, int r, inst_req *out)
         bool ok;
         req_once(w, r, out, &ok);
         w->sets[0] = saved;
-        if (ok) {
+        /* unknown sizes that do not follow the loops are unknown in every instance alike */
+        if (ok || w->root_sizes_static[r]) {
             rc->tier = 1;
             rc->v = *out;
             rc->ntaken = (int)w->taken.count;
@@ -1300,7 +1302,8 @@ typedef struct ff_state {
     ff_key *keys;
     int64_t *at;                  /* the iteration of each key */
     int n;
-    int *slot;                    /* hash table: key index + 1 */
+    struct ff_slot { uint32_t gen; int idx; } *slot; /* hash table: entries of generation gen */
+    uint32_t gen;                 /* ff_clear starts a new generation instead of wiping */
     /* a repetition found: the period being walked once more to measure it */
     bool pending;
     ff_key pkey;
@@ -1372,8 +1375,11 @@ static uint64_t ff_hash(const ff_key *k)
 static void ff_clear(ff_state *st)
 {
     st->n = 0;
-    if (st->slot)
-        memset(st->slot, 0, 2 * FF_KEEP * sizeof(int));
+    st->gen++;
+    if (st->gen == 0 && st->slot) {
+        memset(st->slot, 0, 2 * FF_KEEP * sizeof *st->slot);
+        st->gen = 1;
+    }
 }
 
 static void ff_free(ff_state *st)
@@ -1583,12 +1589,14 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
     if (!st->keys) {
         st->keys = pc_mem_alloc(FF_KEEP * sizeof(ff_key));
         st->at = pc_mem_alloc(FF_KEEP * sizeof(int64_t));
-        st->slot = pc_mem_calloc(2 * FF_KEEP, sizeof(int));
+        st->slot = pc_mem_calloc(2 * FF_KEEP, sizeof *st->slot);
+        if (st->gen == 0)
+            st->gen = 1;
     }
     uint64_t h = ff_hash(&key);
     size_t mask = 2 * FF_KEEP - 1, pos = (size_t)h & mask;
-    while (st->slot[pos]) {
-        int i = st->slot[pos] - 1;
+    while (st->slot[pos].gen == st->gen) {
+        int i = st->slot[pos].idx;
         if (memcmp(&st->keys[i], &key, sizeof key) == 0) {
             int64_t p = j - st->at[i];
             st->at[i] = j;
@@ -1628,7 +1636,8 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
     st->keys[st->n] = key;
     st->at[st->n] = j;
     st->n++;
-    st->slot[pos] = st->n;
+    st->slot[pos].gen = st->gen;
+    st->slot[pos].idx = st->n - 1;
     return 0;
 }
 
@@ -1726,14 +1735,14 @@ static void walk_loop(walker *w, int l)
         }
         /* ranges between breakpoints, each with its own record of states */
         qsort(sc.breaks, (size_t)sc.nbreaks, sizeof(int64_t), cmp_i64);
-        ff_state st = {0};
+        ff_state *st = &w->ffs[w->depth]; /* one per nesting depth, reused */
         for (int r = 0; r <= sc.nbreaks && !w->stop; r++) {
             int64_t lo = r ? sc.breaks[r - 1] : 0, hi = r < sc.nbreaks ? sc.breaks[r] : n;
-            ff_clear(&st);
-            st.pending = false;
-            st.give_up = false;
+            ff_clear(st);
+            st->pending = false;
+            st->give_up = false;
             for (int64_t i = lo; i < hi && !w->stop;) {
-                int64_t skip = hi - i > 2 ? ff_step(w, &st, i, lo, hi, sc.period) : 0;
+                int64_t skip = hi - i > 2 ? ff_step(w, st, i, lo, hi, sc.period) : 0;
                 if (skip) {
                     i += skip;
                     continue;
@@ -1742,7 +1751,6 @@ static void walk_loop(walker *w, int l)
                 i++;
             }
         }
-        ff_free(&st);
     }
     pc_mem_free(seg);
     w->nactive--;
@@ -1964,6 +1972,7 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     }
     w.scan_static = pc_mem_calloc(nl, sizeof(signed char));
     w.scan_memo = pc_mem_calloc(nl, sizeof(ix_memo *));
+    w.ffs = pc_mem_calloc(AN_MAX_DEPTH + 2, sizeof(ff_state));
     w.iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
     w.iter_n = pc_mem_calloc(nl, sizeof(int64_t));
     w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
@@ -2081,6 +2090,9 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     for (size_t l = 0; l < nl; l++)
         pc_mem_free(w.scan_memo[l]);
     pc_mem_free(w.scan_memo);
+    for (int d = 0; d < AN_MAX_DEPTH + 2; d++)
+        ff_free(&w.ffs[d]);
+    pc_mem_free(w.ffs);
     pc_mem_free(w.root_dyn);
     pc_mem_free(w.iter_pos);
     pc_mem_free(w.iter_n);
