@@ -1316,6 +1316,8 @@ typedef struct ff_state {
     int *s_cur;
     size_t s_nalloc;
     bool give_up;                 /* the period makes whole-launch allocations: walk this range */
+    int64_t *snap;                /* per key: its boundary's snapshot (ff_snap_take), or NULL */
+    size_t snap_cap, snap_words;
 } ff_state;
 
 /* The assemble allocations' state relative to the open task, per assemble tensor: whether a new
@@ -1390,6 +1392,7 @@ static void ff_free(ff_state *st)
     pc_mem_free(st->s_roots);
     pc_mem_free(st->s_asm);
     pc_mem_free(st->s_cur);
+    pc_mem_free(st->snap);
     memset(st, 0, sizeof *st);
 }
 
@@ -1539,52 +1542,111 @@ static void ff_apply(walker *w, ff_state *st, int64_t times, bool events)
 /* Called at the boundary before iteration j of the range [a, b) (conditions periodic with
  * `period`): records the state, and when a measured period can repeat, adds the repetitions and
  * returns how many iterations they cover (0: walk iteration j). */
+/* Snapshots of the boundaries a key was recorded at (issue 17): with them a repetition is added
+ * from the period already walked, without walking one more to measure it.  Per key: instances,
+ * task number, events, allocations, then the roots' instance counts and the assemble state. */
+#define FF_SNAP_MAX_WORDS 512
+static size_t ff_snap_words(const walker *w) { return 4 + (size_t)w->c->nroots + 6 * (size_t)w->nasm; }
+
+static void ff_snap_take(const walker *w, int64_t *out)
+{
+    out[0] = w->out->ninstances;
+    out[1] = w->vtasks;
+    out[2] = w->events;
+    out[3] = (int64_t)w->out->alloc_start.count;
+    int64_t *roots = out + 4, *asm_v = roots + w->c->nroots, *cur = asm_v + 5 * w->nasm;
+    if (w->c->nroots)
+        memcpy(roots, w->out->root_instances, (size_t)w->c->nroots * sizeof(int64_t));
+    if (w->nasm)
+        asm_state(w, asm_v);
+    for (int q = 0; q < w->nasm; q++)
+        cur[q] = w->cur_alloc[w->asm_list[q]];
+}
+
+/* Load a snapshot as the period's start (st->s_*). */
+static void ff_snap_load(const walker *w, ff_state *st, const int64_t *in)
+{
+    const an_ctx *c = w->c;
+    st->s_ninst = in[0];
+    st->s_vt = in[1];
+    st->s_events = in[2];
+    st->s_nalloc = (size_t)in[3];
+    if (!st->s_roots)
+        st->s_roots = pc_mem_alloc((size_t)(c->nroots ? c->nroots : 1) * sizeof(int64_t));
+    if (c->nroots)
+        memcpy(st->s_roots, in + 4, (size_t)c->nroots * sizeof(int64_t));
+    if (w->nasm) {
+        if (!st->s_asm) {
+            st->s_asm = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
+            st->s_cur = pc_mem_alloc((size_t)w->nasm * sizeof(int));
+        }
+        memcpy(st->s_asm, in + 4 + c->nroots, (size_t)w->nasm * 5 * sizeof(int64_t));
+        for (int q = 0; q < w->nasm; q++)
+            st->s_cur[q] = (int)in[4 + c->nroots + 5 * w->nasm + q];
+    }
+}
+
+/* The period from st->s_* (its state equal to now, key and all) to iteration j, of p iterations,
+ * repeats: add what fits before b.  Returns the iterations added (0: none). */
+static int64_t ff_try(walker *w, ff_state *st, int64_t j, int64_t b, int64_t p)
+{
+    an_ctx *c = w->c;
+    bool same = true;
+    bool events = w->events != st->s_events;
+    if (w->nasm) {
+        int64_t *now = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
+        asm_state(w, now);
+        same = memcmp(now, st->s_asm, (size_t)w->nasm * 5 * sizeof(int64_t)) == 0;
+        pc_mem_free(now);
+    }
+    for (size_t al = st->s_nalloc; same && al < w->out->alloc_start.count; al++)
+        if (w->out->alloc_whole_launch.items[al]) {
+            /* each period would add an allocation that lives to the end: not periodic */
+            same = false;
+            st->give_up = true;
+        }
+    if (same && events && w->vtasks == st->s_vt)
+        same = false; /* allocation events without a task boundary: nothing to shift by */
+    if (!same)
+        return 0;
+    int64_t times = (b - j) / p;
+    int64_t dinst = w->out->ninstances - st->s_ninst;
+    if (dinst > 0 && times > (INT64_MAX / 4 - w->out->ninstances) / dinst)
+        times = (INT64_MAX / 4 - w->out->ninstances) / dinst;
+    if (c->opts->max_instances > 0 && dinst > 0) {
+        /* an explicit limit: stop short of it, the walk reaches it instance by instance */
+        int64_t room = c->opts->max_instances - 1 - w->out->ninstances;
+        times = room <= 0 ? 0 : (times < room / dinst ? times : room / dinst);
+    }
+    /* with allocation events the last period is walked: what follows it reads the allocations it
+     * leaves, which are made explicit (ff_apply) */
+    if (events)
+        times--;
+    if (times <= 0)
+        return 0;
+    ff_apply(w, st, times, events);
+    return times * p;
+}
+
+/* Called at the boundary before iteration j of the range [a, b) (conditions periodic with
+ * `period`): records the state, and when it repeats, adds the repetitions and returns how many
+ * iterations they cover (0: walk iteration j). */
 static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b, int64_t period)
 {
     an_ctx *c = w->c;
     ff_key key;
     ff_make_key(w, (j - a) % period, &key);
+    size_t words = ff_snap_words(w);
+    bool snaps = words <= FF_SNAP_MAX_WORDS;
     if (st->pending) {
+        /* no snapshots: the period after the repetition was seen is walked to measure it */
         if (j - st->pstart < st->pperiod)
             return 0;
         st->pending = false;
-        bool same = memcmp(&key, &st->pkey, sizeof key) == 0;
-        bool events = same && w->events != st->s_events;
-        if (same && w->nasm) {
-            int64_t *now = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
-            asm_state(w, now);
-            same = memcmp(now, st->s_asm, (size_t)w->nasm * 5 * sizeof(int64_t)) == 0;
-            pc_mem_free(now);
-        }
-        for (size_t al = st->s_nalloc; same && al < w->out->alloc_start.count; al++)
-            if (w->out->alloc_whole_launch.items[al]) {
-                /* each period would add an allocation that lives to the end: not periodic */
-                same = false;
-                st->give_up = true;
-            }
-        if (same && events && w->vtasks == st->s_vt)
-            same = false; /* allocation events without a task boundary: nothing to shift by */
-        if (same) {
-            int64_t p = st->pperiod, times = (b - j) / p;
-            int64_t dinst = w->out->ninstances - st->s_ninst;
-            if (dinst > 0 && times > (INT64_MAX / 4 - w->out->ninstances) / dinst)
-                times = (INT64_MAX / 4 - w->out->ninstances) / dinst;
-            if (c->opts->max_instances > 0 && dinst > 0) {
-                /* an explicit limit: stop short of it, the walk reaches it instance by instance */
-                int64_t room = c->opts->max_instances - 1 - w->out->ninstances;
-                times = room <= 0 ? 0 : (times < room / dinst ? times : room / dinst);
-            }
-            /* with allocation events the last period is walked: what follows it reads the
-             * allocations it leaves, which are made explicit (ff_apply) */
-            if (events)
-                times--;
-            if (times > 0) {
-                ff_apply(w, st, times, events);
-                ff_clear(st);
-                return times * p;
-            }
-        }
+        int64_t skip = memcmp(&key, &st->pkey, sizeof key) == 0 ? ff_try(w, st, j, b, st->pperiod) : 0;
         ff_clear(st);
+        if (skip)
+            return skip;
     }
     if (!st->keys) {
         st->keys = pc_mem_alloc(FF_KEEP * sizeof(ff_key));
@@ -1593,6 +1655,12 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
         if (st->gen == 0)
             st->gen = 1;
     }
+    if (snaps && st->snap_words != words) {
+        pc_mem_free(st->snap);
+        st->snap = NULL;
+        st->snap_cap = 0;
+        st->snap_words = words;
+    }
     uint64_t h = ff_hash(&key);
     size_t mask = 2 * FF_KEEP - 1, pos = (size_t)h & mask;
     while (st->slot[pos].gen == st->gen) {
@@ -1600,30 +1668,27 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
         if (memcmp(&st->keys[i], &key, sizeof key) == 0) {
             int64_t p = j - st->at[i];
             st->at[i] = j;
-            /* the period's tasks must not share an assemble allocation that is not of the whole
-             * launch with what came before (its live count would differ between periods) */
-            if ((b - j) / p >= 2 && !st->give_up) {
+            if (st->give_up)
+                return 0;
+            if (snaps) {
+                ff_snap_load(w, st, st->snap + (size_t)i * words);
+                int64_t skip = ff_try(w, st, j, b, p);
+                if (skip) {
+                    ff_clear(st);
+                    return skip;
+                }
+                ff_snap_take(w, st->snap + (size_t)i * words);
+                return 0;
+            }
+            if ((b - j) / p >= 2) {
                 st->pending = true;
                 st->pkey = key;
                 st->pstart = j;
                 st->pperiod = p;
-                st->s_ninst = w->out->ninstances;
-                st->s_vt = w->vtasks;
-                if (!st->s_roots)
-                    st->s_roots = pc_mem_alloc((size_t)(c->nroots ? c->nroots : 1) * sizeof(int64_t));
-                if (c->nroots)
-                    memcpy(st->s_roots, w->out->root_instances, (size_t)c->nroots * sizeof(int64_t));
-                st->s_events = w->events;
-                st->s_nalloc = w->out->alloc_start.count;
-                if (w->nasm) {
-                    if (!st->s_asm) {
-                        st->s_asm = pc_mem_alloc((size_t)w->nasm * 5 * sizeof(int64_t));
-                        st->s_cur = pc_mem_alloc((size_t)w->nasm * sizeof(int));
-                    }
-                    asm_state(w, st->s_asm);
-                    for (int q = 0; q < w->nasm; q++)
-                        st->s_cur[q] = w->cur_alloc[w->asm_list[q]];
-                }
+                int64_t *tmp = pc_mem_alloc(words * sizeof(int64_t));
+                ff_snap_take(w, tmp);
+                ff_snap_load(w, st, tmp);
+                pc_mem_free(tmp);
             }
             return 0;
         }
@@ -1635,9 +1700,17 @@ static int64_t ff_step(walker *w, ff_state *st, int64_t j, int64_t a, int64_t b,
     }
     st->keys[st->n] = key;
     st->at[st->n] = j;
+    if (snaps) {
+        if ((size_t)st->n >= st->snap_cap) {
+            st->snap_cap = st->snap_cap ? st->snap_cap * 2 : 16;
+            st->snap = pc_mem_realloc(st->snap, st->snap_cap * words * sizeof(int64_t));
+        }
+        ff_snap_take(w, st->snap + (size_t)st->n * words);
+    }
     st->n++;
     st->slot[pos].gen = st->gen;
     st->slot[pos].idx = st->n - 1;
+    (void)c;
     return 0;
 }
 
