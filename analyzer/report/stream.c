@@ -3,9 +3,10 @@
  *
  * pc_rep_write and `check` (with one process or -j N) write through it: a file's part goes out as
  * soon as the file is given, and nothing of a written file is kept but what the run-wide rules
- * need: a 64-bit key per diagnostic written (a diagnostic located outside its own file, e.g. in a
- * shared tile_fwk_config.json, is written once: pc_rep_repeated's rule), a fingerprint count per
- * SARIF result (occurrence numbers), and the counts of the closing line.
+ * need: a 64-bit key per diagnostic of the files so far (a diagnostic located outside its own
+ * file, e.g. in a shared tile_fwk_config.json, is written once: pc_rep_repeated's rule, which
+ * compares with every earlier diagnostic), a fingerprint count per SARIF result (occurrence
+ * numbers), and the counts of the closing line: about 16-24 bytes per diagnostic.
  *
  * JSON and SARIF are one document each.  Their text around the per-file items is cJSON's print
  * of the document with marker values where the arrays go (pc_rep_json_skeleton,
