@@ -2,8 +2,8 @@
  * PC009 suggest-precise-config (note): precise mode is off; the suggested triple (the predicted
  * depths, plus the assemble headroom) and the workspace it saves against the default
  * [k, k, k] -- the numbers the upstream `[Workspace Runtime Recommendation]` log gives after a run,
- * before any run.  Silent when a depth is unknown (PC008 says why), when no pool is needed, or when
- * the suggestion saves nothing.
+ * before any run.  Silent when a depth is unknown (PC008 says why), when a loop never ends (step 0),
+ * when no pool is needed, or when the suggestion saves nothing.
  *
  * Fix: rewrite an explicit [0, 0, 0] in place; else insert an options call.  In Python that is one
  * module-level set_runtime_options before the first such kernel, with the element-wise maximum
@@ -33,6 +33,10 @@ static bool wants_suggestion(const pc_chk_ctx *c, int k)
     if (!r || pc_cfg_precise(cfg))
         return false;
     if (!r->needed[0] && !r->needed[1] && !r->needed[2])
+        return false;
+    /* A loop with step 0 never ends (an error of its own): the depths counted for its one pass are
+     * not a kernel's depths, so there is no exact triple to suggest. */
+    if (r->nzero_step_loops > 0)
         return false;
     for (int i = 0; i < 3; i++)
         if (r->predicted[i] < 0)
