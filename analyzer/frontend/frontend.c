@@ -193,15 +193,52 @@ static void kernel_symbols(const pc_kernel *k, symset *s)
             symset_add_expr(s, k->stmts[i].branches[b].cond);
 }
 
-static bool kernel_knows(const pc_kernel *k, const symset *s, const char *name)
+static bool symset_has(const symset *s, const char *name)
 {
     for (size_t i = 0; i < s->count; i++)
         if (strcmp(s->names[i], name) == 0)
             return true;
+    return false;
+}
+
+/* `PARAM.shape[D]` may name a parameter by its variable or by its name string (docs/model.md 12;
+ * the analysis binds both spellings): the kernel knows the name when it knows the other spelling. */
+static bool knows_other_spelling(const pc_kernel *k, const symset *s, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return false;
+    size_t plen = (size_t)(dot - name);
+    for (int t = 0; t < k->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        if (T->kind != PC_TENSOR_PARAM || !T->name || !T->variable || !strcmp(T->name, T->variable))
+            continue;
+        const char *other = NULL;
+        if (strlen(T->name) == plen && !strncmp(T->name, name, plen))
+            other = T->variable;
+        else if (strlen(T->variable) == plen && !strncmp(T->variable, name, plen))
+            other = T->name;
+        if (!other)
+            continue;
+        pc_sb sb = {0};
+        pc_sb_printf(&sb, "%s%s", other, dot);
+        char *spelled = pc_sb_take(&sb);
+        bool known = symset_has(s, spelled);
+        pc_mem_free(spelled);
+        if (known)
+            return true;
+    }
+    return false;
+}
+
+static bool kernel_knows(const pc_kernel *k, const symset *s, const char *name)
+{
+    if (symset_has(s, name))
+        return true;
     for (int i = 0; i < k->nconstants; i++)
         if (strcmp(k->constants[i].name, name) == 0)
             return true;
-    return false;
+    return knows_other_spelling(k, s, name);
 }
 
 /* Edit distance, for "did you mean" (names are short; anything long is no suggestion). */
