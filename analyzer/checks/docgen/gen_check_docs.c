@@ -422,7 +422,7 @@ static bool table_matches(void)
     const pc_check_info *t = pc_chk_table(&n);
     bool ok = n == sizeof pages / sizeof pages[0];
     for (size_t i = 0; ok && i < n; i++) {
-        char id[16];
+        char id[32]; /* room for any size_t: gcc -Wformat-truncation at -O1 */
         snprintf(id, sizeof id, "PC%03zu", i + 1);
         ok = strcmp(pages[i].id, t[i].id) == 0 && strcmp(pages[i].name, t[i].name) == 0 &&
              strcmp(t[i].id, id) == 0;
