@@ -438,6 +438,8 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             r->truncated = true;
             /* an explicit limit, or where a count past 2^61 instances stopped the walk */
             r->instance_limit = opts.max_instances > 0 ? opts.max_instances : sets[i].ninstances;
+            if (opts.max_instances <= 0)
+                r->too_many_instances = true;
         }
         if (sets[i].ninstances > sets[chosen].ninstances)
             chosen = i;

@@ -31,6 +31,14 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
         if (!r || !r->truncated)
             continue;
         const pc_kernel *kern = &c->model->kernels[k];
+        if (r->too_many_instances) {
+            pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
+                           "kernel '%s' has more than 2^61 instances, more than poolcheck counts: "
+                           "the analysis stopped after %lld, so the depths are only bounds and the "
+                           "instance count is unknown",
+                           kern->name, (long long)r->instance_limit);
+            continue;
+        }
         pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
                        "kernel '%s': the analysis stopped after %lld instances (its limit); the "
                        "instances after that are left out, so the depths are only bounds and the "
