@@ -13,6 +13,8 @@ import subprocess
 import sys
 
 PREFIX = "pc_"
+# what a sanitizer build adds beside each global (ASan's one-definition-rule indicators), not ours
+SANITIZER_PREFIXES = ("__odr_asan", "__asan_", "__ubsan_", "__sancov_")
 
 
 def offenders(nm_text):
@@ -34,6 +36,8 @@ def offenders(nm_text):
         kind, name = fields[-2], fields[-1]
         if len(kind) != 1 or kind in "Uuwv" or (len(fields) == 2 and kind in "wv"):
             continue
+        if name.startswith(SANITIZER_PREFIXES):
+            continue
         if not name.startswith(PREFIX):
             found.append((member, name))
     return found
@@ -43,7 +47,7 @@ def self_test():
     bad = "walk.c.o:\n0000000000000000 T an_walk\n0000000000000040 T pc_analyze\n\n" \
           "json.c.o:\n0000000000000000 D pc_json_x\n0000000000000008 B counter\n"
     good = "walk.c.o:\n0000000000000000 T pc_an_walk\n                 U memcpy\n" \
-           "0000000000000000 R pc_check_table\n"
+           "0000000000000000 R pc_check_table\n0000000000000010 B __odr_asan.pc_check_table\n"
     got = offenders(bad)
     want = [("walk.c.o", "an_walk"), ("json.c.o", "counter")]
     if got != want:
