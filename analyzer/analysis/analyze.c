@@ -271,25 +271,11 @@ static pc_bindings alias_param_names(pc_arena *a, const pc_kernel *k, pc_binding
         memcpy(items, in.items, in.count * sizeof(pc_binding));
     size_t n = in.count;
     for (size_t i = 0; i < in.count; i++) {
-        const char *name = in.items[i].name, *dot = strchr(name, '.');
-        if (!dot)
-            continue;
-        size_t plen = (size_t)(dot - name);
-        for (int t = 0; t < k->ntensors; t++) {
-            const pc_tensor *T = &k->tensors[t];
-            if (T->kind != PC_TENSOR_PARAM || !T->name || !T->variable || !strcmp(T->name, T->variable))
-                continue;
-            const char *other = NULL;
-            if (strlen(T->name) == plen && !strncmp(T->name, name, plen))
-                other = T->variable;
-            else if (strlen(T->variable) == plen && !strncmp(T->variable, name, plen))
-                other = T->name;
-            if (other) {
-                items[n].name = pc_arena_printf(a, "%s%s", other, dot);
-                items[n].value = in.items[i].value;
-                n++;
-                break;
-            }
+        const char *other = pc_kernel_param_other_spelling(k, in.items[i].name);
+        if (other) {
+            items[n].name = pc_arena_printf(a, "%s%s", other, strchr(in.items[i].name, '.'));
+            items[n].value = in.items[i].value;
+            n++;
         }
     }
     pc_bindings out = {items, n};

@@ -205,30 +205,15 @@ static bool symset_has(const symset *s, const char *name)
  * the analysis binds both spellings): the kernel knows the name when it knows the other spelling. */
 static bool knows_other_spelling(const pc_kernel *k, const symset *s, const char *name)
 {
-    const char *dot = strchr(name, '.');
-    if (!dot)
+    const char *other = pc_kernel_param_other_spelling(k, name);
+    if (!other)
         return false;
-    size_t plen = (size_t)(dot - name);
-    for (int t = 0; t < k->ntensors; t++) {
-        const pc_tensor *T = &k->tensors[t];
-        if (T->kind != PC_TENSOR_PARAM || !T->name || !T->variable || !strcmp(T->name, T->variable))
-            continue;
-        const char *other = NULL;
-        if (strlen(T->name) == plen && !strncmp(T->name, name, plen))
-            other = T->variable;
-        else if (strlen(T->variable) == plen && !strncmp(T->variable, name, plen))
-            other = T->name;
-        if (!other)
-            continue;
-        pc_sb sb = {0};
-        pc_sb_printf(&sb, "%s%s", other, dot);
-        char *spelled = pc_sb_take(&sb);
-        bool known = symset_has(s, spelled);
-        pc_mem_free(spelled);
-        if (known)
-            return true;
-    }
-    return false;
+    pc_sb sb = {0};
+    pc_sb_printf(&sb, "%s%s", other, strchr(name, '.'));
+    char *spelled = pc_sb_take(&sb);
+    bool known = symset_has(s, spelled);
+    pc_mem_free(spelled);
+    return known;
 }
 
 static bool kernel_knows(const pc_kernel *k, const symset *s, const char *name)

@@ -53,6 +53,24 @@ const char *pc_tensor_label(const pc_tensor *t, char *buf, size_t n)
     return buf;
 }
 
+const char *pc_kernel_param_other_spelling(const pc_kernel *k, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return NULL;
+    size_t plen = (size_t)(dot - name);
+    for (int t = 0; t < k->ntensors; t++) {
+        const pc_tensor *T = &k->tensors[t];
+        if (T->kind != PC_TENSOR_PARAM || !T->name || !T->variable || !strcmp(T->name, T->variable))
+            continue;
+        if (strlen(T->name) == plen && !strncmp(T->name, name, plen))
+            return T->variable;
+        if (strlen(T->variable) == plen && !strncmp(T->variable, name, plen))
+            return T->name;
+    }
+    return NULL;
+}
+
 /* ---- names ------------------------------------------------------------------------------------ */
 
 const char *pc_access_kind_name(pc_access_kind k)

@@ -396,6 +396,11 @@ bool pc_model_equal(const pc_model *a, const pc_model *b, char *where, size_t wh
  * into buf, which must hold 32 bytes). */
 const char *pc_tensor_label(const pc_tensor *t, char *buf, size_t n);
 
+/* `PARAM.shape[D]` names a parameter by its variable or by its name string (docs/model.md 12).
+ * For a symbol name whose part before the first '.' is one spelling of a parameter of k that has
+ * two, the other spelling (variable or name string, owned by the model); else NULL. */
+const char *pc_kernel_param_other_spelling(const pc_kernel *k, const char *name);
+
 const char *pc_access_kind_name(pc_access_kind k);
 const char *pc_tensor_kind_name(pc_tensor_kind k);
 const char *pc_unit_name(pc_unit u);
