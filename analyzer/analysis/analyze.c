@@ -422,7 +422,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             all_known = false;
         if (sets[i].truncated) {
             r->truncated = true;
-            /* an explicit limit, or where a count past 2^61 instances stopped the walk */
+            /* an explicit limit, or where a count past 2^62 instances stopped the walk */
             r->instance_limit = opts.max_instances > 0 ? opts.max_instances : sets[i].ninstances;
             if (opts.max_instances <= 0)
                 r->too_many_instances = true;

@@ -1611,8 +1611,8 @@ static int64_t ff_try(walker *w, ff_state *st, int64_t j, int64_t b, int64_t p)
         return 0;
     int64_t times = (b - j) / p;
     int64_t dinst = w->out->ninstances - st->s_ninst;
-    if (dinst > 0 && times > (INT64_MAX / 4 - w->out->ninstances) / dinst) {
-        /* more instances than a count holds (over 2^61): the numbers cannot be exact; stop, as
+    if (dinst > 0 && times > (INT64_MAX / 2 - w->out->ninstances) / dinst) {
+        /* more instances than a count holds (over 2^62): the numbers cannot be exact; stop, as
          * an explicit limit does (pc_result.truncated, PC012) */
         w->out->truncated = true;
         w->out->known = false;

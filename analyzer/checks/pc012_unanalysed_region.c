@@ -33,7 +33,7 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
         const pc_kernel *kern = &c->model->kernels[k];
         if (r->too_many_instances) {
             pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
-                           "kernel '%s' has more than 2^61 instances, more than poolcheck counts: "
+                           "kernel '%s' has more than 2^62 instances, more than poolcheck counts: "
                            "the analysis stopped after %lld, so the depths are only bounds and the "
                            "instance count is unknown",
                            kern->name, (long long)r->instance_limit);

@@ -164,7 +164,7 @@ typedef struct pc_result {
      * pool, bounds[] are upper bounds (max(k, what was seen)), instances / device_tasks are -1. */
     bool truncated;
     int64_t instance_limit;
-    /* truncated because the instances are more than a count holds (over 2^61), not by max_instances */
+    /* truncated because the instances are more than a count holds (over 2^62), not by max_instances */
     bool too_many_instances;
     /* Loops whose step evaluated to 0 (`pypto.loop(0, 10, 0)`, `LoopRange(0, 10, 0)`), in some
      * binding set: upstream rejects them (the loop never ends); the analysis gives them no
