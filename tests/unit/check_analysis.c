@@ -1030,6 +1030,31 @@ START_TEST(seed_trillion_exact)
 }
 END_TEST
 
+/* Issue 17: "exact for trip counts up to 2^62": the seed example at L = 2^61 - 1 has 2^62 - 1
+ * instances (the walk stopped at 2^61 before: truncated), ceil(that / 128) = 2^55 DeviceTasks;
+ * at L = 2^62 (2^63 + 1 instances, past int64) it stops as truncated, never a wrapped count. */
+START_TEST(seed_two_to_the_62_exact)
+{
+    kb b;
+    build_seed_n(&b, (INT64_C(1) << 61) - 1);
+    pc_analysis_opts opts;
+    pc_an_default_opts(&opts);
+    pc_result *r = pc_analyze(b.m, 0, NULL, &opts);
+    ck_assert(!r->truncated);
+    ck_assert_int_eq(r->instances, (INT64_C(1) << 62) - 1);
+    ck_assert_int_eq(r->device_tasks, INT64_C(1) << 55);
+    CK_TRIPLE(r->predicted, 128, 1, 1);
+    pc_result_free(r);
+    pc_model_free(b.m);
+    build_seed_n(&b, INT64_C(1) << 62);
+    r = pc_analyze(b.m, 0, NULL, &opts);
+    ck_assert(r->truncated);
+    ck_assert(r->too_many_instances);
+    pc_result_free(r);
+    pc_model_free(b.m);
+}
+END_TEST
+
 /* Nested loops with paths decided by the indices (issue 17): for i < N, for j < M:
  * if i == 0 or j % 2 == 0: a matmul (root_inner 512 B) else a vector write.  The first outer
  * iteration fills tasks with matmuls (128), the others alternate (64 per task of 128).  Exact for
@@ -1181,6 +1206,7 @@ static Suite *suite(void)
     tcase_add_test(tc, identical_iterations_closed_form);
     tcase_add_test(tc, seed_large_closed_form);
     tcase_add_test(tc, seed_trillion_exact);
+    tcase_add_test(tc, seed_two_to_the_62_exact);
     tcase_add_test(tc, nested_paths_exact);
     tcase_add_test(tc, body_assemble_walked_exact);
     suite_add_tcase(s, tc);
