@@ -2272,35 +2272,14 @@ void pc_an_set_result_trim(an_set_result *s)
 
 void pc_an_set_result_free(an_set_result *s)
 {
-    PC_VEC_FREE(s->instance_roots);
-    PC_VEC_FREE(s->tasks);
-    PC_VEC_FREE(s->task_sum_inner);
-    PC_VEC_FREE(s->task_sum_excl);
-    PC_VEC_FREE(s->task_cnt_inner);
-    PC_VEC_FREE(s->task_cnt_excl);
-    PC_VEC_FREE(s->alloc_start);
-    PC_VEC_FREE(s->alloc_last);
-    PC_VEC_FREE(s->alloc_tensor);
-    PC_VEC_FREE(s->alloc_whole_launch);
-    PC_VEC_FREE(s->alloc_start_vt);
-    PC_VEC_FREE(s->alloc_last_vt);
-    PC_VEC_FREE(s->task_vidx);
-    PC_VEC_FREE(s->vtasks);
+    pc_an_set_result_trim(s); /* the per-task and per-instance tables */
     pc_mem_free(s->root_instances);
     pc_mem_free(s->root_inner);
     pc_mem_free(s->root_excl);
     pc_mem_free(s->tensor_bytes);
-    pc_mem_free(s->task_assemble_live);
     pc_mem_free(s->unknowns);
     PC_VEC_FREE(s->undecided_stmt);
     PC_VEC_FREE(s->undecided_branch);
     PC_VEC_FREE(s->zero_step_loops);
     pc_mem_free(s->stmt_taken);
-    if (s->stmt_tasks) {
-        for (size_t i = 0; i < s->nstmt_tasks; i++) {
-            pc_mem_free(s->stmt_tasks[i].lo);
-            pc_mem_free(s->stmt_tasks[i].hi);
-        }
-        pc_mem_free(s->stmt_tasks);
-    }
 }
