@@ -65,7 +65,15 @@ enum class TileOpFormat {
 enum CastMode { CAST_NONE = 0, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD };
 enum class CachePolicy { PREFETCH, NONE_CACHEABLE, MAX_NUM };
 enum class NodeType { LOCAL, INCAST, OUTCAST };
-enum MemoryType { MEM_UB, MEM_L1, MEM_L0A, MEM_L0B, MEM_L0C, MEM_DEVICE_DDR = 15, MEM_WORKSPACE = 19, MEM_UNKNOWN = 21 };
+enum MemoryType {
+    MEM_UB = 0, MEM_L1 = 1, MEM_L0A = 2, MEM_L0B = 3, MEM_L0C = 4, MEM_FIX = 5, MEM_FIX_QUANT_PRE = 6,
+    MEM_FIX_RELU_PRE = 7, MEM_FIX_RELU_POST = 8, MEM_FIX_QUANT_POST = 9, MEM_FIX_ELT_ANTIQ = 10,
+    MEM_FIX_MTE2_ANTIQ = 11, MEM_BT = 12, MEM_L2 = 13, MEM_L3 = 14, MEM_DEVICE_DDR = 15, MEM_HOST1 = 16,
+    MEM_FAR1 = 17, MEM_FAR2 = 18, MEM_WORKSPACE = 19, MEM_VECTOR_REG = 20, MEM_L0AMX = 21, MEM_L0BMX = 22,
+    MEM_UNKNOWN
+};
+std::string MemoryTypeToString(MemoryType mt);
+std::string BriefMemoryTypeToString(MemoryType mt);
 size_t BytesOf(DataType t);
 size_t BitsOf(DataType t);
 std::string DataType2String(DataType t);
@@ -83,6 +91,10 @@ public:
     SymbolicScalar(unsigned long long v);
     SymbolicScalar(const std::string &name);
     SymbolicScalar(const char *name);
+    /* upstream's one integer constructor takes int64_t, which a floating-point value converts to
+     * (Full(1.0, ...) picks the SymbolicScalar overload); with the several integer constructors
+     * here that conversion would be ambiguous, so floating-point values have theirs */
+    template <class F, class = std::enable_if_t<std::is_floating_point_v<F>>> SymbolicScalar(F v);
     SymbolicScalar(const std::string &name, int64_t value);
     SymbolicScalar(const SymbolicScalar &o);
     SymbolicScalar &operator=(const SymbolicScalar &o);
@@ -147,23 +159,10 @@ using Shape = std::vector<int64_t>;
 using Offset = std::vector<int64_t>;
 using Stride = std::vector<int64_t>;
 
-/* interface/tensor/raw_tensor.h, logical_tensor.h: the members tests read (names and dtypes of
- * their golden files) */
-class RawTensor {
-public:
-    Shape rawshape;
-    DataType datatype;
-    std::string symbol;
-};
-class LogicalTensor {
-public:
-    std::shared_ptr<RawTensor> tensor;
-    DataType Datatype() const;
-    const Shape &GetShape() const;
-    int Id() const;
-    std::string Symbol() const;
-    int64_t GetDataSize() const;
-};
+/* interface/tensor/raw_tensor.h, logical_tensor.h: the framework's tensor storage, declared with
+ * the rest of the framework internals in poolcheck_stub_internal.h */
+class RawTensor;
+class LogicalTensor;
 
 class Tensor {
 public:
@@ -206,8 +205,13 @@ SymbolicScalar IsLoopBegin(const SymbolicScalar &symbol, const SymbolicScalar &b
 SymbolicScalar IsLoopEnd(const SymbolicScalar &symbol, const SymbolicScalar &end);
 void SetTensorData(const SymbolicScalar &v, const std::vector<SymbolicScalar> &off, Tensor &dst);
 void TensorMove(Tensor &src, Tensor &dst);
+Tensor TensorExtract(const Tensor &src, const std::vector<SymbolicScalar> &offset);  /* logical_tensor.h */
+void TensorInsert(const Tensor &src, const std::vector<SymbolicScalar> &offset, Tensor &dst);
+std::vector<SymbolicScalar> GetViewValidShape(const std::vector<SymbolicScalar> &validShape, const Offset &viewOffset,
+                                              const std::vector<SymbolicScalar> &viewDynOffset, const Shape &viewShape);
 
 /* ---- control flow (function.h) ------------------------------------------------------------- */
+const std::string FUNCTION_PREFIX = "TENSOR_"; /* what a FUNCTION's name gets in the Program's function map */
 enum class FunctionType { EAGER, STATIC, DYNAMIC, DYNAMIC_LOOP, DYNAMIC_LOOP_PATH, INVALID, MAX };
 
 class LoopRange {
@@ -513,7 +517,9 @@ Tensor Uniform(const Element &key, const SymbolicScalar &counter0, const Element
                const std::vector<int64_t> &shape, const Element &rounds, DataType dtype = DT_FP32);
 Tensor Clip(const Tensor &self, const Tensor &min = {}, const Tensor &max = {});
 Tensor Clip(const Tensor &self, const Element &min = {}, const Element &max = {});
-std::tuple<Tensor, Tensor> TopK(const Tensor &self, int k, int axis = -1, bool isLargest = true);
+enum class TopKAlgo { MERGE_SORT, RADIX_SELECT };
+std::tuple<Tensor, Tensor> TopK(const Tensor &self, int k, int axis = -1, bool isLargest = true,
+                                TopKAlgo algo = TopKAlgo::MERGE_SORT);
 Tensor ArgSort(const Tensor &self, int axis = -1, bool descending = false);
 Tensor Sort32(const Tensor &self, int idxStart = 0);
 Tensor MrgSort(const Tensor &self, int mergeSize);
@@ -785,9 +791,11 @@ struct TileShape {
     template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
     void SetVecTile(Args... args);
     const VecTile &GetVecTile() const;
+    VecTile &GetVecTile();
     void SetCubeTile(const std::array<int64_t, MAX_M_DIM_SIZE> &m, const std::array<int64_t, MAX_K_DIM_SIZE> &k,
                      const std::array<int64_t, MAX_N_DIM_SIZE> &n, bool enableSplitK = false);
     const CubeTile &GetCubeTile() const;
+    CubeTile &GetCubeTile();
     void SetConvTile(const npu::tile_fwk::Conv::TileL1Info &tileL1Info,
                      const npu::tile_fwk::Conv::TileL0Info &tileL0Info, bool setL0Tile = false);
     void SetDistTile(const std::array<int, MAX_DIST_DIM_SIZE> &row, const std::array<int, MAX_DIST_DIM_SIZE> &col,
@@ -839,6 +847,10 @@ public:
     PcStubFloat16(int v);
     operator float() const;
     static PcStubFloat16 FromBits(uint16_t b);
+    template <typename T> PcStubFloat16 &operator+=(T v);
+    template <typename T> PcStubFloat16 &operator-=(T v);
+    template <typename T> PcStubFloat16 &operator*=(T v);
+    template <typename T> PcStubFloat16 &operator/=(T v);
 };
 using float16 = PcStubFloat16<5, 10>;
 using bfloat16 = PcStubFloat16<8, 7>;
@@ -877,6 +889,10 @@ T GetPassConfig(const std::string &strategy, const std::string &identifier, cons
  * that clang folds them) */
 constexpr int CeilDiv(int a, int b) { return b == 0 ? 0 : (a % b == 0 ? a / b : a / b + 1); }
 constexpr int FloorDiv(int a, int b) { return b == 0 ? 0 : a / b; }
+constexpr const int BLOCK_SIZE = 32;
+
+/* tilefwk/error_code.h: an enumerator's value, for error codes and option values */
+template <typename T> constexpr __underlying_type(T) ToUnderlying(T value) { return static_cast<__underlying_type(T)>(value); }
 
 /* tilefwk/error.h: ASSERT(cond) << "message" and its variants (an optional error code first) */
 namespace pc_stub {
@@ -902,6 +918,7 @@ public:
     size_t GetSize() const;
     size_t GetDataSize() const;
     uint8_t *data();
+    uint8_t *GetDevPtr();
     template <typename T> T *GetData();
     template <typename T> T &Get(size_t i);
 };
@@ -929,19 +946,7 @@ struct ProgramData {
 extern const std::string KEY_ENABLE_PASS_VERIFY, KEY_PASS_VERIFY_SAVE_TENSOR, KEY_PASS_VERIFY_SAVE_TENSOR_DIR;
 extern const std::string KEY_PASS_VERIFY_FILTER, KEY_PASS_VERIFY_ERROR_TOL, KEY_COMBINE_AXIS;
 
-/* interface/program/program.h: the program singleton tests reset and take the last function from
- * (Function and Operation stay incomplete: their members are the framework's internals) */
-class Function;
-class Operation;
-class Program {
-public:
-    static Program &GetInstance();
-    void Reset();
-    Function *GetLastFunction() const;
-    Function *GetCurrentFunction();
-    Function *GetFunctionByRawName(const std::string &rawName) const;
-    void DumpJson();
-};
+/* interface/program/program.h: Program, with Function and Operation, is in poolcheck_stub_internal.h */
 } // namespace tile_fwk
 } // namespace npu
 
@@ -1002,6 +1007,11 @@ public:
 #define PYPTO_LOGI(...) ((void)0)
 #define PYPTO_LOGW(...) ((void)0)
 #define PYPTO_LOGE(...) ((void)0)
+
+/* interface/machine/device/tilefwk/aikernel_define.h: marks a deliberately unused value */
+#ifndef UNUSED
+#define UNUSED(n) (void)(n)
+#endif
 
 #define ASSERT(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))
 #define CHECK(...) ::npu::tile_fwk::pc_stub::AssertCheck(static_cast<bool>((__VA_ARGS__)))

@@ -1,0 +1,200 @@
+/* passes/poolcheck_stub_passes.h - the pass classes upstream PyPTO's pass unit tests construct and
+ * run (framework/src/passes/**), for poolcheck's stub mode.  Every passes/ stand-in next to this
+ * file includes it when the real header is not on the include path, so only files that include a
+ * pass header pay for it.  Declarations only, with upstream's names and parameter and return types:
+ * the Pass interface (pass_interface/pass.h) and, for each pass, its constructor and the members
+ * the tests call.  Function, Operation, PassManager and the rest come from
+ * poolcheck_stub_internal.h (injected with the stub). */
+#pragma once
+#pragma clang system_header
+
+namespace npu {
+namespace tile_fwk {
+
+/* pass_interface/pass.h */
+class Pass {
+public:
+    explicit Pass(std::string name);
+    virtual ~Pass();
+    Status Run(Function &function, const std::string &strategy, const std::string &identifier, size_t runtimeIdx,
+               const std::string &logStrategy);
+    Status Run(Function &function, const std::string &strategy, const std::string &identifier, size_t runtimeIdx);
+    Status Run(Function &function, const std::string &strategy, const std::string &identifier);
+    virtual Status PreCheck(Function &function);
+    virtual Status PostCheck(Function &function);
+    virtual Status DefaultEnabledPreCheck(Function &function);
+    virtual Status DefaultEnabledPostCheck(Function &function);
+    virtual void Reset();
+    const std::string &GetName() const;
+    std::vector<NPUArch> &GetSupportedArches();
+    void SetSupportedArches(const std::vector<NPUArch> &supportedArches);
+protected:
+    virtual Status RunOnFunction(Function &function) = 0;
+};
+
+/* A pass as the tests use it: constructed without arguments, its checks and RunOnFunction public. */
+#define PC_STUB_PASS_COMMON(Name)                                                                   \
+public:                                                                                            \
+    Name();                                                                                        \
+    Status PreCheck(Function &function) override;                                                  \
+    Status PostCheck(Function &function) override;                                                 \
+    Status RunOnFunction(Function &function) override;
+
+/* tensor_graph_pass/ */
+class ExpandFunction : public Pass {
+    PC_STUB_PASS_COMMON(ExpandFunction)
+};
+class InferMemoryConflict : public Pass {
+    PC_STUB_PASS_COMMON(InferMemoryConflict)
+};
+class RemoveRedundantReshape : public Pass {
+    PC_STUB_PASS_COMMON(RemoveRedundantReshape)
+};
+class LoopUnroll : public Pass {
+    PC_STUB_PASS_COMMON(LoopUnroll)
+    std::unordered_map<int, std::pair<LogicalTensorPtr, bool>> lastWriteMap_;
+};
+
+/* tile_graph_pass/data_path/ */
+class AssignMemoryType : public Pass {
+    PC_STUB_PASS_COMMON(AssignMemoryType)
+};
+class GenerateMoveOp : public Pass {
+    PC_STUB_PASS_COMMON(GenerateMoveOp)
+    Status CreateMoveOp(Function &function) const;
+    void SetCopyAttr(Operation &op, ViewOpAttribute *viewOpAttribute) const;
+};
+
+/* tile_graph_pass/graph_constraint/ */
+class AxisCombine : public Pass {
+    PC_STUB_PASS_COMMON(AxisCombine)
+};
+class CubeProcess {
+public:
+    CubeProcess();
+    Status CheckValidCube(const Operation &op);
+    Status UpdateCubeOp(Function &function);
+    Status UpdateCopyAttr(Operation &op) const;
+};
+class RemoveRedundantAssemble {
+public:
+    RemoveRedundantAssemble();
+    bool IsCandidateAssembleOp(Function &function, Operation &op) const;
+    Status DeleteRedundantAssemble(Function &function) const;
+    Status ProcessViewToCopyIn(Function &function) const;
+    Status ProcessView(Function &function) const;
+};
+class PreGraphProcess : public Pass {
+    PC_STUB_PASS_COMMON(PreGraphProcess)
+    void UpdateCopyOpIsCube(Operation &op) const;
+};
+
+/* tile_graph_pass/graph_optimization/ */
+class DuplicateOp : public Pass {
+    PC_STUB_PASS_COMMON(DuplicateOp)
+};
+class MergeViewAssemble : public Pass {
+    PC_STUB_PASS_COMMON(MergeViewAssemble)
+};
+class ProcessAtomic : public Pass {
+    PC_STUB_PASS_COMMON(ProcessAtomic)
+    Status EliminateReduceAcc(Function &function);
+    Status EliminateAtomicRMW(Function &function);
+    Status EliminateVecDupBranch(Function &function, bool &hasReduceAccCascade);
+};
+class RemoveRedundantOp : public Pass {
+    PC_STUB_PASS_COMMON(RemoveRedundantOp)
+};
+class SplitLargeFanoutTensor : public Pass {
+    PC_STUB_PASS_COMMON(SplitLargeFanoutTensor)
+};
+class SplitReshape : public Pass {
+    PC_STUB_PASS_COMMON(SplitReshape)
+};
+class InferDiscontinuousInput : public Pass {
+    PC_STUB_PASS_COMMON(InferDiscontinuousInput)
+};
+
+/* tile_graph_pass/subgraph_to_function.h */
+class SubgraphToFunction : public Pass {
+    PC_STUB_PASS_COMMON(SubgraphToFunction)
+};
+
+/* block_graph_pass/ */
+class GlobalMemoryReuse : public Pass {
+    PC_STUB_PASS_COMMON(GlobalMemoryReuse)
+};
+class DynAttrToStatic : public Pass {
+    PC_STUB_PASS_COMMON(DynAttrToStatic)
+};
+
+#undef PC_STUB_PASS_COMMON
+
+/* pass_check/: the graph checkers some tests call directly */
+class Checker {
+public:
+    virtual ~Checker();
+    virtual Status DoPreCheck(Function &function);
+    virtual Status DoPostCheck(Function &function);
+    Status CheckConsumerProducer(const LogicalTensorPtr &tensor);
+    Status CheckValidOp(Function &function);
+    Status CheckCompleteness(Function &function);
+    Status CheckGraphLoop(Function &function);
+    Status PublicCheck(Function &function);
+};
+class DuplicateOpChecker : public Checker {
+public:
+    Status DoPreCheck(Function &function) override;
+    Status DoPostCheck(Function &function) override;
+    Status PreCheckGatherIn(const Operation &op);
+    Status ProcessPreCheck(const Operation &op);
+    Status PostCheckGatherIn(const Operation &op);
+    Status PostCheckView(const Operation &op);
+    Status ProcessPostCheck(const Operation &op);
+};
+class SubGraphToFuncChecker : public Checker {
+public:
+    Status DoPreCheck(Function &function) override;
+    Status DoPostCheck(Function &function) override;
+    void SetInOutGraph(const std::vector<std::vector<size_t>> &inGraph, const std::vector<std::vector<size_t>> &outGraph);
+    void SetColorGraph(const std::vector<std::vector<int>> &colorInGraph,
+                       const std::vector<std::vector<int>> &colorOutGraph);
+    Status NOPCheck(const Operation &op) const;
+    Status CheckSubGraphTopo(Function &function) const;
+    template <typename eType>
+    Status InAndOutGraphConsistencyCheck(const std::vector<std::vector<eType>> &inEdgeGraph,
+                                         const std::vector<std::vector<eType>> &outEdgeGraph);
+    Status CheckSubGraphBoundary(Function &function);
+};
+class InplaceConflictChecker : public Checker {
+public:
+    Status CheckIndexOutcastDisorderedCoverage(Function &function);
+    Status CheckInplaceOperationConflict(Function &function);
+};
+
+/* pass_utils/ */
+struct CompareTensorByMagic {
+    bool operator()(const LogicalTensorPtr &lhs, const LogicalTensorPtr &rhs) const;
+};
+using TensorSet = std::set<LogicalTensorPtr, CompareTensorByMagic>;
+class GraphUtils {
+public:
+    static bool IsCVMixPlatform();
+    static TensorSet GetAllTensors(Function &function);
+};
+class CommonUtils {
+public:
+    template <typename Container>
+    static std::string ContainerToStr(const Container &container, const std::string &delimiter = ", ");
+    static int GetTensorSubgraphID(const LogicalTensorPtr &tensor);
+    static int GetTensorSubgraphID(const LogicalTensor *tensor);
+};
+class ViewReshapeAssembleReorderUtils {
+public:
+    static Status ReorderViewReshapeAssemble(Function &function);
+    static bool InferInputDynRawShapeFromOutput(const LogicalTensorPtr &input, const LogicalTensorPtr &output,
+                                                std::vector<SymbolicScalar> &inferredInputDynRawShape);
+};
+
+} // namespace tile_fwk
+} // namespace npu
