@@ -1,0 +1,1 @@
+/* codegen/npu/cloudnpu/codegen_cloudnpu.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include; its part poolcheck_stub_codegen.h) */
