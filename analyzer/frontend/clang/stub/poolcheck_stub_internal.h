@@ -52,6 +52,14 @@ constexpr const int NUM150 = 150;
 constexpr const int NUM16 = 16;
 constexpr const int REPEAT_BLOCK_NUM = 64;
 constexpr const int BLOCK_NUM = 8;
+constexpr const int SHAPE_DIM4 = 4;
+enum PipeType {
+    PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4 = 7, PIPE_MTE5 = 8,
+    PIPE_V2 = 9, PIPE_FIX = 10
+};
+
+/* tilefwk/error_code.h: the framework's error codes (the first argument of ASSERT(code, cond)) */
+enum class FwkErr : uint32_t { PLATFORM_NOT_SUPPORTED, INVALID_FUNCTION, TASK_RUN_FAILED };
 
 /* interface/configs/config_manager_ng.h: pass and host option keys, compile stages */
 constexpr const char *ENABLE_SLICE = "enable_slice";
@@ -70,6 +78,12 @@ constexpr const char *CUBE_L1_REUSE_SETTING = "cube_l1_reuse_setting";
 constexpr const char *CUBE_NBUFFER_SETTING = "cube_nbuffer_setting";
 constexpr const char *VEC_NBUFFER_SETTING = "vec_nbuffer_setting";
 constexpr const char *COPYOUT_RESOLVE_COALESCING = "copyout_resolve_coalescing";
+constexpr const char *CFG_COMPILE_DBEUG_MODE = "compile_debug_mode";
+constexpr const char *CFG_RUNTIME_DBEUG_MODE = "runtime_debug_mode";
+constexpr const char *CFG_DUMP_PASS_GRAPH = "dump_pass_graph";
+constexpr int64_t CFG_DEBUG_NONE = 0;
+constexpr int64_t CFG_DEBUG_ALL = 1;
+constexpr int64_t CFG_COMPILE_FIXED_CCE = 2;
 
 /* tilefwk/platform.h */
 enum class NPUArch { DAV_1001 = 1001, DAV_2201 = 2201, DAV_3510 = 3510, DAV_3003 = 3003, DAV_3113 = 3113, DAV_UNKNOWN };
@@ -134,6 +148,16 @@ public:
     TensorOffset(const std::vector<int64_t> &offset, const std::vector<SymbolicScalar> &dynOffset);
     const std::vector<int64_t> &GetOffset() const;
     const std::vector<SymbolicScalar> &GetDynOffset() const;
+};
+
+/* interface/utils/serialization.h: the JSON dump's kinds and field names */
+enum class Kind { T_KIND_RAW_TENSOR = 0, T_KIND_TENSOR = 1, T_KIND_OPERATION = 2, T_KIND_FUNCTION = 3 };
+const std::string T_FIELD_KIND = "kind";
+const std::string T_FIELD_RAWTENSOR = "rawtensor";
+
+/* interface/tensor/symbolic_scalar.h */
+struct SymbolicExpressionTable {
+    static std::string BuildExpression(const SymbolicScalar &ss);
 };
 
 /* interface/operation/attr_holder.h */
@@ -359,8 +383,19 @@ public:
     std::shared_ptr<OpAttribute> Clone() const override;
     std::pair<MemoryType, MemoryType> GetConvertPath() const;
 };
+struct GmOutOfRangeCheckInfo {
+    enum class AccessType : int64_t { READ_GM = 0, WRITE_GM = 1 };
+    OpImmediate oneDimOffset;
+    OpImmediate oneDimExtent;
+    OpImmediate totalSize;
+    AccessType accessType;
+};
 class CopyOpAttribute : public OpAttribute {
 public:
+    MemoryType from_;
+    MemoryType to_;
+    void SetGmOutOfRangeCheck(const GmOutOfRangeCheckInfo &info);
+    const GmOutOfRangeCheckInfo *GetGmOutOfRangeCheck() const;
     CopyOpAttribute(MemoryType from, std::vector<OpImmediate> toOffset, std::vector<OpImmediate> shape,
                     std::vector<OpImmediate> rawShape, std::vector<OpImmediate> fromDynValidShape = {});
     CopyOpAttribute(std::vector<OpImmediate> fromOffset, MemoryType to, std::vector<OpImmediate> shape,
@@ -421,6 +456,34 @@ public:
     static const std::string rmwMode;
     static const std::string transDataOffset;
     static const std::string writeConflict;
+    static const std::string aicpuCall;
+    static const std::string needAlloc;
+    static const std::string expandDims;
+    static const std::string inplaceIdx;
+    static const std::string cacheMode;
+    static const std::string panzBlockSize;
+    static const std::string accumulate;
+    static const std::string indicesSize;
+    static const std::string brcOperand;
+    static const std::string lastUse;
+    static const std::string gmTensorParamIdxInCall;
+};
+/* the vector core an operation runs on, and the synchronisation it takes part in (operation_common.h) */
+enum class AIVCore { UNSPECIFIED = -1, AIV0 = 0, AIV1 = 1 };
+class OpSyncQueue {
+public:
+    OpSyncQueue();
+    OpSyncQueue(PipeType pipeId, PipeType trigPipeId, CoreType coreType, CoreType tirgCoreType, int evid,
+                AIVCore setAivCore, AIVCore waitAivCore);
+    OpSyncQueue(int bufid, const std::vector<int> &offset, CoreType coreType, CoreType tirgCoreType);
+    PipeType pipeId_;
+    PipeType trigPipeId_;
+    CoreType coreType_;
+    CoreType trigCoreType_;
+    int eventId_;
+    AIVCore setAivCore_;
+    AIVCore waitAivCore_;
+    int gMBufId;
 };
 class Operation : public AttrHolder {
 public:
@@ -439,6 +502,15 @@ public:
     int opmagic;
     ScopeInfo scopeInfo_;
     TileShape tileShape_;
+    OpSyncQueue syncQueue_;
+    const OpSyncQueue &GetSyncQueue() const;
+    void SetIOpAtt(int pos, int offset);
+    void SetOOpAtt(int pos, int offset, int attr = 0);
+    int GetIOpAttrOffset(int pos) const;
+    int GetOOpAttrOffset(int pos) const;
+    AIVCore GetAIVCore() const;
+    const ir::Span &GetSpan() const;
+    void SetAIVCore(AIVCore aivCore);
     Operation(Function &cur, Opcode opcode, LogicalTensors iOperands, LogicalTensors oOperands, int opMagic = -1);
     Operation(Function &cur, Opcode opcode);
     Function *BelongTo() const;
@@ -530,6 +602,9 @@ public:
     int GetProgramId();
 };
 
+bool IsCopyIn(const Opcode &op);
+bool IsCopyOut(const Opcode &op);
+
 /* interface/function/function.h */
 enum class GraphType { TENSOR_GRAPH, TILE_GRAPH, EXECUTE_GRAPH, BLOCK_GRAPH, LEAF_VF_GRAPH, INVALID };
 class OperationsViewer {
@@ -563,6 +638,23 @@ struct DyndevFunctionAttribute {
     SymbolicScalar maxDynamicCellMatchTableMem;
 };
 class DynloopFunctionAttribute;
+struct LeafFuncAttribute {
+    std::string kernelName;
+    std::string kernelNameMainBlock;
+    std::string binPath;
+    std::string binPathMainBlock;
+};
+enum class DynParamInfoType;
+struct DynParamInfo {
+    int dimSize;
+    int tensorIndex;
+    int tensorBaseAddrCoaIndex;
+    DynParamInfoType type;
+    int dimIndex;
+    SymbolicScalar dim;
+    bool isBaseParam;
+    std::string replacedSymbol;
+};
 struct ParamConfigs {
     bool dynamicAlignedOps;
     int sgPgLowerBound;
@@ -631,6 +723,9 @@ public:
     size_t GetReadySubGraphCount(CoreType coreType) const;
     bool InsertLoopIdxNameList(const std::string &idxName);
     std::vector<std::shared_ptr<Operation>> GetLightweightSortedOperations() const;
+    const std::map<std::string, DynParamInfo> &GetDynParamTable() const;
+    const std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute() const;
+    std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute();
 };
 
 /* interface/cache/function_cache.h */
@@ -644,8 +739,22 @@ public:
     Function *GetCacheFunction(const HashKey &key);
 };
 
+/* interface/tensor/tensor_slot.h: the slots the Program keeps tensors in while it records */
+struct TensorSlot {
+    TensorSlot();
+};
+struct IncastOutcastLink;
+struct TensorSlotManager {
+    void TensorSlotRead(const TensorSlot &slot, const std::shared_ptr<LogicalTensor> &tensor);
+    std::vector<int> LookupSlotIndex(const std::vector<std::reference_wrapper<Tensor>> &tensorList);
+    int GetOutputIndex(const Tensor &tensor);
+    void Checkpoint();
+    bool HasActiveCheckpoints() const;
+    IncastOutcastLink BuildIncastOutcastLink(const std::string &rawname = "");
+    std::string Dump() const;
+};
+
 /* interface/program/program.h */
-class RecordLoopFunc;
 class Program {
 public:
     Function *lastFunc_;
@@ -670,6 +779,7 @@ public:
     void SetLastFunction(Function *func);
     Function *GetLastFunction() const;
     FunctionCache &GetFunctionCache();
+    std::shared_ptr<TensorSlotManager> GetTensorSlotManager();
 };
 
 /* interface/tensor/irbuilder.h */
@@ -768,6 +878,7 @@ const std::string &LogTopFolder();
 
 /* utils/file_utils.h */
 std::string RealPath(const std::string &path);
+bool CreateDir(const std::string &path, bool recursive = false);
 } // namespace tile_fwk
 } // namespace npu
 

@@ -105,6 +105,8 @@ public:
     SymbolicScalar operator-() const;
     SymbolicScalar operator!() const;
     SymbolicScalar Min(const SymbolicScalar &o) const;
+    SymbolicScalar Simplify() const;
+    bool IsValid() const;
     SymbolicScalar Max(const SymbolicScalar &o) const;
 };
 #define PC_STUB_SCALAR_BINOP(op)                                                                    \
@@ -151,6 +153,10 @@ public:
     bool IsSigned() const;
     bool IsUnsigned() const;
     bool IsFloat() const;
+    bool operator==(const Element &rhs) const;
+    bool operator!=(const Element &rhs) const;
+    bool operator<(const Element &rhs) const;
+    bool operator<=(const Element &rhs) const;
 };
 
 /* ---- tensors (tensor.h) --------------------------------------------------------------------- */
@@ -263,9 +269,29 @@ struct UnrollMarker {
 };
 } // namespace pc_stub
 
+/* The recorders the real FUNCTION / LOOP macros construct (the stub's macros use the markers
+ * above); tests that record by hand name them directly. */
+class DynloopFunctionAttribute;
 class RecordLoopFunc {
 public:
+    explicit RecordLoopFunc(const std::string &name, FunctionType funcType, const std::string &iterName,
+                            const LoopRange &range, const std::set<int> &unrollList = {}, bool submitBeforeLoop = false,
+                            bool parallel = false);
+    ~RecordLoopFunc();
+    void BeginLoopFunction();
+    void EndLoopFunction();
+    std::shared_ptr<DynloopFunctionAttribute> GetLoopAttr();
     static bool MatchUnrollTimes(int unrollTimes);
+};
+class RecordFunc {
+public:
+    explicit RecordFunc(const std::string &name);
+    RecordFunc(const std::string &name, const std::vector<std::reference_wrapper<const Tensor>> &explicitOpArgs);
+    RecordFunc(const std::string &name, const std::vector<std::reference_wrapper<const Tensor>> &startArgsInputTensorList,
+               const std::vector<std::reference_wrapper<const Tensor>> &startArgsOutputTensorList);
+    ~RecordFunc();
+    void EndFunction();
+    void AbortRecording();
 };
 
 /* ---- runtime option keys (config_manager_ng.h constants) ------------------------------------ */
@@ -454,6 +480,7 @@ Tensor Compact(const Tensor &operand);
 Tensor Add(const Tensor &self, const Tensor &other);
 Tensor Sub(const Tensor &self, const Tensor &other);
 Tensor Div(const Tensor &self, const Tensor &other, DivAlgorithm precisionType = DivAlgorithm::DEFAULT);
+Tensor Div(const Tensor &self, const Tensor &other, PrecisionType precisionType);
 Tensor Mul(const Tensor &self, const Tensor &other);
 Tensor Hypot(const Tensor &self, const Tensor &other);
 Tensor Fmod(const Tensor &self, const Tensor &other);
@@ -466,6 +493,7 @@ Tensor ExpandExpDif(const Tensor &input, const Tensor &other);
 Tensor Add(const Tensor &self, const Element &other);
 Tensor Sub(const Tensor &self, const Element &other);
 Tensor Div(const Tensor &self, const Element &other, DivAlgorithm precisionType = DivAlgorithm::DEFAULT);
+Tensor Div(const Tensor &self, const Element &other, PrecisionType precisionType);
 Tensor Mul(const Tensor &self, const Element &other);
 Tensor Fmod(const Tensor &self, const Element &other);
 Tensor BitwiseAnd(const Tensor &self, const Element &other);
@@ -478,6 +506,8 @@ Tensor Compare(const Tensor &self, const Element &other, OpType op, OutType mode
 Tensor Compare(const Element &self, const Tensor &other, OpType op, OutType mode);
 Tensor Pow(const Tensor &self, const Tensor &other);
 Tensor Pow(const Tensor &self, const Element &other);
+Tensor Pow(const Tensor &self, const Tensor &other, PrecisionType precisionType);
+Tensor Pow(const Tensor &self, const Element &other, PrecisionType precisionType);
 Tensor Remainder(const Tensor &self, const Tensor &other);
 Tensor Remainder(const Tensor &self, const Element &other);
 Tensor Remainder(const Element &self, const Tensor &other);
@@ -893,6 +923,14 @@ constexpr const int BLOCK_SIZE = 32;
 
 /* tilefwk/error_code.h: an enumerator's value, for error codes and option values */
 template <typename T> constexpr __underlying_type(T) ToUnderlying(T value) { return static_cast<__underlying_type(T)>(value); }
+
+/* tilefwk/error.h: the exception a failed ASSERT throws (tests EXPECT_THROW it) */
+class Error : public std::exception {
+public:
+    Error(const char *func, const char *file, size_t line, const std::string &msg);
+    const char *what() const noexcept override;
+    std::string DiagnosticWithBacktrace() const;
+};
 
 /* tilefwk/error.h: ASSERT(cond) << "message" and its variants (an optional error code first) */
 namespace pc_stub {

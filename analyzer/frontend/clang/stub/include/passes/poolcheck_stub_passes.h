@@ -25,6 +25,10 @@ public:
     virtual Status DefaultEnabledPreCheck(Function &function);
     virtual Status DefaultEnabledPostCheck(Function &function);
     virtual void Reset();
+    virtual Status PrintFunction(Function &function, const std::string &logFolder, bool beforeFunction);
+    virtual Status DumpFunctionJson(Function &function, const std::string &logFolder, bool beforeFunction);
+    virtual Status PreRun(Function &function);
+    virtual Status PostRun(Function &function);
     const std::string &GetName() const;
     std::vector<NPUArch> &GetSupportedArches();
     void SetSupportedArches(const std::vector<NPUArch> &supportedArches);
@@ -53,6 +57,8 @@ class RemoveRedundantReshape : public Pass {
 class LoopUnroll : public Pass {
     PC_STUB_PASS_COMMON(LoopUnroll)
     std::unordered_map<int, std::pair<LogicalTensorPtr, bool>> lastWriteMap_;
+    bool IsNoOverlapWAW(int slotIdx, LogicalTensorPtr tensor,
+                        std::unordered_map<Operation *, std::vector<int64_t>> opDynOffsetMap);
 };
 
 /* tile_graph_pass/data_path/ */
@@ -63,14 +69,33 @@ class GenerateMoveOp : public Pass {
     PC_STUB_PASS_COMMON(GenerateMoveOp)
     Status CreateMoveOp(Function &function) const;
     void SetCopyAttr(Operation &op, ViewOpAttribute *viewOpAttribute) const;
+    Status SetOpcodeByMemPath(Operation &op, MemoryType from, MemoryType to) const;
+    Status A23CreateMoveOpForView(Function &function, Operation &op) const;
+    Status ProcessDefault(Function &function, Operation &op, ViewOpAttribute *viewOpAttribute) const;
+    void CreateMoveOpForAssemble(Function &function, Operation &op) const;
+    void ProcessUB2L1(Function &function, Operation &op) const;
+    static int64_t PadUB(int64_t dim, int64_t padValue);
+    Status ProcessL1CopyInConv(Operation &op) const;
+    Status ProcessL0CCopyOutConv(Operation &op) const;
+};
+class ConvertInserter {
+public:
+    ConvertInserter();
+    bool CreateMoveOpForConvert(Operation &op);
 };
 
 /* tile_graph_pass/graph_constraint/ */
 class AxisCombine : public Pass {
     PC_STUB_PASS_COMMON(AxisCombine)
 };
+const std::string L0C_COPY_OUT_OUTER = OP_ATTR_PREFIX + "curH";
+const std::string L0C_COPY_OUT_INNER = OP_ATTR_PREFIX + "curW";
+const std::string COPY_IS_NZ = OP_ATTR_PREFIX + "is_nz";
+const std::map<std::pair<DataType, DataType>, DataType> supportDtypeMap;
 class CubeProcess {
 public:
+    Status GetL0CCopyOuts(Operation &op, std::vector<Operation *> &l0CCopyOuts);
+    Status ReconnectGraph(Operation &mulOp, std::vector<Operation *> copyOutOps);
     CubeProcess();
     Status CheckValidCube(const Operation &op);
     Status UpdateCubeOp(Function &function);
@@ -83,6 +108,7 @@ public:
     Status DeleteRedundantAssemble(Function &function) const;
     Status ProcessViewToCopyIn(Function &function) const;
     Status ProcessView(Function &function) const;
+    Status RemoveViewMultiReshape(const std::vector<std::pair<Operation *, Operation *>> &multiReshapeVector) const;
 };
 class PreGraphProcess : public Pass {
     PC_STUB_PASS_COMMON(PreGraphProcess)
@@ -101,6 +127,7 @@ class ProcessAtomic : public Pass {
     Status EliminateReduceAcc(Function &function);
     Status EliminateAtomicRMW(Function &function);
     Status EliminateVecDupBranch(Function &function, bool &hasReduceAccCascade);
+    Status CheckAtomicRMWUnsupportedMode(Function &function);
 };
 class RemoveRedundantOp : public Pass {
     PC_STUB_PASS_COMMON(RemoveRedundantOp)
@@ -124,8 +151,27 @@ class SubgraphToFunction : public Pass {
 class GlobalMemoryReuse : public Pass {
     PC_STUB_PASS_COMMON(GlobalMemoryReuse)
 };
+static const std::string COA_PREFIX = "RUNTIME_COA_GET_PARAM";
+static const std::string MAYBE_CONST_POSTFIX = "MAYBE_CONST";
+class VectorParamConsistencyChecker {
+public:
+    bool RegisterCall(const std::vector<SymbolicScalar> &args);
+    std::vector<size_t> GetConsistentIndexGroup() const;
+    std::vector<std::vector<size_t>> GetAllConsistentIndexGroups() const;
+    std::string PrintIndexGroups(const std::vector<std::vector<size_t>> &groups) const;
+    void Reset();
+};
 class DynAttrToStatic : public Pass {
     PC_STUB_PASS_COMMON(DynAttrToStatic)
+    std::vector<std::reference_wrapper<SymbolicScalar>> GetOpDynamicAttributeList(Operation &op);
+};
+class LoopaxesProc : public Pass {
+    PC_STUB_PASS_COMMON(LoopaxesProc)
+    Status UpdateFuncLoopAxes(Function &function);
+    Status UpdateOpLoopAxes(Operation &op, Function &subFunc);
+};
+class CodegenPreproc : public Pass {
+    PC_STUB_PASS_COMMON(CodegenPreproc)
 };
 
 #undef PC_STUB_PASS_COMMON
@@ -189,11 +235,24 @@ public:
     static int GetTensorSubgraphID(const LogicalTensorPtr &tensor);
     static int GetTensorSubgraphID(const LogicalTensor *tensor);
 };
+class SubgraphUtils {
+public:
+    static bool IsBoundary(const LogicalTensorPtr &tensor);
+    static bool IsBoundary(const LogicalTensor &tensor);
+};
+class RemoveRedundantOpUtils {
+public:
+    static Status ProcessContractSlice(Function &function, std::vector<Operation *> &newOps, bool &operationUpdated);
+    static Status ProcessViewCopyout(Function &function, bool &operationUpdated);
+};
 class ViewReshapeAssembleReorderUtils {
 public:
     static Status ReorderViewReshapeAssemble(Function &function);
     static bool InferInputDynRawShapeFromOutput(const LogicalTensorPtr &input, const LogicalTensorPtr &output,
                                                 std::vector<SymbolicScalar> &inferredInputDynRawShape);
+    void CreateMetadataReshape(Function &function, const LogicalTensorPtr &input, const LogicalTensorPtr &output,
+                               const std::vector<SymbolicScalar> &dynShape, const ir::Span &span,
+                               const Operation::ScopeInfo &scopeInfo, Operation &srcOp);
 };
 
 } // namespace tile_fwk
