@@ -62,6 +62,7 @@ public:
     virtual ~CodeGenNPU();
     virtual void GenCode(Function &topFunc);
     void GenAllocForLocalBuffer(const Operation &op, const std::shared_ptr<SymbolManager> &sm);
+    static void AppendVFOptions(std::ostringstream &oss, NPUArch platform, bool isCube);
 };
 class CodeGenCloudNPU : public CodeGenNPU {
 public:
