@@ -724,6 +724,8 @@ public:
     bool InsertLoopIdxNameList(const std::string &idxName);
     std::vector<std::shared_ptr<Operation>> GetLightweightSortedOperations() const;
     const std::map<std::string, DynParamInfo> &GetDynParamTable() const;
+    bool IsUnderDynamicFunction() const;
+    void SetUnderDynamicFunction(bool underDynamicFunciton);
     const std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute() const;
     std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute();
 };
@@ -875,6 +877,21 @@ public:
 namespace config {
 const std::string &LogTopFolder();
 } // namespace config
+
+/* interface/configs/config_manager_ng.h: scoped options (JitScopeGuard begins a scope with the
+ * given option values and ends it when destroyed) */
+class ConfigManagerNg {
+public:
+    static ConfigManagerNg &GetInstance();
+    void EndScope(const char *file = __builtin_FILE(), int line = __builtin_LINE());
+    class JitScopeGuard {
+    public:
+        JitScopeGuard(const std::string &name, std::map<std::string, std::any> &&values = {},
+                      const char *file = __builtin_FILE(), int line = __builtin_LINE());
+        ~JitScopeGuard();
+        JitScopeGuard(const JitScopeGuard &) = delete;
+    };
+};
 
 /* utils/file_utils.h */
 std::string RealPath(const std::string &path);
