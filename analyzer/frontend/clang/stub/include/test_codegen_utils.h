@@ -48,8 +48,19 @@ struct MockFuncDynUnaryConf {
     std::vector<int64_t> tileShape = {};
     DataType dtype = DT_FP32;
 };
+/* These two have bodies (never run): the tests pass lambdas, and a function template instantiated
+ * with a type that has no linkage cannot be defined in another translation unit (clang: "used but
+ * not defined").  The bodies hand the op to tensors of the configured shape and dtype, so a
+ * lambda's own body is checked against Tensor as with upstream's helper. */
 template <typename OpFunc>
-Function *GenMockFuncDynUnary(const std::string &funcName, const MockFuncDynUnaryConf &config, OpFunc opFunc);
+Function *GenMockFuncDynUnary(const std::string &funcName, const MockFuncDynUnaryConf &config, OpFunc opFunc)
+{
+    (void)funcName;
+    Tensor input(config.dtype, config.shape, "input");
+    Tensor output(config.dtype, config.shape, "output");
+    opFunc(input, output);
+    return nullptr;
+}
 struct MockFuncDynBinaryConf {
     std::vector<int64_t> shapeA = {64, 64};
     std::vector<int64_t> shapeB = {64, 64};
@@ -58,7 +69,15 @@ struct MockFuncDynBinaryConf {
     DataType dtype = DT_FP32;
 };
 template <typename OpFunc>
-Function *GenMockFuncDynBinary(const std::string &funcName, const MockFuncDynBinaryConf &config, OpFunc opFunc);
+Function *GenMockFuncDynBinary(const std::string &funcName, const MockFuncDynBinaryConf &config, OpFunc opFunc)
+{
+    (void)funcName;
+    Tensor inputA(config.dtype, config.shapeA, "inputA");
+    Tensor inputB(config.dtype, config.shapeB, "inputB");
+    Tensor output(config.dtype, config.outputShape, "output");
+    opFunc(inputA, inputB, output);
+    return nullptr;
+}
 
 /* the code of one operation */
 struct GenOpCodeOptions {
