@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* as libstdc++'s <string> brings it (its string conversions): getenv, setenv, ... */
 
 namespace std {
 using ::size_t;
@@ -18,6 +19,9 @@ using ::uint8_t;
 using ::uint16_t;
 using ::uint32_t;
 using ::uint64_t;
+using ::intmax_t;
+using ::uintptr_t;
+using ::intptr_t;
 using nullptr_t = decltype(nullptr);
 
 template <class E> class initializer_list {
@@ -56,6 +60,7 @@ template <bool B, class T, class F> struct conditional { using type = T; };
 template <class T, class F> struct conditional<false, T, F> { using type = F; };
 template <bool B, class T, class F> using conditional_t = typename conditional<B, T, F>::type;
 
+template <class T> T &&declval() noexcept;
 template <class T> constexpr remove_reference_t<T> &&move(T &&v) noexcept { return static_cast<remove_reference_t<T> &&>(v); }
 template <class T> constexpr T &&forward(remove_reference_t<T> &v) noexcept { return static_cast<T &&>(v); }
 template <class T> constexpr const T &min(const T &a, const T &b) { return b < a ? b : a; }
@@ -98,6 +103,7 @@ public:
     string(const char *s);
     string(const char *s, size_type n);
     string(size_type n, char c);
+    template <class It, class = decltype(*declval<It &>()), class = decltype(++declval<It &>())> string(It first, It last);
     string(const string &o);
     string(string &&o) noexcept;
     string &operator=(const string &o);
@@ -117,7 +123,15 @@ public:
     size_type find(const string &s, size_type pos = 0) const;
     size_type find(const char *s, size_type pos = 0) const;
     size_type find(char c, size_type pos = 0) const;
+    size_type rfind(const string &s, size_type pos = npos) const;
+    size_type rfind(const char *s, size_type pos = npos) const;
+    size_type rfind(char c, size_type pos = npos) const;
     string &append(const string &s);
+    string &append(const char *s, size_type n);
+    template <class It, class = decltype(*declval<It &>()), class = decltype(++declval<It &>())> string &append(It first, It last);
+    string &assign(const string &s);
+    string &assign(const char *s);
+    string &assign(const char *s, size_type n);
     void push_back(char c);
     void clear();
     char *begin();
@@ -238,31 +252,55 @@ public:
     using set<K>::set;
 };
 
-template <class K, class V, class C = less<K>> class map {
+/* map and multimap: one form for what they share (lookup, iteration, erasure) */
+template <class K, class V> class pc_stub_map_base {
 public:
+    using key_type = K;
+    using mapped_type = V;
     using value_type = pair<const K, V>;
     using iterator = value_type *;
     using const_iterator = const value_type *;
-    map();
-    map(initializer_list<value_type> l);
-    V &operator[](const K &k);
-    V &at(const K &k);
-    const V &at(const K &k) const;
     size_t size() const;
     bool empty() const;
     size_t count(const K &k) const;
     iterator find(const K &k);
     const_iterator find(const K &k) const;
-    pair<iterator, bool> insert(const value_type &v);
+    size_t erase(const K &k);
+    iterator erase(const_iterator pos);
     iterator begin();
     iterator end();
     const_iterator begin() const;
     const_iterator end() const;
     void clear();
 };
+template <class K, class V, class C = less<K>> class map : public pc_stub_map_base<K, V> {
+public:
+    using typename pc_stub_map_base<K, V>::value_type;
+    using typename pc_stub_map_base<K, V>::iterator;
+    map();
+    map(initializer_list<value_type> l);
+    V &operator[](const K &k);
+    V &at(const K &k);
+    const V &at(const K &k) const;
+    pair<iterator, bool> insert(const value_type &v);
+    template <class... A> pair<iterator, bool> emplace(A &&...args);
+};
 template <class K, class V, class H = hash<K>> class unordered_map : public map<K, V> {
 public:
     using map<K, V>::map;
+    void reserve(size_t n);
+};
+template <class K, class V, class C = less<K>> class multimap : public pc_stub_map_base<K, V> {
+public:
+    using typename pc_stub_map_base<K, V>::value_type;
+    using typename pc_stub_map_base<K, V>::iterator;
+    using typename pc_stub_map_base<K, V>::const_iterator;
+    multimap();
+    multimap(initializer_list<value_type> l);
+    pair<iterator, iterator> equal_range(const K &k);
+    pair<const_iterator, const_iterator> equal_range(const K &k) const;
+    iterator insert(const value_type &v);
+    template <class... A> iterator emplace(A &&...args);
 };
 
 template <class... T> class tuple {
@@ -280,6 +318,15 @@ template <size_t I, class H, class... R> struct tuple_element<I, tuple<H, R...>>
 template <size_t I, class... T> typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &t);
 template <size_t I, class... T> const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &t);
 template <size_t I, class... T> typename tuple_element<I, tuple<T...>>::type &&get(tuple<T...> &&t);
+/* tuple_size<const T> only where tuple_size<T> has a value (a const pair binds to its members) */
+template <class T, size_t = tuple_size<T>::value> using pc_stub_has_tuple_size = T;
+template <class T> struct tuple_size<const pc_stub_has_tuple_size<T>> : integral_constant<size_t, tuple_size<T>::value> {};
+template <size_t I, class T> struct tuple_element<I, const T> { using type = const typename tuple_element<I, T>::type; };
+template <class T, size_t N> struct tuple_size<array<T, N>> : integral_constant<size_t, N> {};
+template <size_t I, class T, size_t N> struct tuple_element<I, array<T, N>> { using type = T; };
+template <size_t I, class T, size_t N> T &get(array<T, N> &a) noexcept;
+template <size_t I, class T, size_t N> const T &get(const array<T, N> &a) noexcept;
+template <size_t I, class T, size_t N> T &&get(array<T, N> &&a) noexcept;
 template <class... T> tuple<T &...> tie(T &...v) noexcept;
 template <class... T> tuple<decay_t<T>...> make_tuple(T &&...v);
 
@@ -316,9 +363,14 @@ public:
 };
 template <class T, class... A> unique_ptr<T> make_unique(A &&...a);
 
+struct nullopt_t {
+    explicit constexpr nullopt_t(int) {}
+};
+inline constexpr nullopt_t nullopt{0};
 template <class T> class optional {
 public:
     optional();
+    optional(nullopt_t);
     optional(const T &v);
     bool has_value() const;
     T &value();
@@ -336,10 +388,17 @@ public:
     explicit operator bool() const;
 };
 
+class streambuf {
+public:
+    virtual ~streambuf();
+};
 class ostream {
 public:
     template <class T> ostream &operator<<(const T &v);
     ostream &operator<<(ostream &(*manip)(ostream &));
+    streambuf *rdbuf() const;
+    streambuf *rdbuf(streambuf *sb);
+    ostream &flush();
 };
 ostream &endl(ostream &os);
 /* <iomanip>: the manipulators (any of them streams into an ostream) */
@@ -351,54 +410,72 @@ ostream &fixed(ostream &os);
 ostream &scientific(ostream &os);
 ostream &hex(ostream &os);
 ostream &dec(ostream &os);
+ostream &left(ostream &os);
+ostream &right(ostream &os);
 extern ostream cout;
 extern ostream cerr;
-class stringstream : public ostream {
-public:
-    stringstream();
-    string str() const;
-};
-using ostringstream = stringstream;
 
 class istream {
 public:
     template <class T> istream &operator>>(T &v);
+    streambuf *rdbuf() const;
     bool good() const;
     bool eof() const;
     explicit operator bool() const;
 };
 istream &getline(istream &is, string &s);
+istream &getline(istream &is, string &s, char delim);
 extern istream cin;
-class ifstream : public istream {
+class iostream : public istream, public ostream {
 public:
-    ifstream();
-    explicit ifstream(const string &path, int mode = 0);
-    explicit ifstream(const char *path, int mode = 0);
-    bool is_open() const;
-    void open(const string &path, int mode = 0);
-    void close();
+    streambuf *rdbuf() const;
 };
-class ofstream : public ostream {
+class stringstream : public iostream {
 public:
-    ofstream();
-    explicit ofstream(const string &path, int mode = 0);
-    explicit ofstream(const char *path, int mode = 0);
-    bool is_open() const;
-    void open(const string &path, int mode = 0);
-    void close();
+    stringstream();
+    explicit stringstream(const string &s);
+    string str() const;
+    void str(const string &s);
 };
-class fstream : public ofstream {
-public:
-    using ofstream::ofstream;
-};
+using ostringstream = stringstream;
+using istringstream = stringstream;
 struct ios {
-    static constexpr int in = 1, out = 2, binary = 4, app = 8, trunc = 16, ate = 32;
+    using openmode = int;
+    static constexpr openmode in = 1, out = 2, binary = 4, app = 8, trunc = 16, ate = 32;
 };
 using ios_base = ios;
+/* ifstream, ofstream and fstream: one form over the stream each extends (in, out, both) */
+template <class Stream> class pc_stub_file_stream : public Stream {
+public:
+    pc_stub_file_stream();
+    explicit pc_stub_file_stream(const string &path, ios::openmode mode = 0);
+    explicit pc_stub_file_stream(const char *path, ios::openmode mode = 0);
+    bool is_open() const;
+    void open(const string &path, ios::openmode mode = 0);
+    void open(const char *path, ios::openmode mode = 0);
+    void close();
+};
+class ifstream : public pc_stub_file_stream<istream> {
+public:
+    using pc_stub_file_stream<istream>::pc_stub_file_stream;
+};
+class ofstream : public pc_stub_file_stream<ostream> {
+public:
+    using pc_stub_file_stream<ostream>::pc_stub_file_stream;
+};
+class fstream : public pc_stub_file_stream<iostream> {
+public:
+    using pc_stub_file_stream<iostream>::pc_stub_file_stream;
+};
 template <class T> class istreambuf_iterator {
 public:
     istreambuf_iterator();
     istreambuf_iterator(istream &is);
+    T operator*() const;
+    istreambuf_iterator &operator++();
+    istreambuf_iterator operator++(int);
+    bool operator==(const istreambuf_iterator &o) const;
+    bool operator!=(const istreambuf_iterator &o) const;
 };
 template <class C> class back_insert_iterator {
 public:
@@ -415,6 +492,9 @@ template <class It, class It2, class Out, class F> Out transform(It, It, It2, Ou
 template <class It, class F> F for_each(It, It, F f) { return f; }
 template <class It> void sort(It first, It last);
 template <class It, class C> void sort(It, It, C) {}
+template <class It> void stable_sort(It first, It last);
+template <class It, class C> void stable_sort(It, It, C) {}
+template <class It> void reverse(It first, It last);
 template <class It, class T> It find(It first, It last, const T &v);
 template <class It, class F> It find_if(It, It last, F) { return last; }
 template <class It, class T> void fill(It first, It last, const T &v);
@@ -465,6 +545,157 @@ public:
 };
 
 class type_info;
+} // namespace std
+
+/* <any>, <deque>, <queue>, <stack>: the containers and the type-erased value tests use */
+namespace std {
+class any {
+public:
+    any();
+    any(const any &o);
+    template <class T, class = enable_if_t<!is_same_v<decay_t<T>, any>>> any(T &&v);
+    any &operator=(const any &o);
+    template <class T, class = enable_if_t<!is_same_v<decay_t<T>, any>>> any &operator=(T &&v);
+    bool has_value() const noexcept;
+    void reset() noexcept;
+    const type_info &type() const noexcept;
+};
+template <class T> T any_cast(const any &a);
+template <class T> T any_cast(any &a);
+template <class T> const T *any_cast(const any *a) noexcept;
+template <class T> T *any_cast(any *a) noexcept;
+template <class T, class... A> any make_any(A &&...args);
+
+/* a deque is declared as the vector it resembles, with the ends' own members (bodies never run, as
+ * vector's) */
+template <class T> class deque : public vector<T> {
+public:
+    using vector<T>::vector;
+    void push_front(const T &) {}
+    void push_front(T &&) {}
+    template <class... A> T &emplace_front(A &&...) { return this->front(); }
+    void pop_front() {}
+};
+/* the container adaptors: one form for what they share (push, pop, emplace, size) */
+template <class T> class pc_stub_adaptor {
+public:
+    bool empty() const;
+    size_t size() const;
+    void push(const T &v);
+    void push(T &&v);
+    template <class... A> void emplace(A &&...args);
+    void pop();
+};
+template <class T, class C = deque<T>> class queue : public pc_stub_adaptor<T> {
+public:
+    queue();
+    T &front();
+    const T &front() const;
+    T &back();
+    const T &back() const;
+};
+template <class T, class C = vector<T>, class Cmp = less<T>> class priority_queue : public pc_stub_adaptor<T> {
+public:
+    priority_queue();
+    explicit priority_queue(const Cmp &cmp);
+    const T &top() const;
+};
+template <class T, class C = deque<T>> class stack : public pc_stub_adaptor<T> {
+public:
+    stack();
+    T &top();
+    const T &top() const;
+};
+} // namespace std
+
+/* <chrono> and <ratio>: clocks and durations (tests time themselves); the C clock is <time.h>'s */
+#include <time.h>
+namespace std {
+using ::time_t;
+using ::tm;
+using ::localtime;
+using ::strftime;
+template <intmax_t N, intmax_t D = 1> struct ratio {
+    static constexpr intmax_t num = N;
+    static constexpr intmax_t den = D;
+};
+using nano = ratio<1, 1000000000>;
+using micro = ratio<1, 1000000>;
+using milli = ratio<1, 1000>;
+pc_stub_manip put_time(const tm *t, const char *fmt);
+namespace chrono {
+template <class Rep, class Period = ratio<1>> class duration {
+public:
+    using rep = Rep;
+    using period = Period;
+    constexpr duration();
+    template <class R2, class = enable_if_t<is_integral_v<R2> || is_floating_point_v<R2>>>
+    constexpr explicit duration(const R2 &r);
+    template <class R2, class P2> constexpr duration(const duration<R2, P2> &d);
+    constexpr Rep count() const;
+};
+template <class R, class P> constexpr duration<R, P> operator+(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P> constexpr duration<R, P> operator-(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P, class R2> constexpr duration<R, P> operator*(const duration<R, P> &d, const R2 &n);
+template <class R, class P> constexpr bool operator<(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P> constexpr bool operator>(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P> constexpr bool operator<=(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P> constexpr bool operator>=(const duration<R, P> &a, const duration<R, P> &b);
+template <class R, class P> constexpr bool operator==(const duration<R, P> &a, const duration<R, P> &b);
+using nanoseconds = duration<int64_t, nano>;
+using microseconds = duration<int64_t, micro>;
+using milliseconds = duration<int64_t, milli>;
+using seconds = duration<int64_t>;
+using minutes = duration<int64_t, ratio<60>>;
+using hours = duration<int64_t, ratio<3600>>;
+template <class To, class R, class P> constexpr To duration_cast(const duration<R, P> &d);
+template <class Clock, class Dur = typename Clock::duration> class time_point {
+public:
+    using duration = Dur;
+    constexpr time_point();
+    constexpr explicit time_point(const Dur &d);
+    constexpr Dur time_since_epoch() const;
+};
+template <class C, class D> constexpr D operator-(const time_point<C, D> &a, const time_point<C, D> &b);
+template <class C, class D, class R, class P>
+constexpr time_point<C, D> operator+(const time_point<C, D> &t, const duration<R, P> &d);
+template <class C, class D, class R, class P>
+constexpr time_point<C, D> operator-(const time_point<C, D> &t, const duration<R, P> &d);
+template <class C, class D> constexpr bool operator<(const time_point<C, D> &a, const time_point<C, D> &b);
+template <class C, class D> constexpr bool operator>(const time_point<C, D> &a, const time_point<C, D> &b);
+template <class To, class C, class D> constexpr time_point<C, To> time_point_cast(const time_point<C, D> &t);
+/* the clocks: one form for what they share (nanosecond ticks, now()) */
+template <class Clock, bool Steady> struct pc_stub_clock {
+    using rep = int64_t;
+    using period = nano;
+    using duration = nanoseconds;
+    using time_point = chrono::time_point<Clock, nanoseconds>;
+    static constexpr bool is_steady = Steady;
+    static time_point now() noexcept;
+};
+struct system_clock : pc_stub_clock<system_clock, false> {
+    static time_t to_time_t(const time_point &t) noexcept;
+    static time_point from_time_t(time_t t) noexcept;
+};
+struct steady_clock : pc_stub_clock<steady_clock, true> {};
+using high_resolution_clock = steady_clock;
+} // namespace chrono
+inline namespace literals {
+inline namespace chrono_literals {
+constexpr chrono::hours operator""h(unsigned long long n);
+constexpr chrono::minutes operator""min(unsigned long long n);
+constexpr chrono::seconds operator""s(unsigned long long n);
+constexpr chrono::milliseconds operator""ms(unsigned long long n);
+constexpr chrono::microseconds operator""us(unsigned long long n);
+constexpr chrono::nanoseconds operator""ns(unsigned long long n);
+} // namespace chrono_literals
+} // namespace literals
+namespace chrono {
+using namespace literals::chrono_literals;
+}
+namespace this_thread {
+template <class R, class P> void sleep_for(const chrono::duration<R, P> &d);
+} // namespace this_thread
 } // namespace std
 
 /* <random>: the engines and distributions test data is generated with */
