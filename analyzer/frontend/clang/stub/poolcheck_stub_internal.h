@@ -893,6 +893,12 @@ public:
     };
 };
 
+/* interface/utils/string_utils.h */
+class StringUtils {
+public:
+    static void DataCopy(void *dest, size_t destMax, const void *src, size_t count);
+};
+
 /* utils/file_utils.h */
 std::string RealPath(const std::string &path);
 bool CreateDir(const std::string &path, bool recursive = false);

@@ -153,10 +153,17 @@ public:
     bool IsSigned() const;
     bool IsUnsigned() const;
     bool IsFloat() const;
+    Element operator+(const Element &rhs) const;
+    Element operator-(const Element &rhs) const;
+    Element operator*(const Element &rhs) const;
+    Element operator/(const Element &rhs) const;
+    Element operator%(const Element &rhs) const;
     bool operator==(const Element &rhs) const;
     bool operator!=(const Element &rhs) const;
     bool operator<(const Element &rhs) const;
     bool operator<=(const Element &rhs) const;
+    bool operator>(const Element &rhs) const;
+    bool operator>=(const Element &rhs) const;
 };
 
 /* ---- tensors (tensor.h) --------------------------------------------------------------------- */
@@ -943,6 +950,8 @@ AssertStream AssertCheck(bool cond);
 /* interface/interpreter/raw_tensor_data.h: host-side tensor data of the tests' golden checks */
 class RawTensorData {
 public:
+    RawTensorData();
+    RawTensorData(DataType dataType, const std::vector<int64_t> &shape);
     template <typename T> static std::shared_ptr<RawTensorData> CreateConstantTensor(const Tensor &t, T value);
     template <typename T> static std::shared_ptr<RawTensorData> CreateTensor(const Tensor &t, const std::vector<T> &values);
     template <typename T>

@@ -242,6 +242,7 @@ public:
 };
 class RemoveRedundantOpUtils {
 public:
+    static Status Process(Function &function, std::vector<Operation *> &newOps, bool &operationUpdated);
     static Status ProcessContractSlice(Function &function, std::vector<Operation *> &newOps, bool &operationUpdated);
     static Status ProcessViewCopyout(Function &function, bool &operationUpdated);
 };

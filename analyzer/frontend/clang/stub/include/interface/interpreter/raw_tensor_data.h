@@ -1,1 +1,4 @@
-/* interface/interpreter/raw_tensor_data.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include) */
+/* interface/interpreter/raw_tensor_data.h in poolcheck's stub mode: the interpreter API upstream's tests use is in
+ * poolcheck_stub_interpreter.h (RawTensorData and ProgramData are in the stub, injected with -include) */
+#pragma once
+#include "interface/interpreter/poolcheck_stub_interpreter.h"

@@ -1,0 +1,4 @@
+/* interface/interpreter/calc.h in poolcheck's stub mode: the interpreter API upstream's tests use is in
+ * poolcheck_stub_interpreter.h (RawTensorData and ProgramData are in the stub, injected with -include) */
+#pragma once
+#include "interface/interpreter/poolcheck_stub_interpreter.h"
