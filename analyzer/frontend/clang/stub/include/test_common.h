@@ -33,4 +33,6 @@ template <class T = float> void *readToDev(const std::string &path, int size);
 uint8_t *allocDevAddr(uint64_t size);
 std::string GetGoldenDir();
 void SetInterpreterConfig();
+/* test_common_types.h, which it includes: the device the tests run on (TILE_FWK_DEVICE_ID) */
+int GetDeviceIdByEnvVar();
 #endif

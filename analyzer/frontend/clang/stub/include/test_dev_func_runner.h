@@ -6,12 +6,14 @@
 #include_next "test_dev_func_runner.h"
 #else
 #pragma clang system_header
-namespace npu::tile_fwk::dynamic {
-class DevFuncRunner {
-public:
-    static void Run(Function *function);
-    template <class... A> static void Run(Function *function, const A &...rest);
-};
-} // namespace npu::tile_fwk::dynamic
 using namespace npu::tile_fwk::dynamic;
+namespace npu::tile_fwk {
+class DevFuncRunner : public dynamic::DeviceLauncher {
+public:
+    static void Run(Function *function, const std::vector<RawTensorDataPtr> &inputs,
+                    const std::vector<RawTensorDataPtr> &outputs,
+                    const dynamic::DeviceLauncherConfig &config = dynamic::DeviceLauncherConfig());
+    static void Run(Function *function, const dynamic::DeviceLauncherConfig &config = dynamic::DeviceLauncherConfig());
+};
+} // namespace npu::tile_fwk
 #endif

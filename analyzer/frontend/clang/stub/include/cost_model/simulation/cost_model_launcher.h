@@ -5,7 +5,9 @@
 namespace npu::tile_fwk::dynamic {
 class CostModelLauncher {
 public:
-    static void CostModelRunOnce(Function *function);
-    template <class... A> static void CostModelRunOnce(Function *function, const A &...rest);
+    static void CostModelRunOnce(Function *function, const std::vector<RawTensorDataPtr> &inputs,
+                                 const std::vector<RawTensorDataPtr> &outputs,
+                                 const DeviceLauncherConfig &config = DeviceLauncherConfig());
+    static void CostModelRunOnce(Function *function, const DeviceLauncherConfig &config = DeviceLauncherConfig());
 };
 } // namespace npu::tile_fwk::dynamic
