@@ -44,38 +44,64 @@ template <class... G> pc_stub::Generator Combine(const G &...generators);
 #define TEST_F(fixture, name) struct PC_STUB_TEST_NAME(fixture, name) : fixture { void TestBody(); }; \
     void PC_STUB_TEST_NAME(fixture, name)::TestBody()
 #define TEST_P(fixture, name) TEST_F(fixture, name)
-#define EXPECT_TRUE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_FALSE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_EQ(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_NE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_LT(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_LE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_GT(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_GE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_NEAR(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_TRUE(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_FALSE(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_EQ(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_NE(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_LT(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_LE(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_GT(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_GE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_NO_THROW(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_STREQ(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_STRNE(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_FLOAT_EQ(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_DOUBLE_EQ(...) ::testing::pc_stub::AssertResult()
-#define EXPECT_ANY_THROW(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_STREQ(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_NEAR(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_FLOAT_EQ(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_THROW(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_ANY_THROW(...) ::testing::pc_stub::AssertResult()
+/* The assertions evaluate what they assert, as gtest's do (a comparison needs its operator, a
+ * condition converts to bool), so an error in an argument is clang's error; each is an
+ * expression a message can be streamed into.  The exception assertions run their statement in a
+ * lambda (gtest runs it in a try block), so that it stays an expression too. */
+namespace testing {
+namespace pc_stub {
+AssertResult Check(bool condition);
+template <class A, class B> auto Eq(const A &a, const B &b) -> decltype((void)(a == b), AssertResult());
+template <class A, class B> auto Ne(const A &a, const B &b) -> decltype((void)(a != b), AssertResult());
+template <class A, class B> auto Lt(const A &a, const B &b) -> decltype((void)(a < b), AssertResult());
+template <class A, class B> auto Le(const A &a, const B &b) -> decltype((void)(a <= b), AssertResult());
+template <class A, class B> auto Gt(const A &a, const B &b) -> decltype((void)(a > b), AssertResult());
+template <class A, class B> auto Ge(const A &a, const B &b) -> decltype((void)(a >= b), AssertResult());
+AssertResult Near(double a, double b, double absError);
+AssertResult FloatEq(float a, float b);
+AssertResult DoubleEq(double a, double b);
+AssertResult StrEq(const char *a, const char *b);
+/* bodies (never run): a lambda has no linkage */
+template <class Exception, class Statement> AssertResult Throws(const Statement &) { return AssertResult(); }
+template <class Statement> AssertResult AnyThrow(const Statement &) { return AssertResult(); }
+template <class Statement> AssertResult NoThrow(const Statement &) { return AssertResult(); }
+} // namespace pc_stub
+} // namespace testing
+#define EXPECT_TRUE(...) ::testing::pc_stub::Check(static_cast<bool>(__VA_ARGS__))
+#define EXPECT_FALSE(...) ::testing::pc_stub::Check(!static_cast<bool>(__VA_ARGS__))
+#define EXPECT_EQ(a, b) ::testing::pc_stub::Eq((a), (b))
+#define EXPECT_NE(a, b) ::testing::pc_stub::Ne((a), (b))
+#define EXPECT_LT(a, b) ::testing::pc_stub::Lt((a), (b))
+#define EXPECT_LE(a, b) ::testing::pc_stub::Le((a), (b))
+#define EXPECT_GT(a, b) ::testing::pc_stub::Gt((a), (b))
+#define EXPECT_GE(a, b) ::testing::pc_stub::Ge((a), (b))
+#define EXPECT_NEAR(a, b, absError) ::testing::pc_stub::Near((a), (b), (absError))
+#define EXPECT_FLOAT_EQ(a, b) ::testing::pc_stub::FloatEq((a), (b))
+#define EXPECT_DOUBLE_EQ(a, b) ::testing::pc_stub::DoubleEq((a), (b))
+#define EXPECT_STREQ(a, b) ::testing::pc_stub::StrEq((a), (b))
+#define EXPECT_STRNE(a, b) ::testing::pc_stub::StrEq((a), (b))
+#define EXPECT_THROW(statement, exception) ::testing::pc_stub::Throws<exception>([&]() { statement; })
+#define EXPECT_ANY_THROW(statement) ::testing::pc_stub::AnyThrow([&]() { statement; })
+#define EXPECT_NO_THROW(statement) ::testing::pc_stub::NoThrow([&]() { statement; })
+#define ASSERT_TRUE(...) EXPECT_TRUE(__VA_ARGS__)
+#define ASSERT_FALSE(...) EXPECT_FALSE(__VA_ARGS__)
+#define ASSERT_EQ(a, b) EXPECT_EQ(a, b)
+#define ASSERT_NE(a, b) EXPECT_NE(a, b)
+#define ASSERT_LT(a, b) EXPECT_LT(a, b)
+#define ASSERT_LE(a, b) EXPECT_LE(a, b)
+#define ASSERT_GT(a, b) EXPECT_GT(a, b)
+#define ASSERT_GE(a, b) EXPECT_GE(a, b)
+#define ASSERT_NEAR(a, b, absError) EXPECT_NEAR(a, b, absError)
+#define ASSERT_FLOAT_EQ(a, b) EXPECT_FLOAT_EQ(a, b)
+#define ASSERT_DOUBLE_EQ(a, b) EXPECT_DOUBLE_EQ(a, b)
+#define ASSERT_STREQ(a, b) EXPECT_STREQ(a, b)
+#define ASSERT_STRNE(a, b) EXPECT_STRNE(a, b)
+#define ASSERT_THROW(statement, exception) EXPECT_THROW(statement, exception)
+#define ASSERT_ANY_THROW(statement) EXPECT_ANY_THROW(statement)
+#define ASSERT_NO_THROW(statement) EXPECT_NO_THROW(statement)
 #define FAIL() ::testing::pc_stub::AssertResult()
 #define SUCCEED() ::testing::pc_stub::AssertResult()
+#define ADD_FAILURE() ::testing::pc_stub::AssertResult()
 #define GTEST_SKIP() ::testing::pc_stub::AssertResult()
-#define EXPECT_THROW(...) ::testing::pc_stub::AssertResult()
-#define ASSERT_NO_THROW(...) ::testing::pc_stub::AssertResult()
 
 #endif /* POOLCHECK_STUB_GTEST_H */
