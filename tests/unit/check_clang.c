@@ -1390,6 +1390,62 @@ START_TEST(op_table)
 }
 END_TEST
 
+/* pc_clang_src_lex gives what lexing the range gives, for every range of a text full of the
+ * lexer's corner cases (the main file is lexed once and ranges between tokens are slices of it). */
+START_TEST(main_tokens_shared)
+{
+    static const char text[] =
+        "#include \"a.h\"\n"
+        "  # define TRIPS 64 \\\n"
+        "   + 1\n"
+        "int a = 1'000 + 1e+5 - .5; // LOOP(\"x\")\n"
+        "/* FUNCTION(\"y\"\n"
+        "   ) */ auto s = u8\"q\\\"\" R\"d(raw\n"
+        ")\" )d\" L'c';\n"
+        "x >>= y->*z; a #b; c \\\n"
+        "#d\n"
+        "/ /e/ f/\\ g\n"
+        "\"open string\n"
+        "LOOP(\"L\", FUNCTION::DYNAMIC_LOOP, i, LoopRange(4)) { }\n"
+        "v = w/**/u; // end";
+    pc_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.src = text;
+    cx.srclen = sizeof text - 1;
+    cx.in_main = true;
+    pc_ctoks got = {0}, want = {0};
+    /* every range up to 48 bytes long, and every range to the end */
+    for (size_t b = 0; b <= cx.srclen; b++)
+        for (size_t e = b; e <= cx.srclen; e = e < b + 48 || e == cx.srclen ? e + 1 : cx.srclen) {
+            got.count = want.count = 0;
+            pc_clang_src_lex(&cx, b, e, &got);
+            pc_clang_lex(text, b, e, &want);
+            ck_assert_msg(got.count == want.count, "[%zu, %zu): %zu tokens, lexing gives %zu", b, e, got.count,
+                          want.count);
+            for (size_t i = 0; i < got.count; i++) {
+                const pc_ctok *g = &got.items[i], *w = &want.items[i];
+                ck_assert_msg(g->kind == w->kind && g->text == w->text && g->len == w->len && g->off == w->off,
+                              "[%zu, %zu) token %zu: %.*s, lexing gives %.*s", b, e, i, (int)g->len, g->text,
+                              (int)w->len, w->text);
+            }
+        }
+    ck_assert_ptr_eq(cx.main_toks_src, text); /* lexed once, kept */
+    PC_VEC_FREE(cx.main_toks);
+    /* another file's buffer (an inlined helper's header) is lexed, not taken from the main file's */
+    memset(&cx, 0, sizeof cx);
+    cx.src = text;
+    cx.srclen = sizeof text - 1;
+    cx.in_main = false;
+    got.count = 0;
+    pc_clang_src_lex(&cx, 0, cx.srclen, &got);
+    ck_assert_uint_gt(got.count, 50);
+    ck_assert_ptr_null(pc_clang_main_tokens(&cx));
+    ck_assert_ptr_null(cx.main_toks_src);
+    PC_VEC_FREE(got);
+    PC_VEC_FREE(want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clang");
@@ -1415,6 +1471,7 @@ int main(void)
     tcase_add_test(tc, op_table);
     tcase_add_test(tc, values_from_the_ast);
     tcase_add_test(tc, branch_conditions);
+    tcase_add_test(tc, main_tokens_shared);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -155,7 +155,7 @@ bool pc_clang_init_tokens(pc_cx *cx, CXCursor v, pc_ctoks *toks, int *i0, int *i
     if (!pc_clang_main_offset(cx, clang_getCursorLocation(v), &name_off) || !pc_clang_offsets(cx, v, &b, &e) || e <= name_off)
         return false;
     toks->count = 0;
-    pc_clang_lex(cx->src, name_off, e, toks);
+    pc_clang_src_lex(cx, name_off, e, toks);
     int n = (int)toks->count;
     if (n < 2)
         return false;

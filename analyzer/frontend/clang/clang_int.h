@@ -239,6 +239,11 @@ typedef struct pc_cx {
     /* the parse options (bindings: a host `for` whose bound the user bound is unrolled); may be NULL */
     const pc_parse_opts *opts;
     PC_VEC(pc_cspan) skipped;    /* clang_pp.c: main-file ranges the preprocessor skipped */
+    /* clang_loc.c: the main file's tokens, lexed once on the first request (pc_clang_src_lex) and
+     * shared by every reader of main-file tokens and the LOOP / FUNCTION cross-check (freed by
+     * pc_clang_walk_tu) */
+    pc_ctoks main_toks;
+    const char *main_toks_src;   /* the buffer main_toks were lexed from; NULL: not lexed yet */
 } pc_cx;
 
 /* ---- locations and tokens of cursors (clang_loc.c) ---- */
@@ -251,6 +256,13 @@ pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c);
 pc_loc pc_clang_name_loc(pc_cx *cx, CXCursor decl, const char *name);
 /* A cursor's spelling as a scratch-arena string ("" when it has none). */
 const char *pc_clang_spelling(pc_cx *cx, CXCursor c);
+/* The tokens of cx->src[begin, end), appended to out: exactly what pc_clang_lex(cx->src, begin, end,
+ * out) gives.  In the main file they are a copy of the slice of cx->main_toks (the file lexed once)
+ * when the range starts and ends between tokens; otherwise (another file's buffer, a range that
+ * starts or ends inside a token, a comment or a directive) the range is lexed. */
+void pc_clang_src_lex(pc_cx *cx, size_t begin, size_t end, pc_ctoks *out);
+/* The whole main file's tokens (lexed on the first call); NULL while another file is walked. */
+const pc_ctoks *pc_clang_main_tokens(pc_cx *cx);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* Is `word` one of the tokens of c's extent? */

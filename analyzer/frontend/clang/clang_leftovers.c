@@ -64,12 +64,16 @@ static int kernel_at(pc_cx *cx, uint32_t off)
 
 void pc_clang_check_leftovers(pc_cx *cx)
 {
-    pc_ctoks toks = {0};
-    pc_clang_lex(cx->src, 0, cx->srclen, &toks);
+    pc_ctoks own = {0};
+    const pc_ctoks *toks = pc_clang_main_tokens(cx); /* lexed once, shared with the walk */
+    if (!toks) {
+        pc_clang_lex(cx->src, 0, cx->srclen, &own);
+        toks = &own;
+    }
     PC_VEC(uint32_t) lines = {0};
-    for (size_t i = 0; i + 1 < toks.count; i++) {
-        const pc_ctok *t = &toks.items[i];
-        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+    for (size_t i = 0; i + 1 < toks->count; i++) {
+        const pc_ctok *t = &toks->items[i];
+        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
             continue;
         bool known = false;
         for (size_t j = 0; j < cx->loop_spans.count && !known; j++)
@@ -97,9 +101,9 @@ void pc_clang_check_leftovers(pc_cx *cx)
     }
     /* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
      * hold an unanalysed statement; say so where it is */
-    for (size_t i = 0; i + 1 < toks.count; i++) {
-        const pc_ctok *t = &toks.items[i];
-        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks.items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+    for (size_t i = 0; i + 1 < toks->count; i++) {
+        const pc_ctok *t = &toks->items[i];
+        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
             continue;
         bool known = false;
         for (size_t j = 0; j < cx->function_offs.count && !known; j++)
@@ -130,5 +134,5 @@ void pc_clang_check_leftovers(pc_cx *cx)
         place_unanalysed(cx, k, dg->off, pc_arena_printf(cx->scratch, "code not modelled (clang: %s)", dg->text));
     }
     PC_VEC_FREE(lines);
-    PC_VEC_FREE(toks);
+    PC_VEC_FREE(own);
 }

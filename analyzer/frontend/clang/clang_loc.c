@@ -75,13 +75,83 @@ pc_loc pc_clang_name_loc(pc_cx *cx, CXCursor decl, const char *name)
     return pc_clang_cursor_loc(cx, decl);
 }
 
+/* ---- tokens -------------------------------------------------------------------------------- */
+
+/* The statements of a kernel file each ask for the tokens of their own extent (declarations, LOOP
+ * headers, options), and the LOOP / FUNCTION cross-check needs the whole file's: the main file is
+ * lexed once and a range is a slice of that, which is what lexing the range gives when the range
+ * starts and ends between tokens (the lexer's state there is the same: not inside a comment, a
+ * string or a directive, and after a token `#` cannot open a directive). */
+const pc_ctoks *pc_clang_main_tokens(pc_cx *cx)
+{
+    if (!cx->in_main)
+        return NULL;
+    if (!cx->main_toks_src) {
+        cx->main_toks.count = 0;
+        pc_clang_lex(cx->src, 0, cx->srclen, &cx->main_toks);
+        cx->main_toks_src = cx->src;
+    }
+    return cx->main_toks_src == cx->src ? &cx->main_toks : NULL;
+}
+
+/* The index of the first token at or after off. */
+static size_t first_token_at(const pc_ctoks *t, size_t off)
+{
+    size_t lo = 0, hi = t->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->items[mid].off < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Does lexing cx->src[begin, end) give the main tokens [*lo, *hi)?  Where the range starts: at
+ * the file's start, at a token (not `#`, which lexed from a line's start would open a directive),
+ * or right after one.  Where it ends: no token crosses it, and the last byte before it is not
+ * the first of a two-byte construct cut in two (`//`, slash-star, a backslash before a newline). */
+static bool main_slice(pc_cx *cx, const pc_ctoks *t, size_t begin, size_t end, size_t *lo, size_t *hi)
+{
+    if (begin > end || end > cx->srclen)
+        return false;
+    size_t a = first_token_at(t, begin);
+    bool at_token = a < t->count && t->items[a].off == begin;
+    if (at_token && t->items[a].len == 1 && t->items[a].text[0] == '#')
+        return false;
+    bool after_token = a > 0 && t->items[a - 1].off + t->items[a - 1].len == begin;
+    if (begin != 0 && !at_token && !after_token)
+        return false;
+    size_t b = first_token_at(t, end);
+    if (b > a && t->items[b - 1].off + t->items[b - 1].len > end)
+        return false;
+    if (end > 0 && end < cx->srclen && (cx->src[end - 1] == '/' || cx->src[end - 1] == '\\'))
+        return false;
+    *lo = a;
+    *hi = b < a ? a : b;
+    return true;
+}
+
+void pc_clang_src_lex(pc_cx *cx, size_t begin, size_t end, pc_ctoks *out)
+{
+    const pc_ctoks *t = pc_clang_main_tokens(cx);
+    size_t lo, hi;
+    if (!t || !main_slice(cx, t, begin, end, &lo, &hi)) {
+        pc_clang_lex(cx->src, begin, end, out);
+        return;
+    }
+    for (size_t i = lo; i < hi; i++)
+        PC_VEC_PUSH(*out, t->items[i]);
+}
+
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out)
 {
     uint32_t b, e;
     out->count = 0;
     if (!pc_clang_offsets(cx, c, &b, &e) || e <= b)
         return false;
-    pc_clang_lex(cx->src, b, e, out);
+    pc_clang_src_lex(cx, b, e, out);
     return true;
 }
 

@@ -162,7 +162,7 @@ static bool header_tokens(pc_cx *cx, CXCursor s, CXCursor body, pc_ctoks *out, u
     out->count = 0;
     if (!pc_clang_offsets(cx, s, &b, &e) || !pc_clang_offsets(cx, body, &bb, &be) || bb < b)
         return false;
-    pc_clang_lex(cx->src, b, bb, out);
+    pc_clang_src_lex(cx, b, bb, out);
     *begin = b;
     *body_off = bb;
     return out->count > 0;
@@ -848,4 +848,6 @@ void pc_clang_walk_tu(pc_cx *cx)
     PC_VEC_FREE(cx->value_fns);
     cx->value_fns_scanned = false;
     PC_VEC_FREE(cx->skipped);
+    PC_VEC_FREE(cx->main_toks);
+    cx->main_toks_src = NULL;
 }
