@@ -218,7 +218,15 @@ public:
     size_t Size() const;
     bool IsEmpty() const;
 };
-class Storage;
+/* interface/tensor/storage.h: the workspace storage memory reuse gives a tensor */
+class Storage {
+public:
+    MemoryType type_;
+    int64_t id_;
+    uint64_t start_;
+    uint64_t length_;
+    Storage(MemoryType type, int64_t id, uint64_t length);
+};
 class LogicalTensor : public AttrHolder {
 public:
     struct CompareOp {
@@ -289,6 +297,29 @@ public:
     const std::vector<SymbolicScalar> &GetDynOffset() const;
     const std::vector<SymbolicScalar> &GetDynValidShape() const;
     std::vector<SymbolicScalar> &GetDynValidShape();
+};
+
+/* passes/pass_utils/subfunc_utils.h: how a call op invokes its leaf function, and the root's
+ * table of subgraph calls */
+class SubfuncInvokeInfoTy {
+public:
+    int GetProgramId() const;
+    CoreType GetGraphType() const;
+};
+class SubfuncTopologyInfoTy {
+public:
+    struct Entry {
+        int esgId;
+        int readyState;
+        std::unordered_set<int> outGraph;
+        uint32_t extType;
+        uint32_t extParamNum;
+        std::vector<int64_t> extParams;
+    };
+    void SetTableSize(const int n);
+    const std::vector<Entry> &GetTopology() const;
+    std::vector<int> GetSuccs(int esgId) const;
+    std::vector<Entry> topology_;
 };
 
 /* interface/operation/attribute.h */
@@ -375,6 +406,8 @@ public:
     std::vector<std::vector<SymbolicScalar>> &GetArgList();
     std::vector<SymbolicScalar> &GetLinearArgList();
     std::map<int, SymbolicScalar> &GetOutCastIndexToExpr();
+    std::string DumpAttr(int idx = -1) const;
+    std::shared_ptr<SubfuncInvokeInfoTy> invokeInfo_;
 };
 class ConvertOpAttribute : public OpAttribute {
 public:
@@ -600,10 +633,14 @@ public:
     void SetAsNotDeleted();
     bool IsDeleted() const;
     int GetProgramId();
+    SubfuncInvokeInfoTy &GetSubFuncInvokeInfo();
 };
+using OperationPtr = std::shared_ptr<Operation>;
 
 bool IsCopyIn(const Opcode &op);
 bool IsCopyOut(const Opcode &op);
+bool IsViewLike(Opcode op);
+bool IsAssembleLike(Opcode op);
 
 /* interface/function/function.h */
 enum class GraphType { TENSOR_GRAPH, TILE_GRAPH, EXECUTE_GRAPH, BLOCK_GRAPH, LEAF_VF_GRAPH, INVALID };
@@ -677,6 +714,7 @@ public:
     std::map<uint64_t, Function *> programs_;
     Function *rootFunc_;
     ParamConfigs paramConfigs_;
+    SubfuncTopologyInfoTy topoInfo_;
     Function(const Program &belongTo, const std::string &funcMagicName, const std::string &funcRawName,
              Function *parentFunc);
     Function(const Function &other) = delete;
@@ -713,6 +751,7 @@ public:
     bool IsGraphType(GraphType type) const;
     bool IsGraphType(std::set<GraphType> types) const;
     Operation *GetOpByOpMagic(const int opMagic) const;
+    bool IsFromOutCast(const std::shared_ptr<LogicalTensor> &tensor);
     static bool TensorReuse(const LogicalTensorPtr &dstTensor, const LogicalTensorPtr &srcTensor);
     const std::shared_ptr<DynloopFunctionAttribute> &GetDynloopAttribute() const;
     std::shared_ptr<DynloopFunctionAttribute> &GetDynloopAttribute();

@@ -11,6 +11,9 @@
 namespace npu {
 namespace tile_fwk {
 
+/* pass_interface/pass_type.h */
+const char *PassNameStr(PassName name);
+
 /* pass_interface/pass.h */
 class Pass {
 public:
@@ -50,6 +53,25 @@ class ExpandFunction : public Pass {
 };
 class InferMemoryConflict : public Pass {
     PC_STUB_PASS_COMMON(InferMemoryConflict)
+    Status Init(Function &function);
+    Status ForwardPropagation(Function &function);
+    Status UpdateForwardTensor(Function &function, const LogicalTensorPtr &curTensor, Operation *consumer,
+                               std::queue<LogicalTensorPtr> &curTensors);
+    Status BackwardPropagation(Function &function);
+    Status UpdateBackwardTensor(Function &function, const LogicalTensorPtr &curTensor, Operation *producer,
+                                std::queue<LogicalTensorPtr> &curTensors);
+    Status InsertPrecededCopys(Function &function);
+    Status InsertPostCopys(Function &function);
+    Status InsertCopys(Function &function);
+    bool CheckConflict(const LogicalTensorPtr &inTensor, const LogicalTensorPtr &outTensor);
+    bool CheckRawShapeConflict(const LogicalTensorPtr &inTensor, const LogicalTensorPtr &outTensor);
+    bool ShouldSkipOutcastInput(const LogicalTensorPtr &inputTensor, Function &function);
+    Status HandleConflictBackward(Function &function, const LogicalTensorPtr &curTensor,
+                                  const LogicalTensorPtr &inputTensor, Operation *producer,
+                                  const LogicalTensorPtr &reshapeOutput);
+    std::set<Operation *> preregcopys;
+    std::set<Operation *> postregcopys;
+    std::unordered_map<LogicalTensorPtr, LogicalTensorPtr> memoryInfo;
 };
 class RemoveRedundantReshape : public Pass {
     PC_STUB_PASS_COMMON(RemoveRedundantReshape)
@@ -134,20 +156,175 @@ class RemoveRedundantOp : public Pass {
 };
 class SplitLargeFanoutTensor : public Pass {
     PC_STUB_PASS_COMMON(SplitLargeFanoutTensor)
+    struct OverlapSearchIndex {
+        const std::vector<std::pair<LogicalTensorPtr, Offset>> *tensorInfos;
+        std::vector<std::vector<size_t>> orderByDim;
+    };
+    void Init();
+    void EraseRedundantAssembleOp(Function &function);
+    int64_t GCD(int64_t x, int64_t y);
+    Status LCM(int64_t x, int64_t y, int64_t &lcm);
+    Status CalLcmShape(const Shape &toShape, const Shape &fromShape, Shape &lcmShape);
+    Status CalGcdShape(const Shape &toShape, const Shape &fromShape, Shape &lcmShape);
+    void BuildOverlapSearchIndex(const std::vector<std::pair<LogicalTensorPtr, Offset>> &tensorInfos,
+                                 OverlapSearchIndex &index) const;
+    void CollectCoveredTensors(const Shape &lcmTileShape, const Offset &lcmTileOffset, const OverlapSearchIndex &index,
+                               LogicalTensors &tensors) const;
+    bool IsTensorCoveredByTile(const Offset &tensorOffset, const Shape &tensorShape, const Offset &tileOffset,
+                               const Shape &tileShape) const;
+    void CollectLargeTensor(Function &function);
+    void SplitLargeTensor(Function &function);
+    void SetEnableMoreSplit(bool enableMoreSplit);
+    std::vector<LogicalTensorPtr> largeTensors_;
+    bool enableMoreSplit_;
+};
+/* tensor/tensormap.h, pass_utils/pass_common_defs.h, interpreter/function.h: what SplitReshape works with */
+enum class OverlapStatus {
+    PERFECTLY_MATCH_WITH_ALL, BE_COVERED_BY_ALL, COVERED_ALL, PARTIAL_OVERLAP_WITH_ALL, PERFECTLY_MATCH, BE_COVERED,
+    COVERED, PARTIAL_OVERLAP, NO_OVER_LAP
+};
+struct AssembleOp {
+    MemoryType from;
+    std::vector<int64_t> toOffset;
+    LogicalTensorPtr input;
+    LogicalTensorPtr output;
+    const Operation *originOp;
+    Opcode opcode;
+};
+class ReshapeOp {
+public:
+    ReshapeOp(LogicalTensorPtr aInput, LogicalTensorPtr aOutput, const Operation *opPtr = nullptr);
+    LogicalTensorPtr input;
+    LogicalTensorPtr output;
+    const Operation *originOpPtr;
+    std::vector<std::vector<SymbolicScalar>> dynValidShapes;
+};
+struct PairHash {
+    template <class T1, class T2> std::size_t operator()(const std::pair<T1, T2> &p) const;
+};
+/* tile_graph_pass/graph_optimization/split_reshape.h */
+using OverlaprawMagic = int;
+struct ReshapeTilePara {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> newShape;
+    std::vector<int64_t> tileOffset;
+    std::vector<int64_t> tileShape;
+};
+struct copyOutTilePara {
+    LogicalTensorPtr reshapeSource;
+    int reshapeOpMagic;
+    LogicalTensorPtr inputView;
+    LogicalTensorPtr newInputView;
+    std::vector<int64_t> alignedShape;
+};
+struct CalcOverlapPara {
+    std::vector<int64_t> alignedShape;
+    LogicalTensorPtr reshapeSource;
+    std::vector<int64_t> newInputViewTileOffset;
+    std::vector<int64_t> newInputViewTileShape;
+    std::vector<SymbolicScalar> oriViewDynShape;
+    LogicalTensors overlaps;
+    LogicalTensors newOverlaps;
+    LogicalTensorPtr input;
+    LogicalTensorPtr inputView;
+    LogicalTensorPtr output;
+};
+struct AlignResult {
+    Status st;
+    LogicalTensorPtr newCopyOutSource;
 };
 class SplitReshape : public Pass {
     PC_STUB_PASS_COMMON(SplitReshape)
+    Status Init();
+    Status CollectCopyOut(Function &function);
+    Status ObtainCopyOutTile(Function &function, const copyOutTilePara &copyOutTile, LogicalTensors &overlaps,
+                             LogicalTensors &newOverlaps, OverlapStatus &overlapStatus);
+    Status ProcessOnetoOne(Function &function, Operation &op, const CalcOverlapPara &para);
+    Status ProcessOnetoMulti(Function &function, Operation &op, const CalcOverlapPara &para);
+    Status ProcessMultitoOne(Function &function, Operation &op, const CalcOverlapPara &para);
+    bool CheckSameRawInput(const LogicalTensorPtr &reshapeSource);
+    Status CheckDynStatus(std::vector<int64_t> alignedShape, std::vector<int64_t> input, std::vector<int64_t> output,
+                          std::vector<SymbolicScalar> dynOutput);
+    Status ShapeAlign(std::vector<int64_t> shape1, std::vector<int64_t> shape2, std::vector<int64_t> &alignedShape);
+    Status RawToAlign(const ReshapeTilePara &shapePara, std::vector<int64_t> &newOffset, std::vector<int64_t> &newShape);
+    Status AlignToRaw(const ReshapeTilePara &shapePara, std::vector<int64_t> &newOffset, std::vector<int64_t> &newShape);
+    std::unordered_map<int, std::vector<LogicalTensorPtr>> assembleOutToInput_;
+    std::unordered_map<std::pair<int, int>, std::vector<int64_t>, PairHash> mapOffset_;
+    std::unordered_map<std::pair<int, int>, int, PairHash> mapAssembleOpMagic_;
+    std::unordered_map<int, LogicalTensorPtr> reshapeSources_;
+    std::unordered_map<int, std::vector<SymbolicScalar>> reshapeDynOutput_;
+    std::vector<AssembleOp> assembles_;
+    std::unordered_map<unsigned long, std::shared_ptr<ReshapeOp>> reshapes_;
+    std::unordered_map<std::shared_ptr<ReshapeOp>, std::vector<int64_t>> viewOffset_;
+    std::unordered_map<LogicalTensorPtr, std::vector<int64_t>> reshapeOffset_;
+    std::unordered_map<OverlaprawMagic, std::shared_ptr<RawTensor>> reshapeRawOutputs_;
+    std::unordered_map<OverlaprawMagic, std::shared_ptr<RawTensor>> reshapeRawInputs_;
+    std::unordered_map<std::pair<int, int>, AlignResult, PairHash> rawToAlignCache_;
+    std::unordered_map<LogicalTensorPtr, bool> sameRawInputCache_;
 };
 class InferDiscontinuousInput : public Pass {
     PC_STUB_PASS_COMMON(InferDiscontinuousInput)
 };
 
 /* tile_graph_pass/subgraph_to_function.h */
+class StaticSubgraphProcessor {
+public:
+    Status BuildGraph(Function &function);
+    void BuildColorGraph(Function &function);
+    void EraseRedundantColorEdges(const Function &function);
+    void SetNList(std::vector<std::vector<OperationPtr>> &nList);
+    std::vector<bool> isReshape;
+    std::vector<std::vector<int>> colorOutGraph;
+};
 class SubgraphToFunction : public Pass {
     PC_STUB_PASS_COMMON(SubgraphToFunction)
+    void SetupStaticProcessor();
+    void RecordIncastOutcast(Function &function);
+    void ConstructParamMap(Function &function);
+    StaticSubgraphProcessor staticProcessor_;
+    std::vector<std::vector<OperationPtr>> nLIST;
 };
 
 /* block_graph_pass/ */
+/* block_graph_pass/memory_reuse/: large_bm.h, connection_matrix.h, global_memory_reuse.h */
+class LargeBitmap {
+public:
+    explicit LargeBitmap(const size_t &size);
+    bool operator==(const LargeBitmap &anotherBm) const;
+    bool operator!=(const LargeBitmap &anotherBm) const;
+    void SetValues(const uint64_t &value);
+    bool GetBit(const size_t &index) const;
+    void SetBit(const size_t &index);
+    void ClearBit(const size_t bitIdx);
+    void Or(const LargeBitmap &anotherBm);
+};
+class ConnectionMatrix {
+public:
+    explicit ConnectionMatrix(Function *func);
+    bool IsConnected(const Operation &a, const Operation &b) const;
+    bool IsConnected(uint64_t indexA, uint64_t indexB) const;
+    void Generate(Function *func);
+    uint64_t GetIndex(const Operation &op) const;
+    const LargeBitmap &GetBitMap(const Operation &op) const;
+    const LargeBitmap &GetBitMap(uint64_t index) const;
+};
+struct TensorsDesc {
+    bool isDummy;
+    LargeBitmap connectionOpsBitmap;
+    std::set<LogicalTensorPtr> tensors;
+    std::unordered_set<uint64_t> consumerOpIdxs;
+    TensorsDesc();
+    TensorsDesc(Function *func);
+};
+class Allocator {
+public:
+    explicit Allocator(Function *function);
+    Status Allocate();
+    void Init();
+    std::vector<TensorsDesc> storageNeedToAllocate_;
+    ConnectionMatrix connectionMatrix_;
+    uint64_t size_;
+};
 class GlobalMemoryReuse : public Pass {
     PC_STUB_PASS_COMMON(GlobalMemoryReuse)
 };
