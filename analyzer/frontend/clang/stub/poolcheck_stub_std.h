@@ -309,6 +309,7 @@ public:
     tuple(const T &...v);
     template <class... U> tuple(const tuple<U...> &o);
     template <class... U> tuple &operator=(const tuple<U...> &o);
+    template <class U1, class U2> tuple &operator=(const pair<U1, U2> &p);
 };
 template <class T> struct tuple_size;
 template <class... T> struct tuple_size<tuple<T...>> : integral_constant<size_t, sizeof...(T)> {};
