@@ -155,7 +155,30 @@ enum class Kind { T_KIND_RAW_TENSOR = 0, T_KIND_TENSOR = 1, T_KIND_OPERATION = 2
 const std::string T_FIELD_KIND = "kind";
 const std::string T_FIELD_RAWTENSOR = "rawtensor";
 
-/* interface/tensor/symbolic_scalar.h */
+/* interface/tensor/symbolic_scalar.h: the expression tree behind a SymbolicScalar */
+enum class SymbolicScalarKind { T_SCALAR_SYMBOLIC_IMMEDIATE, T_SCALAR_SYMBOLIC_SYMBOL, T_SCALAR_SYMBOLIC_EXPRESSION };
+class RawSymbolicScalar {
+public:
+    SymbolicScalarKind Kind() const;
+    bool IsImmediate() const;
+    bool IsSymbol() const;
+    bool IsExpression() const;
+    std::string Dump() const;
+};
+class SymbolicClosure {
+public:
+    SymbolicClosure();
+    virtual ~SymbolicClosure();
+    void Insert(const std::string &name, ScalarImmediateType val);
+    void Remove(const std::string &name);
+    bool Has(const std::string &name) const;
+    ScalarImmediateType Get(const std::string &name) const;
+    ScalarImmediateType Evaluate(const SymbolicScalar &scalar) const;
+    ScalarImmediateType Evaluate(const RawSymbolicScalarPtr &raw) const;
+};
+SymbolicScalar LoadSymbolicScalar(const Json &jval);
+Json ToJson(const SymbolicScalar &sval);
+Json ToJson(const Element &elem);
 struct SymbolicExpressionTable {
     static std::string BuildExpression(const SymbolicScalar &ss);
 };
@@ -202,6 +225,9 @@ public:
     SymbolicScalar GetDynRawShape(int axis) const;
     void UpdateDynRawShape(const std::vector<SymbolicScalar> &dynShape);
     void UpdateRawShape(const std::vector<int64_t> &rawShape);
+    void AddRefCount(int value);
+    void SetRefCount(int value);
+    int GetRefCount() const;
     void SetCachePolicy(CachePolicy policy, bool value);
     bool GetCachePolicy(CachePolicy policy) const;
 };
@@ -673,8 +699,28 @@ struct DyndevFunctionAttribute {
     std::unordered_map<std::string, int64_t> inputSymbolDict;
     SymbolicScalar maxDynamicAssembleOutcastMem;
     SymbolicScalar maxDynamicCellMatchTableMem;
+    std::vector<uint8_t> disableL2List;
+    std::vector<std::string> commGroupNames;
+    std::vector<uint8_t> devProgBinary;
 };
-class DynloopFunctionAttribute;
+struct DynloopFunctionPathNode {
+    SymbolicScalar cond;
+    std::shared_ptr<DynloopFunctionPathNode> branchNodeList[2];
+    std::string Dump() const;
+};
+struct DynloopFunctionPath {
+    Function *root;
+    Operation *callop;
+};
+struct DynloopFunctionAttribute {
+    std::string iterSymbolName;
+    bool submitBeforeLoop;
+    bool parallel;
+    int unrollTimes;
+    std::vector<DynloopFunctionPath> pathList;
+    std::shared_ptr<DynloopFunctionPathNode> BuildPathNode();
+    std::string DumpBranch() const;
+};
 struct LeafFuncAttribute {
     std::string kernelName;
     std::string kernelNameMainBlock;
@@ -784,7 +830,25 @@ public:
 struct TensorSlot {
     TensorSlot();
 };
-struct IncastOutcastLink;
+struct IncastOutcastSlot {
+    std::vector<std::vector<int>> incastSlot;
+    std::vector<std::vector<int>> outcastSlot;
+    std::vector<int> partialUpdateOutcastList;
+};
+struct TensorSlotScope {
+    Function *tensorFunc;
+    IncastOutcastSlot ioslot;
+    IncastOutcastSlot originalIocastsSlot;
+    explicit TensorSlotScope(Function *tfunc);
+};
+struct IncastOutcastLink {
+    explicit IncastOutcastLink(int slotNum = 0);
+    int totalSlot;
+    std::unordered_map<Function *, IncastOutcastSlot> ioslotDict;
+    std::vector<int> inputSlotIndexList;
+    std::vector<int> outputSlotIndexList;
+    std::vector<int> assembleSlotIndexList;
+};
 struct TensorSlotManager {
     void TensorSlotRead(const TensorSlot &slot, const std::shared_ptr<LogicalTensor> &tensor);
     std::vector<int> LookupSlotIndex(const std::vector<std::reference_wrapper<Tensor>> &tensorList);
@@ -936,6 +1000,7 @@ public:
 class StringUtils {
 public:
     static void DataCopy(void *dest, size_t destMax, const void *src, size_t count);
+    static std::vector<std::string> Split(const std::string &str, const std::string &pattern);
 };
 
 /* utils/file_utils.h */

@@ -79,6 +79,9 @@ size_t BitsOf(DataType t);
 std::string DataType2String(DataType t);
 
 /* ---- scalars (symbolic_scalar.h) ------------------------------------------------------------ */
+class RawSymbolicScalar;
+using RawSymbolicScalarPtr = std::shared_ptr<RawSymbolicScalar>;
+using ScalarImmediateType = long long;
 class SymbolicScalar {
 public:
     static std::vector<SymbolicScalar> FromConcrete(const std::vector<int64_t> &values);
@@ -106,6 +109,9 @@ public:
     SymbolicScalar operator!() const;
     SymbolicScalar Min(const SymbolicScalar &o) const;
     SymbolicScalar Simplify() const;
+    RawSymbolicScalarPtr Raw() const;
+    void AsIntermediateVariable();
+    bool IsIntermediateVariable() const;
     bool IsValid() const;
     SymbolicScalar Max(const SymbolicScalar &o) const;
 };
@@ -278,7 +284,7 @@ struct UnrollMarker {
 
 /* The recorders the real FUNCTION / LOOP macros construct (the stub's macros use the markers
  * above); tests that record by hand name them directly. */
-class DynloopFunctionAttribute;
+struct DynloopFunctionAttribute;
 class RecordLoopFunc {
 public:
     explicit RecordLoopFunc(const std::string &name, FunctionType funcType, const std::string &iterName,

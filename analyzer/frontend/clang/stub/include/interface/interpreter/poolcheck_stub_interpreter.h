@@ -6,6 +6,7 @@
  * return types; RawTensorData, Function and Operation come from the stub. */
 #pragma once
 #pragma clang system_header
+#include "interface/utils/string_utils.h" /* as upstream's operation.h brings it: securec */
 
 namespace npu {
 namespace tile_fwk {

@@ -1,1 +1,5 @@
-/* interface/operation/operation.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include) */
+/* interface/operation/operation.h in poolcheck's stub mode: Operation is declared by the stub
+ * (poolcheck_stub_internal.h, injected with -include); upstream's header reaches
+ * interface/utils/string_utils.h (through attr_holder.h), and with it securec's functions. */
+#pragma once
+#include "interface/utils/string_utils.h"
