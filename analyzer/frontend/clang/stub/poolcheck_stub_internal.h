@@ -434,6 +434,7 @@ public:
     std::map<int, SymbolicScalar> &GetOutCastIndexToExpr();
     std::string DumpAttr(int idx = -1) const;
     std::shared_ptr<SubfuncInvokeInfoTy> invokeInfo_;
+    int32_t wrapId;
 };
 class ConvertOpAttribute : public OpAttribute {
 public:
@@ -722,6 +723,9 @@ struct DynloopFunctionAttribute {
     std::string DumpBranch() const;
 };
 struct LeafFuncAttribute {
+    static constexpr int32_t INVALID_MIX_ID = -1;
+    CoreType coreType;
+    int32_t mixId;
     std::string kernelName;
     std::string kernelNameMainBlock;
     std::string binPath;
@@ -813,6 +817,7 @@ public:
     void SetUnderDynamicFunction(bool underDynamicFunciton);
     const std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute() const;
     std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute();
+    void SetLeafFuncAttribute(const std::shared_ptr<LeafFuncAttribute> &attr);
 };
 
 /* interface/cache/function_cache.h */
@@ -983,9 +988,14 @@ const std::string &LogTopFolder();
 
 /* interface/configs/config_manager_ng.h: scoped options (JitScopeGuard begins a scope with the
  * given option values and ends it when destroyed) */
+class ConfigScope {
+public:
+    TileShape GenerateTileShape() const;
+};
 class ConfigManagerNg {
 public:
     static ConfigManagerNg &GetInstance();
+    static std::shared_ptr<ConfigScope> CurrentScope();
     void EndScope(const char *file = __builtin_FILE(), int line = __builtin_LINE());
     class JitScopeGuard {
     public:
