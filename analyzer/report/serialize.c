@@ -202,36 +202,20 @@ static bool r_raw(rd *r, void *out, size_t n)
     return true;
 }
 
-static uint8_t r_u8(rd *r)
-{
-    uint8_t v = 0;
-    r_raw(r, &v, 1);
-    return v;
-}
-static uint32_t r_u32(rd *r)
-{
-    uint32_t v = 0;
-    r_raw(r, &v, sizeof v);
-    return v;
-}
-static int32_t r_i32(rd *r)
-{
-    int32_t v = 0;
-    r_raw(r, &v, sizeof v);
-    return v;
-}
-static uint64_t r_u64(rd *r)
-{
-    uint64_t v = 0;
-    r_raw(r, &v, sizeof v);
-    return v;
-}
-static int64_t r_i64(rd *r)
-{
-    int64_t v = 0;
-    r_raw(r, &v, sizeof v);
-    return v;
-}
+/* r_u8, r_u32, ...: one fixed-size value as w_u8, w_u32, ... wrote it (0 once the stream is bad) */
+#define FIXED_READER(name, type)                                                                   \
+    static type name(rd *r)                                                                        \
+    {                                                                                              \
+        type v = 0;                                                                                \
+        r_raw(r, &v, sizeof v);                                                                    \
+        return v;                                                                                  \
+    }
+FIXED_READER(r_u8, uint8_t)
+FIXED_READER(r_u32, uint32_t)
+FIXED_READER(r_i32, int32_t)
+FIXED_READER(r_u64, uint64_t)
+FIXED_READER(r_i64, int64_t)
+#undef FIXED_READER
 
 static const char *r_str(rd *r)
 {
@@ -259,30 +243,23 @@ static const char *r_str_req(rd *r, const char *what)
     return s;
 }
 
-/* A count of items needing at least `min` bytes each. */
-static size_t r_count(rd *r, size_t min)
+/* A count n just read, of items needing at least `min` bytes each: at most `most`, and no more
+ * items than the bytes left can hold. */
+static size_t r_fitting_count(rd *r, uint64_t n, size_t min, uint64_t most)
 {
-    uint64_t n = r_u64(r);
     if (r->bad)
         return 0;
-    if (n > (r->n - r->at) / min) {
+    if (n > (r->n - r->at) / min || n > most) {
         fail(r, "count larger than the stream");
         return 0;
     }
     return (size_t)n;
 }
 
-static size_t r_count32(rd *r, size_t min)
-{
-    uint32_t n = r_u32(r);
-    if (r->bad)
-        return 0;
-    if (n > (r->n - r->at) / min || n > INT32_MAX) {
-        fail(r, "count larger than the stream");
-        return 0;
-    }
-    return n;
-}
+/* A u64 count (of a file's diagnostics, lines, kernels, ...) and a u32 one (of a diagnostic's
+ * notes and fixes, which pc_diag counts in an int). */
+static size_t r_count(rd *r, size_t min) { return r_fitting_count(r, r_u64(r), min, UINT64_MAX); }
+static size_t r_count32(rd *r, size_t min) { return r_fitting_count(r, r_u32(r), min, INT32_MAX); }
 
 static void *r_array(rd *r, size_t n, size_t elem) { return pc_arena_alloc(r->a, (n ? n : 1) * elem); }
 
