@@ -210,6 +210,18 @@ static void svg_textf(pc_sb *b, double x, double y, const char *cls, const char 
     pc_sb_free(&t);
 }
 
+/* The end of an SVG element: title (may be NULL) becomes its tooltip, <title> inside <tag>. */
+static void svg_end(pc_sb *b, const char *tag, const char *title)
+{
+    if (title) {
+        pc_sb_append(b, "><title>");
+        esc(b, title);
+        pc_sb_printf(b, "</title></%s>", tag);
+    } else {
+        pc_sb_append(b, "/>");
+    }
+}
+
 /* A rectangle; title (may be NULL) becomes its tooltip. */
 static void svg_rect(pc_sb *b, double x, double y, double w, double h, const char *cls, const char *title)
 {
@@ -220,13 +232,7 @@ static void svg_rect(pc_sb *b, double x, double y, double w, double h, const cha
     pc_sb_printf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"", N(x).s, N(y).s, N(w).s, N(h).s);
     if (cls && *cls)
         pc_sb_printf(b, " class=\"%s\"", cls);
-    if (title) {
-        pc_sb_append(b, "><title>");
-        esc(b, title);
-        pc_sb_append(b, "</title></rect>");
-    } else {
-        pc_sb_append(b, "/>");
-    }
+    svg_end(b, "rect", title);
 }
 
 static void svg_line(pc_sb *b, double x1, double y1, double x2, double y2, const char *cls)
@@ -240,13 +246,7 @@ static void svg_diamond(pc_sb *b, double x, double y, double r, const char *cls,
 {
     pc_sb_printf(b, "<path d=\"M%s %sL%s %sL%s %sL%s %sZ\" class=\"%s\"", N(x).s, N(y - r).s, N(x + r).s,
                  N(y).s, N(x).s, N(y + r).s, N(x - r).s, N(y).s, cls);
-    if (title) {
-        pc_sb_append(b, "><title>");
-        esc(b, title);
-        pc_sb_append(b, "</title></path>");
-    } else {
-        pc_sb_append(b, "/>");
-    }
+    svg_end(b, "path", title);
 }
 
 /* Wrap a picture body: the height is known only once it is drawn. */
@@ -379,6 +379,24 @@ static const char *kernel_file(const pc_result *r)
     return r->model && r->model->file ? r->model->file : "";
 }
 
+/* "<code>a</code>, <code>b</code>, ..." (escaped) */
+static void code_list(pc_sb *b, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pc_sb_append(b, i ? ", <code>" : "<code>");
+        esc(b, names[i]);
+        pc_sb_append(b, "</code>");
+    }
+}
+
+/* <table class="cls"><thead><tr>, the head's <th> cells, </tr></thead><tbody> */
+static void table_begin(pc_sb *b, const char *cls, const char *head_cells)
+{
+    pc_sb_printf(b, "<table class=\"%s\"><thead><tr>%s</tr></thead><tbody>\n", cls, head_cells);
+}
+
+static void table_end(pc_sb *b) { pc_sb_append(b, "</tbody></table>\n"); }
+
 /* `file:line` as a link to the local file (file:///abs/path#L<line>), plain text when the file is
  * not on this machine. */
 static void file_link(pc_sb *b, const char *file, uint32_t line)
@@ -404,6 +422,14 @@ static void file_link(pc_sb *b, const char *file, uint32_t line)
     pc_sb_append(b, local ? "</a>" : "</span>");
 }
 
+/* A table row's last cell, where the row's item is defined (in the kernel's file when the location
+ * names none), and the row's end. */
+static void source_cell_end_row(pc_sb *b, const pc_result *r, pc_loc at)
+{
+    file_link(b, at.file ? at.file : kernel_file(r), at.line);
+    pc_sb_append(b, "</td></tr>\n");
+}
+
 /* The task groups a picture draws: per consecutive DeviceTasks each (the last may hold fewer). */
 typedef struct tgroup {
     int64_t t0, t1;          /* tasks, inclusive */
@@ -426,6 +452,19 @@ static tgroup task_group(const pc_result *r, int64_t g, int64_t per)
         o.parallel |= r->tasks[t].parallel;
     }
     return o;
+}
+
+/* The largest value c's runs logged for the DeviceTasks of G: their stitchCount (pool < 0) or
+ * their recommended depth of `pool`; -1 when none logged one. */
+static int64_t logged_max(const kctx *c, tgroup G, int pool)
+{
+    int64_t most = -1;
+    for (size_t ri = 0; c->ex && ri < c->ex->nruns; ri++) {
+        const pc_rep_html_run *run = &c->ex->runs[ri];
+        for (int64_t t = G.t0; t <= G.t1 && run->tasks && (size_t)t < run->ntasks; t++)
+            most = max64(most, pool < 0 ? run->tasks[t].stitch_count : run->tasks[t].depths[pool]);
+    }
+    return most;
 }
 
 /* Legend layout: items flow left to right and wrap. */
@@ -861,13 +900,7 @@ static void draw_task_charts(kctx *c)
             pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: at most %lld instances per task", (long long)G.t0, (long long)G.t1,
                          (long long)G.size_max);
         tips[g] = pc_sb_take(&t);
-        marker[g] = -1;
-        if (c->ex)
-            for (size_t ri = 0; ri < c->ex->nruns; ri++) {
-                const pc_rep_html_run *run = &c->ex->runs[ri];
-                for (int64_t t2 = G.t0; t2 <= G.t1 && run->tasks && (size_t)t2 < run->ntasks; t2++)
-                    marker[g] = max64(marker[g], run->tasks[t2].stitch_count);
-            }
+        marker[g] = logged_max(c, G, -1);
         have_marks |= marker[g] >= 0;
     }
     {
@@ -948,13 +981,7 @@ static void draw_task_charts(kctx *c)
             if (cut)
                 pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
             tips[g] = pc_sb_take(&t);
-            marker[g] = -1;
-            if (c->ex)
-                for (size_t ri = 0; ri < c->ex->nruns; ri++) {
-                    const pc_rep_html_run *run = &c->ex->runs[ri];
-                    for (int64_t t2 = G.t0; t2 <= G.t1 && run->tasks && (size_t)t2 < run->ntasks; t2++)
-                        marker[g] = max64(marker[g], run->tasks[t2].depths[pool]);
-                }
+            marker[g] = logged_max(c, G, pool);
             have_marks |= marker[g] >= 0;
         }
         nl = 0;
@@ -1210,11 +1237,7 @@ static void depth_table(kctx *c)
             }
             if (w->ntensors) {
                 pc_sb_append(b, "; tensors ");
-                for (int i = 0; i < w->ntensors; i++) {
-                    pc_sb_append(b, i ? ", <code>" : "<code>");
-                    esc(b, w->tensors[i]);
-                    pc_sb_append(b, "</code>");
-                }
+                code_list(b, w->tensors, w->ntensors);
             }
         } else if (r->required[p] > 0) {
             pc_sb_append(b, "<span class=\"muted\">unknown until the symbols are bound</span>");
@@ -1223,16 +1246,13 @@ static void depth_table(kctx *c)
         }
         pc_sb_append(b, "</td></tr>\n");
     }
-    pc_sb_append(b, "</tbody></table>\n");
+    table_end(b);
 }
 
-static void tensor_table(kctx *c)
+static void tensor_table(pc_sb *b, const pc_result *r)
 {
-    const pc_result *r = c->r;
-    pc_sb *b = c->b;
-    pc_sb_append(b, "<table class=\"tensors\"><thead><tr><th>tensor</th><th>kind</th><th>pool</th>"
-                    "<th class=\"n\">bytes</th><th class=\"n\">aligned</th><th>defined in</th><th>why this pool</th>"
-                    "<th>source</th></tr></thead><tbody>\n");
+    table_begin(b, "tensors", "<th>tensor</th><th>kind</th><th>pool</th><th class=\"n\">bytes</th>"
+                              "<th class=\"n\">aligned</th><th>defined in</th><th>why this pool</th><th>source</th>");
     for (int t = 0; t < r->ntensors; t++) {
         const pc_tensor *T = &r->kernel->tensors[t];
         const pc_tensor_result *tr = &r->tensors[t];
@@ -1263,19 +1283,17 @@ static void tensor_table(kctx *c)
         pc_sb_append(b, "</td><td class=\"why\">");
         esc(b, tr->reason);
         pc_sb_append(b, "</td><td>");
-        file_link(b, T->loc.file ? T->loc.file : kernel_file(r), T->loc.line);
-        pc_sb_append(b, "</td></tr>\n");
+        source_cell_end_row(b, r, T->loc);
     }
-    pc_sb_append(b, "</tbody></table>\n");
+    table_end(b);
 }
 
 static void root_table(kctx *c)
 {
     const pc_result *r = c->r;
     pc_sb *b = c->b;
-    pc_sb_append(b, "<table class=\"roots\"><thead><tr><th>root function</th><th class=\"n\">instances</th>"
-                    "<th class=\"n\">unroll</th><th class=\"n\">root_inner bytes</th>"
-                    "<th class=\"n\">exclusive bytes</th><th>source</th></tr></thead><tbody>\n");
+    table_begin(b, "roots", "<th>root function</th><th class=\"n\">instances</th><th class=\"n\">unroll</th>"
+                            "<th class=\"n\">root_inner bytes</th><th class=\"n\">exclusive bytes</th><th>source</th>");
     for (int i = 0; i < r->nroots; i++) {
         const pc_root_result *rr = &r->roots[i];
         char cls[8];
@@ -1286,17 +1304,16 @@ static void root_table(kctx *c)
                         "<td class=\"n\">%s</td><td>",
                      rr->instances >= 0 ? I(rr->instances).s : "?", (long long)rr->unroll_factor,
                      rr->inner_bytes >= 0 ? I(rr->inner_bytes).s : "?", rr->excl_bytes >= 0 ? I(rr->excl_bytes).s : "?");
-        file_link(b, rr->loc.file ? rr->loc.file : kernel_file(r), rr->loc.line);
-        pc_sb_append(b, "</td></tr>\n");
+        source_cell_end_row(b, r, rr->loc);
     }
-    pc_sb_append(b, "</tbody></table>\n");
+    table_end(b);
 }
 
 static void runs_table(kctx *c)
 {
     pc_sb *b = c->b;
-    pc_sb_append(b, "<table class=\"runs\"><thead><tr><th>run</th><th class=\"n\">observed</th>"
-                    "<th class=\"n\">DeviceTasks</th><th class=\"n\">largest stitchCount</th><th></th></tr></thead><tbody>\n");
+    table_begin(b, "runs", "<th>run</th><th class=\"n\">observed</th><th class=\"n\">DeviceTasks</th>"
+                           "<th class=\"n\">largest stitchCount</th><th></th>");
     for (size_t i = 0; i < c->ex->nruns; i++) {
         const pc_rep_html_run *run = &c->ex->runs[i];
         char d[96];
@@ -1317,7 +1334,7 @@ static void runs_table(kctx *c)
         pc_sb_printf(b, "<tr><td colspan=\"5\" class=\"muted\">the first run logged %zu DeviceTasks, the analysis "
                         "predicts %lld per launch: per-task markers are drawn by position</td></tr>\n",
                      c->ex->runs[0].ntasks, (long long)c->r->ntasks);
-    pc_sb_append(b, "</tbody></table>\n");
+    table_end(b);
 }
 
 static void facts(kctx *c)
@@ -1339,11 +1356,7 @@ static void facts(kctx *c)
     pc_sb_printf(b, "<span>device_sched_parallelism = %lld</span>", (long long)r->parallelism);
     if (r->nunknowns) {
         pc_sb_append(b, "<span class=\"bad\">bind: ");
-        for (int i = 0; i < r->nunknowns; i++) {
-            pc_sb_append(b, i ? ", <code>" : "<code>");
-            esc(b, r->unknowns[i]);
-            pc_sb_append(b, "</code>");
-        }
+        code_list(b, r->unknowns, r->nunknowns);
         pc_sb_append(b, " (--bind NAME=VALUE)</span>");
     }
     pc_sb_append(b, "</div>\n");
@@ -1388,10 +1401,32 @@ static void kernel_section(kctx *c)
         runs_table(c);
     }
     pc_sb_append(b, "<h4>Tensors</h4>\n");
-    tensor_table(c);
+    tensor_table(c->b, c->r);
     pc_sb_append(b, "<h4>Root functions</h4>\n");
     root_table(c);
     pc_sb_append(b, "</section>\n");
+}
+
+/* One finding of fr as a list item: severity, check id, the kernel (kernel_anchor >= 0: a link to
+ * its section, #k<anchor>), message and where. */
+static void finding_item(pc_sb *b, const pc_file_result *fr, const pc_diag *d, int kernel_anchor)
+{
+    const char *sev = pc_severity_name(d->severity);
+    pc_sb_printf(b, "<li><span class=\"sev-%s\">%s</span> ", sev, sev);
+    if (d->id) {
+        pc_sb_append(b, "<code>");
+        esc(b, d->id);
+        pc_sb_append(b, "</code> ");
+    }
+    if (kernel_anchor >= 0) {
+        pc_sb_printf(b, "<a href=\"#k%d\">kernel <code>", kernel_anchor);
+        esc(b, d->kernel);
+        pc_sb_append(b, "</code></a>: ");
+    }
+    esc(b, d->message);
+    pc_sb_append(b, " <span class=\"muted\">(");
+    file_link(b, d->loc.file ? d->loc.file : fr->model->file, d->loc.line);
+    pc_sb_append(b, ")</span></li>\n");
 }
 
 static void findings(pc_sb *b, const pc_file_result *fr)
@@ -1401,19 +1436,8 @@ static void findings(pc_sb *b, const pc_file_result *fr)
     if (!n)
         return;
     pc_sb_printf(b, "<h4>Findings (%zu)</h4>\n<ul class=\"diags\">\n", n);
-    for (size_t i = 0; i < n; i++) {
-        const char *sev = pc_severity_name(d[i].severity);
-        pc_sb_printf(b, "<li><span class=\"sev-%s\">%s</span> ", sev, sev);
-        if (d[i].id) {
-            pc_sb_append(b, "<code>");
-            esc(b, d[i].id);
-            pc_sb_append(b, "</code> ");
-        }
-        esc(b, d[i].message);
-        pc_sb_append(b, " <span class=\"muted\">(");
-        file_link(b, d[i].loc.file ? d[i].loc.file : fr->model->file, d[i].loc.line);
-        pc_sb_append(b, ")</span></li>\n");
-    }
+    for (size_t i = 0; i < n; i++)
+        finding_item(b, fr, &d[i], -1);
     pc_sb_append(b, "</ul>\n");
 }
 
@@ -1473,31 +1497,14 @@ static void summary(pc_sb *b, pc_file_result *const *files, size_t nfiles, int n
                 for (size_t i = 0; i < n; i++) {
                     if (finding_rank(&d[i]) != rank)
                         continue;
-                    const char *sev = pc_severity_name(d[i].severity);
-                    pc_sb_printf(b, "<li><span class=\"sev-%s\">%s</span> ", sev, sev);
-                    if (d[i].id) {
-                        pc_sb_append(b, "<code>");
-                        esc(b, d[i].id);
-                        pc_sb_append(b, "</code> ");
-                    }
-                    int uid = kernel_uid(files, f, d[i].kernel);
-                    if (uid >= 0) {
-                        pc_sb_printf(b, "<a href=\"#k%d\">kernel <code>", uid);
-                        esc(b, d[i].kernel);
-                        pc_sb_append(b, "</code></a>: ");
-                    }
-                    esc(b, d[i].message);
-                    pc_sb_append(b, " <span class=\"muted\">(");
-                    file_link(b, d[i].loc.file ? d[i].loc.file : fr->model->file, d[i].loc.line);
-                    pc_sb_append(b, ")</span></li>\n");
+                    finding_item(b, fr, &d[i], kernel_uid(files, f, d[i].kernel));
                 }
             }
         pc_sb_append(b, "</ul>\n");
     }
     if (nkernels > 0) {
-        pc_sb_append(b, "<table class=\"kernels\"><thead><tr><th>kernel</th><th>file</th><th class=\"n\">predicted</th>"
-                        "<th class=\"n\">suggested</th><th class=\"n\">configured</th><th class=\"n\">findings</th>"
-                        "</tr></thead><tbody>\n");
+        table_begin(b, "kernels", "<th>kernel</th><th>file</th><th class=\"n\">predicted</th>"
+                                  "<th class=\"n\">suggested</th><th class=\"n\">configured</th><th class=\"n\">findings</th>");
         int uid = 0;
         for (size_t f = 0; f < nfiles; f++)
             for (int k = 0; files[f] && files[f]->model && k < files[f]->model->nkernels; k++, uid++) {
@@ -1530,7 +1537,7 @@ static void summary(pc_sb *b, pc_file_result *const *files, size_t nfiles, int n
                     mine += d[i].kernel && name && strcmp(d[i].kernel, name) == 0;
                 pc_sb_printf(b, "<td class=\"n\">%zu</td></tr>\n", mine);
             }
-        pc_sb_append(b, "</tbody></table>\n");
+        table_end(b);
     }
     pc_sb_append(b, "</section>\n");
 }
