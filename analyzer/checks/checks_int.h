@@ -50,6 +50,13 @@ int pc_chk_nkernels(const pc_chk_ctx *c);
 const pc_result *pc_chk_result(const pc_chk_ctx *c, int kernel);   /* NULL when none */
 const pc_runtime_config *pc_chk_cfg(const pc_chk_ctx *c, int kernel);
 
+/* A check of the configured depths of one kernel: the kernel, its result and its runtime config. */
+typedef void (*pc_chk_precise_fn)(pc_chk_ctx *c, const pc_kernel *kern, const pc_result *r,
+                                  const pc_runtime_config *cfg);
+/* Run judge on every kernel, in order, that has a result and runs in precise mode (the kernels
+ * whose configured options the runtime validates: PC001, PC004, PC006, PC007, PC011). */
+void pc_chk_each_precise_kernel(pc_chk_ctx *c, pc_chk_precise_fn judge);
+
 /* True the first time (check, key) is seen in this run (per-option deduplication). */
 bool pc_chk_first(pc_chk_ctx *c, int check, const void *key);
 
@@ -94,6 +101,11 @@ const char *pc_chk_pool_tensor_names(pc_chk_ctx *c, const pc_result *r, int pool
 bool pc_chk_suggest_for_option(pc_chk_ctx *c, const pc_option *o, int64_t out[3]);
 /* Attach a fix that replaces o's value with the triple t, spelled as the source spells it. */
 void pc_chk_fix_pool_value(pc_chk_ctx *c, pc_diag *d, const pc_option *o, const int64_t t[3]);
+/* What a finding about kernel k's configured pool option src (reported at `at`) adds after its
+ * message: the note on the option, the note on the kernel, and the fix writing `fix` into the option
+ * when fix is not NULL. */
+void pc_chk_pool_finding_tail(pc_chk_ctx *c, pc_diag *d, const pc_option *src, const pc_kernel *k, pc_loc at,
+                              const int64_t *fix);
 /* Attach a fix inserting `stitch_function_num_per_pool = t` as an options call at
  * k->insert_loc (Python: pypto.experimental.set_runtime_options; C++: config::SetRuntimeOption). */
 void pc_chk_fix_insert_call(pc_chk_ctx *c, pc_diag *d, const pc_kernel *k, const int64_t t[3]);

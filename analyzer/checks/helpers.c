@@ -29,6 +29,16 @@ const pc_runtime_config *pc_chk_cfg(const pc_chk_ctx *c, int kernel)
     return &c->in->cfgs[kernel];
 }
 
+void pc_chk_each_precise_kernel(pc_chk_ctx *c, pc_chk_precise_fn judge)
+{
+    for (int k = 0; k < pc_chk_nkernels(c); k++) {
+        const pc_result *r = pc_chk_result(c, k);
+        const pc_runtime_config *cfg = pc_chk_cfg(c, k);
+        if (r && pc_cfg_precise(cfg))
+            judge(c, &c->model->kernels[k], r, cfg);
+    }
+}
+
 bool pc_chk_first(pc_chk_ctx *c, int check, const void *key)
 {
     /* Keys are pointers into the model / options; the check index is folded into the entry. */
@@ -128,6 +138,15 @@ void pc_chk_note_kernel(pc_chk_ctx *c, pc_diag *d, const pc_kernel *k, pc_loc pr
     if (!d || !k || same_line(k->loc, primary))
         return;
     pc_diag_note(c->sink, d, k->loc, "kernel '%s' is defined here", k->name);
+}
+
+void pc_chk_pool_finding_tail(pc_chk_ctx *c, pc_diag *d, const pc_option *src, const pc_kernel *k, pc_loc at,
+                              const int64_t *fix)
+{
+    pc_chk_note_option(c, d, src, at);
+    pc_chk_note_kernel(c, d, k, at);
+    if (fix)
+        pc_chk_fix_pool_value(c, d, src, fix);
 }
 
 enum { MAX_TENSOR_NOTES = 6 };

@@ -30,17 +30,14 @@ static void report(pc_chk_ctx *c, const pc_option *o, const pc_runtime_config *c
         pc_chk_note_option(c, d, pool, at);
 }
 
-void pc_chk_ignored_option(pc_chk_ctx *c)
+static void ignored_options(pc_chk_ctx *c, const pc_kernel *kern, const pc_result *r, const pc_runtime_config *cfg)
 {
-    for (int k = 0; k < pc_chk_nkernels(c); k++) {
-        const pc_runtime_config *cfg = pc_chk_cfg(c, k);
-        if (!pc_chk_result(c, k) || !pc_cfg_precise(cfg))
-            continue;
-        const pc_kernel *kern = &c->model->kernels[k];
-        if (cfg->src_max_num)
-            report(c, cfg->src_max_num, cfg, kern);
-        /* max_workspace_kb = 0 means "off": setting it changes nothing either way. */
-        if (cfg->src_workspace_kb && cfg->workspace_kb != 0)
-            report(c, cfg->src_workspace_kb, cfg, kern);
-    }
+    (void)r; /* what is ignored depends on the options alone */
+    if (cfg->src_max_num)
+        report(c, cfg->src_max_num, cfg, kern);
+    /* max_workspace_kb = 0 means "off": setting it changes nothing either way. */
+    if (cfg->src_workspace_kb && cfg->workspace_kb != 0)
+        report(c, cfg->src_workspace_kb, cfg, kern);
 }
+
+void pc_chk_ignored_option(pc_chk_ctx *c) { pc_chk_each_precise_kernel(c, ignored_options); }

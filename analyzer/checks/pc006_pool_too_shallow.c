@@ -22,35 +22,27 @@ static void note_why(pc_chk_ctx *c, pc_diag *d, const pc_result *r, int pool)
     pc_sb_free(&b);
 }
 
-void pc_chk_pool_too_shallow(pc_chk_ctx *c)
+static void pool_too_shallow(pc_chk_ctx *c, const pc_kernel *kern, const pc_result *r, const pc_runtime_config *cfg)
 {
-    for (int k = 0; k < pc_chk_nkernels(c); k++) {
-        const pc_result *r = pc_chk_result(c, k);
-        const pc_runtime_config *cfg = pc_chk_cfg(c, k);
-        if (!r || !pc_cfg_precise(cfg))
+    const pc_option *src = cfg->src_pool;
+    for (int i = 0; i < 3; i++) {
+        if (cfg->pool[i] <= 0 || r->predicted[i] < 0 || cfg->pool[i] >= r->predicted[i])
             continue;
-        const pc_kernel *kern = &c->model->kernels[k];
-        const pc_option *src = cfg->src_pool;
-        for (int i = 0; i < 3; i++) {
-            if (cfg->pool[i] <= 0 || r->predicted[i] < 0 || cfg->pool[i] >= r->predicted[i])
-                continue;
-            pc_loc at = pc_chk_primary(src, kern);
-            int64_t fix[3];
-            bool have_fix = src && pc_chk_suggest_for_option(c, src, fix);
-            pc_diag *d = pc_diag_report(
-                c->sink, PC_CHK_POOL_TOO_SHALLOW, at, kern->name,
-                "%s is %lld, below the predicted %lld for kernel '%s' (%s): DeviceTasks are cut "
-                "early or instances serialised; suggested %s",
-                pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)r->predicted[i], kern->name,
-                pc_chk_pool_tensor_names(c, r, i), pc_chk_triple(c, have_fix ? fix : r->suggested));
-            if (!d)
-                continue;
-            note_why(c, d, r, i);
-            pc_chk_note_pool_tensors(c, d, r, i);
-            pc_chk_note_option(c, d, src, at);
-            pc_chk_note_kernel(c, d, kern, at);
-            if (have_fix)
-                pc_chk_fix_pool_value(c, d, src, fix);
-        }
+        pc_loc at = pc_chk_primary(src, kern);
+        int64_t fix[3];
+        bool have_fix = src && pc_chk_suggest_for_option(c, src, fix);
+        pc_diag *d = pc_diag_report(
+            c->sink, PC_CHK_POOL_TOO_SHALLOW, at, kern->name,
+            "%s is %lld, below the predicted %lld for kernel '%s' (%s): DeviceTasks are cut "
+            "early or instances serialised; suggested %s",
+            pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)r->predicted[i], kern->name,
+            pc_chk_pool_tensor_names(c, r, i), pc_chk_triple(c, have_fix ? fix : r->suggested));
+        if (!d)
+            continue;
+        note_why(c, d, r, i);
+        pc_chk_note_pool_tensors(c, d, r, i);
+        pc_chk_pool_finding_tail(c, d, src, kern, at, have_fix ? fix : NULL);
     }
 }
+
+void pc_chk_pool_too_shallow(pc_chk_ctx *c) { pc_chk_each_precise_kernel(c, pool_too_shallow); }
