@@ -131,6 +131,17 @@ static int by_variable(const void *a, const void *b)
     return r ? r : (x->tensor > y->tensor) - (x->tensor < y->tensor);
 }
 
+/* The variable (ix->var) that access i of statement st reads, -1 when it is not an op's read of a
+ * tensor in range that has a variable; *base is the base tensor read. */
+static int read_variable(const an_ctx *c, const carried_index *ix, const pc_stmt *st, int i, int *base)
+{
+    const pc_access *a = &st->accesses[i];
+    if (st->kind != PC_STMT_OP || a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= c->k->ntensors)
+        return -1;
+    *base = c->base[a->tensor];
+    return ix->var[*base];
+}
+
 static void carried_index_build(const an_ctx *c, carried_index *ix)
 {
     const pc_kernel *k = c->k;
@@ -186,40 +197,25 @@ static void carried_index_build(const an_ctx *c, carried_index *ix)
     int nvs = ix->nvars ? ix->nvars : 1;
     ix->read_start = pc_mem_calloc((size_t)nvs + 1, sizeof(int));
     size_t nreads = 0;
-    for (int s = 0; s < k->nstmts; s++) {
-        const pc_stmt *st = &k->stmts[s];
-        if (st->kind != PC_STMT_OP)
-            continue;
-        for (int i = 0; i < st->naccesses; i++) {
-            const pc_access *a = &st->accesses[i];
-            if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
-                continue;
-            int v = ix->var[c->base[a->tensor]];
+    for (int s = 0; s < k->nstmts; s++)
+        for (int i = 0; i < k->stmts[s].naccesses; i++) {
+            int x = -1, v = read_variable(c, ix, &k->stmts[s], i, &x);
             if (v >= 0) {
                 ix->read_start[v + 1]++;
                 nreads++;
             }
         }
-    }
     for (int v = 0; v < nvs; v++)
         ix->read_start[v + 1] += ix->read_start[v];
     ix->reads = pc_mem_alloc((nreads ? nreads : 1) * sizeof(carried_read));
     int *fill = pc_mem_alloc((size_t)nvs * sizeof(int));
     memcpy(fill, ix->read_start, (size_t)nvs * sizeof(int));
-    for (int s = 0; s < k->nstmts; s++) {
-        const pc_stmt *st = &k->stmts[s];
-        if (st->kind != PC_STMT_OP)
-            continue;
-        for (int i = 0; i < st->naccesses; i++) {
-            const pc_access *a = &st->accesses[i];
-            if (a->kind != PC_ACC_READ || a->tensor < 0 || a->tensor >= k->ntensors)
-                continue;
-            int x = c->base[a->tensor];
-            int v = ix->var[x];
+    for (int s = 0; s < k->nstmts; s++)
+        for (int i = 0; i < k->stmts[s].naccesses; i++) {
+            int x = -1, v = read_variable(c, ix, &k->stmts[s], i, &x);
             if (v >= 0)
                 ix->reads[fill[v]++] = (carried_read){c->stmt_pos[s], x};
         }
-    }
     pc_mem_free(fill);
     ix->memo = pc_mem_calloc((size_t)nvs, sizeof *ix->memo);
 }

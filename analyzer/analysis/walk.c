@@ -115,14 +115,15 @@ bool pc_an_ranges_has(const an_ranges *r, int64_t task)
     return false;
 }
 
-/* Tasks are met in increasing order: extend the last range or start one. */
-static void ranges_add(an_ranges *r, int64_t task)
+/* Add the tasks [lo, hi] to r as adding lo, lo + 1, ..., hi one by one would.  Tasks are met in
+ * increasing order: extend the last range or start one. */
+static void ranges_add_span(an_ranges *r, int64_t lo, int64_t hi)
 {
     if (r->all)
         return;
-    if (r->n && task >= r->lo[r->n - 1] && task <= r->hi[r->n - 1] + 1) {
-        if (task > r->hi[r->n - 1])
-            r->hi[r->n - 1] = task;
+    if (r->n && lo >= r->lo[r->n - 1] && lo <= r->hi[r->n - 1] + 1) {
+        if (hi > r->hi[r->n - 1])
+            r->hi[r->n - 1] = hi;
         return;
     }
     if (r->n == AN_MAX_RANGES) {
@@ -134,9 +135,12 @@ static void ranges_add(an_ranges *r, int64_t task)
         r->lo = pc_mem_realloc(r->lo, (size_t)r->cap * sizeof(int64_t));
         r->hi = pc_mem_realloc(r->hi, (size_t)r->cap * sizeof(int64_t));
     }
-    r->lo[r->n] = r->hi[r->n] = task;
+    r->lo[r->n] = lo;
+    r->hi[r->n] = hi > lo ? hi : lo;
     r->n++;
 }
+
+static void ranges_add(an_ranges *r, int64_t task) { ranges_add_span(r, task, task); }
 
 static void refresh_sets(walker *w)
 {
@@ -426,8 +430,12 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
     return ok;
 }
 
-/* Does the path the instance takes do any tensor work?  (An undecidable IF: any of its paths.) */
-static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor, int depth)
+/* Visit, in order, the OP statements of a block on the path an instance of unroll factor `factor`
+ * takes: an IF's candidate branches (every possible one when undecidable), the UNROLL bodies of
+ * this factor.  visit(w, s, arg) returns true to stop the walk; path_ops then returns true. */
+typedef bool (*path_op_fn)(walker *w, int s, void *arg);
+
+static bool path_ops(walker *w, const int *stmts, int n, int64_t factor, int depth, path_op_fn visit, void *arg)
 {
     const pc_kernel *k = w->c->k;
     for (int i = 0; i < n && depth < 64; i++) {
@@ -435,27 +443,37 @@ static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor, in
         if (s < 0 || s >= k->nstmts)
             continue;
         const pc_stmt *st = &k->stmts[s];
+        bool stop = false;
         if (st->kind == PC_STMT_OP) {
-            if (pc_an_stmt_is_op(w->c, s))
-                return true;
+            stop = visit(w, s, arg);
         } else if (st->kind == PC_STMT_IF) {
             cand_buf cb = {0};
             bool *cand = cand_get(&cb, st->nbranches);
             decide_if(w, s, cand);
-            bool found = false;
-            for (int br = 0; br < st->nbranches && !found; br++)
+            for (int br = 0; br < st->nbranches && !stop; br++)
                 if (cand[br])
-                    found = stmts_have_op(w, st->branches[br].body.stmts, st->branches[br].body.count, factor,
-                                          depth + 1);
+                    stop = path_ops(w, st->branches[br].body.stmts, st->branches[br].body.count, factor, depth + 1,
+                                    visit, arg);
             cand_free(&cb);
-            if (found)
-                return true;
         } else if (st->kind == PC_STMT_UNROLL && st->unroll_factor == factor) {
-            if (stmts_have_op(w, st->unroll_body.stmts, st->unroll_body.count, factor, depth + 1))
-                return true;
+            stop = path_ops(w, st->unroll_body.stmts, st->unroll_body.count, factor, depth + 1, visit, arg);
         }
+        if (stop)
+            return true;
     }
     return false;
+}
+
+static bool does_tensor_work(walker *w, int s, void *arg)
+{
+    (void)arg;
+    return pc_an_stmt_is_op(w->c, s);
+}
+
+/* Does the path the instance takes do any tensor work?  (An undecidable IF: any of its paths.) */
+static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor)
+{
+    return path_ops(w, stmts, n, factor, 0, does_tensor_work, NULL);
 }
 
 static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
@@ -474,7 +492,7 @@ static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
     out->excl = ok2 ? se : -1;
     out->has_inner = ai;
     out->has_excl = ae;
-    out->has_op = stmts_have_op(w, run->stmts, run->nstmts, root->factor, 0);
+    out->has_op = stmts_have_op(w, run->stmts, run->nstmts, root->factor);
     *ok_all = ok1 && ok2;
 }
 
@@ -766,79 +784,66 @@ static void extend_alloc(walker *w, int t, int a, int64_t inst)
     }
 }
 
-static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t inst, int64_t factor,
-                                  bool creations_only, int depth)
+/* The assemble events of one OP statement taken by instance `inst` (with creations_only, only the
+ * creations the path marks for allocation). */
+typedef struct assemble_visit { int64_t inst; bool creations_only; } assemble_visit;
+
+static bool assemble_events_op(walker *w, int s, void *arg)
 {
+    const assemble_visit *v = arg;
     an_ctx *c = w->c;
     const pc_kernel *k = c->k;
-    for (int i = 0; i < n && depth < 64; i++) {
-        int s = stmts[i];
-        if (s < 0 || s >= k->nstmts)
-            continue;
-        const pc_stmt *st = &k->stmts[s];
-        if (st->kind == PC_STMT_IF) {
-            /* the path taken (every possible one when undecidable) */
-            cand_buf cb = {0};
-            bool *cand = cand_get(&cb, st->nbranches);
-            decide_if(w, s, cand);
-            for (int br = 0; br < st->nbranches; br++)
-                if (cand[br])
-                    assemble_events_stmts(w, st->branches[br].body.stmts, st->branches[br].body.count, inst,
-                                          factor, creations_only, depth + 1);
-            cand_free(&cb);
-            continue;
+    const pc_stmt *st = &k->stmts[s];
+    /* upstream emits RUNTIME_SlotMarkNeedAlloc each time the creating path is entered */
+    for (int i2 = w->created_start[s]; i2 < w->created_start[s + 1]; i2++)
+        if (!w->need_new[w->created[i2]]) {
+            w->need_new[w->created[i2]] = true;
+            w->events++;
         }
-        if (st->kind == PC_STMT_UNROLL) {
-            if (st->unroll_factor == factor)
-                assemble_events_stmts(w, st->unroll_body.stmts, st->unroll_body.count, inst, factor,
-                                      creations_only, depth + 1);
+    if (v->creations_only)
+        return false;
+    for (int j = 0; j < st->naccesses; j++) {
+        const pc_access *a = &st->accesses[j];
+        if (a->tensor < 0 || a->tensor >= k->ntensors)
             continue;
-        }
-        if (st->kind != PC_STMT_OP)
+        if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
+            continue; /* making a view neither writes nor reads its base */
+        int t = c->base[a->tensor];
+        if (c->pool[t] != PC_POOL_ASSEMBLE)
             continue;
-        /* upstream emits RUNTIME_SlotMarkNeedAlloc each time the creating path is entered */
-        for (int i2 = w->created_start[s]; i2 < w->created_start[s + 1]; i2++)
-            if (!w->need_new[w->created[i2]]) {
-                w->need_new[w->created[i2]] = true;
-                w->events++;
-            }
-        if (creations_only)
-            continue;
-        for (int j = 0; j < st->naccesses; j++) {
-            const pc_access *a = &st->accesses[j];
-            if (a->tensor < 0 || a->tensor >= k->ntensors)
-                continue;
-            if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW)
-                continue; /* making a view neither writes nor reads its base */
-            int t = c->base[a->tensor];
-            if (c->pool[t] != PC_POOL_ASSEMBLE)
-                continue;
-            int cur = w->cur_alloc[t];
-            switch (a->kind) {
-            case PC_ACC_READ:
-                if (cur >= 0 && w->out->alloc_last.items[cur] < inst)
-                    extend_alloc(w, t, cur, inst);
+        int cur = w->cur_alloc[t];
+        switch (a->kind) {
+        case PC_ACC_READ:
+            if (cur >= 0 && w->out->alloc_last.items[cur] < v->inst)
+                extend_alloc(w, t, cur, v->inst);
+            break;
+        case PC_ACC_DEFINE:
+            if (k->tensors[t].kind == PC_TENSOR_CREATED)
                 break;
-            case PC_ACC_DEFINE:
-                if (k->tensors[t].kind == PC_TENSOR_CREATED)
-                    break;
-                /* a defined value is a whole write */
-                __attribute__((fallthrough));
-            case PC_ACC_WRITE_WHOLE:
-                /* a non-assemble producer marks the slot for allocation (IsOutcastNeedAlloc) */
-                if (cur < 0 || w->out->alloc_start.items[cur] != inst)
-                    new_alloc(w, t, inst);
-                break;
-            case PC_ACC_WRITE_ASSEMBLE:
-            case PC_ACC_WRITE_ELEMENT:
-                if (cur < 0 || w->need_new[t])
-                    new_alloc(w, t, inst);
-                else if (w->out->alloc_last.items[cur] < inst)
-                    extend_alloc(w, t, cur, inst);
-                break;
-            }
+            /* a defined value is a whole write */
+            __attribute__((fallthrough));
+        case PC_ACC_WRITE_WHOLE:
+            /* a non-assemble producer marks the slot for allocation (IsOutcastNeedAlloc) */
+            if (cur < 0 || w->out->alloc_start.items[cur] != v->inst)
+                new_alloc(w, t, v->inst);
+            break;
+        case PC_ACC_WRITE_ASSEMBLE:
+        case PC_ACC_WRITE_ELEMENT:
+            if (cur < 0 || w->need_new[t])
+                new_alloc(w, t, v->inst);
+            else if (w->out->alloc_last.items[cur] < v->inst)
+                extend_alloc(w, t, cur, v->inst);
+            break;
         }
     }
+    return false;
+}
+
+static void assemble_events_stmts(walker *w, const int *stmts, int n, int64_t inst, int64_t factor,
+                                  bool creations_only)
+{
+    assemble_visit v = {inst, creations_only};
+    path_ops(w, stmts, n, factor, 0, assemble_events_op, &v);
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
@@ -895,7 +900,7 @@ static void emit_instance(walker *w, int r, const inst_req *q)
         PC_VEC_PUSH(o->instance_roots, (int32_t)r);
     const an_run *run = &c->runs[c->roots[r].run];
     if (w->run_asm[c->roots[r].run])
-        assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false, 0);
+        assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false);
     if ((o->ninstances & 0xFFFF) == 0 && c->opts->progress)
         progress_tick(w);
     if (c->opts->max_instances > 0 && o->ninstances >= c->opts->max_instances) {
@@ -1396,21 +1401,6 @@ static void ff_free(ff_state *st)
     memset(st, 0, sizeof *st);
 }
 
-/* Add [lo, hi] to r as adding lo, lo + 1, ..., hi one by one would (ranges_add). */
-static void ranges_add_span(an_ranges *r, int64_t lo, int64_t hi)
-{
-    if (r->all)
-        return;
-    if (r->n && lo >= r->lo[r->n - 1] && lo <= r->hi[r->n - 1] + 1) {
-        if (hi > r->hi[r->n - 1])
-            r->hi[r->n - 1] = hi;
-        return;
-    }
-    ranges_add(r, lo);
-    if (!r->all && hi > r->hi[r->n - 1])
-        r->hi[r->n - 1] = hi;
-}
-
 /* The statement was taken in some of the period's tasks [vb, ve) (and maybe in the open task ve,
  * before the period's end): the same tasks of each of the `times` following periods, then the open
  * task again, as the walk would add them. */
@@ -1885,7 +1875,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
                 /* no path of this run does tensor work: never an instance */
                 const an_run *run = &c->runs[it->index];
                 if (w->run_asm[it->index])
-                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true);
                 continue;
             }
             inst_req q;
@@ -1898,7 +1888,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
                 /* the path taken has no operation: no instance for this iteration */
                 const an_run *run = &c->runs[it->index];
                 if (w->run_asm[it->index])
-                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true, 0);
+                    assemble_events_stmts(w, run->stmts, run->nstmts, w->out->ninstances, factor, true);
             }
             w->mark = false;
         }
