@@ -499,6 +499,9 @@ static bool fail(parser *ps, const char *msg)
     return false;
 }
 
+/* Consume the token tok, or fail with msg ("expected ')'"). */
+static bool expect(parser *ps, const char *tok, const char *msg) { return eat(ps, tok) || fail(ps, msg); }
+
 /* Count one operator node; false once the expression is too big. */
 static bool count_op(parser *ps)
 {
@@ -600,10 +603,8 @@ static pc_expr *p_call(parser *ps, const char *fn)
             fail(ps, "expected ceil(a/b)");
             return NULL;
         }
-        if (!eat(ps, ")")) {
-            fail(ps, "expected ')'");
+        if (!expect(ps, ")", "expected ')'"))
             return NULL;
-        }
         return pc_expr_bin(ps->a, PC_EXPR_CEILDIV, num, den);
     }
     if (!strcmp(fn, "is_loop_begin") || !strcmp(fn, "is_loop_end")) {
@@ -615,26 +616,16 @@ static pc_expr *p_call(parser *ps, const char *fn)
         }
         const char *var = pc_arena_strndup(ps->a, ps->p, n);
         ps->p += n;
-        if (!eat(ps, ")")) {
-            fail(ps, "expected ')'");
+        if (!expect(ps, ")", "expected ')'"))
             return NULL;
-        }
         return pc_expr_loop_pred(ps->a, fn[8] == 'b' ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END, var);
     }
     pc_expr *l = p_or(ps);
-    if (!l)
+    if (!l || !expect(ps, ",", "expected ','"))
         return NULL;
-    if (!eat(ps, ",")) {
-        fail(ps, "expected ','");
-        return NULL;
-    }
     pc_expr *r = p_or(ps);
-    if (!r)
+    if (!r || !expect(ps, ")", "expected ')'"))
         return NULL;
-    if (!eat(ps, ")")) {
-        fail(ps, "expected ')'");
-        return NULL;
-    }
     return pc_expr_bin(ps->a, fn[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, l, r);
 }
 
@@ -644,10 +635,8 @@ static pc_expr *p_atom_inner(parser *ps)
     const char *s = ps->p;
     if (eat(ps, "(")) {
         pc_expr *e = p_or(ps);
-        if (e && !eat(ps, ")")) {
-            fail(ps, "expected ')'");
+        if (e && !expect(ps, ")", "expected ')'"))
             return NULL;
-        }
         return e;
     }
     if (eat(ps, "-")) {
@@ -759,33 +748,25 @@ static pc_expr *p_not(parser *ps)
     return e ? pc_expr_not(ps->a, e) : NULL;
 }
 
-static pc_expr *p_and(parser *ps)
+/* A left-associative chain of `operand`s joined by the keyword kw or the symbol sym (Python's and C's
+ * spelling of one logical operator), as `op` nodes. */
+static pc_expr *p_logical_chain(parser *ps, pc_expr *(*operand)(parser *), const char *kw, const char *sym,
+                                pc_expr_kind op)
 {
-    pc_expr *l = p_not(ps);
-    while (l && (eat_kw(ps, "and") || eat(ps, "&&"))) {
+    pc_expr *l = operand(ps);
+    while (l && (eat_kw(ps, kw) || eat(ps, sym))) {
         if (!count_op(ps))
             return NULL;
-        pc_expr *r = p_not(ps);
+        pc_expr *r = operand(ps);
         if (!r)
             return NULL;
-        l = pc_expr_bin(ps->a, PC_EXPR_AND, l, r);
+        l = pc_expr_bin(ps->a, op, l, r);
     }
     return l;
 }
 
-static pc_expr *p_or(parser *ps)
-{
-    pc_expr *l = p_and(ps);
-    while (l && (eat_kw(ps, "or") || eat(ps, "||"))) {
-        if (!count_op(ps))
-            return NULL;
-        pc_expr *r = p_and(ps);
-        if (!r)
-            return NULL;
-        l = pc_expr_bin(ps->a, PC_EXPR_OR, l, r);
-    }
-    return l;
-}
+static pc_expr *p_and(parser *ps) { return p_logical_chain(ps, p_not, "and", "&&", PC_EXPR_AND); }
+static pc_expr *p_or(parser *ps) { return p_logical_chain(ps, p_and, "or", "||", PC_EXPR_OR); }
 
 pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err)
 {

@@ -18,15 +18,12 @@ static bool differ(eq *q, const char *fmt, ...) __attribute__((format(printf, 2,
 static bool differ(eq *q, const char *fmt, ...)
 {
     if (q->where && q->where_size) {
-        pc_sb b = {0};
-        pc_sb_append(&b, q->path.len ? q->path.data : "model");
-        pc_sb_append(&b, ": ");
         va_list ap;
         va_start(ap, fmt);
-        pc_sb_vprintf(&b, fmt, ap);
+        char *msg = pc_mjson_vat_path(&q->path, "model", fmt, ap);
         va_end(ap);
-        snprintf(q->where, q->where_size, "%s", b.data);
-        pc_sb_free(&b);
+        snprintf(q->where, q->where_size, "%s", msg);
+        pc_mem_free(msg);
     }
     return false;
 }
@@ -58,6 +55,16 @@ static void eq_pop(eq *q, size_t saved)
         eq_pop(q, _sv);                                                                          \
         if (!_ok)                                                                                \
             return false;                                                                        \
+    } while (0)
+
+/* Equal counts a->count and b->count (named `name`, a string literal), then equal elements
+ * a->field[i] and b->field[i] by eq_elem, each under "name[i]". */
+#define EQ_ARRAY(q, name, a, b, count, field, eq_elem)                                           \
+    do {                                                                                         \
+        if (!eq_count(q, name, (a)->count, (b)->count))                                          \
+            return false;                                                                        \
+        for (int i_ = 0; i_ < (a)->count; i_++)                                                  \
+            EQ_SCOPE(q, eq_elem(q, &(a)->field[i_], &(b)->field[i_]), name "[%d]", i_);          \
     } while (0)
 
 static bool eq_int(eq *q, const char *name, int64_t a, int64_t b)
@@ -147,11 +154,9 @@ static bool eq_count(eq *q, const char *name, int a, int b)
 static bool eq_optval(eq *q, const pc_optval *a, const pc_optval *b)
 {
     if (!eq_int(q, "kind", a->kind, b->kind) || !eq_int(q, "i", a->i, b->i) ||
-        !eq_double(q, "f", a->f, b->f) || !eq_str(q, "text", a->text, b->text) ||
-        !eq_count(q, "items", a->nitems, b->nitems))
+        !eq_double(q, "f", a->f, b->f) || !eq_str(q, "text", a->text, b->text))
         return false;
-    for (int i = 0; i < a->nitems; i++)
-        EQ_SCOPE(q, eq_optval(q, &a->items[i], &b->items[i]), "items[%d]", i);
+    EQ_ARRAY(q, "items", a, b, nitems, items, eq_optval);
     return eq_loc(q, "loc", a->loc, b->loc);
 }
 
@@ -233,15 +238,12 @@ static bool eq_branch(eq *q, const pc_branch *a, const pc_branch *b)
 static bool eq_stmt(eq *q, const pc_stmt *a, const pc_stmt *b)
 {
     if (!eq_int(q, "id", a->id, b->id) || !eq_int(q, "kind", a->kind, b->kind) ||
-        !eq_loc(q, "loc", a->loc, b->loc) || !eq_int(q, "has_op", a->has_op, b->has_op) ||
-        !eq_count(q, "accesses", a->naccesses, b->naccesses))
+        !eq_loc(q, "loc", a->loc, b->loc) || !eq_int(q, "has_op", a->has_op, b->has_op))
         return false;
-    for (int i = 0; i < a->naccesses; i++)
-        EQ_SCOPE(q, eq_access(q, &a->accesses[i], &b->accesses[i]), "accesses[%d]", i);
-    if (!eq_int(q, "loop", a->loop, b->loop) || !eq_count(q, "branches", a->nbranches, b->nbranches))
+    EQ_ARRAY(q, "accesses", a, b, naccesses, accesses, eq_access);
+    if (!eq_int(q, "loop", a->loop, b->loop))
         return false;
-    for (int i = 0; i < a->nbranches; i++)
-        EQ_SCOPE(q, eq_branch(q, &a->branches[i], &b->branches[i]), "branches[%d]", i);
+    EQ_ARRAY(q, "branches", a, b, nbranches, branches, eq_branch);
     return eq_int(q, "unroll_factor", a->unroll_factor, b->unroll_factor) &&
            eq_block(q, "unroll_body", a->unroll_body, b->unroll_body) &&
            eq_str(q, "message", a->message, b->message) && eq_stmt_tiles(q, a, b);
@@ -271,19 +273,11 @@ static bool eq_loop(eq *q, const pc_loop *a, const pc_loop *b)
 static bool eq_kernel(eq *q, const pc_kernel *a, const pc_kernel *b)
 {
     if (!eq_int(q, "id", a->id, b->id) || !eq_str(q, "name", a->name, b->name) ||
-        !eq_loc(q, "loc", a->loc, b->loc) || !eq_loc(q, "insert_loc", a->insert_loc, b->insert_loc) ||
-        !eq_count(q, "tensors", a->ntensors, b->ntensors))
+        !eq_loc(q, "loc", a->loc, b->loc) || !eq_loc(q, "insert_loc", a->insert_loc, b->insert_loc))
         return false;
-    for (int i = 0; i < a->ntensors; i++)
-        EQ_SCOPE(q, eq_tensor(q, &a->tensors[i], &b->tensors[i]), "tensors[%d]", i);
-    if (!eq_count(q, "stmts", a->nstmts, b->nstmts))
-        return false;
-    for (int i = 0; i < a->nstmts; i++)
-        EQ_SCOPE(q, eq_stmt(q, &a->stmts[i], &b->stmts[i]), "stmts[%d]", i);
-    if (!eq_count(q, "loops", a->nloops, b->nloops))
-        return false;
-    for (int i = 0; i < a->nloops; i++)
-        EQ_SCOPE(q, eq_loop(q, &a->loops[i], &b->loops[i]), "loops[%d]", i);
+    EQ_ARRAY(q, "tensors", a, b, ntensors, tensors, eq_tensor);
+    EQ_ARRAY(q, "stmts", a, b, nstmts, stmts, eq_stmt);
+    EQ_ARRAY(q, "loops", a, b, nloops, loops, eq_loop);
     if (!eq_block(q, "body", a->body, b->body) || !eq_count(q, "constants", a->nconstants, b->nconstants))
         return false;
     for (int i = 0; i < a->nconstants; i++) {
@@ -316,18 +310,11 @@ static bool eq_message(eq *q, const pc_message *a, const pc_message *b)
 static bool eq_model(eq *q, const pc_model *a, const pc_model *b)
 {
     if (!eq_str(q, "file", a->file, b->file) || !eq_int(q, "lang", a->lang, b->lang) ||
-        !eq_int(q, "fatal", a->fatal, b->fatal) || !eq_count(q, "kernels", a->nkernels, b->nkernels))
+        !eq_int(q, "fatal", a->fatal, b->fatal))
         return false;
-    for (int i = 0; i < a->nkernels; i++)
-        EQ_SCOPE(q, eq_kernel(q, &a->kernels[i], &b->kernels[i]), "kernels[%d]", i);
-    if (!eq_count(q, "options", a->noptions, b->noptions))
-        return false;
-    for (int i = 0; i < a->noptions; i++)
-        EQ_SCOPE(q, eq_option(q, &a->options[i], &b->options[i]), "options[%d]", i);
-    if (!eq_count(q, "messages", a->nmessages, b->nmessages))
-        return false;
-    for (int i = 0; i < a->nmessages; i++)
-        EQ_SCOPE(q, eq_message(q, &a->messages[i], &b->messages[i]), "messages[%d]", i);
+    EQ_ARRAY(q, "kernels", a, b, nkernels, kernels, eq_kernel);
+    EQ_ARRAY(q, "options", a, b, noptions, options, eq_option);
+    EQ_ARRAY(q, "messages", a, b, nmessages, messages, eq_message);
     return true;
 }
 

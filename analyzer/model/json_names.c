@@ -56,3 +56,12 @@ bool pc_mjson_same_str(const char *a, const char *b)
 {
     return a == b || (a && b && strcmp(a, b) == 0);
 }
+
+char *pc_mjson_vat_path(const pc_sb *path, const char *top, const char *fmt, va_list ap)
+{
+    pc_sb b = {0};
+    pc_sb_append(&b, path->len ? path->data : top);
+    pc_sb_append(&b, ": ");
+    pc_sb_vprintf(&b, fmt, ap);
+    return pc_sb_take(&b);
+}

@@ -37,14 +37,10 @@ static bool fail(jr *r, const char *fmt, ...)
 {
     if (r->err)
         return false;
-    pc_sb b = {0};
-    pc_sb_append(&b, r->path.len ? r->path.data : "top level");
-    pc_sb_append(&b, ": ");
     va_list ap;
     va_start(ap, fmt);
-    pc_sb_vprintf(&b, fmt, ap);
+    r->err = pc_mjson_vat_path(&r->path, "top level", fmt, ap);
     va_end(ap);
-    r->err = pc_sb_take(&b);
     return false;
 }
 
@@ -647,6 +643,56 @@ static bool read_stmt_tiles(jr *r, const pc_json *j, pc_stmt *s)
     return ok;
 }
 
+/* The JSON array j, the value of `key`, into arr[0 .. n): element i read by
+ * reader(r, element, i, &arr[i]) under the path "key[i]"; on a problem the calling reader returns
+ * false. */
+#define READ_ARRAY_OF(r, j, key, arr, n, reader)                                                 \
+    do {                                                                                         \
+        size_t _saved = path_key(r, key);                                                        \
+        bool _ok = want_array(r, j);                                                             \
+        if (_ok) {                                                                               \
+            (n) = (j)->count;                                                                    \
+            (arr) = grown_array((r)->m, (n), sizeof *(arr));                                     \
+            int _i = 0;                                                                          \
+            for (const pc_json *_c = (j)->child; _c && _ok; _c = _c->next, _i++) {               \
+                size_t _s2 = path_index(r, _i);                                                  \
+                _ok = reader(r, _c, _i, &(arr)[_i]);                                             \
+                path_pop(r, _s2);                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        path_pop(r, _saved);                                                                     \
+        if (!_ok)                                                                                \
+            return false;                                                                        \
+    } while (0)
+
+static bool read_access(jr *r, const pc_json *c, int index, pc_access *a)
+{
+    (void)index;
+    static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed", NULL};
+    int ak, unit;
+    bool ok = want_object(r, c) && check_fields(r, c, afields) &&
+              read_index(r, c, "tensor", false, r->ntensors, "tensor", &a->tensor) &&
+              read_enum(r, c, "kind", access_name, PC_ACC_READ, PC_ACC_WRITE_ELEMENT, &ak) &&
+              read_enum(r, c, "unit", unit_name, PC_UNIT_NONE, PC_UNIT_CUBE, &unit) &&
+              read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a);
+    if (ok) {
+        a->kind = (pc_access_kind)ak;
+        a->unit = (pc_unit)unit;
+    }
+    return ok;
+}
+
+static bool read_branch(jr *r, const pc_json *c, int index, pc_branch *b)
+{
+    (void)index;
+    static const char *const bfields[] = {"cond", "cond_text", "decided", "body", "loc", NULL};
+    return want_object(r, c) && check_fields(r, c, bfields) && read_expr(r, c, "cond", &b->cond) &&
+           /* cond_text is optional: models written before conditions were kept */
+           (!field(r, c, "cond_text", false) || read_str(r, c, "cond_text", &b->cond_text)) &&
+           read_i32(r, c, "decided", -1, 1, &b->decided) && read_block(r, c, "body", &b->body) &&
+           read_loc(r, c, "loc", &b->loc);
+}
+
 static bool read_stmt(jr *r, const pc_json *j, int index, pc_stmt *s)
 {
     static const char *const fields[] = {"id", "kind", "loc", "has_op", "accesses", "loop", "branches",
@@ -666,34 +712,8 @@ static bool read_stmt(jr *r, const pc_json *j, int index, pc_stmt *s)
     const pc_json *ja = field(r, j, "accesses", kind == PC_STMT_OP);
     if (kind == PC_STMT_OP && !ja)
         return false;
-    if (ja) {
-        static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed", NULL};
-        size_t saved = path_key(r, "accesses");
-        bool ok = want_array(r, ja);
-        if (ok) {
-            s->naccesses = ja->count;
-            s->accesses = grown_array(r->m, s->naccesses, sizeof *s->accesses);
-            int i = 0;
-            for (const pc_json *c = ja->child; c && ok; c = c->next, i++) {
-                size_t s2 = path_index(r, i);
-                pc_access *a = &s->accesses[i];
-                int ak, unit;
-                ok = want_object(r, c) && check_fields(r, c, afields) &&
-                     read_index(r, c, "tensor", false, r->ntensors, "tensor", &a->tensor) &&
-                     read_enum(r, c, "kind", access_name, PC_ACC_READ, PC_ACC_WRITE_ELEMENT, &ak) &&
-                     read_enum(r, c, "unit", unit_name, PC_UNIT_NONE, PC_UNIT_CUBE, &unit) &&
-                     read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a);
-                if (ok) {
-                    a->kind = (pc_access_kind)ak;
-                    a->unit = (pc_unit)unit;
-                }
-                path_pop(r, s2);
-            }
-        }
-        path_pop(r, saved);
-        if (!ok)
-            return false;
-    }
+    if (ja)
+        READ_ARRAY_OF(r, ja, "accesses", s->accesses, s->naccesses, read_access);
     s->loop = -1;
     if (kind == PC_STMT_LOOP || field(r, j, "loop", false)) {
         if (!read_index(r, j, "loop", kind != PC_STMT_LOOP, r->nloops, "loop", &s->loop))
@@ -702,29 +722,8 @@ static bool read_stmt(jr *r, const pc_json *j, int index, pc_stmt *s)
     const pc_json *jb = field(r, j, "branches", kind == PC_STMT_IF);
     if (kind == PC_STMT_IF && !jb)
         return false;
-    if (jb) {
-        static const char *const bfields[] = {"cond", "cond_text", "decided", "body", "loc", NULL};
-        size_t saved = path_key(r, "branches");
-        bool ok = want_array(r, jb);
-        if (ok) {
-            s->nbranches = jb->count;
-            s->branches = grown_array(r->m, s->nbranches, sizeof *s->branches);
-            int i = 0;
-            for (const pc_json *c = jb->child; c && ok; c = c->next, i++) {
-                size_t s2 = path_index(r, i);
-                pc_branch *b = &s->branches[i];
-                ok = want_object(r, c) && check_fields(r, c, bfields) && read_expr(r, c, "cond", &b->cond) &&
-                     /* cond_text is optional: models written before conditions were kept */
-                     (!field(r, c, "cond_text", false) || read_str(r, c, "cond_text", &b->cond_text)) &&
-                     read_i32(r, c, "decided", -1, 1, &b->decided) && read_block(r, c, "body", &b->body) &&
-                     read_loc(r, c, "loc", &b->loc);
-                path_pop(r, s2);
-            }
-        }
-        path_pop(r, saved);
-        if (!ok)
-            return false;
-    }
+    if (jb)
+        READ_ARRAY_OF(r, jb, "branches", s->branches, s->nbranches, read_branch);
     if (kind == PC_STMT_UNROLL || field(r, j, "unroll_factor", false)) {
         if (!read_int(r, j, "unroll_factor", INT64_MIN, INT64_MAX, &s->unroll_factor))
             return false;
@@ -904,34 +903,19 @@ static bool validate_tree(jr *r, const pc_kernel *k)
 }
 
 /* (READ_ARRAY's `count` parameter would replace a member named count inside the macro) */
-static int items_of(const pc_json *j) { return j->count; }
-
 static int array_size_of(const pc_json *obj, const char *k)
 {
     const pc_json *j = pc_json_get(obj, k);
     return pc_json_is(j, PC_JSON_ARRAY) ? j->count : 0;
 }
 
+/* The required array field `key` of obj (READ_ARRAY_OF). */
 #define READ_ARRAY(r, obj, key, arr, count, reader)                                              \
     do {                                                                                         \
-        const pc_json *_j = field(r, obj, key, true);                                            \
-        if (!_j)                                                                                 \
+        const pc_json *_f = field(r, obj, key, true);                                            \
+        if (!_f)                                                                                 \
             return false;                                                                        \
-        size_t _saved = path_key(r, key);                                                        \
-        bool _ok = want_array(r, _j);                                                            \
-        if (_ok) {                                                                               \
-            (count) = items_of(_j);                                                              \
-            (arr) = grown_array((r)->m, (count), sizeof *(arr));                                 \
-            int _i = 0;                                                                          \
-            for (const pc_json *_c = _j->child; _c && _ok; _c = _c->next, _i++) {                \
-                size_t _s2 = path_index(r, _i);                                                  \
-                _ok = reader(r, _c, _i, &(arr)[_i]);                                             \
-                path_pop(r, _s2);                                                                \
-            }                                                                                    \
-        }                                                                                        \
-        path_pop(r, _saved);                                                                     \
-        if (!_ok)                                                                                \
-            return false;                                                                        \
+        READ_ARRAY_OF(r, _f, key, arr, count, reader);                                           \
     } while (0)
 
 static bool read_kernel(jr *r, const pc_json *j, int index, pc_kernel *k)

@@ -254,6 +254,16 @@ static void jw_expr(jw *w, const pc_expr *e)
 
 static void jw_kexpr(jw *w, const char *k, const pc_expr *e) { jw_key(w, k); jw_expr(w, e); }
 
+/* "key": [write(w, &items[0]), write(w, &items[1]), ...] (on one line when `inl`) */
+#define JW_KLIST(w, key, inl, items, n, write)                                                     \
+    do {                                                                                           \
+        jw_key(w, key);                                                                            \
+        jw_open(w, '[', inl);                                                                      \
+        for (int i_ = 0; i_ < (n); i_++)                                                           \
+            write(w, &(items)[i_]);                                                                \
+        jw_close(w, ']');                                                                          \
+    } while (0)
+
 static void jw_block(jw *w, const char *k, pc_block b)
 {
     jw_key(w, k);
@@ -283,11 +293,7 @@ static void jw_optval(jw *w, const pc_optval *v)
     case PC_OPT_UNKNOWN: jw_kstr(w, "text", v->text); uses_text = true; break;
     case PC_OPT_LIST:
     case PC_OPT_TUPLE:
-        jw_key(w, "items");
-        jw_open(w, '[', true);
-        for (int i = 0; i < v->nitems; i++)
-            jw_optval(w, &v->items[i]);
-        jw_close(w, ']');
+        JW_KLIST(w, "items", true, v->items, v->nitems, jw_optval);
         uses_items = true;
         break;
     default: break;
@@ -301,13 +307,8 @@ static void jw_optval(jw *w, const pc_optval *v)
     }
     if (!uses_text && v->text)
         jw_kstr(w, "text", v->text);
-    if (!uses_items && v->nitems > 0) {
-        jw_key(w, "items");
-        jw_open(w, '[', true);
-        for (int i = 0; i < v->nitems; i++)
-            jw_optval(w, &v->items[i]);
-        jw_close(w, ']');
-    }
+    if (!uses_items && v->nitems > 0)
+        JW_KLIST(w, "items", true, v->items, v->nitems, jw_optval);
     jw_loc(w, "loc", v->loc);
     jw_close(w, '}');
 }
@@ -440,11 +441,7 @@ static void jw_loop(jw *w, const pc_loop *l)
     jw_kexpr(w, "begin", l->begin);
     jw_kexpr(w, "end", l->end);
     jw_kexpr(w, "step", l->step);
-    jw_key(w, "unroll");
-    jw_open(w, '[', true);
-    for (int i = 0; i < l->nunroll; i++)
-        jw_int(w, l->unroll[i]);
-    jw_close(w, ']');
+    jw_int_list(w, "unroll", l->unroll, l->nunroll);
     jw_kbool(w, "submit_before_loop", l->submit_before_loop);
     jw_kbool(w, "parallel", l->parallel);
     jw_kint(w, "parent", l->parent);
@@ -464,27 +461,39 @@ static void jw_kernel(jw *w, const pc_kernel *k)
     jw_kstr(w, "name", k->name);
     jw_loc(w, "loc", k->loc);
     jw_loc(w, "insert_loc", k->insert_loc);
-    jw_key(w, "tensors");
-    jw_open(w, '[', false);
-    for (int i = 0; i < k->ntensors; i++)
-        jw_tensor(w, &k->tensors[i]);
-    jw_close(w, ']');
-    jw_key(w, "stmts");
-    jw_open(w, '[', false);
-    for (int i = 0; i < k->nstmts; i++)
-        jw_stmt(w, &k->stmts[i]);
-    jw_close(w, ']');
-    jw_key(w, "loops");
-    jw_open(w, '[', false);
-    for (int i = 0; i < k->nloops; i++)
-        jw_loop(w, &k->loops[i]);
-    jw_close(w, ']');
+    JW_KLIST(w, "tensors", false, k->tensors, k->ntensors, jw_tensor);
+    JW_KLIST(w, "stmts", false, k->stmts, k->nstmts, jw_stmt);
+    JW_KLIST(w, "loops", false, k->loops, k->nloops, jw_loop);
     jw_block(w, "body", k->body);
     jw_key(w, "constants");
     jw_open(w, '{', false);
     for (int i = 0; i < k->nconstants; i++)
         jw_kint(w, k->constants[i].name ? k->constants[i].name : "", k->constants[i].value);
     jw_close(w, '}');
+    jw_close(w, '}');
+}
+
+static void jw_option(jw *w, const pc_option *o)
+{
+    jw_open(w, '{', false);
+    jw_kstr(w, "key", o->key);
+    jw_key(w, "value");
+    jw_optval(w, &o->value);
+    jw_kstr(w, "site", pc_optsite_kind_name(o->site));
+    jw_kint(w, "kernel", o->kernel);
+    jw_kbool(w, "in_kernel", o->in_kernel);
+    jw_loc(w, "loc", o->loc);
+    jw_close(w, '}');
+}
+
+static void jw_message(jw *w, const pc_message *msg)
+{
+    jw_open(w, '{', true);
+    jw_kstr(w, "kind", pc_mjson_msg_kind_name(msg->kind));
+    jw_loc(w, "loc", msg->loc);
+    jw_kstr(w, "text", msg->text);
+    if (msg->check)
+        jw_kstr(w, "check", msg->check);
     jw_close(w, '}');
 }
 
@@ -501,39 +510,9 @@ char *pc_model_to_json(const pc_model *m)
     jw_kstr(&w, "file", m->file);
     jw_kstr(&w, "lang", pc_mjson_lang_name(m->lang));
     jw_kbool(&w, "fatal", m->fatal);
-    jw_key(&w, "kernels");
-    jw_open(&w, '[', false);
-    for (int i = 0; i < m->nkernels; i++)
-        jw_kernel(&w, &m->kernels[i]);
-    jw_close(&w, ']');
-    jw_key(&w, "options");
-    jw_open(&w, '[', false);
-    for (int i = 0; i < m->noptions; i++) {
-        const pc_option *o = &m->options[i];
-        jw_open(&w, '{', false);
-        jw_kstr(&w, "key", o->key);
-        jw_key(&w, "value");
-        jw_optval(&w, &o->value);
-        jw_kstr(&w, "site", pc_optsite_kind_name(o->site));
-        jw_kint(&w, "kernel", o->kernel);
-        jw_kbool(&w, "in_kernel", o->in_kernel);
-        jw_loc(&w, "loc", o->loc);
-        jw_close(&w, '}');
-    }
-    jw_close(&w, ']');
-    jw_key(&w, "messages");
-    jw_open(&w, '[', false);
-    for (int i = 0; i < m->nmessages; i++) {
-        const pc_message *msg = &m->messages[i];
-        jw_open(&w, '{', true);
-        jw_kstr(&w, "kind", pc_mjson_msg_kind_name(msg->kind));
-        jw_loc(&w, "loc", msg->loc);
-        jw_kstr(&w, "text", msg->text);
-        if (msg->check)
-            jw_kstr(&w, "check", msg->check);
-        jw_close(&w, '}');
-    }
-    jw_close(&w, ']');
+    JW_KLIST(&w, "kernels", false, m->kernels, m->nkernels, jw_kernel);
+    JW_KLIST(&w, "options", false, m->options, m->noptions, jw_option);
+    JW_KLIST(&w, "messages", false, m->messages, m->nmessages, jw_message);
     jw_close(&w, '}');
     pc_sb_putc(&w.b, '\n');
     pc_arena_free(w.scratch);

@@ -10,6 +10,8 @@
 #ifndef POOLCHECK_MODEL_INT_H
 #define POOLCHECK_MODEL_INT_H
 
+#include <stdarg.h>
+
 #include "poolcheck/model.h"
 #include "support/support.h"
 
@@ -30,5 +32,9 @@ const char *pc_mjson_expr_op_name(int k);
 const char *pc_mjson_unroll_rule_name(int r);
 /* Both NULL, or equal strings. */
 bool pc_mjson_same_str(const char *a, const char *b);
+/* "PATH: message" (malloc'd), how the reader and the comparison say what is wrong at a JSON path
+ * of the model ("kernels[0].tensors[2].kind"); `top` stands for the empty path. */
+char *pc_mjson_vat_path(const pc_sb *path, const char *top, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif
