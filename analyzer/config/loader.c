@@ -72,6 +72,18 @@ static pc_json_doc *parse_located(src *s, char **err)
     return doc;
 }
 
+/* A parse that failed: its error goes to *err when the caller asked for it (else it is freed), and
+ * what the parse had built goes with its arena.  Returns NULL, the parse's result. */
+static void *parse_failed(char *e, char **err, pc_arena *a)
+{
+    if (err)
+        *err = e;
+    else
+        pc_mem_free(e);
+    pc_arena_free(a);
+    return NULL;
+}
+
 /* ---- JSON values -> option values ------------------------------------------------------------ */
 
 #define JSON_SAFE_INT 9007199254740992.0 /* 2^53 */
@@ -153,7 +165,7 @@ pc_config_file *pc_cfg_parse_config_file(const char *path, const char *text, siz
     f->path = s.path;
     pc_json_doc *doc = parse_located(&s, &e);
     if (!doc)
-        goto fail;
+        return parse_failed(e, err, a);
     const pc_json *root = pc_json_root(doc);
     const pc_json *runtime = NULL;
     for (const pc_json *c = root->child; c; c = c->next) {
@@ -170,16 +182,7 @@ pc_config_file *pc_cfg_parse_config_file(const char *path, const char *text, siz
     if (!e && runtime)
         runtime_options(&s, runtime, PC_SITE_CONFIG_FILE, &f->options, &f->noptions);
     pc_json_free(doc);
-    if (e)
-        goto fail;
-    return f;
-fail:
-    if (err)
-        *err = e;
-    else
-        pc_mem_free(e);
-    pc_arena_free(a);
-    return NULL;
+    return e ? parse_failed(e, err, a) : f;
 }
 
 pc_config_file *pc_cfg_load_config_file(const char *path, char **err)
@@ -383,7 +386,7 @@ pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size
     pc->dir = dir_of(a, s.path);
     pc_json_doc *doc = parse_located(&s, &e);
     if (!doc)
-        goto fail;
+        return parse_failed(e, err, a);
     const pc_json *root = pc_json_root(doc);
     for (const pc_json *c = root->child; c && !e; c = c->next) {
         for (const pc_json *d = root->child; d != c && !e; d = d->next)
@@ -393,16 +396,7 @@ pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size
             e = project_field(&s, pc, c);
     }
     pc_json_free(doc);
-    if (e)
-        goto fail;
-    return pc;
-fail:
-    if (err)
-        *err = e;
-    else
-        pc_mem_free(e);
-    pc_arena_free(a);
-    return NULL;
+    return e ? parse_failed(e, err, a) : pc;
 }
 
 pc_project_config *pc_cfg_load_project(const char *path, char **err)
