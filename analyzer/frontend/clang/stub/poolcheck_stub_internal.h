@@ -29,6 +29,47 @@ public:
     bool IsUnknown() const;
     static Span &Unknown();
 };
+/* include/ir/{core,type,expr,stmt}.h: the IR nodes an Operation is (a tensor-op statement with
+ * result and dependency tokens) */
+class IRNode {
+public:
+    explicit IRNode(Span s);
+    virtual ~IRNode();
+    const Span &GetSpan() const;
+};
+class Type {
+public:
+    virtual ~Type();
+};
+using TypePtr = std::shared_ptr<const Type>;
+class UnknownType : public Type {};
+using UnknownTypePtr = std::shared_ptr<const UnknownType>;
+UnknownTypePtr GetUnknownType();
+class Expr : public IRNode {
+public:
+    explicit Expr(Span s, TypePtr type = GetUnknownType());
+};
+using ExprPtr = std::shared_ptr<const Expr>;
+class Var : public Expr {
+public:
+    Var(std::string name, TypePtr type, Span span);
+    std::string name_;
+};
+using VarPtr = std::shared_ptr<const Var>;
+class Stmt : public IRNode {
+public:
+    explicit Stmt(Span s);
+};
+using StmtPtr = std::shared_ptr<const Stmt>;
+class TensorOpStmt : public Stmt {
+public:
+    std::vector<VarPtr> result_;
+    std::vector<VarPtr> result_token_;
+    std::string opcode_;
+    std::vector<ExprPtr> args_;
+    std::vector<VarPtr> tokens_;
+};
+using TensorOpStmtPtr = std::shared_ptr<const TensorOpStmt>;
 } // namespace ir
 } // namespace pypto
 
@@ -545,7 +586,7 @@ public:
     AIVCore waitAivCore_;
     int gMBufId;
 };
-class Operation : public AttrHolder {
+class Operation : public ir::TensorOpStmt, public AttrHolder {
 public:
     struct ScopeInfo {
         int scopeId;
@@ -569,7 +610,6 @@ public:
     int GetIOpAttrOffset(int pos) const;
     int GetOOpAttrOffset(int pos) const;
     AIVCore GetAIVCore() const;
-    const ir::Span &GetSpan() const;
     void SetAIVCore(AIVCore aivCore);
     Operation(Function &cur, Opcode opcode, LogicalTensors iOperands, LogicalTensors oOperands, int opMagic = -1);
     Operation(Function &cur, Opcode opcode);
@@ -704,6 +744,16 @@ struct DyndevFunctionAttribute {
     std::vector<std::string> commGroupNames;
     std::vector<uint8_t> devProgBinary;
 };
+/* the producers and consumers of each dependency token of a function */
+class VarDependency {
+public:
+    void AddProducer(ir::VarPtr var, ir::StmtPtr producer);
+    void AddConsumer(ir::VarPtr var, ir::StmtPtr consumer);
+    void RemoveProducer(ir::VarPtr var, ir::StmtPtr producer);
+    void RemoveConsumer(ir::VarPtr var, ir::StmtPtr consumer);
+    void RemoveVar(ir::VarPtr var);
+    void Clear();
+};
 struct DynloopFunctionPathNode {
     SymbolicScalar cond;
     std::shared_ptr<DynloopFunctionPathNode> branchNodeList[2];
@@ -818,6 +868,8 @@ public:
     const std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute() const;
     std::shared_ptr<LeafFuncAttribute> &GetLeafFuncAttribute();
     void SetLeafFuncAttribute(const std::shared_ptr<LeafFuncAttribute> &attr);
+    VarDependency &GetVarDependency();
+    const VarDependency &GetVarDependency() const;
 };
 
 /* interface/cache/function_cache.h */
