@@ -60,6 +60,12 @@ extern const char pc_cli_common_help[];
 
 /* Print "poolcheck: error: ..." to stderr (printf-style). */
 void pc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The index of `value` among the NULL-terminated `choices` of an option that takes one word
+ * (--format, --emit-config, --color); -1 after printing "unknown OPTION 'value' (a, b, c)". */
+int pc_cli_choice(const char *option, const char *value, const char *const choices[]);
+/* The words of --emit-config (check and plan) and of a --format that is text or json (logs, plan). */
+extern const char *const pc_cli_emit_config_choices[];
+extern const char *const pc_cli_text_json_choices[];
 /* Finish an output stream: flush stdout, close any other.  When a write to it failed (a closed or
  * full stdout, a full disk) print "cannot write 'NAME': why" and return false: the caller exits 2,
  * because a report that never arrived is an error, not silence. */

@@ -43,6 +43,22 @@ void pc_cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
+const char *const pc_cli_emit_config_choices[] = {"json", "python", "cpp", NULL};
+const char *const pc_cli_text_json_choices[] = {"text", "json", NULL};
+
+int pc_cli_choice(const char *option, const char *value, const char *const choices[])
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(value, choices[i]) == 0)
+            return i;
+    pc_sb list = {0};
+    for (int i = 0; choices[i]; i++)
+        pc_sb_printf(&list, "%s%s", i ? ", " : "", choices[i]);
+    pc_cli_error("unknown %s '%s' (%s)", option, value, list.data ? list.data : "");
+    pc_sb_free(&list);
+    return -1;
+}
+
 bool pc_cli_close_output(FILE *f, const char *name)
 {
     errno = 0;

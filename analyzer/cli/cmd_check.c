@@ -398,22 +398,19 @@ int pc_cmd_check(int argc, char **argv)
             status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
             goto done;
         } else if (strncmp(a, "--format=", 9) == 0 || (strcmp(a, "--format") == 0 && i + 1 < argc)) {
-            const char *f = a[8] == '=' ? a + 9 : argv[++i];
-            if (strcmp(f, "text") == 0) ro.format = PC_FMT_TEXT;
-            else if (strcmp(f, "json") == 0) ro.format = PC_FMT_JSON;
-            else if (strcmp(f, "sarif") == 0) ro.format = PC_FMT_SARIF;
-            else if (strcmp(f, "github") == 0) ro.format = PC_FMT_GITHUB;
-            else {
-                pc_cli_error("unknown --format '%s' (text, json, sarif, github)", f);
+            static const char *const formats[] = {"text", "json", "sarif", "github", NULL};
+            static const pc_format format_ids[] = {PC_FMT_TEXT, PC_FMT_JSON, PC_FMT_SARIF, PC_FMT_GITHUB};
+            int f = pc_cli_choice("--format", a[8] == '=' ? a + 9 : argv[++i], formats);
+            if (f < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }
+            ro.format = format_ids[f];
         } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
             out_path = argv[++i];
         } else if (strncmp(a, "--emit-config=", 14) == 0) {
             emit = a + 14;
-            if (strcmp(emit, "json") && strcmp(emit, "python") && strcmp(emit, "cpp")) {
-                pc_cli_error("unknown --emit-config '%s' (json, python, cpp)", emit);
+            if (pc_cli_choice("--emit-config", emit, pc_cli_emit_config_choices) < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }
@@ -439,9 +436,9 @@ int pc_cmd_check(int argc, char **argv)
         } else if (strncmp(a, "--docs-url=", 11) == 0) {
             ro.docs_url = a + 11;
         } else if (strncmp(a, "--color=", 8) == 0) {
+            static const char *const colors[] = {"auto", "always", "never", NULL};
             color = a + 8;
-            if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
-                pc_cli_error("unknown --color '%s' (auto, always, never)", color);
+            if (pc_cli_choice("--color", color, colors) < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }

@@ -148,6 +148,15 @@ static int write_report(const char *path, pc_file_result *fr, const char *kernel
     return rc;
 }
 
+/* Is argv[*i] option `name` (--name=V, or --name V)?  *v is its value, NULL when the option is the
+ * last word and has none (the `--opt=v | --opt v` rule of pc_cli_opt_value). */
+static bool own_option(int argc, char **argv, int *i, const char *name, const char **v)
+{
+    bool missing = false;
+    *v = pc_cli_opt_value(argc, argv, i, name, &missing);
+    return *v || missing;
+}
+
 int pc_cmd_logs(int argc, char **argv)
 {
     pc_cli_common c;
@@ -178,43 +187,37 @@ int pc_cmd_logs(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s%s", logs_help, pc_cli_common_help);
             goto done;
-        } else if (strncmp(a, "--kernel-name", 13) == 0 && (a[13] == '=' || a[13] == 0)) {
-            v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if (own_option(argc, argv, &i, "--kernel-name", &v)) {
             if (!v) {
                 pc_cli_error("option '--kernel-name' needs a value");
                 status = PC_EXIT_USAGE;
                 goto done;
             }
             kernel_name = v;
-        } else if (strncmp(a, "--kernel", 8) == 0 && (a[8] == '=' || a[8] == 0)) {
-            v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if (own_option(argc, argv, &i, "--kernel", &v)) {
             if (!v) {
                 pc_cli_error("option '--kernel' needs a FILE");
                 status = PC_EXIT_USAGE;
                 goto done;
             }
             kernel = v;
-        } else if (strncmp(a, "--report", 8) == 0 && (a[8] == '=' || a[8] == 0)) {
-            v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if (own_option(argc, argv, &i, "--report", &v)) {
             if (!v || !*v) {
                 pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
                 status = PC_EXIT_USAGE;
                 goto done;
             }
             report = v;
-        } else if (strncmp(a, "--format", 8) == 0 && (a[8] == '=' || a[8] == 0)) {
-            v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-            if (strcmp(v, "json") == 0) {
-                json = true;
-            } else if (strcmp(v, "text") == 0) {
-                json = false;
-            } else {
-                pc_cli_error("unknown --format '%s' (text, json)", v);
+        } else if (own_option(argc, argv, &i, "--format", &v)) {
+            int f = pc_cli_choice("--format", v ? v : "", pc_cli_text_json_choices);
+            if (f < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }
-        } else if (strncmp(a, "--max-line-kb", 13) == 0 && (a[13] == '=' || a[13] == 0)) {
-            v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : "");
+            json = f == 1;
+        } else if (own_option(argc, argv, &i, "--max-line-kb", &v)) {
+            if (!v)
+                v = "";
             if (!parse_count(v, 4, 1 << 20, &max_line_kb)) {
                 pc_cli_error("--max-line-kb must be an integer in [4, 1048576], got '%s'", v);
                 status = PC_EXIT_USAGE;

@@ -84,13 +84,12 @@ int pc_cmd_plan(int argc, char **argv)
         } else if ((v = value_of(argc, argv, &i, "--logs", &bad))) {
             PC_VEC_PUSH(log_paths, v);
         } else if ((v = value_of(argc, argv, &i, "--format", &bad))) {
-            if (strcmp(v, "json") == 0 || strcmp(v, "text") == 0) {
-                json = strcmp(v, "json") == 0;
-            } else {
-                pc_cli_error("unknown --format '%s' (text, json)", v);
+            int f = pc_cli_choice("--format", v, pc_cli_text_json_choices);
+            if (f < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }
+            json = f == 1;
         } else if ((v = value_of(argc, argv, &i, "--report", &bad))) {
             if (!*v) {
                 pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
@@ -99,8 +98,7 @@ int pc_cmd_plan(int argc, char **argv)
             }
             report = v;
         } else if ((v = value_of(argc, argv, &i, "--emit-config", &bad))) {
-            if (strcmp(v, "json") && strcmp(v, "python") && strcmp(v, "cpp")) {
-                pc_cli_error("unknown --emit-config '%s' (json, python, cpp)", v);
+            if (pc_cli_choice("--emit-config", v, pc_cli_emit_config_choices) < 0) {
                 status = PC_EXIT_USAGE;
                 goto done;
             }
