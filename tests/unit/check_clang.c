@@ -1446,6 +1446,72 @@ START_TEST(main_tokens_shared)
 }
 END_TEST
 
+/* The host function of a kernel (where clang_tiles.c reads the tile setters run before it) is
+ * looked up in one visit of the translation unit, kept in the context for every kernel. */
+static const char *host_at(pc_cx *cx, uint32_t line, uint32_t col)
+{
+    static char name[64];
+    CXCursor fn = clang_getNullCursor();
+    pc_loc at = {NULL, line, col, line, col};
+    ck_assert(pc_clang_host_function(cx, at, &fn));
+    if (clang_Cursor_isNull(fn))
+        return "(none)";
+    CXString s = clang_getCursorSpelling(fn);
+    snprintf(name, sizeof name, "%s", clang_getCString(s));
+    clang_disposeString(s);
+    return name;
+}
+
+START_TEST(host_function_lookup)
+{
+    static const char src[] = "namespace a { namespace b {\n"
+                              "struct S { void m() {\n"
+                              "  int x = 0; (void)x;\n"
+                              "} };\n"
+                              "void f() {\n"
+                              "  auto l = [] { return 1; }; (void)l;\n"
+                              "}\n"
+                              "} }\n"
+                              "struct S2 { S2() { } };\n"
+                              "template <int N> int t() { return N; }\n"
+                              "void h();\n";
+    CXIndex idx = clang_createIndex(0, 0);
+    struct CXUnsavedFile u = {"host.cpp", src, sizeof src - 1};
+    const char *args[] = {"-x", "c++", "-std=c++17"};
+    CXTranslationUnit tu = clang_parseTranslationUnit(idx, "host.cpp", args, 3, &u, 1, 0);
+    ck_assert_ptr_nonnull(tu);
+    pc_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.m = pc_model_new("host.cpp", PC_LANG_CPP);
+    cx.scratch = pc_arena_new();
+    cx.tu = tu;
+    cx.main_file = clang_getFile(tu, "host.cpp");
+    cx.src = src;
+    cx.srclen = sizeof src - 1;
+    cx.line_start = pc_clang_line_table(src, cx.srclen, &cx.nlines);
+    cx.in_main = true;
+    ck_assert_str_eq(host_at(&cx, 3, 3), "m");  /* a method, inside a struct inside namespaces */
+    ck_assert_uint_eq(cx.host_fns.count, 5);   /* m, f, S2, t and the declaration h (not the lambda) */
+    ck_assert(cx.host_fns_scanned);
+    ck_assert_str_eq(host_at(&cx, 6, 12), "f"); /* inside a lambda: the function around it */
+    ck_assert_str_eq(host_at(&cx, 9, 19), "S2"); /* a constructor */
+    ck_assert_str_eq(host_at(&cx, 10, 28), "t");
+    ck_assert_str_eq(host_at(&cx, 2, 1), "(none)");
+    ck_assert_str_eq(host_at(&cx, 11, 1), "(none)");
+    ck_assert_uint_eq(cx.host_fns.count, 5);   /* one visit for every lookup */
+    /* while another file's helper is walked, locations are that file's: the caller searches */
+    cx.in_main = false;
+    CXCursor fn = clang_getNullCursor();
+    ck_assert(!pc_clang_host_function(&cx, (pc_loc){NULL, 3, 3, 3, 3}, &fn));
+    PC_VEC_FREE(cx.host_fns);
+    pc_mem_free(cx.line_start);
+    pc_arena_free(cx.scratch);
+    pc_model_free(cx.m);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(idx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clang");
@@ -1472,6 +1538,7 @@ int main(void)
     tcase_add_test(tc, values_from_the_ast);
     tcase_add_test(tc, branch_conditions);
     tcase_add_test(tc, main_tokens_shared);
+    tcase_add_test(tc, host_function_lookup);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

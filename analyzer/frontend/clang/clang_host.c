@@ -223,6 +223,46 @@ void pc_clang_walk_decls(pc_cx *cx, CXCursor parent)
     PC_VEC_FREE(ch);
 }
 
+/* ---- host functions ------------------------------------------------------------------------ */
+
+static enum CXChildVisitResult host_fn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pc_cx *cx = data;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
+        return CXChildVisit_Recurse;
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
+        k != CXCursor_Constructor)
+        return CXChildVisit_Continue;
+    struct pc_chostfn h = {c, pc_clang_cursor_loc(cx, c)};
+    PC_VEC_PUSH(cx->host_fns, h);
+    return CXChildVisit_Continue;
+}
+
+bool pc_clang_host_function(pc_cx *cx, pc_loc at, CXCursor *fn)
+{
+    if (!cx->in_main || !cx->tu)
+        return false;
+    if (!cx->host_fns_scanned) {
+        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), host_fn_visit, cx);
+        cx->host_fns_scanned = true;
+    }
+    *fn = clang_getNullCursor();
+    for (size_t i = 0; i < cx->host_fns.count; i++) {
+        pc_loc l = cx->host_fns.items[i].loc;
+        bool starts_before = l.line < at.line || (l.line == at.line && l.col < at.col);
+        bool ends_after = l.end_line > at.line || (l.end_line == at.line && l.end_col > at.col);
+        if (starts_before && ends_after) {
+            *fn = cx->host_fns.items[i].fn;
+            break;
+        }
+    }
+    return true;
+}
+
 /* A host `if` inside a kernel: trace-time code.  Decided from constants when possible, else
  * both paths are kept as an undecided PC_STMT_IF. */
 void pc_clang_host_if(pc_cx *cx, CXCursor s)

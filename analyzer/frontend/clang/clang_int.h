@@ -244,6 +244,11 @@ typedef struct pc_cx {
      * pc_clang_walk_tu) */
     pc_ctoks main_toks;
     const char *main_toks_src;   /* the buffer main_toks were lexed from; NULL: not lexed yet */
+    /* clang_host.c: the main file's function definitions, where a kernel's host function is
+     * looked up (pc_clang_host_function), found in one visit of the translation unit instead of
+     * one per kernel (freed by pc_clang_walk_tu) */
+    PC_VEC(struct pc_chostfn { CXCursor fn; pc_loc loc; }) host_fns;
+    bool host_fns_scanned;
 } pc_cx;
 
 /* ---- locations and tokens of cursors (clang_loc.c) ---- */
@@ -405,6 +410,13 @@ void pc_clang_sort_options(pc_model *m);
 /* ---- host code (clang_host.c) ---- */
 /* The main file's declarations under parent: host variables, functions, FUNCTION kernels. */
 void pc_clang_walk_decls(pc_cx *cx, CXCursor parent);
+/* The function definition of the main file whose extent holds `at` (a FUNCTION header): the first,
+ * in the order of a visit of the translation unit that enters namespaces, classes, structs (and
+ * linkage specifications where libclang names them so), of the functions, methods, function
+ * templates and constructors from the main file that start before `at` and end after it; a null
+ * cursor when none does (clang_tiles.c's search, answered from one visit).  False (fn
+ * untouched) while a helper from another file is walked: locations mean that file's lines then. */
+bool pc_clang_host_function(pc_cx *cx, pc_loc at, CXCursor *fn);
 /* A host `if` inside a kernel: decided from constants, else both paths as an undecided IF. */
 void pc_clang_host_if(pc_cx *cx, CXCursor s);
 /* A host for / while / do (or for-range) inside a kernel: unrolled, or modelled once and said. */

@@ -850,4 +850,6 @@ void pc_clang_walk_tu(pc_cx *cx)
     PC_VEC_FREE(cx->skipped);
     PC_VEC_FREE(cx->main_toks);
     cx->main_toks_src = NULL;
+    PC_VEC_FREE(cx->host_fns);
+    cx->host_fns_scanned = false;
 }
