@@ -137,6 +137,11 @@ struct DeviceKernelArgs {
     DeviceKernelArgsParameter parameter;
 };
 
+/* machine/host/mix_info.h: the mix-subgraph dump tests check */
+namespace mix_info {
+int DumpMixInfo(Function *topFunc);
+} // namespace mix_info
+
 namespace dynamic {
 /* machine/runtime/launcher/device_launcher_types.h */
 class DeviceTensorData {

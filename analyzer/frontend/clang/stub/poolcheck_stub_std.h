@@ -162,6 +162,46 @@ unsigned long stoul(const string &s, size_t *idx = nullptr, int base = 10);
 float stof(const string &s, size_t *idx = nullptr);
 double stod(const string &s, size_t *idx = nullptr);
 
+/* the iterators of vector, set and map: a class in std, as libstdc++'s are, so that an algorithm
+ * called unqualified is found by ADL and an rvalue iterator can be incremented (random access
+ * throughout; bodies, never run, as vector's) */
+template <class T> class pc_stub_iterator {
+    T *p_ = nullptr;
+public:
+    using value_type = typename remove_const<T>::type;
+    using difference_type = ptrdiff_t;
+    using pointer = T *;
+    using reference = T &;
+    pc_stub_iterator() {}
+    explicit pc_stub_iterator(T *p) : p_(p) {}
+    template <class U, class = enable_if_t<is_same_v<const U, T>>>
+    pc_stub_iterator(const pc_stub_iterator<U> &o) : p_(o.base()) {}
+    T *base() const { return p_; }
+    T &operator*() const { return *p_; }
+    T *operator->() const { return p_; }
+    T &operator[](ptrdiff_t n) const { return p_[n]; }
+    pc_stub_iterator &operator++() { ++p_; return *this; }
+    pc_stub_iterator operator++(int) { return pc_stub_iterator(p_++); }
+    pc_stub_iterator &operator--() { --p_; return *this; }
+    pc_stub_iterator operator--(int) { return pc_stub_iterator(p_--); }
+    pc_stub_iterator &operator+=(ptrdiff_t n) { p_ += n; return *this; }
+    pc_stub_iterator &operator-=(ptrdiff_t n) { p_ -= n; return *this; }
+    pc_stub_iterator operator+(ptrdiff_t n) const { return pc_stub_iterator(p_ + n); }
+    pc_stub_iterator operator-(ptrdiff_t n) const { return pc_stub_iterator(p_ - n); }
+    friend pc_stub_iterator operator+(ptrdiff_t n, const pc_stub_iterator &it) { return it + n; }
+};
+template <class A, class B> ptrdiff_t operator-(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() - b.base(); }
+template <class A, class B> bool operator==(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() == b.base(); }
+template <class A, class B> bool operator!=(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() != b.base(); }
+template <class A, class B> bool operator<(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() < b.base(); }
+template <class A, class B> bool operator>(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() > b.base(); }
+template <class A, class B> bool operator<=(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() <= b.base(); }
+template <class A, class B> bool operator>=(const pc_stub_iterator<A> &a, const pc_stub_iterator<B> &b) { return a.base() >= b.base(); }
+template <class It> ptrdiff_t distance(It first, It last);
+template <class It> It next(It it, ptrdiff_t n = 1);
+template <class It> It prev(It it, ptrdiff_t n = 1);
+template <class It> void advance(It &it, ptrdiff_t n);
+
 template <class T> class vector {
     /* members have bodies (never run): a vector of a local struct or a lambda type must not be
      * clang's "used but not defined" error */
@@ -170,8 +210,8 @@ template <class T> class vector {
 public:
     using value_type = T;
     using size_type = size_t;
-    using iterator = T *;
-    using const_iterator = const T *;
+    using iterator = pc_stub_iterator<T>;
+    using const_iterator = pc_stub_iterator<const T>;
     vector() {}
     vector(initializer_list<T> l) : n_(l.size()) {}
     explicit vector(size_type n) : n_(n) {}
@@ -194,16 +234,16 @@ public:
     const T &back() const { return *d_; }
     T *data() { return d_; }
     const T *data() const { return d_; }
-    iterator begin() { return d_; }
-    iterator end() { return d_; }
-    const_iterator begin() const { return d_; }
-    const_iterator end() const { return d_; }
-    const_iterator cbegin() const { return d_; }
-    const_iterator cend() const { return d_; }
-    iterator rbegin() { return d_; }
-    iterator rend() { return d_; }
-    const_iterator rbegin() const { return d_; }
-    const_iterator rend() const { return d_; }
+    iterator begin() { return iterator(d_); }
+    iterator end() { return iterator(d_); }
+    const_iterator begin() const { return const_iterator(d_); }
+    const_iterator end() const { return const_iterator(d_); }
+    const_iterator cbegin() const { return const_iterator(d_); }
+    const_iterator cend() const { return const_iterator(d_); }
+    iterator rbegin() { return iterator(d_); }
+    iterator rend() { return iterator(d_); }
+    const_iterator rbegin() const { return const_iterator(d_); }
+    const_iterator rend() const { return const_iterator(d_); }
     void push_back(const T &) {}
     void push_back(T &&) {}
     template <class... A> T &emplace_back(A &&...) { return *d_; }
@@ -212,10 +252,10 @@ public:
     void resize(size_type) {}
     void resize(size_type, const T &) {}
     void clear() {}
-    iterator insert(const_iterator, const T &) { return d_; }
-    iterator insert(const_iterator, initializer_list<T>) { return d_; }
-    template <class It> iterator insert(const_iterator, It, It) { return d_; }
-    iterator erase(const_iterator) { return d_; }
+    iterator insert(const_iterator, const T &) { return iterator(d_); }
+    iterator insert(const_iterator, initializer_list<T>) { return iterator(d_); }
+    template <class It> iterator insert(const_iterator, It, It) { return iterator(d_); }
+    iterator erase(const_iterator) { return iterator(d_); }
 };
 template <class T> bool operator==(const vector<T> &a, const vector<T> &b);
 template <class T> bool operator!=(const vector<T> &a, const vector<T> &b);
@@ -234,7 +274,8 @@ template <class T, size_t N> struct array {
 
 template <class K, class C = less<K>> class set {
 public:
-    using iterator = const K *;
+    using iterator = pc_stub_iterator<const K>;
+    using const_iterator = iterator;
     set();
     set(initializer_list<K> l);
     template <class It> set(It first, It last);
@@ -251,6 +292,10 @@ template <class K, class H = hash<K>> class unordered_set : public set<K> {
 public:
     using set<K>::set;
 };
+template <class K, class C> bool operator==(const set<K, C> &a, const set<K, C> &b);
+template <class K, class C> bool operator!=(const set<K, C> &a, const set<K, C> &b);
+template <class K, class H> bool operator==(const unordered_set<K, H> &a, const unordered_set<K, H> &b);
+template <class K, class H> bool operator!=(const unordered_set<K, H> &a, const unordered_set<K, H> &b);
 
 /* map and multimap: one form for what they share (lookup, iteration, erasure) */
 template <class K, class V> class pc_stub_map_base {
@@ -258,8 +303,8 @@ public:
     using key_type = K;
     using mapped_type = V;
     using value_type = pair<const K, V>;
-    using iterator = value_type *;
-    using const_iterator = const value_type *;
+    using iterator = pc_stub_iterator<value_type>;
+    using const_iterator = pc_stub_iterator<const value_type>;
     size_t size() const;
     bool empty() const;
     size_t count(const K &k) const;

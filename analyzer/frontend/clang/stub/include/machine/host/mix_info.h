@@ -1,0 +1,3 @@
+/* machine/host/mix_info.h (PyPTO framework/src) in poolcheck's stub mode: declared by poolcheck_stub_machine.h, the
+ * part of the stub (injected with -include) for the runtime internals the machine tests use */
+#pragma once
