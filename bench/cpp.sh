@@ -19,10 +19,12 @@
 # totals.  BENCH_CLOCK=cpu times CPU (the median task-clock of `perf stat`, every thread of the
 # process: user + system) instead of wall time: on a machine other jobs load, wall times of the
 # same command vary by 2x from run to run and a 5 % goal cannot be read from them.  Upstream kernels: bench/cpp.sh $(grep -rlE '\b(FUNCTION|LOOP) *\(' UPSTREAM/framework/tests | head -20)
+# POOLCHECK_STUB_DIR (which poolcheck reads too) gives both sides another stub directory, e.g. a
+# frozen copy while others edit the stub.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 PC=$(bench_poolcheck)
-STUBDIR=$BENCH_ROOT/analyzer/frontend/clang/stub
+STUBDIR=${POOLCHECK_STUB_DIR:-$BENCH_ROOT/analyzer/frontend/clang/stub} # poolcheck reads the same variable
 STUB=$STUBDIR/poolcheck_tilefwk_stub.h
 CLANG=${CLANG:-clang-14}
 CINDEX=${CINDEX:-/usr/lib/llvm-$("$CLANG" --version | grep -o 'version [0-9]*' | grep -o '[0-9]*')/bin/c-index-test}
