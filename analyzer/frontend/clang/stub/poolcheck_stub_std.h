@@ -405,9 +405,25 @@ public:
     T *operator->() const;
     T &operator*() const;
     T *get() const;
+    void reset(T *p = nullptr);
+    T *release();
     explicit operator bool() const;
 };
-template <class T, class... A> unique_ptr<T> make_unique(A &&...a);
+template <class T> class unique_ptr<T[]> {
+public:
+    unique_ptr();
+    unique_ptr(nullptr_t);
+    explicit unique_ptr(T *p);
+    T &operator[](size_t i) const;
+    T *get() const;
+    void reset(T *p = nullptr);
+    T *release();
+    explicit operator bool() const;
+};
+template <class T> struct pc_stub_unique_if { using single = unique_ptr<T>; };
+template <class T> struct pc_stub_unique_if<T[]> { using array = unique_ptr<T[]>; };
+template <class T, class... A> typename pc_stub_unique_if<T>::single make_unique(A &&...a);
+template <class T> typename pc_stub_unique_if<T>::array make_unique(size_t n);
 
 struct nullopt_t {
     explicit constexpr nullopt_t(int) {}
