@@ -554,6 +554,29 @@ START_TEST(editor_incremental_equals_full)
         {"the project header saved with another constant", "{N, 40}, \"t\"", "{N, 44}, \"t\"", 0,
          "constexpr int M = 128;\n"},
         {"and one more edit", "{N, 44}, \"t\"", "{N, 40}, \"t\"", 1, NULL},
+        {"a host helper and a function calling it added between two functions", "\nclass Ops",
+         "\nstatic int Rows()\n{\n    int r = 4;\n    return r * 2;\n}\n"
+         "\nvoid Sixth()\n{\n    int n = Rows();\n    Tensor a(DT_FP32, {n, 4}, \"a\");\n"
+         "    FUNCTION(\"sixth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n\nclass Ops",
+         0, NULL},
+        {"an edit inside the first kernel (the helper only the left-out Sixth names is left out too)",
+         "            y = Add(x, x);\n", "            y = Mul(x, x);\n", 1, NULL},
+        {"the first kernel now calls that left-out helper", "            y = Mul(x, x);\n",
+         "            Tensor r(DT_FP32, {Rows(), 4}, \"r\");\n            y = Add(r, x);\n", 0, NULL},
+        {"the call removed again", "            Tensor r(DT_FP32, {Rows(), 4}, \"r\");\n            y = Add(r, x);\n",
+         "            y = Mul(x, x);\n", -1, NULL},
+        {"a function added between two functions", "\nvoid Third()",
+         "\nvoid Between()\n{\n    Tensor z(DT_FP32, {8, 8}, \"z\");\n    FUNCTION(\"between\", {z}, {z})\n    {\n"
+         "        z = Add(z, z);\n    }\n}\n\nvoid Third()",
+         0, NULL},
+        {"an edit inside the added function", "        z = Add(z, z);\n", "        z = Mul(z, z);\n", 1, NULL},
+        {"the added function removed", "\nvoid Between()\n{\n    Tensor z(DT_FP32, {8, 8}, \"z\");\n"
+         "    FUNCTION(\"between\", {z}, {z})\n    {\n        z = Mul(z, z);\n    }\n}\n",
+         "", 0, NULL},
+        {"a function removed", "\nvoid Sixth()\n{\n    int n = Rows();\n    Tensor a(DT_FP32, {n, 4}, \"a\");\n"
+         "    FUNCTION(\"sixth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n",
+         "", 0, NULL},
+        {"edit inside a kernel after all that", "{N, 40}, \"t\"", "{N, 36}, \"t\"", 1, NULL},
     };
     size_t n = sizeof edits / sizeof *edits + 1;
     char **texts = calloc(n, sizeof *texts);
@@ -604,6 +627,95 @@ START_TEST(editor_incremental_equals_full)
 }
 END_TEST
 
+
+/* Editor mode reads what the preamble holds (the stub, the project headers, the #defines at the top
+ * of the file) exactly as a batch parse does: object-like macros of the main file's top and of a
+ * project header, and a header constant, as LOOP bounds (stringified macro arguments, read by
+ * name).  The editor's translation unit lists only the main file's own declarations and
+ * directives (clang_frontend.c), so the preamble's macros come from elsewhere: a parse that lost
+ * them would give these loops no constant trip count. */
+static const char preamble_h[] =
+    "#pragma once\n"
+    "#define HDR_TRIPS 6\n"
+    "constexpr int HDR_N = 5;\n";
+
+static const char preamble_cpp[] =
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "#include \"pre.h\"\n"
+    "#define TOP_TRIPS 8\n"
+    "using namespace npu::tile_fwk;\n"
+    "#define LATE_TRIPS 3\n"
+    "\n"
+    "void First()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {16, 16}, \"x\");\n"
+    "    FUNCTION(\"first\", {x}, {x})\n"
+    "    {\n"
+    "        LOOP(\"a\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, TOP_TRIPS, 1)) { x = Add(x, x); }\n"
+    "        LOOP(\"b\", FunctionType::DYNAMIC_LOOP, j, LoopRange(0, HDR_TRIPS, 1)) { x = Add(x, x); }\n"
+    "        LOOP(\"c\", FunctionType::DYNAMIC_LOOP, k, LoopRange(0, HDR_N, 1)) { x = Add(x, x); }\n"
+    "        LOOP(\"d\", FunctionType::DYNAMIC_LOOP, l, LoopRange(0, LATE_TRIPS, 1)) { x = Add(x, x); }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "void Second()\n"
+    "{\n"
+    "    Tensor y(DT_FP32, {16, 16}, \"y\");\n"
+    "    FUNCTION(\"second\", {y}, {y})\n"
+    "    {\n"
+    "        y = Mul(y, y);\n"
+    "    }\n"
+    "}\n";
+
+static void assert_preamble_trips(const pc_model *m, const char *what)
+{
+    static const int64_t want[] = {8, 6, 5, 3};
+    ck_assert_int_eq(m->nkernels, 2);
+    const pc_kernel *k = &m->kernels[0];
+    ck_assert_int_eq(k->nloops, 4);
+    for (int i = 0; i < 4; i++) {
+        int64_t end = -1;
+        ck_assert_msg(k->loops[i].end && pc_expr_is_int(k->loops[i].end, &end) && end == want[i],
+                      "%s: loop %s ends at %lld, not %lld", what, k->loops[i].name, (long long)end,
+                      (long long)want[i]);
+    }
+}
+
+START_TEST(editor_preamble_macros_as_batch)
+{
+    char *dir = tmp_dir();
+    free(write_file(dir, "pre.h", preamble_h));
+    char *src = write_file(dir, "pre.cpp", preamble_cpp);
+    pc_parse_opts batch, editor;
+    memset(&batch, 0, sizeof batch);
+    memset(&editor, 0, sizeof editor);
+    editor.keep_tu = true;
+    pc_frontend *fe = pc_frontend_new();
+    pc_model *b = pc_clang_parse(fe, src, preamble_cpp, strlen(preamble_cpp), &batch);
+    assert_no_clang_errors(b);
+    assert_preamble_trips(b, "batch");
+    /* open, an edit inside the second body (the first one left out), an edit inside the first */
+    char *t1 = edited(preamble_cpp, "y = Mul(y, y);", "y = Add(y, y);");
+    char *t2 = edited(t1, "{ x = Add(x, x); }", "{ x = Mul(x, x); }");
+    const char *texts[] = {preamble_cpp, t1, t2};
+    for (int i = 0; i < 3; i++) {
+        pc_model *e = pc_clang_parse(fe, src, texts[i], strlen(texts[i]), &editor);
+        assert_no_clang_errors(e);
+        assert_preamble_trips(e, i == 0 ? "editor, open" : i == 1 ? "editor, second body edited" : "editor, first body edited");
+        if (i == 1)
+            ck_assert_int_gt(pc_clang_incr_reused(fe, src), 0);
+        pc_model_free(e);
+    }
+    pc_model_free(b);
+    free(t1);
+    free(t2);
+    pc_frontend_free(fe);
+    free(src);
+    rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clang_tu");
@@ -619,6 +731,7 @@ int main(void)
     tcase_add_test(tc, deep_expression_cli);
     tcase_add_test(tc, editor_reparse_follows_headers);
     tcase_add_test(tc, editor_incremental_equals_full);
+    tcase_add_test(tc, editor_preamble_macros_as_batch);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -676,34 +676,65 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
  *
  *  - the changed bytes are the part between the common prefix and the common suffix of the two
  *    texts; it must lie inside one function body (B), or after the last body;
- *  - every other body that is unchanged, on lines of its own (no line shared with the change), and
- *    "blankable" is left out of the parse: its bytes between the braces become blanks (line breaks
- *    kept, so every line and column stays), and clang parses the declarations, B and the
- *    bodies that are not blankable;
+ *  - every other definition that is unchanged, on lines of its own (no line shared with the
+ *    change), and "blankable" is left out of the parse: its bytes from the head (`void F(...)`,
+ *    `TEST_F(Suite, Name)`) to the closing brace become blanks (line breaks kept, so every line and
+ *    column stays), and clang parses the other declarations, B and the definitions that are not
+ *    left out.  The whole definition goes: a TEST_F head is a class clang builds, and on the 138 KB
+ *    file the heads and the helpers the tests call cost as much as the rest of the reparse;
  *  - the model of that parse gets the previous model's kernels, messages and runtime-option sites
- *    of the left-out bodies, moved by the number of lines the edit added or removed.
+ *    of the left-out definitions, moved by the number of lines the edit added or removed.
  *
- * A body is blankable when leaving it out cannot change anything outside it: nothing outside the
- * body names its function (a helper is always parsed), no #define / #include / skipped #if range
- * lies in it, every location of each kernel found in it lies in it (no helper inlined from
- * elsewhere), and no clang diagnostic elsewhere points into it (an instantiation it requested).
- * The parse is checked before its result is used: every left-out body is still a function body at
- * its shifted place, B ends where it should, nothing outside the left-out bodies names their
- * functions, B has no preprocessor directive, and the walk found nothing inside a left-out body.
+ * A definition is blankable when leaving it out cannot change anything outside it: no #define /
+ * #include / skipped #if range lies in it, every location of each kernel found in it lies in it (no
+ * helper inlined from elsewhere), and no clang diagnostic elsewhere points into it (an
+ * instantiation it requested).  It is left out when, besides, everything that names what it
+ * declares (its function, a TEST_F head's class; the references of the previous parse, per
+ * definition) is left out too: a helper B or any other parsed code calls is parsed, one only
+ * left-out tests call goes with them.  One-`return` helpers are always parsed (the walk reads them
+ * by name from stringified macro arguments).
+ * The parse is checked before its result is used: B starts and ends where it should, nothing
+ * parsed refers into a left-out definition, nothing in the edited text names what a left-out
+ * definition declared (a reference spelling the name, or a clang error quoting it: `use of
+ * undeclared identifier 'Helper'`), B has no preprocessor directive, and the walk found nothing
+ * inside a left-out definition.
  * Anything else, or a failed check, is a parse of the whole text as before.  Messages come out in
  * location order in editor mode (either way), so the merged model equals a parse from scratch:
  * tests/unit/check_clang_tu.c compares the two after every edit of a sequence.
  * ---------------------------------------------------------------------------------------------- */
 
 typedef struct incr_region {
+    uint32_t head;                 /* where the definition starts (`void`, `static`, `TEST_F`, ...) */
     uint32_t fn_loc;               /* offset of the function's name (its cursor location) */
     uint32_t body_begin, body_end; /* '{' and one past '}' */
-    uint32_t line0, line1;         /* lines of '{' and '}' */
+    uint32_t line0, line1;         /* lines of the head and of '}' */
     bool blankable;
-    bool referenced;               /* named outside its own body */
+    bool referenced;               /* named outside its own definition */
     bool value_fn;                 /* `{ return e; }`: the walk may call it by name (clang_value.c) */
 } incr_region;
 typedef PC_VEC(incr_region) incr_regions;
+
+/* The names a definition declares where it stands (its function's; the class a TEST_F head makes):
+ * a parse that leaves the whole definition out takes them away, so nothing it parsed may name them
+ * (scan_refs, names_in_diagnostics). */
+typedef struct region_name {
+    int region;
+    char *name;
+} region_name;
+typedef PC_VEC(region_name) region_names;
+
+static void region_names_free(region_names *v)
+{
+    for (size_t i = 0; i < v->count; i++)
+        pc_mem_free(v->items[i].name);
+    PC_VEC_FREE(*v);
+}
+
+/* Region `from` (-1: code outside every region) names something region `to` declares. */
+typedef struct region_ref {
+    int to, from;
+} region_ref;
+typedef PC_VEC(region_ref) region_refs;
 
 typedef struct pp_span { uint32_t b, e; } pp_span; /* offsets in the main file */
 typedef PC_VEC(pp_span) pp_spans;
@@ -724,6 +755,8 @@ typedef struct pc_clang_incr {
     uint32_t *lines;               /* line starts of text */
     int nlines;
     incr_regions regions;          /* sorted by body_begin */
+    region_names names;            /* what each region's head declares */
+    region_refs refs;              /* who names what each region declares */
     pp_spans pp;                   /* directives and skipped ranges of text */
     path_vec inc_paths;            /* the files its parse read */
     char *includes;                /* their inclusion_signature then */
@@ -745,6 +778,8 @@ static void incr_doc_free(pc_clang_incr *d)
     pc_mem_free(d->text);
     pc_mem_free(d->lines);
     PC_VEC_FREE(d->regions);
+    region_names_free(&d->names);
+    PC_VEC_FREE(d->refs);
     PC_VEC_FREE(d->pp);
     pc_mem_free(d->includes);
     paths_free(&d->inc_paths);
@@ -862,7 +897,7 @@ static uint32_t off_of_loc(const uint32_t *ls, int n, size_t len, uint32_t line,
     return off <= len ? (uint32_t)off : UINT32_MAX;
 }
 
-/* Index of the region whose body holds off, or -1. */
+/* Index of the region whose definition (head and body) holds off, or -1. */
 static int region_at(const incr_regions *r, uint32_t off)
 {
     size_t lo = 0, hi = r->count;
@@ -873,7 +908,7 @@ static int region_at(const incr_regions *r, uint32_t off)
         else
             hi = mid;
     }
-    return lo < r->count && r->items[lo].body_begin <= off && off < r->items[lo].body_end ? (int)lo : -1;
+    return lo < r->count && r->items[lo].head <= off && off < r->items[lo].body_end ? (int)lo : -1;
 }
 
 /* Index of the region whose function's name is at off, or -1. */
@@ -959,15 +994,16 @@ static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClien
     if (!rs->have_body)
         return CXChildVisit_Continue;
     CXSourceRange ext = clang_getCursorExtent(rs->body);
-    uint32_t b, e;
+    uint32_t b, e, h;
     if (!file_offset(clang_getRangeStart(ext), rs->main, &b) || !file_offset(clang_getRangeEnd(ext), rs->main, &e) ||
-        e <= b + 1 || e > rs->len || rs->text[b] != '{' || rs->text[e - 1] != '}' || loc >= b)
+        e <= b + 1 || e > rs->len || rs->text[b] != '{' || rs->text[e - 1] != '}' || loc >= b ||
+        !file_offset(clang_getRangeStart(clang_getCursorExtent(c)), rs->main, &h) || h > loc)
         return CXChildVisit_Continue;
-    if (rs->out->count && rs->out->items[rs->out->count - 1].body_end > loc)
+    if (rs->out->count && rs->out->items[rs->out->count - 1].body_end > h)
         return CXChildVisit_Continue; /* not after the previous one: leave it to the whole parse */
     body_shape shape = {0, false};
     clang_visitChildren(rs->body, count_stmts, &shape);
-    incr_region r = {loc, b, e, line_of_off(rs->lines, rs->nlines, b), line_of_off(rs->lines, rs->nlines, e - 1),
+    incr_region r = {h, loc, b, e, line_of_off(rs->lines, rs->nlines, h), line_of_off(rs->lines, rs->nlines, e - 1),
                      true, false, shape.n == 1 && shape.ret};
     PC_VEC_PUSH(*rs->out, r);
     return CXChildVisit_Continue;
@@ -1061,7 +1097,7 @@ static void mark_pp(incr_regions *r, const pp_spans *pp)
 {
     for (size_t i = 0; i < pp->count; i++)
         for (size_t j = 0; j < r->count; j++)
-            if (pp->items[i].b < r->items[j].body_end && pp->items[i].e >= r->items[j].body_begin)
+            if (pp->items[i].b < r->items[j].body_end && pp->items[i].e >= r->items[j].head)
                 r->items[j].blankable = false;
 }
 
@@ -1074,12 +1110,100 @@ static bool pp_meets(const pp_spans *pp, uint32_t b, uint32_t e)
     return false;
 }
 
-/* References to the regions' functions from outside their own bodies.  With `skip` set, cursors
- * inside a skip[] body are not looked at and a reference to a skip[] function is a hit. */
+typedef struct name_scan {
+    CXFile main;
+    const incr_regions *r;
+    region_names *out;
+} name_scan;
+
+static enum CXChildVisitResult scan_names(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    name_scan *ns = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    uint32_t at;
+    if (!clang_isDeclaration(k) || !file_offset(clang_getCursorLocation(c), ns->main, &at))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+        return CXChildVisit_Recurse;
+    int ri = region_at(ns->r, at);
+    if (ri < 0 || at >= ns->r->items[ri].body_begin)
+        return CXChildVisit_Continue;
+    CXString sp = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(sp);
+    if (name && *name)
+        PC_VEC_PUSH(*ns->out, ((region_name){ri, pc_mem_strdup(name)}));
+    clang_disposeString(sp);
+    return CXChildVisit_Continue;
+}
+
+static void collect_region_names(const cursor_vec *tops, CXFile main, const incr_regions *r, region_names *out)
+{
+    name_scan ns = {main, r, out};
+    for (size_t i = 0; i < tops->count; i++)
+        if (scan_names(tops->items[i], clang_getNullCursor(), &ns) == CXChildVisit_Recurse)
+            clang_visitChildren(tops->items[i], scan_names, &ns);
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Is the name a cursor spells (its last identifier: a type reference spells `class ns::T`) one
+ * of gone[] (sorted)? */
+static bool spells_gone(CXCursor c, const char *const *gone, size_t ngone)
+{
+    CXString sp = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(sp);
+    bool hit = false;
+    if (name && *name) {
+        const char *last = name;
+        for (const char *q = name; *q; q++)
+            if (*q == ' ' || *q == ':')
+                last = q + 1;
+        hit = bsearch(&last, gone, ngone, sizeof *gone, str_cmp) != NULL;
+    }
+    clang_disposeString(sp);
+    return hit;
+}
+
+/* Does a clang error in [b, e) of the main file quote one of gone[] (`use of undeclared identifier
+ * 'F'`)? */
+static bool names_in_diagnostics(CXTranslationUnit tu, CXFile main, const char *const *gone, size_t ngone, uint32_t b,
+                                 uint32_t e)
+{
+    bool hit = false;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n && !hit; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        uint32_t off;
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+            file_offset(clang_getDiagnosticLocation(d), main, &off) && off >= b && off < e) {
+            CXString sp = clang_getDiagnosticSpelling(d);
+            const char *t = clang_getCString(sp);
+            for (size_t g = 0; t && g < ngone && !hit; g++) {
+                size_t len = strlen(gone[g]);
+                for (const char *q = strchr(t, '\''); q && !hit; q = strchr(q + 1, '\''))
+                    hit = !strncmp(q + 1, gone[g], len) && q[1 + len] == '\'';
+            }
+            clang_disposeString(sp);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return hit;
+}
+
+/* References to what the regions declare from outside their own definitions.  With `skip` set,
+ * cursors inside a skip[] definition are not looked at, and a reference into one, or in the
+ * edited text [gone_b, gone_e) to a name of gone[] (what the left-out definitions declared), is a
+ * hit.  (The text outside the edit is what the previous parse read: what it names was noted then,
+ * and such definitions are never left out.) */
 typedef struct ref_scan {
     CXFile main;
     incr_regions *r;
     const bool *skip;  /* per region, or NULL */
+    const char *const *gone;
+    size_t ngone;
+    uint32_t gone_b, gone_e;
+    region_refs *edges; /* every reference from one region into another, or NULL */
     bool hit;
 } ref_scan;
 
@@ -1088,33 +1212,45 @@ static enum CXChildVisitResult scan_refs(CXCursor c, CXCursor parent, CXClientDa
     (void)parent;
     ref_scan *rs = d;
     enum CXCursorKind k = clang_getCursorKind(c);
-    uint32_t here;
+    uint32_t here = 0;
     bool located = file_offset(clang_getCursorLocation(c), rs->main, &here);
     int in = located ? region_at(rs->r, here) : -1;
     if (rs->skip && in >= 0 && rs->skip[in] && k == CXCursor_CompoundStmt)
         return CXChildVisit_Continue; /* a left-out body: blanks */
     if (clang_isExpression(k) || clang_isReference(k)) {
         CXCursor ref = clang_getCursorReferenced(c);
+        int ri = -1;
+        uint32_t at;
         if (!clang_Cursor_isNull(ref) && is_function_kind(clang_getCursorKind(ref))) {
             CXCursor def = clang_getCursorDefinition(ref);
-            uint32_t at;
-            int ri = !clang_Cursor_isNull(def) && file_offset(clang_getCursorLocation(def), rs->main, &at)
-                         ? region_of_fn(rs->r, at)
-                         : -1;
-            if (ri >= 0 && ri != in) {
-                rs->r->items[ri].referenced = true;
-                if (rs->skip && rs->skip[ri])
-                    rs->hit = true;
-            }
+            if (!clang_Cursor_isNull(def) && file_offset(clang_getCursorLocation(def), rs->main, &at))
+                ri = region_of_fn(rs->r, at);
         }
+        /* anything else a definition's head declares (a TEST_F head's class) */
+        if (ri < 0 && !clang_Cursor_isNull(ref) && file_offset(clang_getCursorLocation(ref), rs->main, &at))
+            ri = region_at(rs->r, at);
+        if (ri >= 0 && ri != in) {
+            rs->r->items[ri].referenced = true;
+            region_ref e = {ri, in};
+            if (rs->edges && (!rs->edges->count || rs->edges->items[rs->edges->count - 1].to != e.to ||
+                              rs->edges->items[rs->edges->count - 1].from != e.from))
+                PC_VEC_PUSH(*rs->edges, e);
+            if (rs->skip && rs->skip[ri])
+                rs->hit = true;
+        }
+        if (rs->ngone && !rs->hit && located && here >= rs->gone_b && here < rs->gone_e &&
+            spells_gone(c, rs->gone, rs->ngone))
+            rs->hit = true;
     }
     return CXChildVisit_Recurse;
 }
 
 /* (the preamble's declarations cannot name the main file's: only the main file's are looked at) */
-static bool mark_references(const cursor_vec *tops, CXFile main, incr_regions *r, const bool *skip)
+static bool mark_references(const cursor_vec *tops, CXFile main, incr_regions *r, const bool *skip,
+                            const char *const *gone, size_t ngone, uint32_t gone_b, uint32_t gone_e,
+                            region_refs *edges)
 {
-    ref_scan rs = {main, r, skip, false};
+    ref_scan rs = {main, r, skip, gone, ngone, gone_b, gone_e, edges, false};
     for (size_t i = 0; i < tops->count; i++)
         if (scan_refs(tops->items[i], clang_getNullCursor(), &rs) == CXChildVisit_Recurse)
             clang_visitChildren(tops->items[i], scan_refs, &rs);
@@ -1349,19 +1485,31 @@ static pc_loc cp_loc(copier *c, pc_loc l)
     return pc_model_loc(c->dst, main ? c->dst->file : l.file, line, l.col, eline, l.end_col);
 }
 
+/* The copy of a shared object (an expression, a tile state: the model points at one from many
+ * places) made before, or a new copy of its size bytes, remembered; *fresh says which. */
+static void *cp_shared(copier *c, const void *p, size_t size, bool *fresh)
+{
+    void *q = map_get(c, p);
+    *fresh = q == NULL;
+    if (q)
+        return q;
+    q = pc_arena_alloc(c->dst->arena, size);
+    memcpy(q, p, size);
+    map_put(c, p, q);
+    return q;
+}
+
 static const pc_expr *cp_expr(copier *c, const pc_expr *e)
 {
     if (!e)
         return NULL;
-    pc_expr *q = map_get(c, e);
-    if (q)
-        return q;
-    q = pc_arena_alloc(c->dst->arena, sizeof *q);
-    *q = *e;
-    q->name = cp_str(c, e->name);
-    q->a = cp_expr(c, e->a);
-    q->b = cp_expr(c, e->b);
-    map_put(c, e, q);
+    bool fresh;
+    pc_expr *q = cp_shared(c, e, sizeof *q, &fresh);
+    if (fresh) {
+        q->name = cp_str(c, e->name);
+        q->a = cp_expr(c, e->a);
+        q->b = cp_expr(c, e->b);
+    }
     return q;
 }
 
@@ -1374,14 +1522,12 @@ static const pc_tile_shapes *cp_tiles(copier *c, const pc_tile_shapes *t)
 {
     if (!t)
         return NULL;
-    pc_tile_shapes *q = map_get(c, t);
-    if (q)
-        return q;
-    q = pc_arena_alloc(c->dst->arena, sizeof *q);
-    *q = *t;
-    q->vec_loc = cp_loc(c, t->vec_loc);
-    q->cube_loc = cp_loc(c, t->cube_loc);
-    map_put(c, t, q);
+    bool fresh;
+    pc_tile_shapes *q = cp_shared(c, t, sizeof *q, &fresh);
+    if (fresh) {
+        q->vec_loc = cp_loc(c, t->vec_loc);
+        q->cube_loc = cp_loc(c, t->cube_loc);
+    }
     return q;
 }
 
@@ -1567,12 +1713,17 @@ typedef struct incr_plan {
     uint32_t change_begin;
     incr_regions now;              /* the regions of the new text (the old ones moved) */
     pp_spans pp;                   /* the new text's directives */
+    const char **gone;             /* what the left-out definitions declared, sorted (doc->names) */
+    size_t ngone;
+    region_refs refs;              /* the references this parse found, and the left-out ones' before */
 } incr_plan;
 
 static void plan_free(incr_plan *p)
 {
     pc_mem_free(p->blanked);
     pc_mem_free(p->reuse);
+    pc_mem_free(p->gone);
+    PC_VEC_FREE(p->refs);
     PC_VEC_FREE(p->now);
     PC_VEC_FREE(p->pp);
     memset(p, 0, sizeof *p);
@@ -1619,8 +1770,9 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
     size_t nreuse = 0;
     for (size_t i = 0; i < d->regions.count; i++) {
         incr_region g = d->regions.items[i];
-        bool before = g.body_end <= cb && g.line1 < cl0, after = g.body_begin >= ce && g.line0 > cl1;
+        bool before = g.body_end <= cb && g.line1 < cl0, after = g.head >= ce && g.line0 > cl1;
         if (after) {
+            g.head = (uint32_t)((int64_t)g.head + p->shift);
             g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
             g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
             g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
@@ -1632,6 +1784,8 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
         } else if (!before) {
             /* shares a line with the change: parsed, and its flags as they were (the text is too) */
             if (g.body_begin >= ce) {
+                if (g.head >= ce)
+                    g.head = (uint32_t)((int64_t)g.head + p->shift);
                 g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
                 g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
                 g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
@@ -1640,18 +1794,40 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
             }
         }
         PC_VEC_PUSH(p->now, g);
-        if ((before || after) && g.blankable && !g.referenced && !g.value_fn) {
-            p->reuse[i] = true;
-            nreuse++;
-            for (uint32_t o = g.body_begin + 1; o + 1 < g.body_end; o++)
-                if (p->blanked[o] != '\n' && p->blanked[o] != '\r')
-                    p->blanked[o] = ' ';
+        p->reuse[i] = (before || after) && g.blankable && !g.value_fn;
+    }
+    /* A definition something parsed names is parsed (a helper a parsed kernel may inline); one
+     * named only from left-out definitions is left out with them: the previous analysis of those
+     * is taken whole. */
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < d->refs.count; i++) {
+            region_ref e = d->refs.items[i];
+            if (p->reuse[e.to] && (e.from < 0 || !p->reuse[e.from])) {
+                p->reuse[e.to] = false;
+                again = true;
+            }
         }
+    }
+    for (size_t i = 0; i < d->regions.count; i++) {
+        if (!p->reuse[i])
+            continue;
+        const incr_region *g = &p->now.items[i];
+        nreuse++;
+        /* the whole definition: its head (a TEST_F's class) costs clang as much as a body */
+        for (uint32_t o = g->head; o < g->body_end; o++)
+            if (p->blanked[o] != '\n' && p->blanked[o] != '\r')
+                p->blanked[o] = ' ';
     }
     if (!nreuse) {
         plan_free(p);
         return;
     }
+    p->gone = pc_mem_alloc(sizeof *p->gone * (d->names.count ? d->names.count : 1));
+    for (size_t i = 0; i < d->names.count; i++)
+        if (p->reuse[d->names.items[i].region])
+            p->gone[p->ngone++] = d->names.items[i].name;
+    qsort(p->gone, p->ngone, sizeof *p->gone, str_cmp);
     p->doc = d;
     p->nreuse = (int)nreuse;
     p->changed = changed;
@@ -1675,20 +1851,20 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
     incr_regions got = {0};
     collect_regions(&tops, main, text, len, lines, nlines, &got);
     bool ok = true;
-    size_t j = 0;
     bool *skip = pc_mem_calloc(p->now.count ? p->now.count : 1, sizeof *skip);
     bool changed_value_fn = false;
-    for (size_t i = 0; i < p->now.count && ok; i++) {
-        const incr_region *want = &p->now.items[i];
-        if (!p->reuse[i] && (int)i != p->changed)
-            continue;
+    for (size_t i = 0; i < p->now.count; i++)
+        skip[i] = p->reuse[i];
+    /* the left-out definitions are blanks; the edited one starts, and ends, where it should */
+    if (p->changed >= 0) {
+        const incr_region *want = &p->now.items[p->changed];
+        size_t j = 0;
         while (j < got.count && got.items[j].body_begin < want->body_begin)
             j++;
         ok = j < got.count && got.items[j].body_begin == want->body_begin && got.items[j].body_end == want->body_end &&
-             got.items[j].fn_loc == want->fn_loc;
-        if (ok && (int)i == p->changed)
+             got.items[j].fn_loc == want->fn_loc && got.items[j].head == want->head;
+        if (ok)
             changed_value_fn = got.items[j].value_fn;
-        skip[i] = p->reuse[i];
     }
     PC_VEC_FREE(got);
     /* the directives and skipped ranges as before, moved: none was added by the edit, and an
@@ -1711,9 +1887,18 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
         ok = !changed_value_fn;
         p->now.items[p->changed].blankable = true; /* its flags anew, from its new text */
     }
-    /* nothing parsed may name a left-out body's function; names of the others are noted */
-    if (ok)
-        ok = !mark_references(&tops, main, &p->now, skip);
+    /* nothing parsed may name what a left-out definition declared (a reference, or an error
+     * quoting the name: the declaration is not there); names of the others are noted */
+    if (ok) {
+        uint32_t eb = p->changed >= 0 ? p->now.items[p->changed].body_begin : p->now.items[p->now.count - 1].body_end;
+        uint32_t ee = p->changed >= 0 ? p->now.items[p->changed].body_end : (uint32_t)len;
+        ok = !mark_references(&tops, main, &p->now, skip, p->gone, p->ngone, eb, ee, &p->refs) &&
+             !names_in_diagnostics(tu, main, p->gone, p->ngone, eb, ee);
+        /* the left-out definitions' references are the ones their text made before */
+        for (size_t i = 0; ok && i < p->doc->refs.count; i++)
+            if (p->doc->refs.items[i].from >= 0 && p->reuse[p->doc->refs.items[i].from])
+                PC_VEC_PUSH(p->refs, p->doc->refs.items[i]);
+    }
     pc_mem_free(skip);
     PC_VEC_FREE(tops);
     return ok;
@@ -1817,8 +2002,8 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
 
 /* Remember the analysis of text for the next edit.  regions: this text's (taken). */
 static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
-                       const uint32_t *lines, int nlines, incr_regions *regions, pp_spans *pp, path_vec *includes,
-                       const pc_model *m, int reused)
+                       const uint32_t *lines, int nlines, incr_regions *regions, region_names *names,
+                       region_refs *refs, pp_spans *pp, path_vec *includes, const pc_model *m, int reused)
 {
     if (!fe->clang_incr)
         fe->clang_incr = pc_mem_calloc(1, sizeof *fe->clang_incr);
@@ -1842,6 +2027,14 @@ static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, c
     d->nlines = nlines;
     d->regions = *regions;
     memset(regions, 0, sizeof *regions);
+    PC_VEC_FREE(d->refs);
+    d->refs = *refs;
+    memset(refs, 0, sizeof *refs);
+    if (names) { /* else the regions are the ones before, moved: their names stand */
+        region_names_free(&d->names);
+        d->names = *names;
+        memset(names, 0, sizeof *names);
+    }
     PC_VEC_FREE(d->pp);
     d->pp = *pp;
     memset(pp, 0, sizeof *pp);
@@ -2072,8 +2265,8 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         }
         mark_diag_notes(tu, cx.main_file, &plan.now);
         /* the whole text is what the next edit is compared with */
-        incr_store(fe, abs_path, key, plan.blanked, rq.len, cx.line_start, cx.nlines, &plan.now, &plan.pp, NULL, m,
-                   plan.nreuse);
+        incr_store(fe, abs_path, key, plan.blanked, rq.len, cx.line_start, cx.nlines, &plan.now, NULL, &plan.refs,
+                   &plan.pp, NULL, m, plan.nreuse);
     } else if (!redo && opts->keep_tu && cx.main_file && !m->fatal) {
         sort_messages(m);
         incr_regions regions = {0};
@@ -2083,13 +2276,18 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         pp_spans pp = {0};
         collect_pp(tu, &tops, cx.main_file, &pp);
         mark_pp(&regions, &pp);
-        mark_references(&tops, cx.main_file, &regions, NULL);
+        region_refs refs = {0};
+        mark_references(&tops, cx.main_file, &regions, NULL, NULL, 0, 0, 0, &refs);
+        region_names names = {0};
+        collect_region_names(&tops, cx.main_file, &regions, &names);
         PC_VEC_FREE(tops);
         mark_diag_notes(tu, cx.main_file, &regions);
         mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &regions, 0, UINT32_MAX);
         path_vec includes = {0};
         inclusion_paths(tu, &includes);
-        incr_store(fe, abs_path, key, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions, &pp, &includes, m, 0);
+        incr_store(fe, abs_path, key, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions, &names, &refs, &pp,
+                   &includes, m, 0);
+        region_names_free(&names);
         PC_VEC_FREE(regions);
         PC_VEC_FREE(pp);
     } else if (opts->keep_tu) {
