@@ -141,22 +141,31 @@ static void send_notification(pc_lsp_server *s, const char *method, cJSON *param
 /* MessageType: 1 Error, 2 Warning, 3 Info, 4 Log. */
 enum { MSG_ERROR = 1, MSG_WARNING = 2, MSG_INFO = 3, MSG_LOG = 4 };
 
+/* A window/showMessage or window/logMessage notification of the formatted text, also on stderr
+ * for the server log. */
+static void notify_text(pc_lsp_server *s, const char *method, int type, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void notify_text(pc_lsp_server *s, const char *method, int type, const char *fmt, va_list ap)
+{
+    pc_sb b = {0};
+    pc_sb_vprintf(&b, fmt, ap);
+    fprintf(stderr, "poolcheck-lsp: %s\n", b.data);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "type", type);
+    cJSON_AddStringToObject(p, "message", b.data);
+    send_notification(s, method, p);
+    pc_sb_free(&b);
+}
+
 /* A message for the user: window/showMessage, and stderr for the server log. */
 static void tell_user(pc_lsp_server *s, int type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void tell_user(pc_lsp_server *s, int type, const char *fmt, ...)
 {
-    pc_sb b = {0};
     va_list ap;
     va_start(ap, fmt);
-    pc_sb_vprintf(&b, fmt, ap);
+    notify_text(s, "window/showMessage", type, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "poolcheck-lsp: %s\n", b.data);
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddNumberToObject(p, "type", type);
-    cJSON_AddStringToObject(p, "message", b.data);
-    send_notification(s, "window/showMessage", p);
-    pc_sb_free(&b);
 }
 
 /* A line for the client's log (window/logMessage) and stderr: protocol problems the user did
@@ -165,17 +174,10 @@ static void log_client(pc_lsp_server *s, int type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void log_client(pc_lsp_server *s, int type, const char *fmt, ...)
 {
-    pc_sb b = {0};
     va_list ap;
     va_start(ap, fmt);
-    pc_sb_vprintf(&b, fmt, ap);
+    notify_text(s, "window/logMessage", type, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "poolcheck-lsp: %s\n", b.data);
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddNumberToObject(p, "type", type);
-    cJSON_AddStringToObject(p, "message", b.data);
-    send_notification(s, "window/logMessage", p);
-    pc_sb_free(&b);
 }
 
 /* ---- settings -------------------------------------------------------------------------------- */
