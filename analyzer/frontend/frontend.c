@@ -355,3 +355,69 @@ static pc_model *parse_lang(pc_frontend *fe, const char *path, const char *text,
                          "cannot tell the language of this file from its extension (use --lang=cpp|python)");
     return m;
 }
+
+/* ---- rules both frontends apply to what they read --------------------------------------------- */
+
+const pc_expr **pc_op_broadcast(pc_arena *a, const pc_expr **x, int nx, const pc_expr **y, int ny, int *nd)
+{
+    if (nx < 0 || ny < 0) {
+        *nd = nx >= 0 ? nx : ny >= 0 ? ny : -1;
+        return nx >= 0 ? x : ny >= 0 ? y : NULL;
+    }
+    int n = nx > ny ? nx : ny;
+    const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        int ix = i - (n - nx), iy = i - (n - ny);
+        const pc_expr *dx = ix >= 0 ? x[ix] : NULL, *dy = iy >= 0 ? y[iy] : NULL;
+        int64_t v;
+        if (!dx)
+            d[i] = dy;
+        else if (!dy)
+            d[i] = dx;
+        else if (pc_expr_is_int(dx, &v) && v == 1)
+            d[i] = dy;
+        else
+            d[i] = dx;
+    }
+    *nd = n;
+    return d;
+}
+
+void pc_frontend_vec_tile_begin(pc_tile_shapes *t)
+{
+    t->vec_set = true;
+    t->vec_known = false;
+    t->nvec = 0;
+    memset(t->vec, 0, sizeof t->vec);
+}
+
+void pc_frontend_vec_tile_end(pc_tile_shapes *t, bool known, pc_loc call)
+{
+    t->vec_known = known;
+    if (!known) {
+        t->nvec = 0;
+        memset(t->vec, 0, sizeof t->vec);
+    }
+    t->vec_loc = call;
+}
+
+static void clear_cube_tiles(pc_tile_shapes *t)
+{
+    memset(t->cube_m, 0, sizeof t->cube_m);
+    memset(t->cube_k, 0, sizeof t->cube_k);
+    memset(t->cube_n, 0, sizeof t->cube_n);
+}
+
+void pc_frontend_cube_tile_begin(pc_tile_shapes *t)
+{
+    t->cube_set = true;
+    clear_cube_tiles(t);
+}
+
+void pc_frontend_cube_tile_end(pc_tile_shapes *t, bool known, pc_loc call)
+{
+    t->cube_known = known;
+    if (!known)
+        clear_cube_tiles(t);
+    t->cube_loc = call;
+}

@@ -95,4 +95,18 @@ const pc_op_info *pc_op_at(size_t i);
 /* The unit an op runs on: cube, vector (vector and creation ops), none (views, data, scalars). */
 pc_unit pc_op_unit(const pc_op_info *op);
 
+/* ---- rules both frontends apply to what they read (frontend.c) --------------------------------- */
+/* numpy broadcasting of two shapes (right-aligned; a dim of 1 stretches to the other's): the
+ * PC_OPSHAPE_ELEMWISE result.  A shape with ndims < 0 is unknown: the result is the other one
+ * (NULL, -1 when both are unknown).  Of two known shapes, a new array in arena a. */
+const pc_expr **pc_op_broadcast(pc_arena *a, const pc_expr **x, int nx, const pc_expr **y, int ny, int *nd);
+/* A tile setter (SetVecTile / set_vec_tile_shapes, SetCubeTile / set_cube_tile_shapes) on t, in
+ * two steps around reading its arguments into t's entries: _begin marks the tiles set and clears
+ * the entries; _end records whether every entry was read (known) and the call's location.  A
+ * setting that is not known keeps no entries (model.h, pc_tile_shapes). */
+void pc_frontend_vec_tile_begin(pc_tile_shapes *t);
+void pc_frontend_vec_tile_end(pc_tile_shapes *t, bool known, pc_loc call);
+void pc_frontend_cube_tile_begin(pc_tile_shapes *t);
+void pc_frontend_cube_tile_end(pc_tile_shapes *t, bool known, pc_loc call);
+
 #endif

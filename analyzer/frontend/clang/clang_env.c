@@ -114,19 +114,12 @@ int pc_clang_env_tensor(pc_cx *cx, int entry)
 
 pc_cvclass pc_clang_classify_type(pc_cx *cx, CXType t)
 {
-    CXType c = clang_getCanonicalType(t);
-    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
-        c = clang_getCanonicalType(clang_getPointeeType(c));
-    switch (c.kind) {
-    case CXType_Bool: case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
-    case CXType_Short: case CXType_UShort: case CXType_Int: case CXType_UInt: case CXType_Long:
-    case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
+    CXType c = pc_clang_value_type(t);
+    if (pc_clang_is_builtin_int(c))
         return PC_VC_INT;
-    case CXType_Pointer: {
+    if (c.kind == CXType_Pointer) {
         CXType p = clang_getCanonicalType(clang_getPointeeType(c));
         return p.kind == CXType_Char_S || p.kind == CXType_Char_U ? PC_VC_STRING : PC_VC_OTHER;
-    }
-    default: break;
     }
     const char *n = pc_clang_type_name(cx, c);
     if (!strcmp(n, "npu::tile_fwk::Tensor"))

@@ -335,6 +335,7 @@ const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c);
  * the environment (by declaration), operators, GetInputShape, min/max, one-`return` helpers.  NULL
  * when the expression is not a value this reader models. */
 const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e);
+bool pc_clang_is_builtin_int(CXType value_type); /* bool, char and integer types, not enums (pc_clang_value_type) */
 /* A list value: `{a, b}`, `std::vector<int64_t>{...}`, a list variable.  False when not one. */
 bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
 /* A string value: a literal, std::string("..."), a string constant or variable.  NULL otherwise. */
@@ -377,6 +378,7 @@ void pc_clang_scan_defines(pc_cx *cx);
 bool pc_clang_is_tensor_type(CXType t);
 /* Canonical spelling of a type without cv-qualifiers and references ("npu::tile_fwk::Tensor"). */
 const char *pc_clang_type_name(pc_cx *cx, CXType t);
+CXType pc_clang_value_type(CXType t); /* canonical, references removed: the type a value of t has */
 /* Skip implicit wrappers (casts, temporaries, parentheses, copy constructions). */
 CXCursor pc_clang_strip(CXCursor c);
 /* Analyse a tensor expression: READ accesses for its operands go to cx->cur_stmt. */

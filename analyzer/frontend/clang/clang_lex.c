@@ -310,16 +310,22 @@ const char *pc_clang_string_value(pc_cx *cx, const pc_ctok *t)
 
 /* ---- integer literals ------------------------------------------------------------------------ */
 
+/* A number token's text without its ' digit separators (1'000'000), cut to size - 1 bytes. */
+static void literal_digits(const pc_ctok *t, char *out, size_t size)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; k < t->len && n + 1 < size; k++)
+        if (t->text[k] != '\'')
+            out[n++] = t->text[k];
+    out[n] = 0;
+}
+
 /* An integer literal (decimal, hex, octal, binary; ' separators; u/l suffixes).  False for
  * floating literals and anything malformed. */
 static bool int_literal(const pc_ctok *t, int64_t *out)
 {
     char digits[80];
-    size_t n = 0;
-    for (uint32_t k = 0; k < t->len && n + 1 < sizeof digits; k++)
-        if (t->text[k] != '\'')
-            digits[n++] = t->text[k];
-    digits[n] = 0;
+    literal_digits(t, digits, sizeof digits);
     int base = 10;
     const char *p = digits;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
@@ -351,11 +357,7 @@ static bool int_literal(const pc_ctok *t, int64_t *out)
 static bool float_literal(const pc_ctok *t, double *out)
 {
     char buf[80];
-    size_t n = 0;
-    for (uint32_t k = 0; k < t->len && n + 1 < sizeof buf; k++)
-        if (t->text[k] != '\'')
-            buf[n++] = t->text[k];
-    buf[n] = 0;
+    literal_digits(t, buf, sizeof buf);
     char *end;
     errno = 0;
     double v = strtod(buf, &end);
@@ -371,7 +373,7 @@ static bool float_literal(const pc_ctok *t, double *out)
 /* ---- tensors seen from tokens ------------------------------------------------------------------ */
 
 /* The shape and dtype of the tensor variable named `name` here, created in the current kernel on
- * first use.  False when the name is not a tensor. */
+ * first use (dtype and variable may be NULL).  False when the name is not a tensor. */
 static bool tensor_by_name(pc_cx *cx, const char *name, const pc_expr ***shape, int *ndims, pc_dtype *dtype,
                            const char **variable)
 {
@@ -379,19 +381,25 @@ static bool tensor_by_name(pc_cx *cx, const char *name, const pc_expr ***shape, 
     if (e < 0)
         return false;
     int t = pc_clang_env_tensor(cx, e);
+    pc_dtype dt;
+    const char *var;
     if (t >= 0) {
         pc_tensor *pt = &cx->m->kernels[cx->kernel].tensors[t];
         *shape = pt->shape;
         *ndims = pt->ndims;
-        *dtype = pt->dtype;
-        *variable = pt->variable;
+        dt = pt->dtype;
+        var = pt->variable;
     } else {
         pc_cenv *en = &cx->env.items[e];
         *shape = en->host.shape;
         *ndims = en->host.ndims;
-        *dtype = en->host.dtype;
-        *variable = en->name;
+        dt = en->host.dtype;
+        var = en->name;
     }
+    if (dtype)
+        *dtype = dt;
+    if (variable)
+        *variable = var;
     return true;
 }
 
@@ -558,9 +566,7 @@ static const pc_expr *member_expr(eparse *p, const char *name)
         }
         const pc_expr **shape;
         int ndims;
-        pc_dtype dt;
-        const char *var;
-        if (!tensor_by_name(cx, name, &shape, &ndims, &dt, &var))
+        if (!tensor_by_name(cx, name, &shape, &ndims, NULL, NULL))
             return NULL;
         if (pc_ctok_is(m, "Dim") && close == i + 3 && ndims >= 0) {
             p->i = close + 1;
@@ -930,9 +936,7 @@ bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***di
         const char *name = pc_arena_strndup(cx->scratch, t[0].text, t[0].len);
         const pc_expr **shape;
         int nd;
-        pc_dtype dt;
-        const char *var;
-        if (!tensor_by_name(cx, name, &shape, &nd, &dt, &var) || nd < 0)
+        if (!tensor_by_name(cx, name, &shape, &nd, NULL, NULL) || nd < 0)
             return false;
         *dims = shape;
         *ndims = nd;
@@ -943,9 +947,7 @@ bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***di
         const char *name = pc_clang_tok_spelling(cx, t + 2, n - 3);
         const pc_expr **shape;
         int nd;
-        pc_dtype dt;
-        const char *var;
-        if (!tensor_by_name(cx, name, &shape, &nd, &dt, &var) || nd < 0)
+        if (!tensor_by_name(cx, name, &shape, &nd, NULL, NULL) || nd < 0)
             return false;
         const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)(nd ? nd : 1));
         for (int k = 0; k < nd; k++)
@@ -992,8 +994,7 @@ pc_dtype pc_clang_dtype(pc_cx *cx, const pc_ctok *t, int n)
         const pc_expr **shape;
         int nd;
         pc_dtype dt;
-        const char *var;
-        if (tensor_by_name(cx, name, &shape, &nd, &dt, &var))
+        if (tensor_by_name(cx, name, &shape, &nd, &dt, NULL))
             return dt;
     }
     return PC_DT_UNKNOWN;

@@ -27,7 +27,7 @@ static const char *skip_quals(const char *s)
     }
 }
 
-static CXType value_type(CXType t)
+CXType pc_clang_value_type(CXType t)
 {
     CXType c = clang_getCanonicalType(t);
     if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
@@ -37,7 +37,7 @@ static CXType value_type(CXType t)
 
 const char *pc_clang_type_name(pc_cx *cx, CXType t)
 {
-    CXString s = clang_getTypeSpelling(value_type(t));
+    CXString s = clang_getTypeSpelling(pc_clang_value_type(t));
     const char *r = pc_arena_strdup(cx->scratch, skip_quals(clang_getCString(s) ? clang_getCString(s) : ""));
     clang_disposeString(s);
     return r;
@@ -45,7 +45,7 @@ const char *pc_clang_type_name(pc_cx *cx, CXType t)
 
 bool pc_clang_is_tensor_type(CXType t)
 {
-    CXString s = clang_getTypeSpelling(value_type(t));
+    CXString s = clang_getTypeSpelling(pc_clang_value_type(t));
     bool r = !strcmp(skip_quals(clang_getCString(s) ? clang_getCString(s) : ""), "npu::tile_fwk::Tensor");
     clang_disposeString(s);
     return r;
@@ -354,30 +354,44 @@ static pc_ctres tres_anon(pc_unit unit, pc_dtype dt, const pc_expr **shape, int 
     return r;
 }
 
-/* Broadcast two shapes (numpy rules, right-aligned); unknown if either is. */
-static const pc_expr **broadcast(pc_cx *cx, const pc_expr **a, int na, const pc_expr **b, int nb, int *nd)
+/* What a Tensor constructor gives, before one is read (pc_clang_tensor_ctor): nothing known. */
+static pc_chost no_ctor_info(void)
 {
-    if (na < 0 || nb < 0) {
-        *nd = na < 0 ? nb : na;
-        return na < 0 ? b : a;
-    }
-    int n = na > nb ? na : nb;
-    const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        int ia = i - (n - na), ib = i - (n - nb);
-        const pc_expr *x = ia >= 0 ? a[ia] : NULL, *y = ib >= 0 ? b[ib] : NULL;
-        int64_t v;
-        if (!x)
-            d[i] = y;
-        else if (!y)
-            d[i] = x;
-        else if (pc_expr_is_int(x, &v) && v == 1)
-            d[i] = y;
-        else
-            d[i] = x;
-    }
-    *nd = n;
-    return d;
+    pc_chost info;
+    memset(&info, 0, sizeof info);
+    info.ndims = -1;
+    info.base_entry = -1;
+    return info;
+}
+
+/* A tensor a Tensor constructor made: its dtype, shape and name string (when it has one). */
+static void take_ctor_info(pc_cx *cx, pc_tensor *t, const pc_chost *info)
+{
+    t->dtype = info->dtype;
+    t->ndims = info->ndims;
+    t->shape = info->shape;
+    if (info->name && *info->name)
+        t->name = pc_model_strdup(cx->m, info->name);
+}
+
+/* Where an inlined helper's value goes (docs/model.md 4): kind, nothing returned yet. */
+static pc_ctarget helper_target(pc_ctarget_kind kind)
+{
+    pc_ctarget t;
+    memset(&t, 0, sizeof t);
+    t.kind = kind;
+    t.result = tres_none();
+    return t;
+}
+
+/* call inlined, its value going to target, when it calls a project helper the walk inlines
+ * (pc_clang_inline_call); false, nothing walked, when it calls no such helper. */
+static bool inline_helper_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
+{
+    CXCursor decl;
+    bool resolved;
+    const char *name = pc_clang_call_name(cx, call, &decl, &resolved);
+    return name && resolved && pc_clang_inlinable(cx, decl) && pc_clang_inline_call(cx, call, target);
 }
 
 static const pc_expr **matmul_shape(pc_cx *cx, pc_ctres a, bool at, pc_ctres b, bool bt, int *nd)
@@ -510,21 +524,13 @@ static int resolve_lvalue(pc_cx *cx, CXCursor c)
                 !cx->late.items[i].spelling && clang_equalCursors(cx->late.items[i].decl, decl))
                 return cx->late.items[i].tensor;
         /* a Tensor declared where the walk did not see it (a global, a lambda capture...) */
-        pc_chost info;
-        memset(&info, 0, sizeof info);
-        info.ndims = -1;
-        info.base_entry = -1;
+        pc_chost info = no_ctor_info();
         if (!clang_Cursor_isNull(decl) && clang_getCursorKind(decl) == CXCursor_VarDecl)
             pc_clang_tensor_ctor(cx, decl, &info);
         pc_kernel *kk = &cx->m->kernels[cx->kernel];
         int id = pc_kernel_add_tensor(cx->m, kk, name, PC_TENSOR_CREATED,
                                       clang_Cursor_isNull(decl) ? pc_clang_cursor_loc(cx, c) : pc_clang_cursor_loc(cx, decl));
-        pc_tensor *pt = &kk->tensors[id];
-        pt->dtype = info.dtype;
-        pt->ndims = info.ndims;
-        pt->shape = info.shape;
-        if (info.name && *info.name)
-            pt->name = pc_model_strdup(cx->m, info.name);
+        take_ctor_info(cx, &kk->tensors[id], &info);
         struct pc_clate l = {cx->kernel, decl, NULL, id};
         PC_VEC_PUSH(cx->late, l);
         return id;
@@ -573,6 +579,15 @@ static pc_ctres view_like(pc_ctres base, const pc_expr **shape, int nd, pc_dtype
     if (dt != PC_DT_UNKNOWN)
         r.dtype = dt;
     return r;
+}
+
+/* View(t, shape, ...) / Reshape(t, shape): base seen with the shape of argument 1. */
+static pc_ctres view_of_shape_arg(pc_cx *cx, CXCursor call, pc_ctres base)
+{
+    const pc_expr **shape = NULL;
+    int nd = -1;
+    arg_shape(cx, call, 1, &shape, &nd);
+    return view_like(base, shape, nd, PC_DT_UNKNOWN);
 }
 
 /* Tensor data read inside a scalar argument (an offset list, a shape, a value):
@@ -664,7 +679,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         int nd = f.ndims;
         const pc_expr **shape = f.shape;
         for (size_t i = 1; i < ins.count; i++)
-            shape = broadcast(cx, shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
+            shape = pc_op_broadcast(pc_model_arena(cx->m), shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
         r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
         PC_VEC_FREE(ins);
         return r;
@@ -686,10 +701,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
             }
             r = view_like(base, shape, nd, dt);
         } else {
-            const pc_expr **shape = NULL;
-            int nd = -1;
-            arg_shape(cx, c, 1, &shape, &nd);
-            r = view_like(base, shape, nd, PC_DT_UNKNOWN);
+            r = view_of_shape_arg(cx, c, base);
         }
         break;
     }
@@ -702,10 +714,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
             write_arg(cx, c, 1, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
             break;
         }
-        const pc_expr **shape = NULL;
-        int nd = -1;
-        arg_shape(cx, c, 1, &shape, &nd);
-        r = view_like(base, shape, nd, PC_DT_UNKNOWN);
+        r = view_of_shape_arg(cx, c, base);
         break;
     }
     case PC_OPSHAPE_ASSEMBLE: {
@@ -950,7 +959,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
         int nd = f.ndims;
         const pc_expr **shape = f.shape;
         for (size_t i = 1; i < ins.count; i++)
-            shape = broadcast(cx, shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
+            shape = pc_op_broadcast(pc_model_arena(cx->m), shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
         r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, f.dtype), shape, nd);
         break;
     }
@@ -1000,10 +1009,7 @@ pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e)
     if (resolved && pc_clang_inlinable(cx, decl) &&
         (clang_getCursorKind(decl) == CXCursor_FunctionDecl || clang_getCursorKind(decl) == CXCursor_FunctionTemplate ||
          clang_getCursorKind(decl) == CXCursor_CXXMethod)) {
-        pc_ctarget t;
-        memset(&t, 0, sizeof t);
-        t.kind = PC_CTGT_RESULT;
-        t.result = tres_none();
+        pc_ctarget t = helper_target(PC_CTGT_RESULT);
         if (pc_clang_inline_call(cx, c, &t))
             return t.done ? t.result : tres_none();
     }
@@ -1042,21 +1048,12 @@ static void assign_tensor(pc_cx *cx, CXCursor lhs, CXCursor rhs)
     int t = resolve_lvalue(cx, lhs);
     if (t < 0)
         return;
-    CXCursor rc = pc_clang_strip(rhs);
-    CXCursor decl;
-    bool resolved;
-    const char *name = pc_clang_call_name(cx, rc, &decl, &resolved);
-    if (name && resolved && pc_clang_inlinable(cx, decl)) {
-        pc_ctarget tg;
-        memset(&tg, 0, sizeof tg);
-        tg.kind = PC_CTGT_ASSIGN;
-        tg.tensor = t;
-        tg.result = tres_none();
-        if (pc_clang_inline_call(cx, rc, &tg)) {
-            if (tg.done)
-                fill_shape(cx, t, tg.result);
-            return;
-        }
+    pc_ctarget tg = helper_target(PC_CTGT_ASSIGN);
+    tg.tensor = t;
+    if (inline_helper_call(cx, pc_clang_strip(rhs), &tg)) {
+        if (tg.done)
+            fill_shape(cx, t, tg.result);
+        return;
     }
     pc_ctres r = pc_clang_tensor_expr(cx, rhs);
     if (r.kind == PC_TR_NAMED)
@@ -1134,52 +1131,29 @@ void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
         loc = pc_clang_cursor_loc(cx, v);
     cx->cur_stmt = -1;
     int e = pc_clang_env_push(cx, PC_CENV_TENSOR, name, &v);
-    pc_chost info;
-    memset(&info, 0, sizeof info);
-    info.ndims = -1;
-    info.base_entry = -1;
+    pc_chost info = no_ctor_info();
     int tid = -1;
     if (pc_clang_tensor_ctor(cx, v, &info)) {
         tid = pc_kernel_add_tensor(cx->m, k, name, PC_TENSOR_CREATED, loc);
-        pc_tensor *t = &k->tensors[tid];
-        t->dtype = info.dtype;
-        t->ndims = info.ndims;
-        t->shape = info.shape;
-        if (info.name && *info.name)
-            t->name = pc_model_strdup(cx->m, info.name);
+        take_ctor_info(cx, &k->tensors[tid], &info);
     } else {
-        pc_clang_cursors ch = {0};
-        pc_clang_children(v, &ch);
-        CXCursor init = clang_getNullCursor();
-        for (size_t i = 0; i < ch.count; i++)
-            if (clang_isExpression(clang_getCursorKind(ch.items[i])))
-                init = ch.items[i];
-        PC_VEC_FREE(ch);
+        CXCursor init = pc_clang_decl_init(v);
         pc_ctres r = tres_none();
         if (!clang_Cursor_isNull(init)) {
-            CXCursor c = pc_clang_strip(init);
-            CXCursor decl;
-            bool resolved;
-            const char *fn = pc_clang_call_name(cx, c, &decl, &resolved);
-            if (fn && resolved && pc_clang_inlinable(cx, decl)) {
-                pc_ctarget tg;
-                memset(&tg, 0, sizeof tg);
-                tg.kind = PC_CTGT_DECL;
-                tg.env = e;
-                tg.loc = loc;
-                tg.result = tres_none();
-                if (pc_clang_inline_call(cx, c, &tg)) {
-                    pc_cenv *en = &cx->env.items[e];
-                    if (!(tg.done && en->tensor >= 0 && en->kernel == cx->kernel)) {
-                        int id = pc_kernel_add_tensor(cx->m, &cx->m->kernels[cx->kernel], name, PC_TENSOR_CREATED, loc);
-                        cx->m->kernels[cx->kernel].tensors[id].scope_loop = cx->cur_loop;
-                        en = &cx->env.items[e];
-                        en->kernel = cx->kernel;
-                        en->tensor = id;
-                    }
-                    cx->cur_stmt = -1;
-                    return;
+            pc_ctarget tg = helper_target(PC_CTGT_DECL);
+            tg.env = e;
+            tg.loc = loc;
+            if (inline_helper_call(cx, pc_clang_strip(init), &tg)) {
+                pc_cenv *en = &cx->env.items[e];
+                if (!(tg.done && en->tensor >= 0 && en->kernel == cx->kernel)) {
+                    int id = pc_kernel_add_tensor(cx->m, &cx->m->kernels[cx->kernel], name, PC_TENSOR_CREATED, loc);
+                    cx->m->kernels[cx->kernel].tensors[id].scope_loop = cx->cur_loop;
+                    en = &cx->env.items[e];
+                    en->kernel = cx->kernel;
+                    en->tensor = id;
                 }
+                cx->cur_stmt = -1;
+                return;
             }
             r = pc_clang_tensor_expr(cx, init);
         }

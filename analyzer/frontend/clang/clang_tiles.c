@@ -57,42 +57,27 @@ static pc_tile_shapes *new_tiles(pc_cx *cx, int stmt)
 static void set_vec(pc_cx *cx, CXCursor call, pc_tile_shapes *t)
 {
     int n = pc_clang_call_nargs(call);
-    t->vec_set = true;
-    t->vec_known = false;
-    t->nvec = 0;
-    memset(t->vec, 0, sizeof t->vec);
+    pc_frontend_vec_tile_begin(t);
+    bool known = false;
     if (n == 1 && tile_list(cx, pc_clang_call_arg(call, 0), t->vec, 1, PC_TILE_MAX_DIMS, &t->nvec)) {
-        t->vec_known = true; /* SetVecTile({1, 32}) */
+        known = true; /* SetVecTile({1, 32}) */
     } else if (n >= 1 && n <= PC_TILE_MAX_DIMS) {
-        bool ok = true;
-        for (int i = 0; i < n && ok; i++)
-            ok = tile_int(cx, pc_clang_call_arg(call, i), &t->vec[i]);
-        t->vec_known = ok;
-        t->nvec = ok ? n : 0;
+        known = true;
+        for (int i = 0; i < n && known; i++)
+            known = tile_int(cx, pc_clang_call_arg(call, i), &t->vec[i]);
+        t->nvec = known ? n : 0;
     }
-    if (!t->vec_known) {
-        t->nvec = 0;
-        memset(t->vec, 0, sizeof t->vec);
-    }
-    t->vec_loc = pc_clang_cursor_loc(cx, call);
+    pc_frontend_vec_tile_end(t, known, pc_clang_cursor_loc(cx, call));
 }
 
 static void set_cube(pc_cx *cx, CXCursor call, pc_tile_shapes *t)
 {
     int n = pc_clang_call_nargs(call);
-    t->cube_set = true;
-    memset(t->cube_m, 0, sizeof t->cube_m);
-    memset(t->cube_k, 0, sizeof t->cube_k);
-    memset(t->cube_n, 0, sizeof t->cube_n);
-    t->cube_known = n >= 3 && tile_list(cx, pc_clang_call_arg(call, 0), t->cube_m, 2, 2, NULL) &&
-                    tile_list(cx, pc_clang_call_arg(call, 1), t->cube_k, 2, 3, NULL) &&
-                    tile_list(cx, pc_clang_call_arg(call, 2), t->cube_n, 2, 2, NULL);
-    if (!t->cube_known) {
-        memset(t->cube_m, 0, sizeof t->cube_m);
-        memset(t->cube_k, 0, sizeof t->cube_k);
-        memset(t->cube_n, 0, sizeof t->cube_n);
-    }
-    t->cube_loc = pc_clang_cursor_loc(cx, call);
+    pc_frontend_cube_tile_begin(t);
+    bool known = n >= 3 && tile_list(cx, pc_clang_call_arg(call, 0), t->cube_m, 2, 2, NULL) &&
+                 tile_list(cx, pc_clang_call_arg(call, 1), t->cube_k, 2, 3, NULL) &&
+                 tile_list(cx, pc_clang_call_arg(call, 2), t->cube_n, 2, 2, NULL);
+    pc_frontend_cube_tile_end(t, known, pc_clang_cursor_loc(cx, call));
 }
 
 void pc_clang_tiles_call(pc_cx *cx, CXCursor call, const char *name, int stmt)

@@ -163,19 +163,23 @@ static enum CXChildVisitResult elem_visit(CXCursor c, CXCursor parent, CXClientD
 
 /* ---- integers and symbolic scalars ----------------------------------------------------------- */
 
-static bool integral_type(CXType t)
+bool pc_clang_is_builtin_int(CXType value_type)
 {
-    CXType c = clang_getCanonicalType(t);
-    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
-        c = clang_getCanonicalType(clang_getPointeeType(c));
-    switch (c.kind) {
+    switch (value_type.kind) {
     case CXType_Bool: case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
     case CXType_Short: case CXType_UShort: case CXType_Int: case CXType_UInt: case CXType_Long:
-    case CXType_ULong: case CXType_LongLong: case CXType_ULongLong: case CXType_Enum:
+    case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
         return true;
     default:
         return false;
     }
+}
+
+/* An integer or enum type: what clang can fold to an integer. */
+static bool integral_type(CXType t)
+{
+    CXType c = pc_clang_value_type(t);
+    return c.kind == CXType_Enum || pc_clang_is_builtin_int(c);
 }
 
 /* clang's own folding of an integral expression (NULL when it cannot). */
