@@ -26,11 +26,7 @@ void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, c
 {
     if (!pc_py_in_kernel(c) || tensor < 0)
         return;
-    if (c->nacc == c->capacc) {
-        int ncap = c->capacc ? c->capacc * 2 : 16;
-        c->acc = pc_arena_grow(c->scratch, c->acc, (size_t)c->nacc, (size_t)ncap, sizeof *c->acc);
-        c->capacc = ncap;
-    }
+    c->acc = pc_py_room_for_one(c, c->acc, c->nacc, &c->capacc, 16, sizeof *c->acc);
     pc_py_pending_access *p = &c->acc[c->nacc++];
     p->tensor = tensor;
     p->kind = kind;
@@ -49,11 +45,7 @@ int pc_py_new_tensor(pc_py_ctx *c, const char *variable, pc_tensor_kind kind, pc
     t->shape = shape && ndims >= 0 ? shape : NULL;
     t->scope_loop = kind == PC_TENSOR_PARAM ? -1 : c->loop;
     if (kind != PC_TENSOR_PARAM) {
-        if (c->ndefined == c->capdefined) {
-            int ncap = c->capdefined ? c->capdefined * 2 : 8;
-            c->defined = pc_arena_grow(c->scratch, c->defined, (size_t)c->ndefined, (size_t)ncap, sizeof *c->defined);
-            c->capdefined = ncap;
-        }
+        c->defined = pc_py_room_for_one(c, c->defined, c->ndefined, &c->capdefined, 8, sizeof *c->defined);
         c->defined[c->ndefined++] = id;
     }
     return id;
@@ -151,6 +143,31 @@ void pc_py_begin_stmt(pc_py_ctx *c, const pc_py_node *stmt)
     c->stmt_col = stmt->col;
     c->stmt_end_line = stmt->end_line;
     c->stmt_end_col = stmt->end_col;
+}
+
+pc_py_suspended_stmt pc_py_suspend_stmt(pc_py_ctx *c)
+{
+    pc_py_suspended_stmt s = {c->acc, c->nacc, c->capacc, c->defined, c->ndefined, c->capdefined,
+                              c->stmt_line, c->stmt_col, c->stmt_end_line, c->stmt_end_col};
+    c->acc = NULL;
+    c->nacc = c->capacc = 0;
+    c->defined = NULL;
+    c->ndefined = c->capdefined = 0;
+    return s;
+}
+
+void pc_py_resume_stmt(pc_py_ctx *c, const pc_py_suspended_stmt *s)
+{
+    c->acc = s->acc;
+    c->nacc = s->nacc;
+    c->capacc = s->capacc;
+    c->defined = s->defined;
+    c->ndefined = s->ndefined;
+    c->capdefined = s->capdefined;
+    c->stmt_line = s->line;
+    c->stmt_col = s->col;
+    c->stmt_end_line = s->end_line;
+    c->stmt_end_col = s->end_col;
 }
 
 void pc_py_block_append(pc_py_ctx *c, int stmt)

@@ -37,6 +37,18 @@ const pc_py_node *pc_py_posarg(const pc_py_node *call, int i)
 }
 
 
+/* One more positional argument, value v written as node n (the arrays hold *cap; doubled when full). */
+static void push_pos(pc_py_ctx *c, pc_py_args *a, int *cap, const pc_py_node *n, pc_py_val v)
+{
+    if (a->npos == *cap) {
+        a->pos = pc_arena_grow(c->scratch, a->pos, (size_t)*cap, (size_t)*cap * 2, sizeof *a->pos);
+        a->posnode = pc_arena_grow(c->scratch, a->posnode, (size_t)*cap, (size_t)*cap * 2, sizeof *a->posnode);
+        *cap *= 2;
+    }
+    a->posnode[a->npos] = n;
+    a->pos[a->npos++] = v;
+}
+
 static void eval_args(pc_py_ctx *c, const pc_py_node *call, pc_py_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -51,30 +63,14 @@ static void eval_args(pc_py_ctx *c, const pc_py_node *call, pc_py_args *a)
         if (n->kind == PY_STARRED) {
             pc_py_val s = pc_py_eval(c, n->a);
             if (s.kind == PV_SEQ) {
-                for (int j = 0; j < s.nitems; j++) {
-                    if (a->npos == cap) {
-                        a->pos = pc_arena_grow(c->scratch, a->pos, (size_t)cap, (size_t)cap * 2, sizeof *a->pos);
-                        a->posnode = pc_arena_grow(c->scratch, a->posnode, (size_t)cap, (size_t)cap * 2,
-                                                   sizeof *a->posnode);
-                        cap *= 2;
-                    }
-                    a->posnode[a->npos] = n;
-                    a->pos[a->npos++] = s.items[j];
-                }
+                for (int j = 0; j < s.nitems; j++)
+                    push_pos(c, a, &cap, n, s.items[j]);
                 continue;
             }
-            s = pc_py_unknown();
-            a->posnode[a->npos] = n;
-            a->pos[a->npos++] = s;
+            push_pos(c, a, &cap, n, pc_py_unknown());
             continue;
         }
-        if (a->npos == cap) {
-            a->pos = pc_arena_grow(c->scratch, a->pos, (size_t)cap, (size_t)cap * 2, sizeof *a->pos);
-            a->posnode = pc_arena_grow(c->scratch, a->posnode, (size_t)cap, (size_t)cap * 2, sizeof *a->posnode);
-            cap *= 2;
-        }
-        a->posnode[a->npos] = n;
-        a->pos[a->npos++] = pc_py_eval(c, n);
+        push_pos(c, a, &cap, n, pc_py_eval(c, n));
     }
     if (call->list2.count) {
         a->kw = pc_arena_alloc(c->scratch, (size_t)call->list2.count * sizeof *a->kw);

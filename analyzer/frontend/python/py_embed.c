@@ -258,6 +258,15 @@ static pc_py_op op_of(PyObject *o)
     return PY_OP_NONE;
 }
 
+/* The operator of a BinOp / UnaryOp / BoolOp / AugAssign node (its `op` field). */
+static pc_py_op op_field(PyObject *o)
+{
+    PyObject *op = attr(o, "op");
+    pc_py_op r = op_of(op);
+    Py_XDECREF(op);
+    return r;
+}
+
 static pc_py_node *conv_node(conv *cv, PyObject *o, int depth);
 
 static pc_py_node *conv_field(conv *cv, PyObject *o, const char *field, int depth)
@@ -445,9 +454,7 @@ static pc_py_node *conv_node(conv *cv, PyObject *o, int depth)
         n = mk(cv, PY_AUGASSIGN, o);
         n->a = conv_field(cv, o, "target", depth);
         n->b = conv_field(cv, o, "value", depth);
-        PyObject *op = attr(o, "op");
-        n->op = op_of(op);
-        Py_XDECREF(op);
+        n->op = op_field(o);
     } else if (IS("AnnAssign")) {
         n = mk(cv, PY_ANNASSIGN, o);
         n->a = conv_field(cv, o, "target", depth);
@@ -557,21 +564,15 @@ static pc_py_node *conv_node(conv *cv, PyObject *o, int depth)
         n = mk(cv, PY_BINOP, o);
         n->a = conv_field(cv, o, "left", depth);
         n->b = conv_field(cv, o, "right", depth);
-        PyObject *op = attr(o, "op");
-        n->op = op_of(op);
-        Py_XDECREF(op);
+        n->op = op_field(o);
     } else if (IS("UnaryOp")) {
         n = mk(cv, PY_UNARYOP, o);
         n->a = conv_field(cv, o, "operand", depth);
-        PyObject *op = attr(o, "op");
-        n->op = op_of(op);
-        Py_XDECREF(op);
+        n->op = op_field(o);
     } else if (IS("BoolOp")) {
         n = mk(cv, PY_BOOLOP, o);
         conv_list_into(cv, o, "values", &n->list1, depth);
-        PyObject *op = attr(o, "op");
-        n->op = op_of(op);
-        Py_XDECREF(op);
+        n->op = op_field(o);
     } else if (IS("Compare")) {
         n = mk(cv, PY_COMPARE, o);
         n->a = conv_field(cv, o, "left", depth);

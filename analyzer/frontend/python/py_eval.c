@@ -20,29 +20,36 @@
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
+/* Op d on the n operand values vals (written as nodes), as if they were a call's positional
+ * arguments: an operator (`a + b`) or attribute (`x.T`) that is an op without a call of its own. */
+static pc_py_val apply_op_to(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_val *vals, const pc_py_node **nodes, int n,
+                             const pc_py_node *at)
+{
+    pc_py_args a;
+    memset(&a, 0, sizeof a);
+    pc_py_node no_call;
+    memset(&no_call, 0, sizeof no_call);
+    no_call.kind = PY_CALL;
+    a.call = &no_call;
+    a.pos = vals;
+    a.posnode = nodes;
+    a.npos = n;
+    return pc_py_apply_op(c, d, &a, at);
+}
+
 static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, const pc_py_node *ln,
                        const pc_py_node *rn, const pc_py_node *at)
 {
     pc_arena *ar = pc_py_marena(c);
     if (pc_py_tensorish(l) || pc_py_tensorish(r)) {
         /* tensor arithmetic: `a + b`, `x * 2.0`, `a @ b` */
-        pc_py_args a;
-        memset(&a, 0, sizeof a);
-        pc_py_node fake;
-        memset(&fake, 0, sizeof fake);
-        fake.kind = PY_CALL;
-        a.call = &fake;
         pc_py_val vals[2] = {*l, *r};
         const pc_py_node *nodes[2] = {ln, rn};
-        a.pos = vals;
-        a.posnode = nodes;
-        a.npos = 2;
         static const pc_py_opdesc elem = {"binop", OP_ELEM, PC_UNIT_VECTOR};
         static const pc_py_opdesc cmp = {"compare", OP_COMPARE, PC_UNIT_VECTOR};
         static const pc_py_opdesc mm = {"matmul", OP_MATMUL, PC_UNIT_CUBE};
         const pc_py_opdesc *d = op == PY_OP_MATMUL ? &mm : (op >= PY_OP_EQ && op <= PY_OP_GE) ? &cmp : &elem;
-        (void)at;
-        return pc_py_apply_op(c, d, &a, at);
+        return apply_op_to(c, d, vals, nodes, 2, at);
     }
     int64_t x, y;
     bool lx = pc_py_const_int(l, &x), ry = pc_py_const_int(r, &y);
@@ -201,18 +208,9 @@ static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
             return pc_py_int(c, nd);
         if (strcmp(n->name, "T") == 0 && s && nd >= 2) {
             static const pc_py_opdesc tr = {"transpose", OP_TRANSPOSE, PC_UNIT_VECTOR};
-            pc_py_args a;
-            memset(&a, 0, sizeof a);
-            pc_py_node fake;
-            memset(&fake, 0, sizeof fake);
-            fake.kind = PY_CALL;
-            a.call = &fake;
             pc_py_val vals[1] = {base};
             const pc_py_node *nodes[1] = {n->a};
-            a.pos = vals;
-            a.posnode = nodes;
-            a.npos = 1;
-            return pc_py_apply_op(c, &tr, &a, n);
+            return apply_op_to(c, &tr, vals, nodes, 1, n);
         }
     }
     return pc_py_unknown();
@@ -226,13 +224,9 @@ static bool scalar_or_gather(pc_py_ctx *c, const pc_py_node *n, pc_py_val *base,
                              pc_dtype dt, pc_py_val *out)
 {
     const pc_py_node *key = n->b;
-    const pc_py_node *single[1] = {key};
-    const pc_py_node *const *elems = single;
-    int count = 1;
-    if (key && key->kind == PY_TUPLE) {
-        elems = (const pc_py_node *const *)key->list1.items;
-        count = key->list1.count;
-    }
+    const pc_py_node *one;
+    const pc_py_node *const *elems;
+    int count = pc_py_key_elems(key, &one, &elems);
     if (!key || count == 0)
         return false;
     bool all_scalar = true;
@@ -421,6 +415,14 @@ static bool touches_tensors(pc_py_ctx *c, const pc_py_node *n, int depth)
             if (touches_tensors(c, lists[l]->items[i], depth + 1))
                 return true;
     return false;
+}
+
+const char *pc_py_eval_str(pc_py_ctx *c, const pc_py_node *n)
+{
+    if (!n)
+        return NULL;
+    pc_py_val v = pc_py_eval(c, n);
+    return v.kind == PV_STR ? v.s : NULL;
 }
 
 pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)

@@ -78,6 +78,12 @@ void pc_py_note_check(pc_py_ctx *c, const char *check, const pc_py_node *at, con
 
 static void optval_from(pc_py_ctx *c, const pc_py_node *n, pc_optval *out, int depth);
 
+/* n's source text as written, in the model (a value kept with its spelling: floats, unknowns). */
+static const char *as_written(pc_py_ctx *c, const pc_py_node *n)
+{
+    return pc_model_strdup(c->m, pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col));
+}
+
 static void optval_from_val(pc_py_ctx *c, const pc_py_node *n, const pc_py_val *v, pc_optval *out, int depth)
 {
     int64_t x;
@@ -97,7 +103,7 @@ static void optval_from_val(pc_py_ctx *c, const pc_py_node *n, const pc_py_val *
     case PV_FLOAT:
         out->kind = PC_OPT_FLOAT;
         out->f = v->f;
-        out->text = pc_model_strdup(c->m, pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col));
+        out->text = as_written(c, n);
         return;
     case PV_STR:
         out->kind = PC_OPT_STRING;
@@ -119,7 +125,7 @@ static void optval_from_val(pc_py_ctx *c, const pc_py_node *n, const pc_py_val *
         break;
     }
     out->kind = PC_OPT_UNKNOWN;
-    out->text = pc_model_strdup(c->m, pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col));
+    out->text = as_written(c, n);
 }
 
 /* The value as written (model.md 8: invalid values are reported, so nothing is normalised away). */
@@ -141,7 +147,7 @@ static void optval_from(pc_py_ctx *c, const pc_py_node *n, pc_optval *out, int d
     case PY_FLOAT:
         out->kind = PC_OPT_FLOAT;
         out->f = n->fvalue;
-        out->text = pc_model_strdup(c->m, pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col));
+        out->text = as_written(c, n);
         return;
     case PY_STR:
         out->kind = PC_OPT_STRING;
@@ -174,7 +180,7 @@ static void optval_from(pc_py_ctx *c, const pc_py_node *n, pc_optval *out, int d
             } else {
                 out->kind = PC_OPT_FLOAT;
                 out->f = neg ? -n->a->fvalue : n->a->fvalue;
-                out->text = pc_model_strdup(c->m, pc_py_source_text(c->src, n->line, n->col, n->end_line, n->end_col));
+                out->text = as_written(c, n);
             }
             return;
         }
@@ -193,11 +199,7 @@ static void optval_from(pc_py_ctx *c, const pc_py_node *n, pc_optval *out, int d
 void pc_py_add_option(pc_py_ctx *c, const char *key, const pc_py_node *value, pc_optsite_kind site, int kernel,
                       bool in_kernel, pc_loc loc)
 {
-    if (c->nopts == c->capopts) {
-        int ncap = c->capopts ? c->capopts * 2 : 8;
-        c->opts = pc_arena_grow(c->scratch, c->opts, (size_t)c->nopts, (size_t)ncap, sizeof *c->opts);
-        c->capopts = ncap;
-    }
+    c->opts = pc_py_room_for_one(c, c->opts, c->nopts, &c->capopts, 8, sizeof *c->opts);
     pc_py_optrec *r = &c->opts[c->nopts++];
     r->key = key;
     optval_from(c, value, &r->value, 0);
@@ -307,23 +309,13 @@ static void bind_module(pc_py_ctx *c, const pc_py_list *body)
             break;
         case PY_AUGASSIGN:
             if (s->a && s->a->kind == PY_NAME) {
-                pc_py_node bin;
-                memset(&bin, 0, sizeof bin);
-                bin.kind = PY_BINOP;
-                bin.op = s->op;
-                bin.a = s->a;
-                bin.b = s->b;
+                pc_py_node bin = pc_py_augassign_binop(s);
                 pc_py_assign(c, s->a, pc_py_eval(c, &bin), NULL);
             }
             break;
-        case PY_FUNCDEF: {
-            pc_py_val f = pc_py_unknown();
-            f.kind = PV_FUNC;
-            f.node = s;
-            f.frame = c->frame;
-            pc_py_bind(c, c->frame, s->name, f);
+        case PY_FUNCDEF:
+            pc_py_bind_def(c, s);
             break;
-        }
         case PY_IF: {
             pc_py_val t = pc_py_eval(c, s->a);
             int truth = pc_py_truth(c, &t);
@@ -629,11 +621,7 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
             t->shape = open_prefix >= 0 ? NULL : shape;
             t->ndims = open_prefix >= 0 || !shape ? -1 : ndims;
             if (open_prefix >= 0) {
-                if (c->nopen == c->capopen) {
-                    int ncap = c->capopen ? c->capopen * 2 : 8;
-                    c->open = pc_arena_grow(c->scratch, c->open, (size_t)c->nopen, (size_t)ncap, sizeof *c->open);
-                    c->capopen = ncap;
-                }
+                c->open = pc_py_room_for_one(c, c->open, c->nopen, &c->capopen, 8, sizeof *c->open);
                 struct pc_py_open_param *op = &c->open[c->nopen++];
                 op->tensor = id;
                 op->name = pc_arena_strdup(c->scratch, p->name);
@@ -664,12 +652,7 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
     const pc_py_node *name_node = pc_py_posarg(call, 0);
     if (!name_node)
         name_node = pc_py_kwarg(call, "name");
-    const char *name = NULL;
-    if (name_node) {
-        pc_py_val v = pc_py_eval(c, name_node);
-        if (v.kind == PV_STR)
-            name = v.s;
-    }
+    const char *name = pc_py_eval_str(c, name_node);
     if (!name)
         name = pc_arena_printf(c->scratch, "function_%u", with->line);
     pc_loc loc = pc_model_loc(c->m, c->file, with->line, with->col, call->end_line, call->end_col);
@@ -712,13 +695,8 @@ static void host_walk(pc_py_ctx *c, const pc_py_list *body, bool module_level, c
 static void host_funcdef(pc_py_ctx *c, const pc_py_node *s, bool module_level, const optscope *sc, bool in_class)
 {
     pc_py_frame *host = c->frame;
-    if (!module_level) {
-        pc_py_val f = pc_py_unknown();
-        f.kind = PV_FUNC;
-        f.node = s;
-        f.frame = c->frame;
-        pc_py_bind(c, c->frame, s->name, f);
-    }
+    if (!module_level)
+        pc_py_bind_def(c, s);
     if (is_jit(c, s)) {
         build_jit_kernel(c, s, host, sc, in_class);
         return;

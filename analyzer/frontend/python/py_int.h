@@ -317,7 +317,12 @@ bool pc_py_option_call(pc_py_ctx *c, const pc_py_node *call, int kernel, bool in
 
 /* ---- py_value.c: values and scopes ---- */
 pc_py_frame *pc_py_frame_new(pc_py_ctx *c, pc_py_frame *parent);
+/* An array in c's scratch arena holding count items, *cap allocated, with room for one more: when it
+ * is full, a copy with twice the room (first items when it has none).  Returns the array to use. */
+void *pc_py_room_for_one(pc_py_ctx *c, void *items, int count, int *cap, int first, size_t elem);
 void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v);
+/* `def name(...)` walked: name bound in the current frame to the function, closing over that frame. */
+void pc_py_bind_def(pc_py_ctx *c, const pc_py_node *def);
 /* Latest binding of name in f or its parents; NULL when unbound. */
 pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name);
 /* The binding of name in f itself (not its parents), or NULL. */
@@ -361,6 +366,8 @@ int pc_py_truth(pc_py_ctx *c, const pc_py_val *v);
 
 /* ---- py_eval.c: expressions ---- */
 pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n);
+/* The string n evaluates to (`name="attn"`, a string constant); NULL for no node or no string. */
+const char *pc_py_eval_str(pc_py_ctx *c, const pc_py_node *n);
 
 /* ---- py_call.c: calls ---- */
 /* Evaluated arguments of one call: positional (starred sequences expanded) and keywords. */
@@ -413,6 +420,9 @@ pc_py_val pc_py_make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_p
 pc_py_val pc_py_pending(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **shape, int ndims);
 /* Dimension d (negative: from the end) of an ndims-dimensional shape, or -1. */
 int pc_py_norm_dim(int64_t d, int ndims);
+/* The elements of a subscript key: x[i, j] -> the tuple's items i, j; x[i] -> i alone, held in
+ * *one.  Returns how many (0 for x[()]). */
+int pc_py_key_elems(const pc_py_node *key, const pc_py_node **one, const pc_py_node *const **elems);
 void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const pc_py_node *key,
                            const pc_expr ***out, int *nout, pc_py_keyinfo *ki);
 
@@ -432,6 +442,19 @@ void pc_py_unanalysed(pc_py_ctx *c, const pc_py_node *at, const char *what);
  * has no access and force is false). */
 void pc_py_flush_stmt(pc_py_ctx *c, bool force);
 void pc_py_begin_stmt(pc_py_ctx *c, const pc_py_node *stmt);
+/* The statement being built (its pending accesses, the tensors it defines, its extent) put aside
+ * while other code is walked: a helper's body inlined, an imported module's top level bound. */
+typedef struct pc_py_suspended_stmt {
+    pc_py_pending_access *acc;
+    int nacc, capacc;
+    int *defined;
+    int ndefined, capdefined;
+    uint32_t line, col, end_line, end_col;
+} pc_py_suspended_stmt;
+/* Put the current statement aside; c has none (no accesses, no defined tensors) until resumed. */
+pc_py_suspended_stmt pc_py_suspend_stmt(pc_py_ctx *c);
+/* Make s the current statement again (what the walk in between left pending is dropped). */
+void pc_py_resume_stmt(pc_py_ctx *c, const pc_py_suspended_stmt *s);
 /* Append statement id to the current block. */
 void pc_py_block_append(pc_py_ctx *c, int stmt);
 /* A model tensor for a parameter / host tensor. */
@@ -455,5 +478,7 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
 void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_py_node *value_node);
 /* Bind the names of an import statement in the current frame (aliases of pypto included). */
 void pc_py_bind_import(pc_py_ctx *c, const pc_py_node *s);
+/* `x op= e` (a PY_AUGASSIGN statement) as the expression `x op e`, located at the statement. */
+pc_py_node pc_py_augassign_binop(const pc_py_node *s);
 
 #endif

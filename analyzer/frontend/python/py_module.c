@@ -111,11 +111,7 @@ static pc_py_module *remember(pc_py_ctx *c, const char *key)
 {
     pc_py_module *mod = pc_arena_alloc(c->scratch, sizeof *mod);
     mod->name = pc_arena_strdup(c->scratch, key);
-    if (c->nmodules == c->capmodules) {
-        int ncap = c->capmodules ? c->capmodules * 2 : 8;
-        c->modules = pc_arena_grow(c->scratch, c->modules, (size_t)c->nmodules, (size_t)ncap, sizeof *c->modules);
-        c->capmodules = ncap;
-    }
+    c->modules = pc_py_room_for_one(c, c->modules, c->nmodules, &c->capmodules, 8, sizeof *c->modules);
     c->modules[c->nmodules++] = mod;
     return mod;
 }
@@ -163,16 +159,8 @@ static void load(pc_py_ctx *c, pc_py_module *mod, const char *path, bool package
     pc_py_frame *frame = c->frame;
     const char *file = c->file;
     pc_py_source *csrc = c->src;
-    uint32_t sl = c->stmt_line, sc = c->stmt_col, sel = c->stmt_end_line, sec = c->stmt_end_col;
-    pc_py_pending_access *acc = c->acc;
-    int nacc = c->nacc, capacc = c->capacc;
-    int *defined = c->defined;
-    int ndefined = c->ndefined, capdefined = c->capdefined;
+    pc_py_suspended_stmt stmt = pc_py_suspend_stmt(c);
     bool star = c->star_pypto;
-    c->acc = NULL;
-    c->nacc = c->capacc = 0;
-    c->defined = NULL;
-    c->ndefined = c->capdefined = 0;
     c->kernel = -1;
     pc_py_frame *mf = pc_py_frame_new(c, NULL);
     mf->module = mod;
@@ -186,16 +174,7 @@ static void load(pc_py_ctx *c, pc_py_module *mod, const char *path, bool package
     c->frame = frame;
     c->file = file;
     c->src = csrc;
-    c->stmt_line = sl;
-    c->stmt_col = sc;
-    c->stmt_end_line = sel;
-    c->stmt_end_col = sec;
-    c->acc = acc;
-    c->nacc = nacc;
-    c->capacc = capacc;
-    c->defined = defined;
-    c->ndefined = ndefined;
-    c->capdefined = capdefined;
+    pc_py_resume_stmt(c, &stmt);
     mod->frame = mf;
 }
 

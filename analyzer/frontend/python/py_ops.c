@@ -1,6 +1,7 @@
 /*
- * py_ops.c - the pypto ops: their table (name, kind, unit), result shapes (broadcasting,
- * reductions, matmul, transposes, concatenation, subscripts) and dtypes, tensor creation
+ * py_ops.c - the pypto ops: their table (name, kind, unit), result shapes (broadcasting through
+ * the frontends' shared pc_op_broadcast, reductions, matmul, transposes, concatenation, subscripts)
+ * and dtypes, tensor creation
  * (pypto.tensor / full / zeros / ones) and views (view / reshape).
  *
  * An op call returns a *pending* result (unit, dtype, shape) after recording the reads of its
@@ -68,39 +69,6 @@ static pc_dtype dtype_of(const pc_py_val *v)
     return v && v->kind == PV_DTYPE ? v->dtype : PC_DT_UNKNOWN;
 }
 
-/* Elementwise broadcasting of two shapes (numpy rules, dims of 1 stretch). */
-static void broadcast(pc_py_ctx *c, const pc_expr **a, int na, const pc_expr **b, int nb, const pc_expr ***out,
-                      int *nout)
-{
-    if (!a || na < 0) {
-        *out = b && nb >= 0 ? (const pc_expr **)b : NULL;
-        *nout = b ? nb : -1;
-        return;
-    }
-    if (!b || nb < 0) {
-        *out = (const pc_expr **)a;
-        *nout = na;
-        return;
-    }
-    int n = na > nb ? na : nb;
-    const pc_expr **s = shape_alloc(c, n);
-    for (int i = 0; i < n; i++) {
-        int ia = na - n + i, ib = nb - n + i;
-        const pc_expr *da = ia >= 0 ? a[ia] : NULL, *db = ib >= 0 ? b[ib] : NULL;
-        int64_t x;
-        if (!da)
-            s[i] = db;
-        else if (!db)
-            s[i] = da;
-        else if (pc_expr_is_int(da, &x) && x == 1)
-            s[i] = db;
-        else
-            s[i] = da;
-    }
-    *out = s;
-    *nout = n;
-}
-
 int pc_py_norm_dim(int64_t d, int ndims)
 {
     if (d < 0)
@@ -108,16 +76,23 @@ int pc_py_norm_dim(int64_t d, int ndims)
     return d >= 0 && d < ndims ? (int)d : -1;
 }
 
+int pc_py_key_elems(const pc_py_node *key, const pc_py_node **one, const pc_py_node *const **elems)
+{
+    *one = key;
+    if (key && key->kind == PY_TUPLE) {
+        *elems = (const pc_py_node *const *)key->list1.items;
+        return key->list1.count;
+    }
+    *elems = one;
+    return 1;
+}
+
 void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const pc_py_node *key,
                            const pc_expr ***out, int *nout, pc_py_keyinfo *ki)
 {
-    const pc_py_node *single[1] = {key};
-    const pc_py_node *const *elems = single;
-    int n = 1;
-    if (key && key->kind == PY_TUPLE) {
-        elems = (const pc_py_node *const *)key->list1.items;
-        n = key->list1.count;
-    }
+    const pc_py_node *one;
+    const pc_py_node *const *elems;
+    int n = pc_py_key_elems(key, &one, &elems);
     ki->all_empty = true;
     ki->all_int = n > 0;
     ki->nelems = n;
@@ -305,7 +280,7 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
                 dt = tdt;
                 first = false;
             } else {
-                broadcast(c, s, n, ts, tn, (const pc_expr ***)&s, &n);
+                s = pc_op_broadcast(pc_py_marena(c), s, n, ts, tn, &n);
             }
         }
         if (d->kind == OP_COMPARE)

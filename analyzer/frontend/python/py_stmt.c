@@ -91,13 +91,9 @@ static bool key_is_empty(const pc_py_node *key)
 /* Count the key's elements and whether each is an integer index (not a slice, not a tensor). */
 static bool key_all_int(pc_py_ctx *c, const pc_py_node *key, int *count)
 {
-    const pc_py_node *single[1] = {key};
-    const pc_py_node *const *elems = single;
-    int n = 1;
-    if (key && key->kind == PY_TUPLE) {
-        elems = (const pc_py_node *const *)key->list1.items;
-        n = key->list1.count;
-    }
+    const pc_py_node *one;
+    const pc_py_node *const *elems;
+    int n = pc_py_key_elems(key, &one, &elems);
     *count = n;
     bool all = n > 0;
     for (int i = 0; i < n; i++) {
@@ -356,17 +352,9 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
     }
 
     /* The caller's statement is suspended while the helper's statements are emitted. */
-    pc_py_pending_access *acc = c->acc;
-    int nacc = c->nacc, capacc = c->capacc;
-    int *defined = c->defined;
-    int ndefined = c->ndefined, capdefined = c->capdefined;
-    uint32_t sl = c->stmt_line, sc = c->stmt_col, sel = c->stmt_end_line, sec = c->stmt_end_col;
+    pc_py_suspended_stmt stmt = pc_py_suspend_stmt(c);
     pc_py_frame *saved_frame = c->frame;
     pc_py_val *saved_ret = c->return_val;
-    c->acc = NULL;
-    c->nacc = c->capacc = 0;
-    c->defined = NULL;
-    c->ndefined = c->capdefined = 0;
     c->frame = frame;
     pc_py_val ret = pc_py_unknown();
     ret.kind = PV_NONE;
@@ -382,21 +370,8 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
     c->returned = false;
     c->return_val = saved_ret;
     c->frame = saved_frame;
-    c->acc = acc;
-    c->nacc = nacc;
-    c->capacc = capacc;
-    c->defined = defined;
-    c->ndefined = ndefined;
-    c->capdefined = capdefined;
-    c->stmt_line = sl;
-    c->stmt_col = sc;
-    c->stmt_end_line = sel;
-    c->stmt_end_col = sec;
-    if (c->ninlined == c->capinlined) {
-        int ncap = c->capinlined ? c->capinlined * 2 : 8;
-        c->inlined = pc_arena_grow(c->scratch, c->inlined, (size_t)c->ninlined, (size_t)ncap, sizeof *c->inlined);
-        c->capinlined = ncap;
-    }
+    pc_py_resume_stmt(c, &stmt);
+    c->inlined = pc_py_room_for_one(c, c->inlined, c->ninlined, &c->capinlined, 8, sizeof *c->inlined);
     c->inlined[c->ninlined++] = def;
     return ret;
 }
@@ -461,13 +436,7 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
     }
     const pc_py_node *kstart = pc_py_kwarg(call, "start"), *kstop = pc_py_kwarg(call, "stop"),
                      *kstep = pc_py_kwarg(call, "step");
-    const char *name = NULL;
-    const pc_py_node *kn = pc_py_kwarg(call, "name");
-    if (kn) {
-        pc_py_val nv = pc_py_eval(c, kn);
-        if (nv.kind == PV_STR)
-            name = nv.s;
-    }
+    const char *name = pc_py_eval_str(c, pc_py_kwarg(call, "name"));
     if (!name)
         name = pc_arena_printf(c->scratch, "loop_%u", s->line);
     const pc_expr *begin = pc_expr_int(ar, 0), *end = NULL, *step = pc_expr_int(ar, 1);
@@ -1200,6 +1169,21 @@ static void bind_import(pc_py_ctx *c, const pc_py_node *s)
 
 void pc_py_bind_import(pc_py_ctx *c, const pc_py_node *s) { bind_import(c, s); }
 
+pc_py_node pc_py_augassign_binop(const pc_py_node *s)
+{
+    pc_py_node bin;
+    memset(&bin, 0, sizeof bin);
+    bin.kind = PY_BINOP;
+    bin.op = s->op;
+    bin.a = s->a;
+    bin.b = s->b;
+    bin.line = s->line;
+    bin.col = s->col;
+    bin.end_line = s->end_line;
+    bin.end_col = s->end_col;
+    return bin;
+}
+
 static void walk_stmt(pc_py_ctx *c, const pc_py_node *s)
 {
     switch (s->kind) {
@@ -1234,16 +1218,7 @@ static void walk_stmt(pc_py_ctx *c, const pc_py_node *s)
     case PY_AUGASSIGN: {
         /* x += e is x = x + e (pypto tensors have no in-place operators) */
         pc_py_begin_stmt(c, s);
-        pc_py_node bin;
-        memset(&bin, 0, sizeof bin);
-        bin.kind = PY_BINOP;
-        bin.op = s->op;
-        bin.a = s->a;
-        bin.b = s->b;
-        bin.line = s->line;
-        bin.col = s->col;
-        bin.end_line = s->end_line;
-        bin.end_col = s->end_col;
+        pc_py_node bin = pc_py_augassign_binop(s);
         pc_py_val v = pc_py_eval(c, &bin);
         pc_py_assign(c, s->a, v, s->b);
         pc_py_flush_stmt(c, false);
@@ -1284,14 +1259,9 @@ static void walk_stmt(pc_py_ctx *c, const pc_py_node *s)
         pc_py_flush_stmt(c, false);
         c->returned = true;
         break;
-    case PY_FUNCDEF: {
-        pc_py_val f = pc_py_unknown();
-        f.kind = PV_FUNC;
-        f.node = s;
-        f.frame = c->frame;
-        pc_py_bind(c, c->frame, s->name, f);
+    case PY_FUNCDEF:
+        pc_py_bind_def(c, s);
         break;
-    }
     case PY_IMPORT:
     case PY_IMPORTFROM:
         bind_import(c, s);

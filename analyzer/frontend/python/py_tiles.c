@@ -114,18 +114,11 @@ static void vec_from_values(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_va
                             pc_loc loc)
 {
     pc_tile_shapes *t = copy_current(c, st);
-    t->vec_set = true;
-    t->vec_known = !unknown && n > 0 && n <= PC_TILE_MAX_DIMS;
-    t->nvec = 0;
-    memset(t->vec, 0, sizeof t->vec);
-    for (int i = 0; t->vec_known && i < n; i++)
-        if (!tile_int(&vals[i], &t->vec[t->nvec++]))
-            t->vec_known = false;
-    if (!t->vec_known) {
-        t->nvec = 0;
-        memset(t->vec, 0, sizeof t->vec);
-    }
-    t->vec_loc = loc;
+    pc_frontend_vec_tile_begin(t);
+    bool known = !unknown && n > 0 && n <= PC_TILE_MAX_DIMS;
+    for (int i = 0; known && i < n; i++)
+        known = tile_int(&vals[i], &t->vec[t->nvec++]);
+    pc_frontend_vec_tile_end(t, known, loc);
     st->cur = t;
 }
 
@@ -144,21 +137,7 @@ static void set_vec(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *call
     vec_from_values(c, st, vals, n, unknown, pc_py_loc(c, call));
 }
 
-/* [a, b] (or [a, b, c] for k): each a positive integer constant. */
-static bool pair(pc_py_ctx *c, const pc_py_node *n, int64_t *out, int min, int max)
-{
-    if (!n)
-        return false;
-    pc_py_val v = pc_py_eval(c, n);
-    if (v.kind != PV_SEQ || v.nitems < min || v.nitems > max)
-        return false;
-    for (int i = 0; i < v.nitems; i++)
-        if (!tile_int(&v.items[i], &out[i]))
-            return false;
-    return true;
-}
-
-/* pair() on an evaluated value. */
+/* [a, b] (or [a, b, c] for k), min..max entries: each a positive integer constant. */
 static bool pair_val(const pc_py_val *v, int64_t *out, int min, int max)
 {
     if (v->kind != PV_SEQ || v->nitems < min || v->nitems > max)
@@ -167,6 +146,15 @@ static bool pair_val(const pc_py_val *v, int64_t *out, int min, int max)
         if (!tile_int(&v->items[i], &out[i]))
             return false;
     return true;
+}
+
+/* pair_val() of the node's value (false for no node). */
+static bool pair(pc_py_ctx *c, const pc_py_node *n, int64_t *out, int min, int max)
+{
+    if (!n)
+        return false;
+    pc_py_val v = pc_py_eval(c, n);
+    return pair_val(&v, out, min, max);
 }
 
 /* `with pypto.options(vec_tile_shapes=[...], cube_tile_shapes=[m, k, n(, split_k)])`: the with
@@ -189,18 +177,10 @@ void pc_py_tiles_options(pc_py_ctx *c, const pc_py_node *call)
         } else if (strcmp(kw->name, "cube_tile_shapes") == 0) {
             pc_py_val v = pc_py_eval(c, kw->a);
             pc_tile_shapes *t = copy_current(c, st);
-            t->cube_set = true;
-            memset(t->cube_m, 0, sizeof t->cube_m);
-            memset(t->cube_k, 0, sizeof t->cube_k);
-            memset(t->cube_n, 0, sizeof t->cube_n);
-            t->cube_known = v.kind == PV_SEQ && v.nitems >= 3 && pair_val(&v.items[0], t->cube_m, 2, 2) &&
-                            pair_val(&v.items[1], t->cube_k, 2, 3) && pair_val(&v.items[2], t->cube_n, 2, 2);
-            if (!t->cube_known) {
-                memset(t->cube_m, 0, sizeof t->cube_m);
-                memset(t->cube_k, 0, sizeof t->cube_k);
-                memset(t->cube_n, 0, sizeof t->cube_n);
-            }
-            t->cube_loc = pc_py_loc(c, kw);
+            pc_frontend_cube_tile_begin(t);
+            bool known = v.kind == PV_SEQ && v.nitems >= 3 && pair_val(&v.items[0], t->cube_m, 2, 2) &&
+                         pair_val(&v.items[1], t->cube_k, 2, 3) && pair_val(&v.items[2], t->cube_n, 2, 2);
+            pc_frontend_cube_tile_end(t, known, pc_py_loc(c, kw));
             st->cur = t;
         }
     }
@@ -214,18 +194,10 @@ static void set_cube(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *cal
         arg[i] = i < call->list1.count && call->list1.items[i]->kind != PY_STARRED ? call->list1.items[i]
                                                                                  : keyword(call, names[i]);
     pc_tile_shapes *t = copy_current(c, st);
-    t->cube_set = true;
-    memset(t->cube_m, 0, sizeof t->cube_m);
-    memset(t->cube_k, 0, sizeof t->cube_k);
-    memset(t->cube_n, 0, sizeof t->cube_n);
-    t->cube_known = pair(c, arg[0], t->cube_m, 2, 2) && pair(c, arg[1], t->cube_k, 2, 3) &&
-                    pair(c, arg[2], t->cube_n, 2, 2);
-    if (!t->cube_known) {
-        memset(t->cube_m, 0, sizeof t->cube_m);
-        memset(t->cube_k, 0, sizeof t->cube_k);
-        memset(t->cube_n, 0, sizeof t->cube_n);
-    }
-    t->cube_loc = pc_py_loc(c, call);
+    pc_frontend_cube_tile_begin(t);
+    bool known = pair(c, arg[0], t->cube_m, 2, 2) && pair(c, arg[1], t->cube_k, 2, 3) &&
+                 pair(c, arg[2], t->cube_n, 2, 2);
+    pc_frontend_cube_tile_end(t, known, pc_py_loc(c, call));
     st->cur = t;
 }
 
@@ -259,12 +231,7 @@ void pc_py_tiles_leave(pc_py_ctx *c, const pc_tile_shapes *saved)
 const pc_tile_shapes *pc_py_tiles_with_enter(pc_py_ctx *c)
 {
     struct pc_py_tiles *st = state(c);
-    if (st->nwith == st->capwith) {
-        int ncap = st->capwith ? st->capwith * 2 : 8;
-        st->with_scoped = pc_arena_grow(c->scratch, st->with_scoped, (size_t)st->nwith, (size_t)ncap,
-                                        sizeof *st->with_scoped);
-        st->capwith = ncap;
-    }
+    st->with_scoped = pc_py_room_for_one(c, st->with_scoped, st->nwith, &st->capwith, 8, sizeof *st->with_scoped);
     st->with_scoped[st->nwith++] = false;
     return st->cur;
 }
@@ -280,11 +247,7 @@ static void add_mark(pc_py_ctx *c, struct pc_py_tiles *st, const pc_py_node *n, 
 {
     if (!n || !n->line)
         return;
-    if (st->nmarks == st->capmarks) {
-        int ncap = st->capmarks ? st->capmarks * 2 : 8;
-        st->marks = pc_arena_grow(c->scratch, st->marks, (size_t)st->nmarks, (size_t)ncap, sizeof *st->marks);
-        st->capmarks = ncap;
-    }
+    st->marks = pc_py_room_for_one(c, st->marks, st->nmarks, &st->capmarks, 8, sizeof *st->marks);
     tiles_mark *mk = &st->marks[st->nmarks++];
     mk->loc = pc_py_loc(c, n);
     mk->role = role;

@@ -58,6 +58,16 @@ static void frame_rehash(pc_py_ctx *c, pc_py_frame *f, int nslots)
     }
 }
 
+void *pc_py_room_for_one(pc_py_ctx *c, void *items, int count, int *cap, int first, size_t elem)
+{
+    if (count < *cap)
+        return items;
+    int ncap = *cap ? *cap * 2 : first;
+    items = pc_arena_grow(c->scratch, items, (size_t)count, (size_t)ncap, elem);
+    *cap = ncap;
+    return items;
+}
+
 void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v)
 {
     if (!name)
@@ -68,11 +78,7 @@ void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v)
         f->items[at].val = v;
         return;
     }
-    if (f->count == f->cap) {
-        int ncap = f->cap ? f->cap * 2 : 16;
-        f->items = pc_arena_grow(c->scratch, f->items, (size_t)f->count, (size_t)ncap, sizeof *f->items);
-        f->cap = ncap;
-    }
+    f->items = pc_py_room_for_one(c, f->items, f->count, &f->cap, 16, sizeof *f->items);
     f->items[f->count].name = pc_arena_strdup(c->scratch, name);
     f->items[f->count].val = v;
     f->count++;
@@ -84,6 +90,15 @@ void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v)
             i = (i + 1) & mask;
         f->slots[i] = f->count;
     }
+}
+
+void pc_py_bind_def(pc_py_ctx *c, const pc_py_node *def)
+{
+    pc_py_val f = pc_py_unknown();
+    f.kind = PV_FUNC;
+    f.node = def;
+    f.frame = c->frame;
+    pc_py_bind(c, c->frame, def->name, f);
 }
 
 pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name)
@@ -277,9 +292,21 @@ pc_py_val pc_py_bool_val(int64_t b)
     return v;
 }
 
+/* A constant integer, bool or float as a double (Python compares 1 == 1.0 as numbers). */
+static bool constant_number(const pc_py_val *v, double *out)
+{
+    int64_t x;
+    if (pc_py_const_int(v, &x))
+        *out = (double)x;
+    else if (v->kind == PV_FLOAT)
+        *out = v->f;
+    else
+        return false;
+    return true;
+}
+
 int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r)
 {
-    int64_t x, y;
     if (op == PY_OP_IS || op == PY_OP_ISNOT) {
         int same;
         if (l->kind == PV_NONE || r->kind == PV_NONE) {
@@ -300,17 +327,7 @@ int pc_py_compare_truth(pc_py_op op, const pc_py_val *l, const pc_py_val *r)
         return -1;
     }
     double a, b;
-    if (pc_py_const_int(l, &x))
-        a = (double)x;
-    else if (l->kind == PV_FLOAT)
-        a = l->f;
-    else
-        return -1;
-    if (pc_py_const_int(r, &y))
-        b = (double)y;
-    else if (r->kind == PV_FLOAT)
-        b = r->f;
-    else
+    if (!constant_number(l, &a) || !constant_number(r, &b))
         return -1;
     switch (op) {
     case PY_OP_EQ: return a == b;
