@@ -737,7 +737,7 @@ public:
 };
 /* the function-level tables of a dynamic (device) function tests read back */
 struct DyndevFunctionAttribute {
-    std::unordered_map<std::string, int64_t> inputSymbolDict;
+    std::unordered_map<std::string, ScalarImmediateType> inputSymbolDict;
     SymbolicScalar maxDynamicAssembleOutcastMem;
     SymbolicScalar maxDynamicCellMatchTableMem;
     std::vector<uint8_t> disableL2List;

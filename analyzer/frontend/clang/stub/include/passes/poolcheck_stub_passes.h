@@ -113,7 +113,7 @@ class AxisCombine : public Pass {
 const std::string L0C_COPY_OUT_OUTER = OP_ATTR_PREFIX + "curH";
 const std::string L0C_COPY_OUT_INNER = OP_ATTR_PREFIX + "curW";
 const std::string COPY_IS_NZ = OP_ATTR_PREFIX + "is_nz";
-const std::map<std::pair<DataType, DataType>, DataType> supportDtypeMap;
+extern const std::map<std::pair<DataType, DataType>, DataType> supportDtypeMap; /* the cube input -> output dtypes */
 class CubeProcess {
 public:
     Status GetL0CCopyOuts(Operation &op, std::vector<Operation *> &l0CCopyOuts);
