@@ -897,8 +897,8 @@ static uint32_t off_of_loc(const uint32_t *ls, int n, size_t len, uint32_t line,
     return off <= len ? (uint32_t)off : UINT32_MAX;
 }
 
-/* Index of the region whose definition (head and body) holds off, or -1. */
-static int region_at(const incr_regions *r, uint32_t off)
+/* The first region that ends after off (regions are in order and do not overlap), or count. */
+static size_t region_ending_after(const incr_regions *r, uint32_t off)
 {
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
@@ -908,21 +908,21 @@ static int region_at(const incr_regions *r, uint32_t off)
         else
             hi = mid;
     }
-    return lo < r->count && r->items[lo].head <= off && off < r->items[lo].body_end ? (int)lo : -1;
+    return lo;
 }
 
-/* Index of the region whose function's name is at off, or -1. */
+/* Index of the region whose definition (head and body) holds off, or -1. */
+static int region_at(const incr_regions *r, uint32_t off)
+{
+    size_t i = region_ending_after(r, off);
+    return i < r->count && r->items[i].head <= off ? (int)i : -1;
+}
+
+/* Index of the region whose function's name is at off, or -1 (the name lies in the head). */
 static int region_of_fn(const incr_regions *r, uint32_t off)
 {
-    size_t lo = 0, hi = r->count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (r->items[mid].body_begin <= off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->count && r->items[lo].fn_loc == off ? (int)lo : -1;
+    size_t i = region_ending_after(r, off);
+    return i < r->count && r->items[i].fn_loc == off ? (int)i : -1;
 }
 
 static bool file_offset(CXSourceLocation l, CXFile main, uint32_t *off)
@@ -1034,14 +1034,21 @@ static void collect_tops(CXTranslationUnit tu, CXFile main, cursor_vec *out)
     clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_tops, &ts);
 }
 
+/* visit(top) for each of tops, and over its children when it says Recurse: what
+ * clang_visitChildren of the translation unit would do, without the preamble's cursors. */
+static void visit_tops(const cursor_vec *tops, CXCursorVisitor visit, CXClientData data)
+{
+    for (size_t i = 0; i < tops->count; i++)
+        if (visit(tops->items[i], clang_getNullCursor(), data) == CXChildVisit_Recurse)
+            clang_visitChildren(tops->items[i], visit, data);
+}
+
 /* The main file's function bodies at namespace scope, in order. */
 static void collect_regions(const cursor_vec *tops, CXFile main, const char *text, size_t len, const uint32_t *lines,
                             int nlines, incr_regions *out)
 {
     region_scan rs = {main, text, len, lines, nlines, out, clang_getNullCursor(), false};
-    for (size_t i = 0; i < tops->count; i++)
-        if (scan_regions(tops->items[i], clang_getNullCursor(), &rs) == CXChildVisit_Recurse)
-            clang_visitChildren(tops->items[i], scan_regions, &rs);
+    visit_tops(tops, scan_regions, &rs);
 }
 
 /* The main file's preprocessor directives clang records (#define, #include) and the ranges it
@@ -1140,9 +1147,7 @@ static enum CXChildVisitResult scan_names(CXCursor c, CXCursor parent, CXClientD
 static void collect_region_names(const cursor_vec *tops, CXFile main, const incr_regions *r, region_names *out)
 {
     name_scan ns = {main, r, out};
-    for (size_t i = 0; i < tops->count; i++)
-        if (scan_names(tops->items[i], clang_getNullCursor(), &ns) == CXChildVisit_Recurse)
-            clang_visitChildren(tops->items[i], scan_names, &ns);
+    visit_tops(tops, scan_names, &ns);
 }
 
 static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -1251,9 +1256,7 @@ static bool mark_references(const cursor_vec *tops, CXFile main, incr_regions *r
                             region_refs *edges)
 {
     ref_scan rs = {main, r, skip, gone, ngone, gone_b, gone_e, edges, false};
-    for (size_t i = 0; i < tops->count; i++)
-        if (scan_refs(tops->items[i], clang_getNullCursor(), &rs) == CXChildVisit_Recurse)
-            clang_visitChildren(tops->items[i], scan_refs, &rs);
+    visit_tops(tops, scan_refs, &rs);
     return rs.hit;
 }
 
@@ -1486,31 +1489,35 @@ static pc_loc cp_loc(copier *c, pc_loc l)
 }
 
 /* The copy of a shared object (an expression, a tile state: the model points at one from many
- * places) made before, or a new copy of its size bytes, remembered; *fresh says which. */
-static void *cp_shared(copier *c, const void *p, size_t size, bool *fresh)
+ * places) made before, or a new copy of its size bytes, remembered, its pointers made by fill;
+ * NULL for NULL. */
+typedef void (*cp_fill_fn)(copier *c, void *copy, const void *orig);
+
+static void *cp_shared(copier *c, const void *p, size_t size, cp_fill_fn fill)
 {
+    if (!p)
+        return NULL;
     void *q = map_get(c, p);
-    *fresh = q == NULL;
     if (q)
         return q;
     q = pc_arena_alloc(c->dst->arena, size);
     memcpy(q, p, size);
     map_put(c, p, q);
+    fill(c, q, p);
     return q;
 }
 
-static const pc_expr *cp_expr(copier *c, const pc_expr *e)
+static void fill_expr(copier *c, void *copy, const void *orig);
+
+static const pc_expr *cp_expr(copier *c, const pc_expr *e) { return cp_shared(c, e, sizeof *e, fill_expr); }
+
+static void fill_expr(copier *c, void *copy, const void *orig)
 {
-    if (!e)
-        return NULL;
-    bool fresh;
-    pc_expr *q = cp_shared(c, e, sizeof *q, &fresh);
-    if (fresh) {
-        q->name = cp_str(c, e->name);
-        q->a = cp_expr(c, e->a);
-        q->b = cp_expr(c, e->b);
-    }
-    return q;
+    pc_expr *q = copy;
+    const pc_expr *e = orig;
+    q->name = cp_str(c, e->name);
+    q->a = cp_expr(c, e->a);
+    q->b = cp_expr(c, e->b);
 }
 
 static void cp_block(copier *c, pc_block *b)
@@ -1518,17 +1525,17 @@ static void cp_block(copier *c, pc_block *b)
     b->stmts = cp_array(c, b->stmts, b->count, sizeof *b->stmts);
 }
 
+static void fill_tiles(copier *c, void *copy, const void *orig)
+{
+    pc_tile_shapes *q = copy;
+    const pc_tile_shapes *t = orig;
+    q->vec_loc = cp_loc(c, t->vec_loc);
+    q->cube_loc = cp_loc(c, t->cube_loc);
+}
+
 static const pc_tile_shapes *cp_tiles(copier *c, const pc_tile_shapes *t)
 {
-    if (!t)
-        return NULL;
-    bool fresh;
-    pc_tile_shapes *q = cp_shared(c, t, sizeof *q, &fresh);
-    if (fresh) {
-        q->vec_loc = cp_loc(c, t->vec_loc);
-        q->cube_loc = cp_loc(c, t->cube_loc);
-    }
-    return q;
+    return cp_shared(c, t, sizeof *t, fill_tiles);
 }
 
 static void cp_kernel(copier *c, const pc_kernel *k)
