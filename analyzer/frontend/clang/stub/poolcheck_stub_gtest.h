@@ -24,16 +24,15 @@ struct Generator {};
 struct AssertResult {
     template <class T> AssertResult &operator<<(const T &) { return *this; }
 };
+/* INSTANTIATE_TEST_SUITE_P's parameter generator, and the name generator gtest allows after it
+ * (a body, never run: it may be a lambda) */
 struct Instantiation {};
-template <class... A> Instantiation Instantiate(const A &...);
+Instantiation Instantiate(const Generator &generator);
+template <class NameGenerator> Instantiation Instantiate(const Generator &, const NameGenerator &) { return {}; }
 } // namespace pc_stub
 template <class C> pc_stub::Generator ValuesIn(const C &container);
 template <class It> pc_stub::Generator ValuesIn(It begin, It end);
 template <class... T> pc_stub::Generator Values(const T &...values);
-template <class T> pc_stub::Generator Range(T begin, T end);
-template <class T, class S> pc_stub::Generator Range(T begin, T end, S step);
-pc_stub::Generator Bool();
-template <class... G> pc_stub::Generator Combine(const G &...generators);
 } // namespace testing
 #define INSTANTIATE_TEST_SUITE_P(prefix, fixture, ...)                                                \
     [[maybe_unused]] static const ::testing::pc_stub::Instantiation PC_STUB_TEST_NAME(prefix, fixture) = \
