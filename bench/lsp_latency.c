@@ -2,12 +2,15 @@
  * lsp_latency.c - time from textDocument/didChange to the matching textDocument/publishDiagnostics
  * of poolcheck-lsp, as an editor sees it: over pipes, whole messages, one document.
  *
- *   lsp_latency SERVER FILE [EDITS] [-- SERVER ARGS...]
+ *   lsp_latency SERVER FILE [EDITS] [--at=end|body|between] [-- SERVER ARGS...]
  *
  * Opens FILE (file:// URI, languageId from its extension), waits for its first diagnostics, then
  * EDITS times (default 30) sends a full-text didChange (the original text with a comment line
- * `edit N` appended: every change is new text, so nothing can be answered from a cache) and
- * waits for the publishDiagnostics carrying that version.  Prints the
+ * `edit N` added: every change is new text, so nothing can be answered from a cache) and
+ * waits for the publishDiagnostics carrying that version.  Where the line goes: --at=end (the
+ * default) appends it; --at=body puts it first in the function body that opens (a line `{`) in the
+ * middle of the file; --at=between puts it after the blank line that follows a function's closing
+ * line `}` in the middle of the file, between two functions.  Prints the
  * median, 90th percentile and maximum in milliseconds, and the server's CPU time per edit (user +
  * system from /proc/PID/stat over the edits, Linux; "?" elsewhere): on a loaded machine the wall
  * times include waiting for a core, the CPU time does not.  Run the server with --debounce-ms=0 to
@@ -175,6 +178,50 @@ static double cpu_ms(pid_t pid)
     return hz > 0 ? (double)(ut + st) * 1000.0 / (double)hz : -1;
 }
 
+/* Start of the line after the first line equal to `want` at or after the middle of text, or 0. */
+static size_t line_after(const char *text, size_t len, size_t from, const char *want)
+{
+    size_t n = strlen(want);
+    for (size_t i = from; i < len; i++) {
+        if (i > 0 && text[i - 1] != '\n')
+            continue;
+        if (strncmp(text + i, want, n) == 0 && (text[i + n] == '\n' || (text[i + n] == '\r' && text[i + n + 1] == '\n')))
+            return (size_t)(strchr(text + i, '\n') - text) + 1;
+    }
+    return 0;
+}
+
+/* Where the edit's comment line goes (see the top of the file); exits when FILE has no such place. */
+static size_t edit_offset(const char *text, size_t len, const char *at)
+{
+    if (strcmp(at, "end") == 0)
+        return len;
+    size_t mid = len / 2, off = 0;
+    if (strcmp(at, "body") == 0) {
+        off = line_after(text, len, mid, "{");
+    } else if (strcmp(at, "between") == 0) {
+        for (size_t from = mid; (off = line_after(text, len, from, "}")) != 0; from = off) {
+            size_t blank = line_after(text, len, off, "");
+            if (blank == off + 1 || (blank == off + 2 && text[off] == '\r'))
+                break; /* `}` then a blank line: the next function starts after it */
+        }
+        off = off ? line_after(text, len, off, "") : 0;
+    } else {
+        die("--at= takes end, body or between");
+    }
+    if (!off)
+        die("no place for the --at edit in FILE");
+    return off;
+}
+
+static int line_of(const char *text, size_t off)
+{
+    int line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -185,12 +232,14 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
         die("usage: lsp_latency SERVER FILE [EDITS] [-- SERVER ARGS...]");
-    const char *server = argv[1], *file = argv[2];
+    const char *server = argv[1], *file = argv[2], *at = "end";
     int edits = 30, sargs = argc;
     for (int i = 3; i < argc; i++)
         if (strcmp(argv[i], "--") == 0) {
             sargs = i + 1;
             break;
+        } else if (strncmp(argv[i], "--at=", 5) == 0) {
+            at = argv[i] + 5;
         } else {
             edits = atoi(argv[i]);
         }
@@ -210,7 +259,13 @@ int main(int argc, char **argv)
     const char *dot = strrchr(file, '.');
     const char *lang = dot && strcmp(dot, ".py") == 0 ? "python" : "cpp";
     const char *comment = strcmp(lang, "python") == 0 ? "#" : "//";
-    char *escaped = json_escape(text);
+    size_t split = edit_offset(text, tlen, at);
+    char saved = text[split];
+    text[split] = 0;
+    char *escaped = json_escape(text); /* the text before the edit's line */
+    text[split] = saved;
+    char *escaped_tail = json_escape(text + split);
+    char *whole = json_escape(text);
 
     int in[2], out[2];
     if (pipe(in) || pipe(out))
@@ -235,7 +290,7 @@ int main(int argc, char **argv)
     to_server = in[1];
     from_server = out[0];
 
-    size_t cap = strlen(escaped) + 4096;
+    size_t cap = strlen(escaped) + strlen(escaped_tail) + 4096;
     char *msg = malloc(cap);
     send_body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":null,"
               "\"rootUri\":null,\"capabilities\":{}}}");
@@ -244,7 +299,7 @@ int main(int argc, char **argv)
     snprintf(msg, cap,
              "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
              "{\"uri\":\"file://%s\",\"languageId\":\"%s\",\"version\":1,\"text\":\"%s\"}}}",
-             abs, lang, escaped);
+             abs, lang, whole);
     double t_open = now_ms();
     send_body(msg);
     wait_diagnostics(1);
@@ -256,8 +311,8 @@ int main(int argc, char **argv)
         int version = i + 2;
         snprintf(msg, cap,
                  "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
-                 "{\"uri\":\"file://%s\",\"version\":%d},\"contentChanges\":[{\"text\":\"%s%s edit %d\\n\"}]}}",
-                 abs, version, escaped, comment, version);
+                 "{\"uri\":\"file://%s\",\"version\":%d},\"contentChanges\":[{\"text\":\"%s%s edit %d\\n%s\"}]}}",
+                 abs, version, escaped, comment, version, escaped_tail);
         double t0 = now_ms();
         send_body(msg);
         wait_diagnostics(version);
@@ -277,12 +332,15 @@ int main(int argc, char **argv)
     qsort(lat, (size_t)edits, sizeof *lat, cmp_double);
     double median = edits % 2 ? lat[edits / 2] : (lat[edits / 2 - 1] + lat[edits / 2]) / 2;
     int p90 = (int)((edits - 1) * 0.9 + 0.5);
-    printf("didOpen->diagnostics %.1f ms; didChange->publishDiagnostics over %d edits: median %.1f ms, "
-           "p90 %.1f ms, max %.1f ms; server CPU %s per edit (server exit %d)\n",
-           first, edits, median, lat[p90], lat[edits - 1], cpu, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    printf("didOpen->diagnostics %.1f ms; didChange->publishDiagnostics over %d edits (--at=%s, line %d): median "
+           "%.1f ms, p90 %.1f ms, max %.1f ms; server CPU %s per edit (server exit %d)\n",
+           first, edits, at, line_of(text, split), median, lat[p90], lat[edits - 1], cpu,
+           WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     free(lat);
     free(msg);
     free(escaped);
+    free(escaped_tail);
+    free(whole);
     free(text);
     free(rbuf);
     return 0;

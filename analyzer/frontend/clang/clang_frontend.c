@@ -730,6 +730,15 @@ static void region_names_free(region_names *v)
     PC_VEC_FREE(*v);
 }
 
+/* A cursor at namespace scope outside every region (a class, a variable, a namespace, a
+ * declaration without a body): an edit between two definitions is left at that only when these
+ * are the same before and after it, moved, and it touches none but the namespaces around it. */
+typedef struct outside_decl {
+    enum CXCursorKind kind;
+    uint32_t b, e;
+} outside_decl;
+typedef PC_VEC(outside_decl) outside_decls;
+
 /* Region `from` (-1: code outside every region) names something region `to` declares. */
 typedef struct region_ref {
     int to, from;
@@ -757,6 +766,7 @@ typedef struct pc_clang_incr {
     incr_regions regions;          /* sorted by body_begin */
     region_names names;            /* what each region's head declares */
     region_refs refs;              /* who names what each region declares */
+    outside_decls outside;         /* the declarations outside the regions */
     pp_spans pp;                   /* directives and skipped ranges of text */
     path_vec inc_paths;            /* the files its parse read */
     char *includes;                /* their inclusion_signature then */
@@ -780,6 +790,7 @@ static void incr_doc_free(pc_clang_incr *d)
     PC_VEC_FREE(d->regions);
     region_names_free(&d->names);
     PC_VEC_FREE(d->refs);
+    PC_VEC_FREE(d->outside);
     PC_VEC_FREE(d->pp);
     pc_mem_free(d->includes);
     paths_free(&d->inc_paths);
@@ -1041,6 +1052,40 @@ static void visit_tops(const cursor_vec *tops, CXCursorVisitor visit, CXClientDa
     for (size_t i = 0; i < tops->count; i++)
         if (visit(tops->items[i], clang_getNullCursor(), data) == CXChildVisit_Recurse)
             clang_visitChildren(tops->items[i], visit, data);
+}
+
+typedef struct outside_scan {
+    CXFile main;
+    const incr_regions *r;
+    outside_decls *out;
+} outside_scan;
+
+static bool is_scope_kind(enum CXCursorKind k) { return k == CXCursor_Namespace || k == CXCursor_LinkageSpec; }
+
+static enum CXChildVisitResult scan_outside(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    outside_scan *os = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXSourceRange ext = clang_getCursorExtent(c);
+    outside_decl o = {k, 0, 0};
+    if (!clang_isDeclaration(k) || !file_offset(clang_getRangeStart(ext), os->main, &o.b) ||
+        !file_offset(clang_getRangeEnd(ext), os->main, &o.e))
+        return CXChildVisit_Continue;
+    if (is_scope_kind(k)) {
+        PC_VEC_PUSH(*os->out, o);
+        return CXChildVisit_Recurse;
+    }
+    int ri = region_at(os->r, o.b);
+    if (ri < 0 || o.e > os->r->items[ri].body_end)
+        PC_VEC_PUSH(*os->out, o);
+    return CXChildVisit_Continue;
+}
+
+static void collect_outside(const cursor_vec *tops, CXFile main, const incr_regions *r, outside_decls *out)
+{
+    outside_scan os = {main, r, out};
+    visit_tops(tops, scan_outside, &os);
 }
 
 /* The main file's function bodies at namespace scope, in order. */
@@ -1723,6 +1768,9 @@ typedef struct incr_plan {
     const char **gone;             /* what the left-out definitions declared, sorted (doc->names) */
     size_t ngone;
     region_refs refs;              /* the references this parse found, and the left-out ones' before */
+    bool gap;                      /* the edit lies between definitions (changed is -1) */
+    uint32_t edit_b, edit_e;       /* the edited text in the new text (changed is -1) */
+    outside_decls outside;         /* the new text's declarations outside the regions */
 } incr_plan;
 
 static void plan_free(incr_plan *p)
@@ -1731,6 +1779,7 @@ static void plan_free(incr_plan *p)
     pc_mem_free(p->reuse);
     pc_mem_free(p->gone);
     PC_VEC_FREE(p->refs);
+    PC_VEC_FREE(p->outside);
     PC_VEC_FREE(p->now);
     PC_VEC_FREE(p->pp);
     memset(p, 0, sizeof *p);
@@ -1753,14 +1802,22 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
     uint32_t cb = (uint32_t)pre, ce = (uint32_t)(d->len - suf); /* [cb, ce) of the old text changed */
     if (pp_meets(&d->pp, cb, ce))
         return; /* a directive edited: what follows it may read differently */
-    int changed = -1;
+    int changed = -1, ri = -1;
+    bool gap = false;
     const incr_region *last = &d->regions.items[d->regions.count - 1];
-    if (cb >= last->body_end) {
-        changed = -1;
-    } else {
-        int ri = region_at(&d->regions, cb);
-        if (ri < 0)
+    if (cb < last->body_end && (ri = region_at(&d->regions, cb)) >= 0 && ce <= d->regions.items[ri].head)
+        ri = -1; /* text put in front of a definition's head: before it */
+    if (cb < last->body_end && ri < 0) {
+        /* between two definitions: it must not reach into the next one, nor touch a declaration
+         * outside them (the new parse is checked again: plan_check_tu) */
+        size_t next = region_ending_after(&d->regions, cb);
+        if (next >= d->regions.count || ce > d->regions.items[next].head)
             return;
+        for (size_t i = 0; i < d->outside.count; i++)
+            if (!is_scope_kind(d->outside.items[i].kind) && d->outside.items[i].b <= ce && d->outside.items[i].e >= cb)
+                return;
+        gap = true;
+    } else if (ri >= 0) {
         const incr_region *g = &d->regions.items[ri];
         if (cb < g->body_begin + 1 || ce > g->body_end - 1 || g->referenced || g->value_fn)
             return; /* a helper: its callers read it */
@@ -1840,6 +1897,9 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
     p->changed = changed;
     p->change_begin = cb;
     p->change_end_old = ce;
+    p->gap = gap;
+    p->edit_b = gap ? cb : p->now.items[p->now.count - 1].body_end;
+    p->edit_e = gap ? (uint32_t)((int64_t)ce + p->shift) : (uint32_t)len;
     p->active = true;
 }
 
@@ -1874,6 +1934,22 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
             changed_value_fn = got.items[j].value_fn;
     }
     PC_VEC_FREE(got);
+    /* the declarations outside the definitions as before, moved: an edit between two definitions
+     * changed a comment or blank lines, no declaration (nor a namespace's braces) */
+    collect_outside(&tops, main, &p->now, &p->outside);
+    if (ok && p->gap) {
+        const outside_decls *was = &p->doc->outside;
+        ok = was->count == p->outside.count;
+        for (size_t i = 0; ok && i < was->count; i++) {
+            outside_decl w = was->items[i], n = p->outside.items[i];
+            if (w.b >= p->change_end_old)
+                w.b = (uint32_t)((int64_t)w.b + p->shift);
+            if (w.e >= p->change_end_old)
+                w.e = (uint32_t)((int64_t)w.e + p->shift);
+            ok = w.kind == n.kind && w.b == n.b && w.e == n.e &&
+                 (is_scope_kind(n.kind) || n.e < p->edit_b || n.b > p->edit_e);
+        }
+    }
     /* the directives and skipped ranges as before, moved: none was added by the edit, and an
      * #if the edit left open did not skip more */
     if (ok) {
@@ -1897,8 +1973,8 @@ static bool plan_check_tu(incr_plan *p, CXTranslationUnit tu, CXFile main, const
     /* nothing parsed may name what a left-out definition declared (a reference, or an error
      * quoting the name: the declaration is not there); names of the others are noted */
     if (ok) {
-        uint32_t eb = p->changed >= 0 ? p->now.items[p->changed].body_begin : p->now.items[p->now.count - 1].body_end;
-        uint32_t ee = p->changed >= 0 ? p->now.items[p->changed].body_end : (uint32_t)len;
+        uint32_t eb = p->changed >= 0 ? p->now.items[p->changed].body_begin : p->edit_b;
+        uint32_t ee = p->changed >= 0 ? p->now.items[p->changed].body_end : p->edit_e;
         ok = !mark_references(&tops, main, &p->now, skip, p->gone, p->ngone, eb, ee, &p->refs) &&
              !names_in_diagnostics(tu, main, p->gone, p->ngone, eb, ee);
         /* the left-out definitions' references are the ones their text made before */
@@ -2010,7 +2086,8 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
 /* Remember the analysis of text for the next edit.  regions: this text's (taken). */
 static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, const char *text, size_t len,
                        const uint32_t *lines, int nlines, incr_regions *regions, region_names *names,
-                       region_refs *refs, pp_spans *pp, path_vec *includes, const pc_model *m, int reused)
+                       region_refs *refs, outside_decls *outside, pp_spans *pp, path_vec *includes,
+                       const pc_model *m, int reused)
 {
     if (!fe->clang_incr)
         fe->clang_incr = pc_mem_calloc(1, sizeof *fe->clang_incr);
@@ -2037,6 +2114,9 @@ static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, c
     PC_VEC_FREE(d->refs);
     d->refs = *refs;
     memset(refs, 0, sizeof *refs);
+    PC_VEC_FREE(d->outside);
+    d->outside = *outside;
+    memset(outside, 0, sizeof *outside);
     if (names) { /* else the regions are the ones before, moved: their names stand */
         region_names_free(&d->names);
         d->names = *names;
@@ -2273,7 +2353,7 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         mark_diag_notes(tu, cx.main_file, &plan.now);
         /* the whole text is what the next edit is compared with */
         incr_store(fe, abs_path, key, plan.blanked, rq.len, cx.line_start, cx.nlines, &plan.now, NULL, &plan.refs,
-                   &plan.pp, NULL, m, plan.nreuse);
+                   &plan.outside, &plan.pp, NULL, m, plan.nreuse);
     } else if (!redo && opts->keep_tu && cx.main_file && !m->fatal) {
         sort_messages(m);
         incr_regions regions = {0};
@@ -2287,13 +2367,15 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         mark_references(&tops, cx.main_file, &regions, NULL, NULL, 0, 0, 0, &refs);
         region_names names = {0};
         collect_region_names(&tops, cx.main_file, &regions, &names);
+        outside_decls outside = {0};
+        collect_outside(&tops, cx.main_file, &regions, &outside);
         PC_VEC_FREE(tops);
         mark_diag_notes(tu, cx.main_file, &regions);
         mark_kernel_homes(m, cx.line_start, cx.nlines, rq.len, &regions, 0, UINT32_MAX);
         path_vec includes = {0};
         inclusion_paths(tu, &includes);
-        incr_store(fe, abs_path, key, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions, &names, &refs, &pp,
-                   &includes, m, 0);
+        incr_store(fe, abs_path, key, rq.buffer, rq.len, cx.line_start, cx.nlines, &regions, &names, &refs, &outside,
+                   &pp, &includes, m, 0);
         region_names_free(&names);
         PC_VEC_FREE(regions);
         PC_VEC_FREE(pp);
