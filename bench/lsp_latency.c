@@ -196,18 +196,23 @@ static size_t edit_offset(const char *text, size_t len, const char *at)
 {
     if (strcmp(at, "end") == 0)
         return len;
-    size_t mid = len / 2, off = 0;
-    if (strcmp(at, "body") == 0) {
-        off = line_after(text, len, mid, "{");
-    } else if (strcmp(at, "between") == 0) {
-        for (size_t from = mid; (off = line_after(text, len, from, "}")) != 0; from = off) {
-            size_t blank = line_after(text, len, off, "");
-            if (blank == off + 1 || (blank == off + 2 && text[off] == '\r'))
-                break; /* `}` then a blank line: the next function starts after it */
-        }
-        off = off ? line_after(text, len, off, "") : 0;
-    } else {
+    if (strcmp(at, "body") && strcmp(at, "between"))
         die("--at= takes end, body or between");
+    size_t off = 0;
+    /* from the middle, else from the top */
+    for (size_t start = len / 2;; start = 0) {
+        if (strcmp(at, "body") == 0) {
+            off = line_after(text, len, start, "{");
+        } else {
+            for (size_t from = start; (off = line_after(text, len, from, "}")) != 0; from = off) {
+                size_t blank = line_after(text, len, off, "");
+                if (blank == off + 1 || (blank == off + 2 && text[off] == '\r'))
+                    break; /* `}` then a blank line: the next function starts after it */
+            }
+            off = off ? line_after(text, len, off, "") : 0;
+        }
+        if (off || !start)
+            break;
     }
     if (!off)
         die("no place for the --at edit in FILE");
