@@ -19,10 +19,11 @@ public:
     const T &GetParam() const { return *param_; } /* a body: the parameter may be a local struct */
 };
 namespace pc_stub {
-/* what a parameter generator or an assertion gives: anything can be streamed into it */
+/* what a parameter generator gives */
 struct Generator {};
+/* what an assertion gives: a message streams into it as into a std::ostream (gtest's Message) */
 struct AssertResult {
-    template <class T> AssertResult &operator<<(const T &) { return *this; }
+    template <class T> auto operator<<(const T &v) -> decltype(std::declval<std::ostream &>() << v, *this) { return *this; }
 };
 /* INSTANTIATE_TEST_SUITE_P's parameter generator, and the name generator gtest allows after it
  * (a body, never run: it may be a lambda) */

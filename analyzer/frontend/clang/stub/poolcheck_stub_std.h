@@ -456,15 +456,35 @@ public:
 };
 class ostream {
 public:
-    template <class T> ostream &operator<<(const T &v);
+    ostream &operator<<(bool v);
+    ostream &operator<<(short v);
+    ostream &operator<<(unsigned short v);
+    ostream &operator<<(int v);
+    ostream &operator<<(unsigned int v);
+    ostream &operator<<(long v);
+    ostream &operator<<(unsigned long v);
+    ostream &operator<<(long long v);
+    ostream &operator<<(unsigned long long v);
+    ostream &operator<<(float v);
+    ostream &operator<<(double v);
+    ostream &operator<<(long double v);
+    ostream &operator<<(const void *p);
+    ostream &operator<<(nullptr_t);
+    ostream &operator<<(class streambuf *sb);
     ostream &operator<<(ostream &(*manip)(ostream &));
     streambuf *rdbuf() const;
     streambuf *rdbuf(streambuf *sb);
     ostream &flush();
 };
+ostream &operator<<(ostream &os, char c);
+ostream &operator<<(ostream &os, signed char c);
+ostream &operator<<(ostream &os, unsigned char c);
+ostream &operator<<(ostream &os, const char *s);
+ostream &operator<<(ostream &os, const string &s);
 ostream &endl(ostream &os);
-/* <iomanip>: the manipulators (any of them streams into an ostream) */
+/* <iomanip>: the manipulators */
 struct pc_stub_manip {};
+ostream &operator<<(ostream &os, const pc_stub_manip &m);
 pc_stub_manip setw(int n);
 pc_stub_manip setprecision(int n);
 pc_stub_manip setfill(char c);

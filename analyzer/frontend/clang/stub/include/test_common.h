@@ -13,22 +13,30 @@ using Json = nlohmann::json;
 using namespace std;
 template <typename T = float> void readInput(std::string filename, std::vector<T> &inputData);
 template <typename T> void writeInput(std::string filename, std::vector<T> outData);
-template <typename T = float, typename... R>
-bool resultCmp(const std::vector<T> &expected, const T *actual, float eps, R... rest);
-template <typename T = float, typename... R>
-bool resultCmp(const std::vector<T> &expected, const std::vector<T> &actual, float eps, R... rest);
-template <typename T = float, typename... R>
-bool resultCmp(const T *expected, const T *actual, size_t size, float eps, R... rest);
-template <typename T = float, typename... R>
-bool resultCmpUnary(const std::vector<T> &x, const std::vector<T> &expected, const std::vector<T> &actual, R... rest);
-template <typename Ts, typename Td, typename... R>
-bool resultCmpCast(const std::vector<Ts> &x, const std::vector<Td> &expected, const std::vector<Td> &actual, R... rest);
-template <typename T, typename... R>
-bool resultCmp4TopK(const std::vector<T> &expected, const T *actual, size_t selectedCount, R... rest);
-template <typename T = float, typename... R>
-bool resultCmpPrint(const std::vector<T> &expected, const T *actual, float eps, R... rest);
-template <typename T = float, typename... R>
-bool resultCmpAbsDelta(const std::vector<T> &expected, const T *actual, float absDelta, R... rest);
+/* the comparisons' trailing parameters (thresholds, printing) have their defaults, as upstream's */
+template <typename T = float>
+bool resultCmp(const std::vector<T> &expected, const T *actual, float eps, size_t threshold = 0,
+               size_t zeroCountThreshold = 1000, bool printAll = false, bool printErr = false, size_t testNum = 0);
+template <typename T = float>
+bool resultCmp(const std::vector<T> &expected, const std::vector<T> &actual, float eps, size_t threshold = 0,
+               size_t zeroCountThreshold = 1000, bool printAll = false, bool printErr = false, size_t testNum = 0);
+template <typename T = float>
+bool resultCmp(const T *expected, const T *actual, size_t size, float eps, size_t threshold = 0,
+               size_t zeroCountThreshold = 1000, bool printAll = false, bool printErr = false, size_t testNum = 0);
+template <typename T = float>
+bool resultCmpUnary(const std::vector<T> &x, const std::vector<T> &expected, const std::vector<T> &actual, float eps,
+                    size_t threshold = 1, bool printAll = false, bool printErr = false);
+template <typename Ts, typename Td>
+bool resultCmpCast(const std::vector<Ts> &x, const std::vector<Td> &expected, const std::vector<Td> &actual, float eps,
+                   size_t threshold = 1, bool printAll = false, bool printErr = false);
+template <typename T>
+bool resultCmp4TopK(const std::vector<T> &expected, const T *actual, size_t selectedCount, float ratio);
+template <typename T = float>
+bool resultCmpPrint(const std::vector<T> &expected, const T *actual, float eps, size_t testNum = 0);
+template <typename T = float>
+bool resultCmpAbsDelta(const std::vector<T> &expected, const T *actual, float absDelta, size_t threshold = 0,
+                       size_t zeroCountThreshold = 1000, bool printAll = false, bool printErr = false,
+                       size_t testNum = 0);
 template <class T = float> void *readToDev(const std::string &path, int size);
 uint8_t *allocDevAddr(uint64_t size);
 std::string GetGoldenDir();

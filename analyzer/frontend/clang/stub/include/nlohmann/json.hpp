@@ -27,7 +27,8 @@ public:
     json(std::nullptr_t);
     template <class T> json(const T &value);
     json(std::initializer_list<json> init);
-    template <class T> static json parse(T &&input, ...);
+    template <class T> static json parse(T &&input, std::nullptr_t callback = nullptr, bool allowExceptions = true,
+                                         bool ignoreComments = false);
     static json array(std::initializer_list<json> init = {});
     static json object(std::initializer_list<json> init = {});
     template <class T> json &operator=(const T &value);
