@@ -32,14 +32,21 @@ typedef struct jr {
     int ntensors, nstmts, nloops;
 } jr;
 
+/* The first problem, "PATH: message"; false. */
+static bool vfail(jr *r, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static bool vfail(jr *r, const char *fmt, va_list ap)
+{
+    if (!r->err)
+        r->err = pc_mjson_vat_path(&r->path, "top level", fmt, ap);
+    return false;
+}
+
 static bool fail(jr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(jr *r, const char *fmt, ...)
 {
-    if (r->err)
-        return false;
     va_list ap;
     va_start(ap, fmt);
-    r->err = pc_mjson_vat_path(&r->path, "top level", fmt, ap);
+    vfail(r, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -65,6 +72,19 @@ static void path_pop(jr *r, size_t saved)
     r->path.len = saved;
     if (r->path.data)
         r->path.data[saved] = 0;
+}
+
+/* fail() about member k of the object being read (its path ends in ".k"). */
+static bool fail_at(jr *r, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail_at(jr *r, const char *k, const char *fmt, ...)
+{
+    size_t saved = path_key(r, k);
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(r, fmt, ap);
+    va_end(ap);
+    path_pop(r, saved);
+    return false;
 }
 
 /* Every member of obj must be one of the allowed names, and appear once. */
@@ -192,12 +212,8 @@ static bool read_bool(jr *r, const pc_json *obj, const char *k, bool required, b
     const pc_json *j = field(r, obj, k, required);
     if (!j)
         return !required;
-    if (!pc_json_is(j, PC_JSON_BOOL)) {
-        size_t saved = path_key(r, k);
-        fail(r, "expected a boolean, got %s", pc_json_kind(j));
-        path_pop(r, saved);
-        return false;
-    }
+    if (!pc_json_is(j, PC_JSON_BOOL))
+        return fail_at(r, k, "expected a boolean, got %s", pc_json_kind(j));
     *out = j->b;
     return true;
 }
@@ -212,12 +228,8 @@ static bool read_str(jr *r, const pc_json *obj, const char *k, const char **out)
         *out = NULL;
         return true;
     }
-    if (!pc_json_is(j, PC_JSON_STRING)) {
-        size_t saved = path_key(r, k);
-        fail(r, "expected a string or null, got %s", pc_json_kind(j));
-        path_pop(r, saved);
-        return false;
-    }
+    if (!pc_json_is(j, PC_JSON_STRING))
+        return fail_at(r, k, "expected a string or null, got %s", pc_json_kind(j));
     *out = pc_model_strdup(r->m, j->str);
     return true;
 }
