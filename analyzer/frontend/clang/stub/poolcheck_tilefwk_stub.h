@@ -947,8 +947,13 @@ public:
 
 /* tilefwk/error.h: ASSERT(cond) << "message" and its variants (an optional error code first) */
 namespace pc_stub {
+/* the message a failed ASSERT carries (upstream's ErrorMessage): what a std::ostream takes, a
+ * std::vector of such values, and the stream manipulators */
 struct AssertStream {
-    template <class T> AssertStream &operator<<(const T &) { return *this; }
+    template <class T, class = decltype(std::declval<std::ostream &>() << std::declval<const T &>())>
+    AssertStream &operator<<(const T &value);
+    template <class T> AssertStream &operator<<(const std::vector<T> &vec);
+    AssertStream &operator<<(std::ostream &(*manipulator)(std::ostream &));
 };
 AssertStream AssertCheck(bool cond);
 } // namespace pc_stub
