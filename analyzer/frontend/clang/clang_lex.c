@@ -143,6 +143,8 @@ void pc_clang_lex(const char *buf, size_t begin, size_t end, pc_ctoks *out)
         } else {
             t.kind = PC_CTOK_PUNCT;
             for (int p = 0; puncts[p]; p++) {
+                if (puncts[p][0] != c) /* only those that can match: the lexer runs over the whole file */
+                    continue;
                 size_t pl = strlen(puncts[p]);
                 if (i + pl <= end && memcmp(buf + i, puncts[p], pl) == 0) {
                     len = pl;
