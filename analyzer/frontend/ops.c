@@ -133,7 +133,7 @@ static const pc_op_info op_table[] = {
     ROW("LogicalNot", "logical_not", VEC, ELEMWISE, BOOL, -1, -1),
     ROW("LogicalAnd", "logical_and", VEC, ELEMWISE, BOOL, -1, -1),
     ROW(NULL, "logical_or", VEC, ELEMWISE, BOOL, -1, -1),
-    ROW("IsFinite", NULL, VEC, ELEMWISE, BOOL, -1, -1),
+    ROW("IsFinite", "isfinite", VEC, ELEMWISE, BOOL, -1, -1), /* python/pypto/op/math.py isfinite */
     ROW("IsNan", "isnan", VEC, ELEMWISE, BOOL, -1, -1),
     ROW(NULL, "isinf", VEC, ELEMWISE, BOOL, -1, -1),
     ROW(NULL, "eq", VEC, ELEMWISE, BOOL, -1, -1),
@@ -151,7 +151,7 @@ static const pc_op_info op_table[] = {
     ROW("GatherInL1", "gather_in_l1", VEC, OPAQUE, FIRST, -1, -1),
     ROW("GatherInUB", "gather_in_ub", VEC, OPAQUE, FIRST, -1, -1),
     ROW("TensorIndex", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("Range", "arange", VEC, OPAQUE, FIRST, -1, -1),
+    ROW("Range", "arange", CREATE, OPAQUE, FIRST, -1, -1), /* from scalars (op/creation.py arange) */
     ROW("Uniform", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Pad", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("FillPad", NULL, VEC, OPAQUE, FIRST, -1, -1),
