@@ -322,20 +322,21 @@ static pc_py_val call_pypto(pc_py_ctx *c, const char *q, const pc_py_node *call)
         tensors |= pc_py_tensorish(&a.pos[i]) || (a.pos[i].kind == PV_SEQ && seq_has_tensor(&a.pos[i]));
     for (int i = 0; i < call->list2.count; i++)
         tensors |= pc_py_tensorish(&a.kw[i]);
+    const pc_op_info *op = pc_py_find_op(leaf);
     if (!tensors) {
         /* pypto.min / pypto.max on SymbolicScalars (loop bounds, valid shapes) */
         if (strcmp(leaf, "min") == 0 || strcmp(leaf, "max") == 0)
             return call_builtin(c, leaf, &a, call);
-        return pc_py_unknown();
+        /* a creation from scalars (pypto.arange: upstream's Range, a vector op) is still an op */
+        if (!op || op->cls != PC_OPC_CREATION)
+            return pc_py_unknown();
     }
-    const pc_py_opdesc *d = pc_py_find_op(leaf);
-    if (d)
-        return pc_py_apply_op(c, d, &a, call);
+    if (op)
+        return pc_py_apply_op(c, op, &a, call);
     /* An op poolcheck has no shape rule for: vector work with an unknown result shape. */
-    static const pc_py_opdesc opaque = {"?", OP_OPAQUE, PC_UNIT_VECTOR};
     if (pc_py_in_kernel(c))
         pc_py_note_check(c, "PC013", call, "'%s': result shape not inferred (not in poolcheck's op table)", q);
-    return pc_py_apply_op(c, &opaque, &a, call);
+    return pc_py_apply_op(c, NULL, &a, call);
 }
 
 /* x.method(...) on a tensor value. */
@@ -354,16 +355,19 @@ static pc_py_val call_method(pc_py_ctx *c, pc_py_val *self, const char *method, 
         b.posnode[i + 1] = a.posnode[i];
     }
     b.npos = a.npos + 1;
-    if (strcmp(method, "move") == 0) {
-        /* t.move(e): a whole write of t (Tensor.Move) */
+    const pc_op_info *op = pc_py_find_op(method);
+    if (op && (op->shape == PC_OPSHAPE_MOVE || op->shape == PC_OPSHAPE_ASSEMBLE)) {
+        /* t.move(e): a whole write of t (Tensor.Move); t.assemble(e, offsets): a write of part of
+         * t, pypto.assemble(e, offsets, t) (tensor.py's Tensor.assemble) */
         pc_py_val *src = a.npos > 0 ? &a.pos[0] : NULL;
         pc_unit unit = PC_UNIT_NONE;
         if (src && (src->kind == PV_PENDING || src->kind == PV_CREATE))
             unit = src->unit;
         else if (src)
             pc_py_read_operand(c, src, PC_UNIT_NONE, a.posnode[0]);
+        pc_access_kind kind = op->shape == PC_OPSHAPE_MOVE ? PC_ACC_WRITE_WHOLE : PC_ACC_WRITE_ASSEMBLE;
         if (self->kind == PV_TENSOR || self->kind == PV_VIEW)
-            pc_py_access(c, self->tensor, PC_ACC_WRITE_WHOLE, unit, call->a->a);
+            pc_py_access(c, self->tensor, kind, unit, call->a->a);
         return pc_py_mkval(PV_NONE);
     }
     if (strcmp(method, "set_cache_policy") == 0 || strcmp(method, "get_cache_policy") == 0 ||
@@ -394,9 +398,8 @@ static pc_py_val call_method(pc_py_ctx *c, pc_py_val *self, const char *method, 
             return pc_py_expr_val(s[pc_py_norm_dim(d, n)]);
         return pc_py_unknown();
     }
-    const pc_py_opdesc *d = pc_py_find_op(method);
-    if (d)
-        return pc_py_apply_op(c, d, &b, call);
+    if (op)
+        return pc_py_apply_op(c, op, &b, call);
     if (method[0] && method[strlen(method) - 1] == '_') {
         for (int i = 0; i < a.npos; i++)
             pc_py_read_operand(c, &a.pos[i], PC_UNIT_VECTOR, a.posnode[i]);

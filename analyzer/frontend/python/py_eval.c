@@ -22,7 +22,7 @@
 
 /* Op d on the n operand values vals (written as nodes), as if they were a call's positional
  * arguments: an operator (`a + b`) or attribute (`x.T`) that is an op without a call of its own. */
-static pc_py_val apply_op_to(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_val *vals, const pc_py_node **nodes, int n,
+static pc_py_val apply_op_to(pc_py_ctx *c, const pc_op_info *d, pc_py_val *vals, const pc_py_node **nodes, int n,
                              const pc_py_node *at)
 {
     pc_py_args a;
@@ -45,11 +45,9 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
         /* tensor arithmetic: `a + b`, `x * 2.0`, `a @ b` */
         pc_py_val vals[2] = {*l, *r};
         const pc_py_node *nodes[2] = {ln, rn};
-        static const pc_py_opdesc elem = {"binop", OP_ELEM, PC_UNIT_VECTOR};
-        static const pc_py_opdesc cmp = {"compare", OP_COMPARE, PC_UNIT_VECTOR};
-        static const pc_py_opdesc mm = {"matmul", OP_MATMUL, PC_UNIT_CUBE};
-        const pc_py_opdesc *d = op == PY_OP_MATMUL ? &mm : (op >= PY_OP_EQ && op <= PY_OP_GE) ? &cmp : &elem;
-        return apply_op_to(c, d, vals, nodes, 2, at);
+        /* the rows of the ops the operators stand for: elementwise (add's), BOOL (eq's), matmul */
+        const char *row = op == PY_OP_MATMUL ? "matmul" : (op >= PY_OP_EQ && op <= PY_OP_GE) ? "eq" : "add";
+        return apply_op_to(c, pc_py_find_op(row), vals, nodes, 2, at);
     }
     int64_t x, y;
     bool lx = pc_py_const_int(l, &x), ry = pc_py_const_int(r, &y);
@@ -207,10 +205,9 @@ static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
         if (strcmp(n->name, "ndim") == 0 && s)
             return pc_py_int(c, nd);
         if (strcmp(n->name, "T") == 0 && s && nd >= 2) {
-            static const pc_py_opdesc tr = {"transpose", OP_TRANSPOSE, PC_UNIT_VECTOR};
             pc_py_val vals[1] = {base};
             const pc_py_node *nodes[1] = {n->a};
-            return apply_op_to(c, &tr, vals, nodes, 1, n);
+            return apply_op_to(c, pc_py_find_op("transpose"), vals, nodes, 1, n);
         }
     }
     return pc_py_unknown();

@@ -17,7 +17,8 @@
  *   py_eval.c    evaluates expressions of a kernel body: names, attributes, subscripts,
  *                operators, and the dispatch of every expression kind.
  *   py_call.c    calls: their arguments, pypto API calls, builtins, tensor methods, opaque calls.
- *   py_ops.c     the pypto op table, result shapes and dtypes, tensor creation, views.
+ *   py_ops.c     the pypto ops: the shared op table's rules (frontend/ops.c) applied to Python values
+ *                (result shapes and dtypes), tensor creation, views.
  *   py_build.c   builds the kernel model: tensors, the accesses of a statement, PC_STMT_OPs,
  *                the PC012 statements of what is not modelled.
  *   py_stmt.c    walks kernel statements into the model: loops, ifs, writes, helper inlining.
@@ -390,30 +391,19 @@ int pc_py_arg_truth(pc_py_ctx *c, pc_py_args *a, int pos, const char *kw);
 pc_py_val pc_py_eval_call(pc_py_ctx *c, const pc_py_node *n);
 
 /* ---- py_ops.c: pypto ops ---- */
-typedef enum pc_py_opkind {
-    OP_ELEM,       /* elementwise over its tensor operands (broadcasting) */
-    OP_REDUCE,     /* (input, dim=-1, keepdim=False) */
-    OP_ARGREDUCE,  /* like OP_REDUCE, INT32 result */
-    OP_MATMUL,     /* (a, b, out_dtype, a_trans=, b_trans=) */
-    OP_CAST,       /* (input, dtype) */
-    OP_TRANSPOSE,  /* (input, dim0, dim1) */
-    OP_PERMUTE,    /* (input, dims) */
-    OP_CONCAT,     /* (tensors, dim) */
-    OP_EXPAND,     /* (input, shape) */
-    OP_COMPARE,    /* elementwise, BOOL result */
-    OP_OPAQUE      /* a tensor op whose result shape poolcheck does not infer */
-} pc_py_opkind;
-typedef struct pc_py_opdesc { const char *name; pc_py_opkind kind; pc_unit unit; } pc_py_opdesc;
 /* Shape of a subscript `base[key]` and what kind of key it is. */
 typedef struct pc_py_keyinfo {
     bool all_empty;    /* every element is `:` with no bound (or a lone ...): a whole write */
     bool all_int;      /* every element is an integer index: an element write when the value is a scalar */
     int nelems;
 } pc_py_keyinfo;
-/* The op table's entry for a pypto op name ("add", "matmul"), or NULL. */
-const pc_py_opdesc *pc_py_find_op(const char *name);
-/* Run op `d` with evaluated arguments (self, when a method, is pos[0]). */
-pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, const pc_py_node *at);
+/* The shared op table's row for a pypto op name ("add", "matmul": pc_op_find(PC_OP_PY, name)), or
+ * NULL; an op poolcheck does not know gets NULL here and pc_py_apply_op's opaque treatment. */
+const pc_op_info *pc_py_find_op(const char *name);
+/* Run op `op` (a row of frontend/ops.c; NULL: an op with no row, vector work of unknown result) with
+ * evaluated arguments (self, when a method, is pos[0]): the row's unit, shape rule and dtype rule
+ * applied to the Python values. */
+pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a, const pc_py_node *at);
 pc_py_val pc_py_create_tensor(pc_py_ctx *c, const char *leaf, pc_py_args *a);
 pc_py_val pc_py_make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_py_val *dtype, const pc_py_node *at);
 /* An op result not yet stored anywhere. */

@@ -1,8 +1,9 @@
 /*
- * py_ops.c - the pypto ops: their table (name, kind, unit), result shapes (broadcasting through
- * the frontends' shared pc_op_broadcast, reductions, matmul, transposes, concatenation, subscripts)
- * and dtypes, tensor creation
- * (pypto.tensor / full / zeros / ones) and views (view / reshape).
+ * py_ops.c - the pypto ops: the rules of the op table the two frontends share (frontend/ops.c:
+ * unit, result-shape rule, dtype rule of each op) applied to Python values - keyword arguments,
+ * reductions, matmul, transposes, concatenation, unsqueeze / squeeze, subscripts, broadcasting
+ * through pc_op_broadcast - and tensor creation (pypto.tensor / full / zeros / ones) and views
+ * (view / reshape).
  *
  * An op call returns a *pending* result (unit, dtype, shape) after recording the reads of its
  * operands; the pending result becomes a model tensor only when it is stored under a name or used
@@ -171,57 +172,24 @@ void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const
 /* ---- pypto ops ------------------------------------------------------------------------------ */
 
 
-static const pc_py_opdesc ops[] = {
-    /* cube */
-    {"matmul", OP_MATMUL, PC_UNIT_CUBE}, {"batch_matmul", OP_MATMUL, PC_UNIT_CUBE},
-    {"bmm", OP_MATMUL, PC_UNIT_CUBE}, {"matmul_mx", OP_MATMUL, PC_UNIT_CUBE},
-    {"quant_matmul", OP_MATMUL, PC_UNIT_CUBE}, {"transposed_batchmatmul", OP_MATMUL, PC_UNIT_CUBE},
-    {"conv2d", OP_OPAQUE, PC_UNIT_CUBE}, {"conv", OP_OPAQUE, PC_UNIT_CUBE},
-    /* vector, elementwise */
-    {"add", OP_ELEM, PC_UNIT_VECTOR}, {"sub", OP_ELEM, PC_UNIT_VECTOR}, {"mul", OP_ELEM, PC_UNIT_VECTOR},
-    {"div", OP_ELEM, PC_UNIT_VECTOR}, {"maximum", OP_ELEM, PC_UNIT_VECTOR}, {"minimum", OP_ELEM, PC_UNIT_VECTOR},
-    {"pow", OP_ELEM, PC_UNIT_VECTOR}, {"fmod", OP_ELEM, PC_UNIT_VECTOR}, {"remainder", OP_ELEM, PC_UNIT_VECTOR},
-    {"exp", OP_ELEM, PC_UNIT_VECTOR}, {"exp2", OP_ELEM, PC_UNIT_VECTOR}, {"expm1", OP_ELEM, PC_UNIT_VECTOR},
-    {"log", OP_ELEM, PC_UNIT_VECTOR}, {"log1p", OP_ELEM, PC_UNIT_VECTOR}, {"sqrt", OP_ELEM, PC_UNIT_VECTOR},
-    {"rsqrt", OP_ELEM, PC_UNIT_VECTOR}, {"abs", OP_ELEM, PC_UNIT_VECTOR}, {"neg", OP_ELEM, PC_UNIT_VECTOR},
-    {"reciprocal", OP_ELEM, PC_UNIT_VECTOR}, {"relu", OP_ELEM, PC_UNIT_VECTOR}, {"gelu", OP_ELEM, PC_UNIT_VECTOR},
-    {"silu", OP_ELEM, PC_UNIT_VECTOR}, {"sigmoid", OP_ELEM, PC_UNIT_VECTOR}, {"tanh", OP_ELEM, PC_UNIT_VECTOR},
-    {"sin", OP_ELEM, PC_UNIT_VECTOR}, {"cos", OP_ELEM, PC_UNIT_VECTOR}, {"sign", OP_ELEM, PC_UNIT_VECTOR},
-    {"floor", OP_ELEM, PC_UNIT_VECTOR}, {"ceil", OP_ELEM, PC_UNIT_VECTOR}, {"round", OP_ELEM, PC_UNIT_VECTOR},
-    {"trunc", OP_ELEM, PC_UNIT_VECTOR}, {"erf", OP_ELEM, PC_UNIT_VECTOR}, {"clip", OP_ELEM, PC_UNIT_VECTOR},
-    {"clamp", OP_ELEM, PC_UNIT_VECTOR}, {"where", OP_ELEM, PC_UNIT_VECTOR}, {"softmax", OP_ELEM, PC_UNIT_VECTOR},
-    {"log_softmax", OP_ELEM, PC_UNIT_VECTOR}, {"layer_norm", OP_ELEM, PC_UNIT_VECTOR},
-    {"rms_norm", OP_ELEM, PC_UNIT_VECTOR}, {"logical_and", OP_COMPARE, PC_UNIT_VECTOR},
-    {"logical_or", OP_COMPARE, PC_UNIT_VECTOR}, {"logical_not", OP_COMPARE, PC_UNIT_VECTOR},
-    {"bitwise_and", OP_ELEM, PC_UNIT_VECTOR}, {"bitwise_or", OP_ELEM, PC_UNIT_VECTOR},
-    {"bitwise_xor", OP_ELEM, PC_UNIT_VECTOR}, {"bitwise_not", OP_ELEM, PC_UNIT_VECTOR},
-    {"eq", OP_COMPARE, PC_UNIT_VECTOR}, {"ne", OP_COMPARE, PC_UNIT_VECTOR}, {"lt", OP_COMPARE, PC_UNIT_VECTOR},
-    {"le", OP_COMPARE, PC_UNIT_VECTOR}, {"gt", OP_COMPARE, PC_UNIT_VECTOR}, {"ge", OP_COMPARE, PC_UNIT_VECTOR},
-    {"isnan", OP_COMPARE, PC_UNIT_VECTOR}, {"isinf", OP_COMPARE, PC_UNIT_VECTOR},
-    {"clone", OP_ELEM, PC_UNIT_VECTOR}, {"copy", OP_ELEM, PC_UNIT_VECTOR}, {"contiguous", OP_ELEM, PC_UNIT_VECTOR},
-    {"online_softmax", OP_OPAQUE, PC_UNIT_VECTOR}, {"online_softmax_update", OP_OPAQUE, PC_UNIT_VECTOR},
-    /* vector, shape-changing */
-    {"sum", OP_REDUCE, PC_UNIT_VECTOR}, {"amax", OP_REDUCE, PC_UNIT_VECTOR}, {"amin", OP_REDUCE, PC_UNIT_VECTOR},
-    {"mean", OP_REDUCE, PC_UNIT_VECTOR}, {"prod", OP_REDUCE, PC_UNIT_VECTOR}, {"max", OP_REDUCE, PC_UNIT_VECTOR},
-    {"min", OP_REDUCE, PC_UNIT_VECTOR}, {"var", OP_REDUCE, PC_UNIT_VECTOR}, {"std", OP_REDUCE, PC_UNIT_VECTOR},
-    {"logsumexp", OP_REDUCE, PC_UNIT_VECTOR}, {"argmax", OP_ARGREDUCE, PC_UNIT_VECTOR},
-    {"argmin", OP_ARGREDUCE, PC_UNIT_VECTOR}, {"cast", OP_CAST, PC_UNIT_VECTOR}, {"to", OP_CAST, PC_UNIT_VECTOR},
-    {"transpose", OP_TRANSPOSE, PC_UNIT_VECTOR}, {"permute", OP_PERMUTE, PC_UNIT_VECTOR},
-    {"concat", OP_CONCAT, PC_UNIT_VECTOR}, {"cat", OP_CONCAT, PC_UNIT_VECTOR},
-    {"expand", OP_EXPAND, PC_UNIT_VECTOR}, {"broadcast_to", OP_EXPAND, PC_UNIT_VECTOR},
-    {"expand_clone", OP_EXPAND, PC_UNIT_VECTOR},
-    {"gather", OP_OPAQUE, PC_UNIT_VECTOR}, {"index_select", OP_OPAQUE, PC_UNIT_VECTOR},
-    {"scatter", OP_OPAQUE, PC_UNIT_VECTOR}, {"topk", OP_OPAQUE, PC_UNIT_VECTOR}, {"sort", OP_OPAQUE, PC_UNIT_VECTOR},
-    {"cumsum", OP_ELEM, PC_UNIT_VECTOR}, {"gather_in_l1", OP_OPAQUE, PC_UNIT_VECTOR},
-    {"gather_in_ub", OP_OPAQUE, PC_UNIT_VECTOR},
-};
+const pc_op_info *pc_py_find_op(const char *name) { return pc_op_find(PC_OP_PY, name); }
 
-const pc_py_opdesc *pc_py_find_op(const char *name)
+/* The result dtype the row's dtype rule gives: `first` is the first tensor operand's, `arg` the
+ * value of the row's dtype argument (NULL when the call has none). */
+static pc_dtype rule_dtype(const pc_op_info *op, pc_dtype first, const pc_py_val *arg)
 {
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (strcmp(ops[i].name, name) == 0)
-            return &ops[i];
-    return NULL;
+    switch (op ? op->dtype : PC_OPDT_FIRST) {
+    case PC_OPDT_FIRST:
+        return first;
+    case PC_OPDT_ARG:
+        return op->py_dtype_arg < 0 ? first : dtype_of(arg);
+    case PC_OPDT_BOOL:
+        return PC_DT_BOOL;
+    case PC_OPDT_INT32:
+        return PC_DT_INT32;
+    default:
+        return PC_DT_UNKNOWN;
+    }
 }
 
 /* x's shape permuted by the constant list p (NULL when either is not known). */
@@ -240,16 +208,77 @@ static const pc_expr **permuted(pc_py_ctx *c, const pc_expr **xs, int xn, const 
     return s;
 }
 
-/* Run op `d` with evaluated arguments (self, when a method, is pos[0]). */
-pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, const pc_py_node *at)
+/* The keyword spelling of a row's dtype argument in the Python API (matmul.py: out_dtype). */
+static pc_py_val *dtype_arg(pc_py_args *a, const pc_op_info *op)
 {
+    if (!op || op->dtype != PC_OPDT_ARG || op->py_dtype_arg < 0)
+        return NULL;
+    return pc_py_arg(a, op->py_dtype_arg, op->shape == PC_OPSHAPE_MATMUL ? "out_dtype" : "dtype");
+}
+
+/* The shape of x with a 1 inserted at axis dim (pypto.unsqueeze(input, dim): dim counts in the
+ * result's rank, so -1 appends). */
+static pc_py_val unsqueezed(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **xs, int xn, pc_py_val *dimv)
+{
+    int64_t v;
+    if (!xs || xn < 0 || !dimv || !pc_py_const_int(dimv, &v))
+        return pc_py_pending(c, unit, dt, NULL, -1);
+    int k = pc_py_norm_dim(v, xn + 1);
+    if (k < 0)
+        return pc_py_pending(c, unit, dt, NULL, -1);
+    const pc_expr **s = shape_alloc(c, xn + 1);
+    for (int i = 0, j = 0; i <= xn; i++)
+        s[i] = i == k ? pc_expr_int(pc_py_marena(c), 1) : xs[j++];
+    return pc_py_pending(c, unit, dt, s, xn + 1);
+}
+
+/* The shape of x without its constant 1-dims: all of them, or those at the listed axes. */
+static pc_py_val squeezed(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **xs, int xn, pc_py_val *dimv)
+{
+    bool drop[64] = {false};
+    if (!xs || xn < 0 || xn > 64)
+        return pc_py_pending(c, unit, dt, NULL, -1);
+    int64_t v;
+    for (int i = 0; i < xn; i++) {
+        bool listed = !dimv || dimv->kind == PV_NONE;
+        if (!listed && pc_py_const_int(dimv, &v))
+            listed = pc_py_norm_dim(v, xn) == i;
+        else if (!listed && dimv->kind == PV_SEQ)
+            for (int j = 0; j < dimv->nitems && !listed; j++)
+                listed = pc_py_const_int(&dimv->items[j], &v) && pc_py_norm_dim(v, xn) == i;
+        else if (!listed)
+            return pc_py_pending(c, unit, dt, NULL, -1);
+        drop[i] = listed && pc_expr_is_int(xs[i], &v) && v == 1;
+    }
+    const pc_expr **s = shape_alloc(c, xn);
+    int n = 0;
+    for (int i = 0; i < xn; i++)
+        if (!drop[i])
+            s[n++] = xs[i];
+    return pc_py_pending(c, unit, dt, s, n);
+}
+
+/* Run op `op` with evaluated arguments (self, when a method, is pos[0]). */
+pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a, const pc_py_node *at)
+{
+    (void)at;
+    pc_unit unit = op ? pc_op_unit(op) : PC_UNIT_VECTOR;
+    pc_op_shape rule = op ? op->shape : PC_OPSHAPE_OPAQUE;
+    if (rule == PC_OPSHAPE_INPLACE) {
+        /* index_put_, index_add_: element writes into their first operand, after the reads of the rest */
+        for (int i = 1; i < a->npos; i++)
+            pc_py_read_operand(c, &a->pos[i], unit, a->posnode[i]);
+        if (a->npos > 0 && (a->pos[0].kind == PV_TENSOR || a->pos[0].kind == PV_VIEW))
+            pc_py_access(c, a->pos[0].tensor, PC_ACC_WRITE_ELEMENT, unit, a->posnode[0]);
+        return pc_py_mkval(PV_NONE);
+    }
     /* Reads first, in argument order, with the op's unit. */
     for (int i = 0; i < a->npos; i++)
         if (pc_py_tensorish(&a->pos[i]) || a->pos[i].kind == PV_SEQ)
-            pc_py_read_operand(c, &a->pos[i], d->unit, a->posnode[i]);
+            pc_py_read_operand(c, &a->pos[i], unit, a->posnode[i]);
     for (int i = 0; i < a->call->list2.count; i++)
         if (pc_py_tensorish(&a->kw[i]))
-            pc_py_read_operand(c, &a->kw[i], d->unit, a->call->list2.items[i]);
+            pc_py_read_operand(c, &a->kw[i], unit, a->call->list2.items[i]);
 
     /* Pending operands were materialised by the reads; views keep their own shape. */
     pc_py_val *x = a->npos > 0 ? &a->pos[0] : NULL;
@@ -260,9 +289,8 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
         pc_py_tensor_shape(c, x, (const pc_expr ***)&xs, &xn, &xdt);
     pc_arena *ar = pc_py_marena(c);
 
-    switch (d->kind) {
-    case OP_ELEM:
-    case OP_COMPARE: {
+    switch (rule) {
+    case PC_OPSHAPE_ELEMWISE: {
         const pc_expr **s = NULL;
         int n = -1;
         pc_dtype dt = PC_DT_UNKNOWN;
@@ -283,15 +311,12 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
                 s = pc_op_broadcast(pc_py_marena(c), s, n, ts, tn, &n);
             }
         }
-        if (d->kind == OP_COMPARE)
-            dt = PC_DT_BOOL;
-        return pc_py_pending(c, d->unit, dt, s, n);
+        return pc_py_pending(c, unit, rule_dtype(op, dt, NULL), s, n);
     }
-    case OP_REDUCE:
-    case OP_ARGREDUCE: {
-        pc_dtype dt = d->kind == OP_ARGREDUCE ? PC_DT_INT32 : xdt;
+    case PC_OPSHAPE_REDUCE: {
+        pc_dtype dt = rule_dtype(op, xdt, NULL);
         if (!xs || xn < 0)
-            return pc_py_pending(c, d->unit, dt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         pc_py_val *dimv = pc_py_arg(a, 1, "dim");
         if (!dimv)
             dimv = pc_py_arg(a, -1, "axis");
@@ -301,7 +326,7 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
                     pc_py_arg_truth(c, a, -1, "keepdims") == 1;
         bool reduced[64] = {false};
         if (xn > 64)
-            return pc_py_pending(c, d->unit, dt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         int64_t v;
         if (!dimv || dimv->kind == PV_NONE) {
             if (!dimv && xn > 0)
@@ -312,17 +337,17 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
         } else if (pc_py_const_int(dimv, &v)) {
             int k = pc_py_norm_dim(v, xn);
             if (k < 0)
-                return pc_py_pending(c, d->unit, dt, NULL, -1);
+                return pc_py_pending(c, unit, dt, NULL, -1);
             reduced[k] = true;
         } else if (dimv->kind == PV_SEQ) {
             for (int i = 0; i < dimv->nitems; i++) {
                 int k = pc_py_const_int(&dimv->items[i], &v) ? pc_py_norm_dim(v, xn) : -1;
                 if (k < 0)
-                    return pc_py_pending(c, d->unit, dt, NULL, -1);
+                    return pc_py_pending(c, unit, dt, NULL, -1);
                 reduced[k] = true;
             }
         } else {
-            return pc_py_pending(c, d->unit, dt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         }
         const pc_expr **s = shape_alloc(c, xn);
         int n = 0;
@@ -332,13 +357,14 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
             else if (keep)
                 s[n++] = pc_expr_int(ar, 1);
         }
-        return pc_py_pending(c, d->unit, dt, s, n);
+        return pc_py_pending(c, unit, dt, s, n);
     }
-    case OP_MATMUL: {
+    case PC_OPSHAPE_MATMUL: {
         pc_py_tiles_matmul(c, a->npos > 0 ? a->posnode[0] : pc_py_arg_node(a, -1, "input"), a->npos > 1 ? a->posnode[1] : pc_py_arg_node(a, -1, "mat2"), pc_py_arg_truth(c, a, -1, "a_trans"), pc_py_arg_truth(c, a, -1, "b_trans"));
         pc_py_val *b = a->npos > 1 ? &a->pos[1] : pc_py_arg(a, -1, "mat2");
-        pc_dtype dt = dtype_of(pc_py_arg(a, 2, "out_dtype"));
-        if (dt == PC_DT_UNKNOWN)
+        /* out_dtype; the operands' dtype when the call names none poolcheck can see */
+        pc_dtype dt = rule_dtype(op, xdt, dtype_arg(a, op));
+        if (dt == PC_DT_UNKNOWN && op->dtype == PC_OPDT_ARG)
             dt = xdt;
         const pc_expr **bs = NULL;
         int bn = -1;
@@ -346,7 +372,7 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
         if (b && pc_py_tensorish(b))
             pc_py_tensor_shape(c, b, (const pc_expr ***)&bs, &bn, &bdt);
         if (!xs || !bs || xn < 2 || bn < 2)
-            return pc_py_pending(c, d->unit, dt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         bool at_ = pc_py_arg_truth(c, a, -1, "a_trans") == 1, bt = pc_py_arg_truth(c, a, -1, "b_trans") == 1;
         const pc_expr *m = at_ ? xs[xn - 1] : xs[xn - 2];
         const pc_expr *nn = bt ? bs[bn - 2] : bs[bn - 1];
@@ -357,52 +383,55 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
             s[i] = lead[i];
         s[nl] = m;
         s[nl + 1] = nn;
-        return pc_py_pending(c, d->unit, dt, s, nl + 2);
+        return pc_py_pending(c, unit, dt, s, nl + 2);
     }
-    case OP_CAST: {
-        pc_dtype dt = dtype_of(pc_py_arg(a, 1, "dtype"));
-        return pc_py_pending(c, d->unit, dt, xs, xn);
-    }
-    case OP_TRANSPOSE: {
+    case PC_OPSHAPE_CAST:
+        return pc_py_pending(c, unit, rule_dtype(op, xdt, dtype_arg(a, op)), xs, xn);
+    case PC_OPSHAPE_TRANSPOSE: {
+        pc_dtype dt = rule_dtype(op, xdt, NULL);
         int64_t d0 = -2, d1 = -1;
         pc_py_val *v0 = pc_py_arg(a, 1, "dim0"), *v1 = pc_py_arg(a, 2, "dim1");
         if (v0 && v0->kind == PV_SEQ && !v1) /* transpose(x, [0, 1, 3, 2]): a permutation */
-            return pc_py_pending(c, d->unit, xdt, permuted(c, xs, xn, v0), xn);
+            return pc_py_pending(c, unit, dt, permuted(c, xs, xn, v0), xn);
         if ((v0 && !pc_py_const_int(v0, &d0)) || (v1 && !pc_py_const_int(v1, &d1)) || !xs)
-            return pc_py_pending(c, d->unit, xdt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         int k0 = pc_py_norm_dim(d0, xn), k1 = pc_py_norm_dim(d1, xn);
         if (k0 < 0 || k1 < 0)
-            return pc_py_pending(c, d->unit, xdt, NULL, -1);
+            return pc_py_pending(c, unit, dt, NULL, -1);
         const pc_expr **s = shape_alloc(c, xn);
         memcpy(s, xs, (size_t)xn * sizeof *s);
         s[k0] = xs[k1];
         s[k1] = xs[k0];
-        return pc_py_pending(c, d->unit, xdt, s, xn);
+        return pc_py_pending(c, unit, dt, s, xn);
     }
-    case OP_PERMUTE:
-        return pc_py_pending(c, d->unit, xdt, permuted(c, xs, xn, pc_py_arg(a, 1, "dims")), xn);
-    case OP_CONCAT: {
+    case PC_OPSHAPE_PERMUTE:
+        return pc_py_pending(c, unit, rule_dtype(op, xdt, NULL), permuted(c, xs, xn, pc_py_arg(a, 1, "dims")), xn);
+    case PC_OPSHAPE_UNSQUEEZE:
+        return unsqueezed(c, unit, rule_dtype(op, xdt, NULL), xs, xn, pc_py_arg(a, 1, "dim"));
+    case PC_OPSHAPE_SQUEEZE:
+        return squeezed(c, unit, rule_dtype(op, xdt, NULL), xs, xn, pc_py_arg(a, 1, "dim"));
+    case PC_OPSHAPE_CONCAT: {
         pc_py_val *list = pc_py_arg(a, 0, "tensors");
         int64_t dim = 0;
         pc_py_val *dv = pc_py_arg(a, 1, "dim");
         if (!dv)
             dv = pc_py_arg(a, -1, "axis");
         if (!list || list->kind != PV_SEQ || list->nitems == 0 || (dv && !pc_py_const_int(dv, &dim)))
-            return pc_py_pending(c, d->unit, PC_DT_UNKNOWN, NULL, -1);
+            return pc_py_pending(c, unit, PC_DT_UNKNOWN, NULL, -1);
         const pc_expr **s = NULL, **ts;
         int n = -1, tn, k = -1;
         pc_dtype dt = PC_DT_UNKNOWN, tdt;
         for (int i = 0; i < list->nitems; i++) {
             if (!pc_py_tensorish(&list->items[i]))
-                return pc_py_pending(c, d->unit, dt, NULL, -1);
+                return pc_py_pending(c, unit, dt, NULL, -1);
             pc_py_tensor_shape(c, &list->items[i], (const pc_expr ***)&ts, &tn, &tdt);
             if (!ts)
-                return pc_py_pending(c, d->unit, tdt, NULL, -1);
+                return pc_py_pending(c, unit, tdt, NULL, -1);
             if (i == 0) {
                 n = tn;
                 k = pc_py_norm_dim(dim, n);
                 if (k < 0)
-                    return pc_py_pending(c, d->unit, tdt, NULL, -1);
+                    return pc_py_pending(c, unit, tdt, NULL, -1);
                 s = shape_alloc(c, n);
                 memcpy(s, ts, (size_t)n * sizeof *s);
                 dt = tdt;
@@ -410,20 +439,26 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_py_opdesc *d, pc_py_args *a, con
                 s[k] = pc_expr_bin(ar, PC_EXPR_ADD, s[k], ts[k]);
             }
         }
-        return pc_py_pending(c, d->unit, dt, s, n);
+        return pc_py_pending(c, unit, dt, s, n);
     }
-    case OP_EXPAND: {
+    case PC_OPSHAPE_EXPAND: {
+        pc_dtype dt = rule_dtype(op, xdt, NULL);
         pc_py_val *sv = pc_py_arg(a, 1, "shape");
         const pc_expr **s;
         int n;
         if (sv && shape_of_value(c, sv, (const pc_expr ***)&s, &n))
-            return pc_py_pending(c, d->unit, xdt, s, n);
-        return pc_py_pending(c, d->unit, xdt, NULL, -1);
+            return pc_py_pending(c, unit, dt, s, n);
+        return pc_py_pending(c, unit, dt, NULL, -1);
     }
-    case OP_OPAQUE:
+    case PC_OPSHAPE_TUPLE:
+        /* several results (online_softmax, topk): one value, neither one shape nor one dtype */
+        return pc_py_pending(c, unit, PC_DT_UNKNOWN, NULL, -1);
+    default:
+        /* PC_OPSHAPE_OPAQUE; the views, creations and writes of the table are evaluated by their
+         * callers before they get here (pc_py_make_view, pc_py_create_tensor, assemble, move) */
         break;
     }
-    return pc_py_pending(c, d->unit, xdt, NULL, -1);
+    return pc_py_pending(c, unit, rule_dtype(op, xdt, dtype_arg(a, op)), NULL, -1);
 }
 
 /* pypto.tensor / Tensor(shape, dtype, name), full(size, fill_value, dtype), zeros/ones(*size, dtype=). */
