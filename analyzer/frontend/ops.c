@@ -147,19 +147,19 @@ static const pc_op_info op_table[] = {
     ROW(NULL, "index_select", VEC, OPAQUE, FIRST, -1, -1),
     ROW("Scatter", "scatter", VEC, OPAQUE, FIRST, -1, -1),
     ROW("GatherElements", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("GatherMask", NULL, VEC, OPAQUE, FIRST, -1, -1),
+    ROW("GatherMask", "gathermask", VEC, OPAQUE, FIRST, -1, -1), /* op/indexing.py */
     ROW("GatherInL1", "gather_in_l1", VEC, OPAQUE, FIRST, -1, -1),
     ROW("GatherInUB", "gather_in_ub", VEC, OPAQUE, FIRST, -1, -1),
     ROW("TensorIndex", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Range", "arange", CREATE, OPAQUE, FIRST, -1, -1), /* from scalars (op/creation.py arange) */
     ROW("Uniform", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("Pad", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("FillPad", NULL, VEC, OPAQUE, FIRST, -1, -1),
+    ROW("Pad", "pad", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */
+    ROW("FillPad", "fillpad", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */
     ROW("Maxpool", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Reduce", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("OneHot", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("Sort32", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("MrgSort", NULL, VEC, OPAQUE, FIRST, -1, -1),
+    ROW("OneHot", "one_hot", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */
+    ROW("Sort32", "sort32", VEC, OPAQUE, FIRST, -1, -1), /* op/comparison.py */
+    ROW("MrgSort", "mrgsort", VEC, OPAQUE, FIRST, -1, -1), /* op/comparison.py */
     ROW("TopKExtract", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("TopKMerge", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Compact", NULL, VEC, OPAQUE, FIRST, -1, -1),
@@ -176,8 +176,8 @@ static const pc_op_info op_table[] = {
     ROW("Quant", NULL, VEC, TUPLE, UNKNOWN, -1, -1),
     ROW("QuantMX", NULL, VEC, TUPLE, UNKNOWN, -1, -1),
     ROW("TopKSort", NULL, VEC, TUPLE, UNKNOWN, -1, -1),
-    ROW("Interleave", NULL, VEC, TUPLE, UNKNOWN, -1, -1),
-    ROW("DeInterleave", NULL, VEC, TUPLE, UNKNOWN, -1, -1),
+    ROW("Interleave", "interleave", VEC, TUPLE, UNKNOWN, -1, -1), /* op/joining.py */
+    ROW("DeInterleave", "deinterleave", VEC, TUPLE, UNKNOWN, -1, -1), /* op/joining.py */
     /* ---- void ops writing through non-const Tensor& parameters (tilefwk_op.h signatures) ---- */
     WROW("SoftmaxDynamic", VEC, 1, -1, -1, -1),
     WROW("ApplyRotaryPosEmb", VEC, 5, 6, -1, -1),
