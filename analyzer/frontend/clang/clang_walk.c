@@ -289,14 +289,88 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 
 /* ---- kernel statements ------------------------------------------------------------------------- */
 
+/* Code clang left out of its tree with no error there: a token in cx->src[begin, end) that is not
+ * a separator (`;`, and `,` between declarators) and not in a skipped #if branch.  Clang drops a
+ * statement, or a declaration's initializer, that uses a declaration it rejected earlier (host
+ * code before the FUNCTION: `auto [b, s] = GetParams<7>(...)` with GetParams undeclared, a
+ * parameter of an unknown type) and reports nothing at the use: its children's extents leave
+ * that code uncovered.  Returns the offset of the first such token, or UINT32_MAX (also when a
+ * clang error lies in the range). */
+static uint32_t uncovered_code(pc_cx *cx, uint32_t begin, uint32_t end, bool commas)
+{
+    uint32_t at = UINT32_MAX;
+    if (!cx->in_main || end <= begin)
+        return at;
+    /* a clang error in the gap says what happened there: the leftovers pass reports it (and a
+     * LOOP token there) quoting clang */
+    for (int i = 0; i < cx->ndiags; i++)
+        if (cx->diags[i].off >= begin && cx->diags[i].off < end)
+            return at;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, begin, end, &toks);
+    for (size_t i = 0; i < toks.count && at == UINT32_MAX; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (pc_ctok_is(t, ";") || (commas && pc_ctok_is(t, ",")) || pc_clang_is_skipped(cx, t->off))
+            continue;
+        at = t->off;
+    }
+    PC_VEC_FREE(toks);
+    return at;
+}
+
+/* The text of the main file's clang error nearest before offset `off` (what most likely made clang
+ * drop the code there: the rejected declaration comes before its use), or NULL. */
+static const char *error_before(pc_cx *cx, uint32_t off, uint32_t *line)
+{
+    const pc_cdiag *best = NULL;
+    for (int i = 0; i < cx->ndiags; i++)
+        if (cx->diags[i].off < off && (!best || cx->diags[i].off > best->off))
+            best = &cx->diags[i];
+    if (!best)
+        return NULL;
+    *line = best->line;
+    return best->text;
+}
+
+static void report_dropped(pc_cx *cx, uint32_t off, const char *what)
+{
+    uint32_t line = 0;
+    const char *err = error_before(cx, off, &line);
+    pc_clang_unanalysed(cx, pc_clang_loc_range(cx, off, off),
+                        err ? pc_arena_printf(cx->scratch,
+                                              "%s not modelled: clang left it out of its tree with no error at it, as "
+                                              "it does when code uses a declaration clang rejected (the nearest error "
+                                              "before it: line %u, clang: %s)",
+                                              what, line, err)
+                            : pc_arena_printf(cx->scratch, "%s not modelled: clang left it out of its tree", what));
+}
+
 void pc_clang_kernel_block(pc_cx *cx, CXCursor body)
 {
     size_t mark = cx->env.count;
     if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
         pc_clang_cursors ch = {0};
         pc_clang_children(body, &ch);
-        for (size_t i = 0; i < ch.count; i++)
+        /* statements clang dropped leave tokens between the children (see uncovered_code) */
+        uint32_t bb, be, cb, ce;
+        bool gaps = cx->in_main && pc_clang_offsets(cx, body, &bb, &be) && be > bb + 1;
+        uint32_t from = bb + 1;
+        for (size_t i = 0; i < ch.count; i++) {
+            if (gaps && pc_clang_offsets(cx, ch.items[i], &cb, &ce)) {
+                uint32_t at = uncovered_code(cx, from, cb, false);
+                if (at != UINT32_MAX)
+                    report_dropped(cx, at, "statement");
+                from = ce > from ? ce : from;
+            } else {
+                gaps = false;
+            }
             pc_clang_walk_kernel_stmt(cx, ch.items[i]);
+        }
+        if (gaps) {
+            uint32_t at = uncovered_code(cx, from, be - 1, false);
+            if (at != UINT32_MAX)
+                report_dropped(cx, at, "statement");
+        }
         PC_VEC_FREE(ch);
     } else if (!clang_Cursor_isNull(body)) {
         pc_clang_walk_kernel_stmt(cx, body);
@@ -311,7 +385,8 @@ void pc_clang_begin_leaf(pc_cx *cx, CXCursor s)
     cx->stmt_loc = pc_clang_cursor_loc(cx, s);
 }
 
-/* Clang errors inside a leaf statement: that statement (or part of it) is not in the model. */
+/* Clang errors inside a leaf statement, or a declaration whose initializer clang dropped: that
+ * statement (or part of it) is not in the model. */
 static void end_leaf(pc_cx *cx, CXCursor s)
 {
     uint32_t b, e;
@@ -320,6 +395,22 @@ static void end_leaf(pc_cx *cx, CXCursor s)
         if (err)
             pc_clang_unanalysed(cx, cx->stmt_loc,
                        pc_arena_printf(cx->scratch, "statement not modelled (clang: %s)", err));
+        else if (clang_getCursorKind(s) == CXCursor_DeclStmt) {
+            /* a declarator whose initializer clang dropped: the declarators' extents stop short */
+            pc_clang_cursors ch = {0};
+            pc_clang_children(s, &ch);
+            uint32_t from = b, cb, ce, at = UINT32_MAX;
+            for (size_t i = 0; i < ch.count && at == UINT32_MAX; i++)
+                if (pc_clang_offsets(cx, ch.items[i], &cb, &ce)) {
+                    at = uncovered_code(cx, from, cb, true);
+                    from = ce > from ? ce : from;
+                }
+            if (at == UINT32_MAX)
+                at = uncovered_code(cx, from, e, true);
+            PC_VEC_FREE(ch);
+            if (at != UINT32_MAX)
+                report_dropped(cx, at, "declaration");
+        }
     }
     cx->cur_stmt = -1;
 }
