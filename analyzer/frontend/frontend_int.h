@@ -90,6 +90,9 @@ typedef struct pc_op_info {
 
 /* The row for an op name in a language, NULL if the table has none. */
 const pc_op_info *pc_op_find(pc_op_lang lang, const char *name);
+/* The dtype a rule names outright (PC_OPDT_BOOL, PC_OPDT_INT32); PC_DT_UNKNOWN for the others, whose
+ * dtype comes from the call (the first operand, a DataType argument). */
+pc_dtype pc_op_fixed_dtype(pc_op_dtype rule);
 /* Row i of the table, NULL past the end (for tests and listings). */
 const pc_op_info *pc_op_at(size_t i);
 /* The unit an op runs on: cube, vector (vector and creation ops), none (views, data, scalars). */

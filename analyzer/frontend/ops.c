@@ -196,6 +196,18 @@ static const pc_op_info op_table[] = {
     WROW("TwoShotAllReduce", DATA, 3, -1, -1, -1),
 };
 
+pc_dtype pc_op_fixed_dtype(pc_op_dtype rule)
+{
+    switch (rule) {
+    case PC_OPDT_BOOL:
+        return PC_DT_BOOL;
+    case PC_OPDT_INT32:
+        return PC_DT_INT32;
+    default:
+        return PC_DT_UNKNOWN;
+    }
+}
+
 const pc_op_info *pc_op_find(pc_op_lang lang, const char *name)
 {
     if (!name)

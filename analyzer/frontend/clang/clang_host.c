@@ -225,18 +225,26 @@ void pc_clang_walk_decls(pc_cx *cx, CXCursor parent)
 
 /* ---- host functions ------------------------------------------------------------------------ */
 
+pc_chost_step pc_clang_host_fn_step(CXCursor c)
+{
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return PC_CHOST_SKIP;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
+        return PC_CHOST_RECURSE;
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
+        k != CXCursor_Constructor)
+        return PC_CHOST_SKIP;
+    return PC_CHOST_TAKE;
+}
+
 static enum CXChildVisitResult host_fn_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     pc_cx *cx = data;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-        return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
-        return CXChildVisit_Recurse;
-    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
-        k != CXCursor_Constructor)
-        return CXChildVisit_Continue;
+    pc_chost_step step = pc_clang_host_fn_step(c);
+    if (step != PC_CHOST_TAKE)
+        return step == PC_CHOST_RECURSE ? CXChildVisit_Recurse : CXChildVisit_Continue;
     struct pc_chostfn h = {c, pc_clang_cursor_loc(cx, c)};
     PC_VEC_PUSH(cx->host_fns, h);
     return CXChildVisit_Continue;

@@ -298,12 +298,8 @@ static pc_dtype op_dtype(pc_cx *cx, const pc_op_info *op, CXCursor call, pc_dtyp
         return first;
     case PC_OPDT_ARG:
         return op->cpp_dtype_arg >= 0 ? arg_dtype(cx, call, op->cpp_dtype_arg) : first;
-    case PC_OPDT_BOOL:
-        return PC_DT_BOOL;
-    case PC_OPDT_INT32:
-        return PC_DT_INT32;
     default:
-        return PC_DT_UNKNOWN;
+        return pc_op_fixed_dtype(op->dtype);
     }
 }
 

@@ -169,14 +169,9 @@ static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientDa
 {
     (void)parent;
     host_find *h = data;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-        return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
-        return CXChildVisit_Recurse;
-    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
-        k != CXCursor_Constructor)
-        return CXChildVisit_Continue;
+    pc_chost_step step = pc_clang_host_fn_step(c);
+    if (step != PC_CHOST_TAKE)
+        return step == PC_CHOST_RECURSE ? CXChildVisit_Recurse : CXChildVisit_Continue;
     pc_loc at = pc_clang_cursor_loc(h->cx, c);
     bool starts_before = loc_before(at, h->kernel);
     bool ends_after = at.end_line > h->kernel.line || (at.end_line == h->kernel.line && at.end_col > h->kernel.col);

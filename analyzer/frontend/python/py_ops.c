@@ -183,12 +183,8 @@ static pc_dtype rule_dtype(const pc_op_info *op, pc_dtype first, const pc_py_val
         return first;
     case PC_OPDT_ARG:
         return op->py_dtype_arg < 0 ? first : dtype_of(arg);
-    case PC_OPDT_BOOL:
-        return PC_DT_BOOL;
-    case PC_OPDT_INT32:
-        return PC_DT_INT32;
     default:
-        return PC_DT_UNKNOWN;
+        return pc_op_fixed_dtype(op->dtype);
     }
 }
 
