@@ -385,6 +385,85 @@ void pc_clang_begin_leaf(pc_cx *cx, CXCursor s)
     cx->stmt_loc = pc_clang_cursor_loc(cx, s);
 }
 
+/* What a statement holds of code clang rejected without an error at it: the first reference to a
+ * declaration clang rejected, or (newer libclang) a name clang could not resolve, kept as an empty
+ * recovery expression. */
+typedef struct rejected_scan {
+    pc_cx *cx;
+    CXCursor decl;     /* the rejected declaration referred to, or null */
+    uint32_t dropped;  /* the offset of an unresolved name, or UINT32_MAX */
+    const char *callee; /* that name */
+} rejected_scan;
+
+static enum CXChildVisitResult rejected_use_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    rejected_scan *rs = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor r = clang_getCursorReferenced(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && !clang_Cursor_isNull(r) &&
+        clang_isInvalidDeclaration(r)) {
+        rs->decl = r;
+        return CXChildVisit_Break;
+    }
+    /* a reference clang could not resolve, kept as a recovery expression with nothing inside:
+     * an expression with no children whose extent is one identifier (an implicit conversion has
+     * its operand as a child) */
+    uint32_t eb, ee;
+    if (k == CXCursor_UnexposedExpr && pc_clang_offsets(rs->cx, c, &eb, &ee) && ee > eb) {
+        pc_clang_cursors ch = {0};
+        pc_clang_children(c, &ch);
+        size_t nch = ch.count;
+        PC_VEC_FREE(ch);
+        pc_ctoks toks = {0};
+        if (nch == 0)
+            pc_clang_src_lex(rs->cx, eb, ee, &toks);
+        bool one_ident = toks.count == 1 && toks.items[0].kind == PC_CTOK_IDENT;
+        PC_VEC_FREE(toks);
+        if (one_ident) {
+            rs->dropped = eb;
+            rs->callee = pc_arena_printf(rs->cx->scratch, "%.*s", (int)(ee - eb), rs->cx->src + eb);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A statement that uses a declaration clang rejected, where clang keeps the use in its tree as a
+ * recovery expression (newer libclang; older ones drop the code: uncovered_code): what the
+ * statement does with it is not in the model.  The message names the declaration and clang's
+ * error on its line, or the call and the nearest error before it. */
+static const char *rejected_use(pc_cx *cx, CXCursor s)
+{
+    rejected_scan rs = {cx, clang_getNullCursor(), UINT32_MAX, NULL};
+    if (!cx->in_main)
+        return NULL;
+    clang_visitChildren(s, rejected_use_visit, &rs);
+    if (rs.dropped != UINT32_MAX) {
+        uint32_t line = 0;
+        const char *err = error_before(cx, rs.dropped, &line);
+        return err ? pc_arena_printf(cx->scratch,
+                                     "statement not modelled: it uses '%s', which clang could not resolve "
+                                     "(a declaration clang rejected; the nearest error before it: line %u, "
+                                     "clang: %s)",
+                                     rs.callee, line, err)
+                   : NULL;
+    }
+    if (clang_Cursor_isNull(rs.decl))
+        return NULL;
+    const char *name = pc_clang_spelling(cx, rs.decl);
+    pc_loc at = pc_clang_cursor_loc(cx, rs.decl);
+    const char *err = NULL;
+    for (int i = 0; at.line > 0 && i < cx->ndiags && !err; i++)
+        if (cx->diags[i].line == at.line)
+            err = cx->diags[i].text;
+    if (err)
+        return pc_arena_printf(cx->scratch,
+                               "statement not modelled: it uses '%s', whose declaration clang rejected (line %u, clang: %s)",
+                               name, at.line, err);
+    return pc_arena_printf(cx->scratch, "statement not modelled: it uses '%s', whose declaration clang rejected", name);
+}
+
 /* Clang errors inside a leaf statement, or a declaration whose initializer clang dropped: that
  * statement (or part of it) is not in the model. */
 static void end_leaf(pc_cx *cx, CXCursor s)
@@ -408,9 +487,14 @@ static void end_leaf(pc_cx *cx, CXCursor s)
             if (at == UINT32_MAX)
                 at = uncovered_code(cx, from, e, true);
             PC_VEC_FREE(ch);
-            if (at != UINT32_MAX)
+            if (at != UINT32_MAX) {
                 report_dropped(cx, at, "declaration");
+                cx->cur_stmt = -1;
+                return;
+            }
         }
+        if (!err && (err = rejected_use(cx, s)) != NULL)
+            pc_clang_unanalysed(cx, cx->stmt_loc, err);
     }
     cx->cur_stmt = -1;
 }
