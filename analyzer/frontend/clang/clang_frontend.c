@@ -392,6 +392,7 @@ static void collect_diagnostics(pc_cx *cx)
             clang_disposeDiagnostic(d);
             continue;
         }
+        cx->tu_errors = true;
         CXString text = clang_getDiagnosticSpelling(d);
         CXFile f;
         unsigned line, col, off;

@@ -206,6 +206,8 @@ typedef struct pc_cx {
 
     pc_cdiag *diags;
     int ndiags;
+    bool tu_errors;              /* any error in the translation unit (a header's too): without one,
+                                  * clang dropped no code and rejected no declaration */
 
     PC_VEC(pc_cenv) env;
     int frame, next_frame;

@@ -299,7 +299,7 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 static uint32_t uncovered_code(pc_cx *cx, uint32_t begin, uint32_t end, bool commas)
 {
     uint32_t at = UINT32_MAX;
-    if (!cx->in_main || end <= begin)
+    if (!cx->tu_errors || !cx->in_main || end <= begin)
         return at;
     /* a clang error in the gap says what happened there: the leftovers pass reports it (and a
      * LOOP token there) quoting clang */
@@ -400,11 +400,12 @@ static enum CXChildVisitResult rejected_use_visit(CXCursor c, CXCursor parent, C
     (void)parent;
     rejected_scan *rs = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    CXCursor r = clang_getCursorReferenced(c);
-    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && !clang_Cursor_isNull(r) &&
-        clang_isInvalidDeclaration(r)) {
-        rs->decl = r;
-        return CXChildVisit_Break;
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        CXCursor r = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(r) && clang_isInvalidDeclaration(r)) {
+            rs->decl = r;
+            return CXChildVisit_Break;
+        }
     }
     /* a reference clang could not resolve, kept as a recovery expression with nothing inside:
      * an expression with no children whose extent is one identifier (an implicit conversion has
@@ -436,7 +437,7 @@ static enum CXChildVisitResult rejected_use_visit(CXCursor c, CXCursor parent, C
 static const char *rejected_use(pc_cx *cx, CXCursor s)
 {
     rejected_scan rs = {cx, clang_getNullCursor(), UINT32_MAX, NULL};
-    if (!cx->in_main)
+    if (!cx->tu_errors || !cx->in_main)
         return NULL;
     clang_visitChildren(s, rejected_use_visit, &rs);
     if (rs.dropped != UINT32_MAX) {
