@@ -13,16 +13,10 @@
 #ifndef POOLCHECK_STUB_INTERNAL_H
 #define POOLCHECK_STUB_INTERNAL_H
 
-/* Json (nlohmann::json) is what the internals dump to and load from.  In stub mode stub/include/
- * has the JSON stand-in; where the stub is compiled on another include path (poolcheck-cc's build
- * check compiles kernels against it with a real compiler) a declaration is enough. */
-#if __has_include(<nlohmann/json.hpp>)
-#include <nlohmann/json.hpp>
-#else
-namespace nlohmann {
-class json;
-}
-#endif
+/* Json (nlohmann::json) is what the internals dump to and load from: the stand-in next to this
+ * file, named by its path so that no include path (stub mode's, or the one poolcheck-cc's build
+ * check compiles kernels against this directory with) can swap in the machine's own nlohmann. */
+#include "include/nlohmann/json.hpp"
 
 /* include/ir/span.h (namespace pypto::ir, which npu::tile_fwk sees through `using namespace pypto`):
  * the source span operations carry */
