@@ -7,8 +7,9 @@
  * empty files first on the include path; every other #include (the project's own headers) is
  * followed.  So this file also declares the part of the C++ standard library kernels use:
  * parsing the real <vector>, <string>, <map>, <functional>... costs about 1.1 s per file, this
- * header well under 0.2 s.  The C library is the system's own: <stdio.h> is followed, and the
- * frontend's <cstdio>, <cstdlib>, <cmath>... include it and bring its names into std.
+ * header well under 0.2 s.  The C library is stood in for too (stub/include/stdio.h, stdlib.h,
+ * math.h, ...; <cstdio>, <cstdlib>, <cmath>... bring their names into std): a stub-mode parse reads
+ * no header of the machine, so what it has installed never changes a result.
  *
  * Nothing here is executed or linked.  The declarations are written from the public API surface
  * (namespace npu::tile_fwk: tilefwk.h, tensor.h, function.h, config.h, tile_shape.h and the op list
