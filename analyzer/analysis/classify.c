@@ -340,9 +340,6 @@ void pc_an_classify(an_ctx *c)
             c->pool[t] = PC_POOL_ROOT_INNER;
             c->reason[t] = ti->written_by_cube ? "matmul result read by a vector op in the same root"
                                                : "vector result read by a matmul in the same root";
-        } else if (T->kind == PC_TENSOR_CREATED && T->scope_loop >= 0) {
-            c->pool[t] = PC_POOL_ROOT_INNER;
-            c->reason[t] = "created in the loop body, written and read by the same root";
         } else {
             c->reason[t] = "stays on chip: produced and read by ops of one root on the same unit";
         }
