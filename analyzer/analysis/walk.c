@@ -82,6 +82,10 @@ typedef struct walker {
     bool *undecided_seen;    /* per statement */
     bool *zero_step_seen;    /* per loop */
     bool all_paths;          /* compile-time units: every path, no condition evaluated */
+    /* all_paths: one compiled path of the root - IF path_ifs[i] takes branch
+     * path_choice[path_key[i]] (nbranches: none); npath_ifs 0: every IF its largest branch */
+    const int *path_ifs, *path_key, *path_choice;
+    int npath_ifs;
     bool mark;               /* record taken statements and undecidable conditions */
     /* issue 17: DeviceTasks so far (also those added in closed form; the open one's number),
      * assemble allocation events (a new allocation, a use that moves a non-whole-launch one's
@@ -277,6 +281,11 @@ static int decide_if(walker *w, int s, bool *cand)
     bool open = true;
     for (int b = 0; b <= st->nbranches; b++)
         cand[b] = false;
+    for (int i = 0; w->all_paths && i < w->npath_ifs; i++)
+        if (w->path_ifs[i] == s) {
+            cand[w->path_choice[w->path_key[i]]] = true;
+            return 1;
+        }
     for (int b = 0; b < st->nbranches && open; b++) {
         const pc_branch *br = &st->branches[b];
         int t;
@@ -2176,6 +2185,101 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     PC_VEC_FREE(w.taken);
 }
 
+/* ---- the compiled paths of a root ------------------------------------------------------------
+ *
+ * Upstream compiles one root per path of a loop body (docs/model.md section 3), and a path decides
+ * each distinct condition once: two IFs of one body with the same condition take the same branch
+ * on every path.  `IF(i % 2 == 0) {a} ELSE {b}  IF(i % 2 == 0) {c} ELSE {d}` is compiled as the
+ * two roots a+c and b+d (upstream's _PATH0 and _PATH1), never a+d, so the root's bytes are the
+ * larger of those two.  Conditions are the same when their expressions are (pc_expr_equal); a
+ * data-dependent condition (no expression) is never taken for another. */
+#define AN_MAX_COMPILED_PATHS 4096 /* past this, each IF independently takes its largest branch */
+
+typedef struct path_set {
+    int_vec ifs;         /* the IF statements of the root, in program order */
+    int_vec key;         /* per IF: the first IF with the same condition (an index into ifs) */
+    int_vec choice;      /* per IF that is its own key: the branch of the path being measured */
+} path_set;
+
+static bool same_condition(const pc_stmt *a, const pc_stmt *b)
+{
+    if (a->nbranches != b->nbranches)
+        return false;
+    for (int i = 0; i < a->nbranches; i++) {
+        bool ea = pc_an_branch_is_else(a, i), eb = pc_an_branch_is_else(b, i);
+        if (ea != eb)
+            return false;
+        if (!ea && (!a->branches[i].cond || !pc_expr_equal(a->branches[i].cond, b->branches[i].cond)))
+            return false;
+    }
+    return true;
+}
+
+/* How many ways the path can go at IF s: a branch each, and none when the chain has no else. */
+static int path_choices(const pc_stmt *st)
+{
+    return st->nbranches + (st->nbranches > 0 && pc_an_branch_is_else(st, st->nbranches - 1) ? 0 : 1);
+}
+
+/* Root-inner and exclusive bytes of the root's largest compiled path (each pool on its own: the
+ * unit is a maximum over the compiled roots); *ok_inner / *ok_excl false when a size is unknown. */
+static void compiled_paths_req(walker *w, const an_run *run, int64_t factor, int64_t *inner, int64_t *excl,
+                               bool *ok_inner, bool *ok_excl)
+{
+    const pc_kernel *k = w->c->k;
+    path_set ps = {0};
+    collect_ifs(k, run->stmts, run->nstmts, factor, &ps.ifs, 0);
+    int64_t combos = 1;
+    for (size_t i = 0; i < ps.ifs.count; i++) {
+        int key = (int)i;
+        for (size_t j = 0; j < i && key == (int)i; j++)
+            if (ps.key.items[j] == (int)j && same_condition(&k->stmts[ps.ifs.items[j]], &k->stmts[ps.ifs.items[i]]))
+                key = (int)j;
+        PC_VEC_PUSH(ps.key, key);
+        PC_VEC_PUSH(ps.choice, 0);
+        if (key == (int)i && combos <= AN_MAX_COMPILED_PATHS)
+            combos *= path_choices(&k->stmts[ps.ifs.items[i]]);
+    }
+    bool enumerate = ps.ifs.count > 0 && combos <= AN_MAX_COMPILED_PATHS;
+    if (enumerate) {
+        w->path_ifs = ps.ifs.items;
+        w->path_key = ps.key.items;
+        w->path_choice = ps.choice.items;
+        w->npath_ifs = (int)ps.ifs.count;
+    }
+    *inner = *excl = 0;
+    *ok_inner = *ok_excl = true;
+    for (;;) {
+        int64_t si = 0, se = 0;
+        bool ai = false, ae = false;
+        seen d1 = {0}, d2 = {0};
+        *ok_inner &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
+        *ok_excl &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
+        pc_mem_free(d1.t);
+        pc_mem_free(d2.t);
+        if (si > *inner)
+            *inner = si;
+        if (se > *excl)
+            *excl = se;
+        /* the next path: an odometer over the IFs that are their own key */
+        size_t i = 0;
+        for (; enumerate && i < ps.ifs.count; i++) {
+            if (ps.key.items[i] != (int)i)
+                continue;
+            if (++ps.choice.items[i] < path_choices(&k->stmts[ps.ifs.items[i]]))
+                break;
+            ps.choice.items[i] = 0;
+        }
+        if (!enumerate || i == ps.ifs.count)
+            break;
+    }
+    w->npath_ifs = 0;
+    w->path_ifs = w->path_key = w->path_choice = NULL;
+    PC_VEC_FREE(ps.ifs);
+    PC_VEC_FREE(ps.key);
+    PC_VEC_FREE(ps.choice);
+}
+
 bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner, int64_t *excl,
                    bool *only_loop_vars)
 {
@@ -2201,11 +2305,10 @@ bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner,
         if (k->loops[l].factor_var && *k->loops[l].factor_var)
             push_binding(&w, k->loops[l].factor_var, l == run->loop ? root->factor : c->loop_factors[l][0]);
     int64_t si = 0, se = 0;
-    bool ai = false, ae = false;
-    seen d1 = {0}, d2 = {0};
-    bool ok1 = stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
-    bool ok2 = stmts_req(&w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
+    bool ok1 = true, ok2 = true;
+    compiled_paths_req(&w, run, root->factor, &si, &se, &ok1, &ok2);
     bool ok = ok1 && ok2;
+    seen d1 = {0}, d2 = {0};
     *only_loop_vars = false;
     if (!ok) {
         /* would the loop indices alone have made the sizes known?  Bind every index to its loop's

@@ -15,10 +15,6 @@
 #include "poolcheck/model.h"
 #include "support/support.h"
 
-/* ---- expr.c ---- */
-/* Structural equality of two expressions. */
-bool pc_expr_equal(const pc_expr *a, const pc_expr *b);
-
 /* ---- json_names.c ---- */
 #define MODEL_JSON_VERSION 1
 #define JSON_SAFE_INT 9007199254740992LL /* 2^53: integers beyond it are written as strings */

@@ -82,6 +82,8 @@ pc_expr *pc_expr_neg(pc_arena *a, const pc_expr *e);
 pc_expr *pc_expr_not(pc_arena *a, const pc_expr *e);
 pc_expr *pc_expr_loop_pred(pc_arena *a, pc_expr_kind kind, const char *index_var);
 bool pc_expr_is_int(const pc_expr *e, int64_t *out);
+/* Structural equality of two expressions (NULL equals only NULL). */
+bool pc_expr_equal(const pc_expr *a, const pc_expr *b);
 
 /* Bindings: name -> value.  Lookups are by exact name. */
 typedef struct pc_binding { const char *name; int64_t value; } pc_binding;

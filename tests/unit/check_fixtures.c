@@ -579,6 +579,43 @@ static void expect_tensor_bytes(ctx *c, const char *rest)
     FX_FAIL(c, "%s:%d: no tensor named %s", c->fixture, c->line, name);
 }
 
+/* EXPECT-ROOT: NAME inner=N exclusive=M   a root's bytes ("roots" of the kernel: inner_bytes,
+ * exclusive_bytes); either key may be left out.  Upstream's compiler gives the numbers of the
+ * fixtures under upstream/ (tests/fixtures/upstream/README.md). */
+static void expect_root(ctx *c, const char *rest)
+{
+    char name[256], buf[512];
+    int consumed = 0;
+    if (sscanf(rest, "%255s%n", name, &consumed) != 1)
+        FX_HARD(c, "%s:%d: EXPECT-ROOT: NAME inner=N exclusive=M",
+              c->fixture, c->line);
+    FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output: %s", c->fixture, c->line, c->out.err);
+    cJSON *root = NULL, *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(c->kernel, "roots")) {
+        cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            root = r;
+    }
+    FX_ASSERT(c, root, "%s:%d: no root named %s", c->fixture, c->line, name);
+    snprintf(buf, sizeof buf, "%s", rest + consumed);
+    int keys = 0;
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            FX_HARD(c, "%s:%d: EXPECT-ROOT: key=value", c->fixture, c->line);
+        *eq = 0;
+        const char *field = !strcmp(tok, "inner") ? "inner_bytes" : !strcmp(tok, "exclusive") ? "exclusive_bytes" : NULL;
+        if (!field)
+            FX_HARD(c, "%s:%d: EXPECT-ROOT: unknown key '%s' (inner, exclusive)", c->fixture, c->line, tok);
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(root, field);
+        FX_ASSERT(c, cJSON_IsNumber(v) && v->valuedouble == atof(eq + 1), "%s:%d: root %s: expected %s %s, got %.0f",
+                  c->fixture, c->line, name, field, eq + 1, cJSON_IsNumber(v) ? v->valuedouble : -1.0);
+        keys++;
+    }
+    if (!keys)
+        FX_HARD(c, "%s:%d: EXPECT-ROOT: NAME inner=N exclusive=M", c->fixture, c->line);
+}
+
 /* The tile directives; false when the line is none of them. */
 static bool expect_tiles(ctx *c, const char *line)
 {
@@ -587,6 +624,8 @@ static bool expect_tiles(ctx *c, const char *line)
         expect_units(c, v);
     else if ((v = directive(line, "EXPECT-TENSOR-BYTES:")))
         expect_tensor_bytes(c, v);
+    else if ((v = directive(line, "EXPECT-ROOT:")))
+        expect_root(c, v);
     else
         return false;
     return true;
