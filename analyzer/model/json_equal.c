@@ -180,9 +180,16 @@ static bool eq_tensor(eq *q, const pc_tensor *a, const pc_tensor *b)
 }
 
 /* issue 18: tile shapes and matmul operands */
-static bool eq_access_operand(eq *q, const pc_access *a, const pc_access *b)
+static bool eq_access_op(eq *q, const pc_access *a, const pc_access *b)
 {
-    return eq_int(q, "role", a->role, b->role) && eq_int(q, "transposed", a->transposed, b->transposed);
+    if (!eq_int(q, "role", a->role, b->role) || !eq_int(q, "transposed", a->transposed, b->transposed) ||
+        !eq_str(q, "op", a->op, b->op) || !eq_int(q, "call", a->call, b->call) ||
+        !eq_int(q, "axis", a->axis, b->axis) || !eq_int(q, "region_rank", a->region_rank, b->region_rank))
+        return false;
+    for (int d = 0; d < a->region_rank; d++)
+        if (!eq_expr(q, "region", a->region[d], b->region[d]))
+            return false;
+    return true;
 }
 
 static bool eq_tiles_body(eq *q, const pc_tile_shapes *a, const pc_tile_shapes *b)
@@ -225,7 +232,7 @@ static bool eq_stmt_tiles(eq *q, const pc_stmt *a, const pc_stmt *b)
 static bool eq_access(eq *q, const pc_access *a, const pc_access *b)
 {
     return eq_int(q, "tensor", a->tensor, b->tensor) && eq_int(q, "kind", a->kind, b->kind) &&
-           eq_int(q, "unit", a->unit, b->unit) && eq_loc(q, "loc", a->loc, b->loc) && eq_access_operand(q, a, b);
+           eq_int(q, "unit", a->unit, b->unit) && eq_loc(q, "loc", a->loc, b->loc) && eq_access_op(q, a, b);
 }
 
 static bool eq_branch(eq *q, const pc_branch *a, const pc_branch *b)

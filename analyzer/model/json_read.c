@@ -677,16 +677,54 @@ static bool read_stmt_tiles(jr *r, const pc_json *j, pc_stmt *s)
             return false;                                                                        \
     } while (0)
 
+/* The op call of an access (jw_access_op): all optional; "call" goes with "op". */
+static bool read_access_op(jr *r, const pc_json *c, pc_access *a)
+{
+    a->op = NULL;
+    a->call = -1;
+    a->region = NULL;
+    a->region_rank = -1;
+    a->axis = -1;
+    if (field(r, c, "op", false)) {
+        if (!read_str(r, c, "op", &a->op) || !read_i32(r, c, "call", 0, INT32_MAX, &a->call))
+            return false;
+        if (!a->op)
+            a->call = -1;
+    } else if (field(r, c, "call", false)) {
+        return fail_at(r, "call", "\"call\" without \"op\"");
+    }
+    if (field(r, c, "axis", false) && !read_i32(r, c, "axis", 0, 64, &a->axis))
+        return false;
+    const pc_json *js = field(r, c, "region", false);
+    if (!js)
+        return true;
+    size_t saved = path_key(r, "region");
+    bool ok = want_array(r, js);
+    if (ok) {
+        a->region_rank = js->count;
+        a->region = pc_arena_alloc(r->m->arena, (size_t)(js->count ? js->count : 1) * sizeof *a->region);
+        int i = 0;
+        for (const pc_json *d = js->child; d && ok; d = d->next, i++) {
+            size_t s2 = path_index(r, i);
+            ok = expr_value(r, d, &a->region[i]);
+            path_pop(r, s2);
+        }
+    }
+    path_pop(r, saved);
+    return ok;
+}
+
 static bool read_access(jr *r, const pc_json *c, int index, pc_access *a)
 {
     (void)index;
-    static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed", NULL};
+    static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed",
+                                          "op", "call", "region", "axis", NULL};
     int ak, unit;
     bool ok = want_object(r, c) && check_fields(r, c, afields) &&
               read_index(r, c, "tensor", false, r->ntensors, "tensor", &a->tensor) &&
               read_enum(r, c, "kind", access_name, PC_ACC_READ, PC_ACC_WRITE_ELEMENT, &ak) &&
               read_enum(r, c, "unit", unit_name, PC_UNIT_NONE, PC_UNIT_CUBE, &unit) &&
-              read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a);
+              read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a) && read_access_op(r, c, a);
     if (ok) {
         a->kind = (pc_access_kind)ak;
         a->unit = (pc_unit)unit;

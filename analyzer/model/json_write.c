@@ -351,6 +351,25 @@ static void jw_access_operand(jw *w, const pc_access *a)
         jw_kbool(w, "transposed", true);
 }
 
+/* access + "op": "Add", "call": 0 (absent: no op), "region": [dims] (absent: the whole tensor),
+ * "axis": 1 (absent: -1) - the op call that makes it (docs/model.md sections 4 and 7) */
+static void jw_access_op(jw *w, const pc_access *a)
+{
+    if (a->op) {
+        jw_kstr(w, "op", a->op);
+        jw_kint(w, "call", a->call);
+    }
+    if (a->region && a->region_rank >= 0) {
+        jw_key(w, "region");
+        jw_open(w, '[', true);
+        for (int d = 0; d < a->region_rank; d++)
+            jw_expr(w, a->region[d]);
+        jw_close(w, ']');
+    }
+    if (a->axis >= 0)
+        jw_kint(w, "axis", a->axis);
+}
+
 static void jw_int_list(jw *w, const char *k, const int64_t *v, int n)
 {
     jw_key(w, k);
@@ -400,6 +419,7 @@ static void jw_stmt(jw *w, const pc_stmt *s)
             jw_kstr(w, "unit", pc_unit_name(a->unit));
             jw_loc(w, "loc", a->loc);
             jw_access_operand(w, a);
+            jw_access_op(w, a);
             jw_close(w, '}');
         }
         jw_close(w, ']');

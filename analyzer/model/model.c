@@ -207,10 +207,34 @@ void pc_stmt_add_access(pc_model *m, pc_stmt *s, int tensor, pc_access_kind kind
 {
     GROW(m, s->accesses, s->naccesses);
     pc_access *a = &s->accesses[s->naccesses++];
+    memset(a, 0, sizeof *a);
     a->tensor = tensor;
     a->kind = kind;
     a->unit = unit;
     a->loc = loc;
+    a->call = -1;
+    a->region_rank = -1;
+    a->axis = -1;
+}
+
+void pc_access_set_op(pc_model *m, pc_access *a, const char *op, int call, int axis)
+{
+    a->op = op ? pc_model_strdup(m, op) : NULL;
+    a->call = op ? call : -1;
+    a->axis = op ? axis : -1;
+}
+
+void pc_access_set_region(pc_model *m, pc_access *a, const pc_expr *const *region, int rank)
+{
+    a->region = NULL;
+    a->region_rank = -1;
+    if (!region || rank < 0)
+        return;
+    const pc_expr **r = pc_arena_alloc(pc_model_arena(m), sizeof *r * (size_t)(rank ? rank : 1));
+    for (int d = 0; d < rank; d++)
+        r[d] = region[d];
+    a->region = r;
+    a->region_rank = rank;
 }
 
 pc_branch *pc_stmt_add_branch(pc_model *m, pc_stmt *s, pc_loc loc)

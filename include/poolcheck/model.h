@@ -200,6 +200,17 @@ typedef struct pc_access {
     /* issue 18 (tiles): a matmul read's operand and whether it is transposed (a_trans/b_trans) */
     pc_operand_role role;
     bool transposed;
+    /* The op call that makes the access, for the lowering rules of docs/model.md section 4 (FP16
+     * work through FP32 copies, multi-tile reductions) and the view regions of section 7: the op
+     * table's C++ name of the op ("Add", "Sum"; NULL when no op makes it: an assemble's write, a
+     * view of its own), which call of the statement it is (the accesses of one call share it; -1
+     * none), the region a read reads when it is a view of the tensor (region_rank -1: the whole
+     * tensor, or not known), and a reduction's axis (-1: none, or not known). */
+    const char *op;
+    int call;
+    const pc_expr **region;
+    int region_rank;
+    int axis;
 } pc_access;
 
 /* ---------------------------------------------------------------------------------------------
@@ -372,6 +383,11 @@ int pc_kernel_add_stmt(pc_model *m, pc_kernel *k, pc_stmt_kind kind, pc_loc loc)
 int pc_kernel_add_loop(pc_model *m, pc_kernel *k, const char *name, pc_loc loc);
 void pc_stmt_add_access(pc_model *m, pc_stmt *s, int tensor, pc_access_kind kind, pc_unit unit,
                         pc_loc loc);
+/* The op call that makes access a (op NULL: none; the name is copied into the model), and the
+ * region a read reads when it is a view (rank -1: the whole tensor; the array is copied, its
+ * expressions are not). */
+void pc_access_set_op(pc_model *m, pc_access *a, const char *op, int call, int axis);
+void pc_access_set_region(pc_model *m, pc_access *a, const pc_expr *const *region, int rank);
 pc_branch *pc_stmt_add_branch(pc_model *m, pc_stmt *s, pc_loc loc);
 void pc_block_append(pc_model *m, pc_block *b, int stmt);
 void pc_kernel_add_constant(pc_model *m, pc_kernel *k, const char *name, int64_t value);

@@ -490,6 +490,10 @@ static pc_model *full_model(void)
     int s0 = pc_kernel_add_stmt(m, K, PC_STMT_OP, L);
     pc_stmt_add_access(m, &K->stmts[s0], tp, PC_ACC_READ, PC_UNIT_VECTOR, L);
     pc_stmt_add_access(m, &K->stmts[s0], tc, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE, H);
+    /* the read is a reduction's, of a region of its tensor (a View) */
+    const pc_expr *region[2] = {pc_expr_int(a, 16), pc_expr_sym(a, "n")};
+    pc_access_set_op(m, &K->stmts[s0].accesses[0], "Sum", 0, 1);
+    pc_access_set_region(m, &K->stmts[s0].accesses[0], region, 2);
     int s1 = pc_kernel_add_stmt(m, K, PC_STMT_LOOP, L);
     int s2 = pc_kernel_add_stmt(m, K, PC_STMT_OP, L);
     pc_stmt_add_access(m, &K->stmts[s2], tv, PC_ACC_DEFINE, PC_UNIT_CUBE, L);
@@ -962,6 +966,10 @@ START_TEST(json_value_errors)
                "kernels[0].stmts[3].branches[3].cond_text: expected a string or null, got a number");
     expect_mut("\"unroll_rule\": \"per_factor\"", "\"unroll_rule\": \"python\"",
                "kernels[0].loops[0].unroll_rule: unknown value \"python\"");
+    expect_mut("\"op\": \"Sum\", \"call\": 0", "\"call\": 0", "kernels[0].stmts[0].accesses[0].call: \"call\" without \"op\"");
+    expect_mut("\"op\": \"Sum\", \"call\": 0", "\"op\": \"Sum\"", "kernels[0].stmts[0].accesses[0]: missing \"call\"");
+    expect_mut("\"axis\": 1", "\"axis\": -1", "kernels[0].stmts[0].accesses[0].axis: -1 is out of range [0, 64]");
+    expect_mut("\"region\": [16, \"n\"]", "\"region\": 16", "kernels[0].stmts[0].accesses[0].region: expected an array, got a number");
     expect_mut("\"in_kernel\": true", "\"in_kernel\": 1", "options[0].in_kernel: expected a boolean, got a number");
     expect_mut("\"in_kernel\": true", "\"in_kernel\": true, \"in_kernel\": false",
                "options[0]: duplicate field \"in_kernel\"");

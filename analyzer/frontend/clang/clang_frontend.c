@@ -1609,8 +1609,17 @@ static void cp_kernel(copier *c, const pc_kernel *k)
         pc_stmt *s = &q->stmts[i];
         s->loc = cp_loc(c, s->loc);
         s->accesses = cp_array(c, s->accesses, s->naccesses, sizeof *s->accesses);
-        for (int a = 0; a < s->naccesses; a++)
-            s->accesses[a].loc = cp_loc(c, s->accesses[a].loc);
+        for (int a = 0; a < s->naccesses; a++) {
+            pc_access *ac = &s->accesses[a];
+            ac->loc = cp_loc(c, ac->loc);
+            ac->op = cp_str(c, ac->op);
+            if (ac->region && ac->region_rank > 0) {
+                const pc_expr **rg = pc_arena_alloc(c->dst->arena, sizeof *rg * (size_t)ac->region_rank);
+                for (int d = 0; d < ac->region_rank; d++)
+                    rg[d] = cp_expr(c, ac->region[d]);
+                ac->region = rg;
+            }
+        }
         s->branches = cp_array(c, s->branches, s->nbranches, sizeof *s->branches);
         for (int b = 0; b < s->nbranches; b++) {
             pc_branch *br = &s->branches[b];

@@ -217,6 +217,7 @@ typedef struct pc_cx {
     int cur_loop;                /* innermost LOOP, -1 = kernel body */
     pc_cblock block;             /* where new statements go */
     int cur_stmt;                /* the statement accesses go to; -1: made on the first access */
+    int op_axis;                 /* the reduction axis of the op call being read, -1 none */
     pc_loc stmt_loc;             /* the location that statement gets */
     bool header_reads;           /* reads of tensor data for control (LOOP / IF headers,
                                     GetTensorData): they do not make the statement an op */
@@ -451,6 +452,9 @@ void pc_clang_begin_leaf(pc_cx *cx, CXCursor s);
  * current statement, an unanalysed statement (PC012) with its message. */
 int pc_clang_new_stmt(pc_cx *cx, pc_stmt_kind kind, pc_loc loc);
 void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, pc_loc loc);
+/* The current statement's accesses so far (0 before it exists), and the access at index i. */
+int pc_clang_naccesses(pc_cx *cx);
+pc_access *pc_clang_access_at(pc_cx *cx, int i);
 int pc_clang_unanalysed(pc_cx *cx, pc_loc loc, const char *message);
 /* Source order of two locations (-1, 0, 1). */
 int pc_clang_loc_cmp(pc_loc a, pc_loc b);

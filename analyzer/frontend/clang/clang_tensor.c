@@ -419,8 +419,12 @@ static void operand_reads(pc_cx *cx, CXCursor arg, pc_unit unit, tres_list *out,
         return;
     if (pc_clang_is_tensor_type(clang_getCursorType(arg))) {
         pc_ctres r = pc_clang_tensor_expr(cx, arg);
-        if (r.kind == PC_TR_NAMED)
+        if (r.kind == PC_TR_NAMED) {
             pc_clang_access(cx, r.tensor, PC_ACC_READ, unit, r.loc);
+            /* a View's region is what a cube -> vector copy moves (docs/model.md section 7) */
+            if (r.via_view && r.ndims >= 0 && pc_clang_naccesses(cx) > 0)
+                pc_access_set_region(cx->m, pc_clang_access_at(cx, pc_clang_naccesses(cx) - 1), r.shape, r.ndims);
+        }
         if (out && r.kind != PC_TR_NONE)
             PC_VEC_PUSH(*out, r);
         return;
@@ -623,15 +627,45 @@ static void data_reads(pc_cx *cx, CXCursor arg)
     data_read_visit(arg, clang_getNullCursor(), &ctx);
 }
 
+static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char *name, CXCursor decl,
+                         bool resolved);
+
+/* An op call: its rule (op_rules), then the reads it made itself - not those of the op calls in
+ * its arguments, which tagged theirs first - carry the op's name, a call id (the index of its
+ * first read in the statement) and its reduction axis (pc_access.op, for the lowering rules of
+ * docs/model.md section 4). */
 static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, bool resolved)
 {
-    pc_arena *a = pc_model_arena(cx->m);
     const pc_op_info *op = op_lookup(name);
+    if (resolved && !api_function(decl))
+        op = NULL; /* a method, or a function of another library with the same name */
+    int first = pc_clang_naccesses(cx), stmt = cx->cur_stmt, saved_axis = cx->op_axis;
+    cx->op_axis = -1;
+    pc_ctres r = op_rules(cx, c, op, name, decl, resolved);
+    /* (an argument that inlined a helper may have moved on to another statement: then the
+     * accesses are not this call's alone, and none is tagged) */
+    if (op && op->cpp && (stmt < 0 || stmt == cx->cur_stmt)) {
+        int call = -1; /* the index of the call's first access in its statement: stable under reparses */
+        for (int i = first; i < pc_clang_naccesses(cx); i++) {
+            pc_access *a = pc_clang_access_at(cx, i);
+            if (a->kind == PC_ACC_READ && !a->op) {
+                if (call < 0)
+                    call = i;
+                pc_access_set_op(cx->m, a, op->cpp, call, cx->op_axis);
+            }
+        }
+    }
+    cx->op_axis = saved_axis;
+    return r;
+}
+
+static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char *name, CXCursor decl,
+                         bool resolved)
+{
+    pc_arena *a = pc_model_arena(cx->m);
     CXType rt = clang_getCursorType(c);
     bool returns_tensor = pc_clang_is_tensor_type(rt);
     bool returns_void = rt.kind == CXType_Void;
-    if (resolved && !api_function(decl))
-        op = NULL; /* a method, or a function of another library with the same name */
     int nargs = pc_clang_call_nargs(c);
     tres_list ins = {0};
     pc_ctres r = tres_none();
@@ -820,6 +854,7 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
             if (axis < 0)
                 axis += f.ndims;
             if (axis >= 0 && axis < f.ndims) {
+                cx->op_axis = (int)axis;
                 nd = keep ? f.ndims : f.ndims - 1;
                 shape = pc_arena_alloc(a, sizeof *shape * (size_t)(nd ? nd : 1));
                 for (int i = 0, j = 0; i < f.ndims; i++) {

@@ -49,6 +49,16 @@ void pc_clang_access(pc_cx *cx, int tensor, pc_access_kind kind, pc_unit unit, p
         s->has_op = true;
 }
 
+int pc_clang_naccesses(pc_cx *cx)
+{
+    return cx->kernel < 0 || cx->cur_stmt < 0 ? 0 : cx->m->kernels[cx->kernel].stmts[cx->cur_stmt].naccesses;
+}
+
+pc_access *pc_clang_access_at(pc_cx *cx, int i)
+{
+    return &cx->m->kernels[cx->kernel].stmts[cx->cur_stmt].accesses[i];
+}
+
 int pc_clang_unanalysed(pc_cx *cx, pc_loc loc, const char *message)
 {
     int id = pc_clang_new_stmt(cx, PC_STMT_UNANALYSED, loc);

@@ -32,6 +32,10 @@ void pc_py_access(pc_py_ctx *c, int tensor, pc_access_kind kind, pc_unit unit, c
     p->kind = kind;
     p->unit = unit;
     p->loc = node_loc(c, at);
+    p->op = NULL;
+    p->call = p->axis = -1;
+    p->region = NULL;
+    p->region_rank = -1;
 }
 
 int pc_py_new_tensor(pc_py_ctx *c, const char *variable, pc_tensor_kind kind, pc_dtype dt,
@@ -115,8 +119,13 @@ void pc_py_read_operand(pc_py_ctx *c, pc_py_val *v, pc_unit unit, const pc_py_no
                 pc_py_access(c, v->items[i].tensor, PC_ACC_READ, unit, at);
         break;
     case PV_VIEW:
-        /* An inline slice is read straight from its base: it allocates nothing. */
+        /* An inline slice is read straight from its base: it allocates nothing.  Its region is
+         * what a cube -> vector copy moves (docs/model.md section 7). */
         pc_py_access(c, v->tensor, PC_ACC_READ, unit, at);
+        if (c->nacc > 0 && c->acc[c->nacc - 1].tensor == v->tensor && v->shape && v->ndims >= 0) {
+            c->acc[c->nacc - 1].region = v->shape;
+            c->acc[c->nacc - 1].region_rank = v->ndims;
+        }
         break;
     case PV_PENDING:
     case PV_CREATE: {
@@ -199,6 +208,8 @@ void pc_py_flush_stmt(pc_py_ctx *c, bool force)
     for (int i = 0; i < c->nacc; i++) {
         const pc_py_pending_access *p = &c->acc[i];
         pc_stmt_add_access(c->m, s, p->tensor, p->kind, p->unit, p->loc);
+        pc_access_set_op(c->m, &s->accesses[s->naccesses - 1], p->op, p->call, p->axis);
+        pc_access_set_region(c->m, &s->accesses[s->naccesses - 1], p->region, p->region_rank);
         /* Declarations and views do no work; everything else is an operation (model.md 4:
          * a root function with no operation produces no instance). */
         if (p->kind == PC_ACC_WRITE_WHOLE || p->kind == PC_ACC_WRITE_ASSEMBLE || p->kind == PC_ACC_WRITE_ELEMENT ||

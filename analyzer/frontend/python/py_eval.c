@@ -46,7 +46,9 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
         pc_py_val vals[2] = {*l, *r};
         const pc_py_node *nodes[2] = {ln, rn};
         /* the rows of the ops the operators stand for: elementwise (add's), BOOL (eq's), matmul */
-        const char *row = op == PY_OP_MATMUL ? "matmul" : (op >= PY_OP_EQ && op <= PY_OP_GE) ? "eq" : "add";
+        /* (sub, mul and div by name: the lowering of docs/model.md section 4 tells them apart) */
+        const char *row = op == PY_OP_MATMUL ? "matmul" : (op >= PY_OP_EQ && op <= PY_OP_GE) ? "eq"
+                        : op == PY_OP_SUB ? "sub" : op == PY_OP_MUL ? "mul" : op == PY_OP_DIV ? "div" : "add";
         return apply_op_to(c, pc_py_find_op(row), vals, nodes, 2, at);
     }
     int64_t x, y;

@@ -228,7 +228,17 @@ typedef struct pc_py_blockref {
 } pc_py_blockref;
 
 /* Accesses of the Python statement being evaluated; flushed into one PC_STMT_OP. */
-typedef struct pc_py_pending_access { int tensor; pc_access_kind kind; pc_unit unit; pc_loc loc; } pc_py_pending_access;
+typedef struct pc_py_pending_access {
+    int tensor;
+    pc_access_kind kind;
+    pc_unit unit;
+    pc_loc loc;
+    /* the op call that makes it and the view region it reads (pc_access's op, call, axis, region) */
+    const char *op;
+    int call, axis;
+    const pc_expr **region;
+    int region_rank;
+} pc_py_pending_access;
 
 /* An option site found while walking; added to the model (sorted, de-duplicated) at the end. */
 typedef struct pc_py_optrec {
@@ -256,6 +266,7 @@ typedef struct pc_py_ctx {
     /* current statement */
     pc_py_pending_access *acc;
     int nacc, capacc;
+    int op_axis;                     /* the reduction axis of the op being applied, -1 none */
     int *defined;                    /* tensors defined by the current statement */
     int ndefined, capdefined;
     uint32_t stmt_line, stmt_col, stmt_end_line, stmt_end_col;

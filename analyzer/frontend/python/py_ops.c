@@ -255,9 +255,36 @@ static pc_py_val squeezed(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr
 }
 
 /* Run op `op` with evaluated arguments (self, when a method, is pos[0]). */
+static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a);
+
+/* An op: its rule (op_rules), then the reads it made carry the op's C++ name, a call id and its
+ * reduction axis (pc_access.op, for the lowering rules of docs/model.md section 4; the call id is
+ * the index of its first read in the statement).  The operands'
+ * own ops were applied before this one (arguments are evaluated first), so every read from
+ * `first` on is this call's. */
 pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a, const pc_py_node *at)
 {
     (void)at;
+    int first = c->nacc, saved_axis = c->op_axis;
+    c->op_axis = -1;
+    pc_py_val v = op_rules(c, op, a);
+    if (op && op->cpp && c->nacc >= first) {
+        int call = -1; /* the index of the call's first read in its statement */
+        for (int i = first; i < c->nacc; i++)
+            if (c->acc[i].kind == PC_ACC_READ && !c->acc[i].op) {
+                if (call < 0)
+                    call = i;
+                c->acc[i].op = op->cpp;
+                c->acc[i].call = call;
+                c->acc[i].axis = c->op_axis;
+            }
+    }
+    c->op_axis = saved_axis;
+    return v;
+}
+
+static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a)
+{
     pc_unit unit = op ? pc_op_unit(op) : PC_UNIT_VECTOR;
     pc_op_shape rule = op ? op->shape : PC_OPSHAPE_OPAQUE;
     if (rule == PC_OPSHAPE_INPLACE) {
@@ -346,13 +373,19 @@ pc_py_val pc_py_apply_op(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a, cons
             return pc_py_pending(c, unit, dt, NULL, -1);
         }
         const pc_expr **s = shape_alloc(c, xn);
-        int n = 0;
+        int n = 0, nreduced = 0;
         for (int i = 0; i < xn; i++) {
             if (!reduced[i])
                 s[n++] = xs[i];
             else if (keep)
                 s[n++] = pc_expr_int(ar, 1);
+            if (reduced[i]) {
+                nreduced++;
+                c->op_axis = i;
+            }
         }
+        if (nreduced != 1)
+            c->op_axis = -1; /* the lowering rule of one reduced axis only */
         return pc_py_pending(c, unit, dt, s, n);
     }
     case PC_OPSHAPE_MATMUL: {
