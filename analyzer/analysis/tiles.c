@@ -25,7 +25,8 @@
 typedef struct tile_use {
     const pc_stmt *st;
     const pc_access *a;
-    bool via_view;      /* the access names a view of T, not T */
+    bool via_view;      /* the access names a view of T, or reads a region of it (View(T, ...)) */
+    int view;           /* the view tensor it names, -1: an inline region or T itself */
 } tile_use;
 
 typedef struct tile_tensor {
@@ -73,7 +74,7 @@ static tile_tensor *uses_of(an_ctx *c, int t)
                                                   sizeof *tt->consumers);
                     cap = ncap;
                 }
-                tt->consumers[tt->nconsumers++] = (tile_use){st, a, view};
+                tt->consumers[tt->nconsumers++] = (tile_use){st, a, view || a->region_rank >= 0, view ? a->tensor : -1};
             } else if (a->kind == PC_ACC_DEFINE && k->tensors[a->tensor].kind == PC_TENSOR_VIEW) {
                 continue; /* making a view writes nothing */
             } else if (a->kind == PC_ACC_DEFINE && a->unit == PC_UNIT_NONE &&
@@ -81,7 +82,7 @@ static tile_tensor *uses_of(an_ctx *c, int t)
                 continue; /* a declaration */
             } else if ((a->kind == PC_ACC_DEFINE || a->kind == PC_ACC_WRITE_WHOLE) && !view) {
                 if (tt->nproducers++ == 0)
-                    tt->producer = (tile_use){st, a, false};
+                    tt->producer = (tile_use){st, a, false, -1};
             } else {
                 tt->other_write = true;
             }
@@ -232,12 +233,38 @@ static bool producer_tile(an_ctx *c, const tile_tensor *tt, const int64_t *S, in
     return false;
 }
 
-static bool consumer_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n, int64_t *out, tile_why *why)
+/* The region of T a consumer reads, R (T's shape S when it reads T whole); false (and why) when it
+ * reads a view poolcheck cannot place: a reshape, a shape that is not static, a matmul's. */
+static bool consumer_region(an_ctx *c, const tile_use *u, const int64_t *S, int n, const pc_bindings *sets,
+                            size_t nsets, int64_t *R, tile_why *why)
 {
-    if (u->via_view) {
-        why_set(why, "an op reads it through a view", u->a->loc);
+    const pc_kernel *k = c->k;
+    if (!u->via_view) {
+        memcpy(R, S, (size_t)n * sizeof *R);
+        return true;
+    }
+    const pc_expr *const *dims = u->a->region_rank >= 0 ? u->a->region : NULL;
+    int rank = u->a->region_rank;
+    if (!dims && u->view >= 0 && k->tensors[u->view].shape) {
+        dims = k->tensors[u->view].shape;
+        rank = k->tensors[u->view].ndims;
+    }
+    if (u->a->unit != PC_UNIT_VECTOR || !dims || rank != n) {
+        why_set(why, u->a->unit != PC_UNIT_VECTOR ? "a matmul reads it through a view (not yet verified on upstream's compiler)"
+                                                  : "an op reads it through a view of another rank or an unknown shape",
+                u->a->loc);
         return false;
     }
+    for (int d = 0; d < n; d++)
+        if (!static_dim(k, dims[d]) || !pc_expr_eval(dims[d], sets, nsets, &R[d]) || R[d] <= 0 || R[d] > S[d]) {
+            why_set(why, "an op reads it through a view whose shape is not static", u->a->loc);
+            return false;
+        }
+    return true;
+}
+
+static bool consumer_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n, int64_t *out, tile_why *why)
+{
     if (u->a->unit == PC_UNIT_VECTOR)
         return vec_tile(c, u, S, n, out, why);
     /* a matmul operand */
@@ -339,30 +366,48 @@ static int64_t tiles_eval(an_ctx *c, int t, const pc_bindings *sets, size_t nset
     int64_t p[PC_TILE_MAX_DIMS];
     if (!producer_tile(c, tt, S, n, p, why, T->loc))
         return 0;
-    /* the distinct cuts of the consumers */
-    int64_t (*cuts)[PC_TILE_MAX_DIMS] = pc_mem_calloc((size_t)tt->nconsumers, sizeof *cuts);
+    /* The distinct cuts of the consumers.  A consumer that reads a view of T (View(T, ...), or a
+     * view tensor of it) reads only that region R: upstream moves only the viewed region between
+     * the cube and the vector unit, cut the same way with the producer tile clipped to R
+     * (docs/model.md section 7); the rest of T costs nothing.  Cuts of T itself are told apart by
+     * b alone; a region's by the view it reads (a view tensor, or the op call of an inline View),
+     * since two views of one shape may be two places of T. */
+    typedef struct tile_cut {
+        int64_t R[PC_TILE_MAX_DIMS], b[PC_TILE_MAX_DIMS];
+        bool region;
+        const pc_stmt *st; /* an inline region: the statement and call that read it */
+        int call, view;
+    } tile_cut;
+    tile_cut *cuts = pc_mem_calloc((size_t)tt->nconsumers, sizeof *cuts);
     int ncuts = 0;
     bool whole = false, ok = true;
     for (int i = 0; i < tt->nconsumers && ok; i++) {
-        int64_t cc[PC_TILE_MAX_DIMS], b[PC_TILE_MAX_DIMS];
-        if (!consumer_tile(c, &tt->consumers[i], S, n, cc, why)) {
+        const tile_use *u = &tt->consumers[i];
+        int64_t cc[PC_TILE_MAX_DIMS], R[PC_TILE_MAX_DIMS], pr[PC_TILE_MAX_DIMS];
+        tile_cut cut = {.region = u->via_view, .st = u->via_view && u->view < 0 ? u->st : NULL,
+                        .call = u->via_view && u->view < 0 ? u->a->call : -1, .view = u->view};
+        if (!consumer_region(c, u, S, n, sets, nsets, R, why) || !consumer_tile(c, u, R, n, cc, why)) {
             ok = false;
             break;
         }
         bool full = true;
         for (int d = 0; d < n; d++) {
-            b[d] = lcm_capped(p[d], cc[d], S[d]);
-            full &= b[d] == S[d];
+            pr[d] = min64(p[d], R[d]);
+            cut.R[d] = R[d];
+            cut.b[d] = lcm_capped(pr[d], cc[d], R[d]);
+            full &= cut.b[d] == S[d];
         }
-        if (full) {
+        if (full && !cut.region) {
             whole = true;
             continue;
         }
         bool dup = false;
         for (int j = 0; j < ncuts && !dup; j++)
-            dup = memcmp(cuts[j], b, (size_t)n * sizeof *b) == 0;
+            dup = cuts[j].region == cut.region && cuts[j].st == cut.st && cuts[j].call == cut.call &&
+                  cuts[j].view == cut.view && memcmp(cuts[j].R, cut.R, (size_t)n * sizeof *cut.R) == 0 &&
+                  memcmp(cuts[j].b, cut.b, (size_t)n * sizeof *cut.b) == 0;
         if (!dup)
-            memcpy(cuts[ncuts++], b, (size_t)n * sizeof *b);
+            cuts[ncuts++] = cut;
     }
     int64_t pieces = 0;
     if (ok && ncuts > 0) {
@@ -381,7 +426,7 @@ static int64_t tiles_eval(an_ctx *c, int t, const pc_bindings *sets, size_t nset
             }
         }
         for (int j = 0; j < ncuts; j++)
-            pieces += add_pieces(S, cuts[j], n, bits, &sum, text);
+            pieces += add_pieces(cuts[j].R, cuts[j].b, n, bits, &sum, text);
         *bytes = sum;
     }
     pc_mem_free(cuts);
