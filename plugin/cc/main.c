@@ -26,9 +26,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "poolcheck/poolcheck.h"
@@ -43,7 +45,9 @@ static const char usage[] =
     "Runs poolcheck on the source being compiled.  As a launcher it then runs the compiler\n"
     "unchanged, unless an error-level diagnostic was found (exit 1).  In clang-tidy's convention\n"
     "it only lints.  A leading ccache/sccache/distcc (or `env VAR=VALUE...`) is skipped when\n"
-    "looking for the compiler and kept in the command that runs.\n"
+    "looking for the compiler and kept in the command that runs.  Response files (@FILE) in the\n"
+    "compiler's arguments are read for the lint as GCC and clang read them; the compiler gets\n"
+    "them unchanged.\n"
     "\n"
     "options (the `--opt=value` form only):\n"
     "  --set=KEY=VALUE           a runtime option, as `poolcheck check --set`\n"
@@ -156,10 +160,149 @@ static void find_sources(char **argv, int argc, str_vec *out)
             continue;
         }
         if (a[0] == '-' || a[0] == '@')
-            continue;   /* an option, or a response file we do not expand */
+            continue;   /* an option, or a response file that could not be read (expand_response_files) */
         if (forced || is_source_name(a))
             PC_VEC_PUSH(*out, a);
     }
+}
+
+/* ---- response files ------------------------------------------------------------------------
+ * `cc @args.rsp`: the compiler reads more arguments from the file (CMake and Ninja write them for
+ * long command lines).  The lint must see them: `-c bad.cpp` in a response file was never linted.
+ * They are expanded as GCC (libiberty's expandargv) and clang (llvm::cl's GNU tokenizer) do:
+ *   - blanks (space, tab, newline, CR, FF, VT) separate arguments; "..." and '...' quote, also in
+ *     the middle of an argument (a"b c"d is one); a backslash takes the next character as it is,
+ *     inside quotes too; "" is an empty argument; the text ends at a NUL byte;
+ *   - an @file among the arguments read is expanded in its turn: a relative name from the working
+ *     directory, as GCC looks for it, else beside the file that names it, as clang does;
+ *   - an @file that cannot be read stays a literal argument (GCC hands it to the compiler as is).
+ * Bounds, so that a file including itself (GCC stops after 2000 expansions) or a huge one cannot
+ * hang the build or exhaust memory: RSP_DEPTH levels, RSP_FILES files, RSP_BYTES of text and
+ * RSP_ARGS arguments in all.  Only the lint reads the expansion: the compiler runs with the
+ * arguments it was given and expands them itself. */
+enum { RSP_DEPTH = 32, RSP_FILES = 2000, RSP_ARGS = 1 << 20 };
+#define RSP_BYTES ((size_t)16 << 20)
+
+typedef struct rsp {
+    pc_arena *arena;   /* the expanded arguments live here (cc_opts' arena) */
+    str_vec *out;
+    size_t files, bytes;
+    char *error;       /* a bound was passed: why (arena) */
+} rsp;
+
+static bool rsp_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth);
+
+static bool rsp_push(rsp *r, const char *arg)
+{
+    if (r->out->count >= RSP_ARGS) {
+        r->error = pc_arena_printf(r->arena, "more than %d arguments in response files", RSP_ARGS);
+        return false;
+    }
+    PC_VEC_PUSH(*r->out, pc_arena_strdup(r->arena, arg));
+    return true;
+}
+
+/* The arguments of one response file's text, each expanded in its turn (dir: the file's own
+ * directory, for nested relative names). */
+static bool rsp_tokens(rsp *r, const char *text, const char *dir, int depth)
+{
+    pc_sb tok = {0};
+    bool ok = true;
+    const char *p = text;
+    while (ok && *p) {
+        while (rsp_blank(*p))
+            p++;
+        if (!*p)
+            break;
+        tok.len = 0;
+        pc_sb_append(&tok, ""); /* an empty argument ("") is still an argument */
+        char quote = 0;
+        for (; *p; p++) {
+            if (*p == '\\' && p[1]) {
+                pc_sb_putc(&tok, *++p);
+            } else if (quote) {
+                if (*p == quote)
+                    quote = 0;
+                else
+                    pc_sb_putc(&tok, *p);
+            } else if (*p == '\'' || *p == '"') {
+                quote = *p;
+            } else if (rsp_blank(*p)) {
+                break;
+            } else {
+                pc_sb_putc(&tok, *p);
+            }
+        }
+        ok = rsp_expand(r, tok.data, dir, depth);
+    }
+    pc_sb_free(&tok);
+    return ok;
+}
+
+/* One argument: itself, or the arguments of the response file it names.  from: the directory of
+ * the response file it was read from (NULL on the command line). */
+static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth)
+{
+    if (arg[0] != '@' || !arg[1])
+        return rsp_push(r, arg);
+    const char *name = arg + 1;
+    char *beside = NULL;
+    struct stat st;
+    bool found = stat(name, &st) == 0 && S_ISREG(st.st_mode);
+    if (!found && from && name[0] != '/') {
+        beside = pc_arena_printf(r->arena, "%s/%s", from, name);
+        if (stat(beside, &st) == 0 && S_ISREG(st.st_mode)) {
+            name = beside;
+            found = true;
+        }
+    }
+    if (!found)
+        return rsp_push(r, arg); /* GCC passes it on as a literal argument */
+    if (depth >= RSP_DEPTH) {
+        r->error = pc_arena_printf(r->arena, "response files nested more than %d deep (does %s include itself?)",
+                                   RSP_DEPTH, arg);
+        return false;
+    }
+    if (++r->files > RSP_FILES) {
+        r->error = pc_arena_printf(r->arena, "more than %d response files", RSP_FILES);
+        return false;
+    }
+    if ((uint64_t)st.st_size > RSP_BYTES - r->bytes) {
+        r->error = pc_arena_printf(r->arena, "more than %zu MiB of response files (at %s)", RSP_BYTES >> 20, arg);
+        return false;
+    }
+    size_t len = 0;
+    char *err = NULL;
+    char *text = pc_read_file_max(name, RSP_BYTES - r->bytes, &len, &err);
+    if (!text) {
+        pc_mem_free(err);
+        return rsp_push(r, arg); /* unreadable after all: as GCC, a literal argument */
+    }
+    r->bytes += len;
+    const char *slash = strrchr(name, '/');
+    const char *dir = slash ? pc_arena_strndup(r->arena, name, slash == name ? 1 : (size_t)(slash - name)) : ".";
+    bool ok = rsp_tokens(r, text, dir, depth + 1);
+    pc_mem_free(text);
+    return ok;
+}
+
+/* argv[0..argc) with its @files expanded (argv[0], the compiler, is not: neither GCC nor clang
+ * expands it) into out, whose strings live in the arena.  False with *why on a passed bound. */
+static bool expand_response_files(pc_arena *arena, char **argv, int argc, str_vec *out, const char **why)
+{
+    rsp r = {arena, out, 0, 0, NULL};
+    for (int i = 0; i < argc; i++) {
+        if (i == 0 ? !rsp_push(&r, argv[0]) : !rsp_expand(&r, argv[i], NULL, 0)) {
+            *why = r.error;
+            return false;
+        }
+    }
+    return true;
 }
 
 /* Cheap test before parsing: does the text mention anything poolcheck reports on?  Kernels
@@ -411,15 +554,29 @@ int main(int argc, char **argv)
     const char *off = getenv("POOLCHECK_CC_DISABLE");
     bool disabled = off && *off && strcmp(off, "0") != 0;
 
+    /* The lint reads the compiler's arguments with their response files expanded; o.command,
+     * what runs afterwards, keeps them as they were given. */
+    str_vec expanded = {0};
+    size_t errors = 0;
+    if (!disabled && o.compiler && o.ncompiler > 0) {
+        const char *why = NULL;
+        if (!expand_response_files(o.arena, o.compiler, o.ncompiler, &expanded, &why)) {
+            fprintf(stderr, "poolcheck-cc: error: %s; the sources in them are not checked\n", why);
+            errors++;
+            disabled = true;
+        } else {
+            o.compiler = (char **)expanded.items;
+            o.ncompiler = (int)expanded.count;
+        }
+    }
     str_vec sources = {0};
     if (o.tidy) {
         for (size_t i = 0; i < o.sources.count; i++)
             PC_VEC_PUSH(sources, o.sources.items[i]);
-    } else {
+    } else if (!disabled) {
         find_sources(o.compiler, o.ncompiler, &sources);
     }
     FILE *out = o.tidy ? stdout : stderr;
-    size_t errors = 0;
     pc_frontend *fe = NULL;
     for (size_t i = 0; !disabled && i < sources.count; i++) {
         if (!mentions_kernel(sources.items[i]))
@@ -431,6 +588,7 @@ int main(int argc, char **argv)
     fflush(out);
     pc_frontend_free(fe);
     PC_VEC_FREE(sources);
+    PC_VEC_FREE(expanded);
     bool fail = errors > 0 && !o.warn_only;
     if (o.tidy || fail) {
         if (fail && !o.tidy)
