@@ -183,7 +183,8 @@ typedef enum verdict {
     V_BAD_SHAPE,  /* pool: not a list/tuple of exactly 3 */
     V_BAD_ELEMENT,/* pool: an element that is not an int in [0, 1024] */
     V_BAD_INT,    /* another option: not an int in its range */
-    V_UNMODELLED  /* a key poolcheck does not model: never reported, never applied */
+    V_UNMODELLED  /* a key poolcheck does not model: its value is not judged, never applied (whether
+                     the key exists at all is PC003's question, keys.c) */
 } verdict;
 
 typedef struct int_option { const char *key; int64_t lo, hi; } int_option;

@@ -41,7 +41,8 @@ void pc_cfg_effective_pool(const pc_runtime_config *c, int64_t out[3]);
 /* Validation of one option value as upstream does it.  Returns NULL when valid, else a
  * one-line reason (static or arena string) such as
  * "Invalid stitch_function_num_per_pool: '[64, True, 1]'. Each element must be an int in [0, 1024]."
- * Unknown keys are valid (poolcheck does not police options it does not model). */
+ * Keys that are not modelled are valid here, whatever the value (an unknown key is
+ * pc_cfg_runtime_key_known's question, not this one's). */
 const char *pc_cfg_validate(pc_arena *a, const char *key, const pc_optval *v);
 /* Apply one valid option to c (keeps a pointer to opt as provenance). */
 void pc_cfg_apply(pc_runtime_config *c, const pc_option *opt);
@@ -71,6 +72,31 @@ char *pc_cfg_value_str(pc_arena *a, const pc_optval *v);
  * pc_cfg_apply applies): not None, no element poolcheck cannot evaluate, pc_cfg_validate happy,
  * and key one of the four modelled options. */
 bool pc_cfg_applicable(const char *key, const pc_optval *v);
+
+/* ---- option names (keys.c) ------------------------------------------------------------------ */
+/* Upstream's runtime option names, in a fixed order (the four above among them); returns how many
+ * and, when keys is not NULL, points it at them (static). */
+size_t pc_cfg_runtime_keys(const char *const **keys);
+/* Is key a runtime option upstream has?  Every runtime option site takes only these: upstream
+ * refuses any other key ("key: runtime.<key> does not exist."), so one that is not known is PC003.
+ * Also true for the C++ frontend's spelling of an unread key constant of upstream's whose name is
+ * not its key (cfg_run_mode for CFG_RUN_MODE). */
+bool pc_cfg_runtime_key_known(const char *key);
+/* The runtime option name nearest to key (pc_cfg_nearest's rule), or NULL when none is near. */
+const char *pc_cfg_runtime_key_nearest(const char *key);
+/* Where a name of one of upstream's other option sections is set, for "'X' is a pass option". */
+typedef struct pc_cfg_key_home {
+    const char *section;  /* "pass", "host", "codegen", "verify", "debug", "operation" */
+    const char *python;   /* "pypto.set_pass_options" */
+    const char *cpp;      /* "config::SetPassOption" */
+} pc_cfg_key_home;
+/* The other section that has key, or NULL (static). */
+const pc_cfg_key_home *pc_cfg_key_home_of(const char *key);
+/* Did you mean: the candidate nearest to word by optimal-string-alignment distance (Levenshtein
+ * plus a swap of neighbours), when at most max_distance edits away; max_distance < 0 takes clang's
+ * bound for typo correction, (strlen(word) + 2) / 3.  The first of equally near candidates wins;
+ * a candidate equal to word is returned (distance 0).  NULL when none is near enough. */
+const char *pc_cfg_nearest(const char *word, const char *const *candidates, size_t n, int max_distance);
 
 /* ---- tile_fwk_config.json ------------------------------------------------------------------ */
 /* Its "runtime" object, each entry one option (site PC_SITE_CONFIG_FILE, kernel -1) with the
