@@ -63,6 +63,10 @@ void pc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The index of `value` among the NULL-terminated `choices` of an option that takes one word
  * (--format, --emit-config, --color); -1 after printing "unknown OPTION 'value' (a, b, c)". */
 int pc_cli_choice(const char *option, const char *value, const char *const choices[]);
+/* "unknown option ARG" for `poolcheck COMMAND`, with the nearest of the long options named in
+ * the command's help texts (more_help may be NULL) as "did you mean '--checks=PC001'?", as clang-tidy
+ * does; an option that exists but was given without the value it needs says so. */
+void pc_cli_unknown_option(const char *command, const char *arg, const char *help, const char *more_help);
 /* The words of --emit-config (check and plan) and of a --format that is text or json (logs, plan). */
 extern const char *const pc_cli_emit_config_choices[];
 extern const char *const pc_cli_text_json_choices[];

@@ -59,6 +59,50 @@ int pc_cli_choice(const char *option, const char *value, const char *const choic
     return -1;
 }
 
+/* The long options a help text names: every `--name` in it, where it starts a word.  The help is
+ * the list of what a command takes, so a suggestion cannot offer an option the command lacks, and
+ * a new option is offered as soon as its help line is written. */
+typedef PC_VEC(char *) name_vec;
+
+static void help_options(const char *help, name_vec *out)
+{
+    for (const char *p = help; p && (p = strstr(p, "--")) != NULL;) {
+        bool word_start = p == help || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '(' || p[-1] == '[' ||
+                          p[-1] == '|' || p[-1] == '\'';
+        const char *q = p + 2;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '-')
+            q++;
+        if (word_start && q - p > 3) /* "--" alone is the compiler-arguments separator */
+            PC_VEC_PUSH(*out, pc_mem_strndup(p + 2, (size_t)(q - p - 2)));
+        p = q;
+    }
+}
+
+void pc_cli_unknown_option(const char *command, const char *arg, const char *help, const char *more_help)
+{
+    /* compare names without their dashes and value: -checks=X and --chekcs=X both mean --checks */
+    const char *name = arg;
+    while (*name == '-')
+        name++;
+    const char *eq = strchr(name, '=');
+    char *typed = pc_mem_strndup(name, eq ? (size_t)(eq - name) : strlen(name));
+    name_vec known = {0};
+    help_options(help, &known);
+    help_options(more_help, &known);
+    const char *near = pc_cfg_nearest(typed, (const char *const *)known.items, known.count, -1);
+    if (near && strcmp(near, typed) == 0 && !eq && name - arg == 2)
+        /* the option itself, as the last word or without the '=' it needs */
+        pc_cli_error("option '%s' needs a value (%s=VALUE; see 'poolcheck %s --help')", arg, arg, command);
+    else if (near)
+        pc_cli_error("unknown option '%s'; did you mean '--%s%s'?", arg, near, eq ? eq : "");
+    else
+        pc_cli_error("unknown option '%s' (see 'poolcheck %s --help')", arg, command);
+    for (size_t i = 0; i < known.count; i++)
+        pc_mem_free(known.items[i]);
+    PC_VEC_FREE(known);
+    pc_mem_free(typed);
+}
+
 bool pc_cli_close_output(FILE *f, const char *name)
 {
     errno = 0;

@@ -447,7 +447,7 @@ int pc_cmd_check(int argc, char **argv)
         } else if (strncmp(a, "--exclude=", 10) == 0) {
             PC_VEC_PUSH(excludes, (char *)a + 10);
         } else if (a[0] == '-' && a[1]) {
-            pc_cli_error("unknown option '%s' (see 'poolcheck check --help')", a);
+            pc_cli_unknown_option("check", a, check_help, pc_cli_common_help);
             status = PC_EXIT_USAGE;
             goto done;
         } else {

@@ -28,7 +28,16 @@ static const char logs_help[] =
     "  --format=text|json        output format (default text)\n"
     "  -o FILE                   write the output to FILE\n"
     "  --max-line-kb N           longest line read (default 1024); longer lines are skipped and\n"
-    "                            counted\n\n";
+    "                            counted\n\n"
+    "Exit status: 0 the logs were read (with --kernel: every pool compared matched or was\n"
+    "over-predicted); 1 with --kernel, a pool is under-predicted; 2 usage error, or a path that\n"
+    "cannot be read; 3 with --kernel, nothing was compared: no pool has both a predicted and an\n"
+    "observed depth (logs without Workspace lines, or a prediction that depends on unbound\n"
+    "symbols), so the run is no evidence either way.\n\n";
+
+/* `logs --kernel` that compared no pool: distinct from 0 so that a CI gate cannot pass on logs
+ * that show nothing (an empty directory, INFO logging off), and from 1, which is a finding. */
+enum { EXIT_NOTHING_COMPARED = 3 };
 
 static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -231,7 +240,7 @@ int pc_cmd_logs(int argc, char **argv)
             }
             out_path = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            pc_cli_error("unknown option '%s' (see 'poolcheck logs --help')", a);
+            pc_cli_unknown_option("logs", a, logs_help, pc_cli_common_help);
             status = PC_EXIT_USAGE;
             goto done;
         } else {
@@ -286,6 +295,18 @@ int pc_cmd_logs(int argc, char **argv)
     pc_log_check_against(set, kernel ? pred : NULL, &chk);
     if (chk.under && status == PC_EXIT_OK)
         status = PC_EXIT_FINDINGS;
+    bool compared = false;
+    for (int p = 0; p < 3; p++)
+        compared |= chk.verdict[p] != PC_VERDICT_UNKNOWN;
+    if (kernel && !compared && status == PC_EXIT_OK) {
+        bool observed = set->observed[0] >= 0 || set->observed[1] >= 0 || set->observed[2] >= 0;
+        pc_cli_error("nothing compared: %s (exit status %d)",
+                     observed ? "the prediction is unknown for every pool the logs observed; bind the "
+                                "symbols it depends on"
+                              : "the logs hold no observed depth for any pool",
+                     EXIT_NOTHING_COMPARED);
+        status = EXIT_NOTHING_COMPARED;
+    }
 
     FILE *out = stdout;
     if (out_path && !(out = fopen(out_path, "w"))) {

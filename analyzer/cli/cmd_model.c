@@ -36,7 +36,7 @@ int pc_cmd_model(int argc, char **argv)
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1]) {
-            pc_cli_error("unknown option '%s' (see 'poolcheck model --help')", argv[i]);
+            pc_cli_unknown_option("model", argv[i], model_help, pc_cli_common_help);
             pc_cli_common_free(&c);
             return PC_EXIT_USAGE;
         }

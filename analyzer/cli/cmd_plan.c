@@ -114,7 +114,7 @@ int pc_cmd_plan(int argc, char **argv)
             status = PC_EXIT_USAGE;
             goto done;
         } else if (a[0] == '-' && a[1]) {
-            pc_cli_error("unknown option '%s' (see 'poolcheck plan --help')", a);
+            pc_cli_unknown_option("plan", a, plan_help, pc_cli_common_help);
             status = PC_EXIT_USAGE;
             goto done;
         } else if (file) {

@@ -24,27 +24,6 @@ static const char usage[] =
 
 static const char *const subcommands[] = {"check", "model", "logs", "plan", "help", NULL};
 
-/* Levenshtein distance of two short words (a subcommand and what was typed), capped at 9. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 16 || lb > 16)
-        return 9;
-    int prev[17], cur[17];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            int del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, sizeof cur);
-    }
-    return prev[lb] > 9 ? 9 : prev[lb];
-}
-
 /* A first word that is no option, no subcommand and no existing file, and does not look like a
  * path (no '/', no kernel extension), is a mistyped subcommand rather than a missing input:
  * `poolcheck chek x.py`.  Returns the nearest subcommand (edit distance <= 2), or NULL when the
@@ -56,16 +35,8 @@ static const char *unknown_command(const char *word)
     struct stat st;
     if (stat(word, &st) == 0)
         return NULL;
-    const char *best = NULL;
-    int best_d = 3;
-    for (int i = 0; subcommands[i]; i++) {
-        int d = edit_distance(word, subcommands[i]);
-        if (d < best_d) {
-            best_d = d;
-            best = subcommands[i];
-        }
-    }
-    return best;
+    /* two mistakes whatever the length (docs/model.md 12): subcommands are short words */
+    return pc_cfg_nearest(word, subcommands, sizeof subcommands / sizeof *subcommands - 1, 2);
 }
 
 int main(int argc, char **argv)
