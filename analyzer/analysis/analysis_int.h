@@ -18,6 +18,8 @@
 
 /* A run: a maximal sequence of non-loop statements directly inside one block.  Classification
  * works on runs; a run inside a loop with an unroll list yields one root per factor. */
+typedef struct low_result { const char *why; pc_loc loc; } low_result;
+
 typedef struct an_run {
     int loop;               /* owning loop, -1 = kernel body */
     int *stmts; int nstmts; /* top-level statements of the run (OP, IF, UNROLL, UNANALYSED) */
@@ -71,6 +73,7 @@ typedef struct an_ctx {
     bool *stmt_defines_assemble;    /* statement -> it defines an assemble tensor (pc_an_classify) */
     bool needed[3];
     struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
+    low_result lowering;            /* lower.c: the first buffer its rules could not size */
 } an_ctx;
 
 void pc_an_build_roots(an_ctx *c);
@@ -161,10 +164,21 @@ void pc_an_set_result_trim(an_set_result *s);
 /* numel*bits/8 of tensor t under the bindings (-1 unknown); unknown symbols appended to syms. */
 int64_t pc_an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size_t nsets);
 
+/* ---- lower.c (docs/model.md 4, "What upstream's lowering adds") ------------------------------- */
+/* The root_inner bytes upstream's lowering adds to one path of a root - FP32 copies of FP16
+ * operands, a multi-tile reduction's halves - given the OP statements on the path in order;
+ * what cannot be sized is left out, the first such op in lr (when given). */
+int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bindings *sets, size_t nsets,
+                            low_result *lr);
+
 /* ---- tiles.c (issue 18; docs/model.md 7, "Tile pieces of root_inner tensors") ------------------ */
 /* The aligned bytes root_inner tensor t takes: its pieces, each rounded up to 512, or
  * AlignUp(raw, 512) when it stays one piece (raw = its numel*bits/8 under sets). */
 int64_t pc_an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw);
+/* S (n dims, bits per element) cut at multiples of b from 0, the last piece per dim clipped: adds
+ * the pieces' aligned bytes (each rounded up to 512) to *bytes and, when text is given, what they
+ * are; returns how many pieces. */
+int64_t pc_an_add_pieces(const int64_t *S, const int64_t *b, int n, int bits, int64_t *bytes, pc_sb *text);
 /* Fill r->tensors[t]'s pieces (aligned_bytes, pieces, pieces_text, reason) and r's list of
  * tensors kept as one piece for want of the rule's inputs. */
 void pc_an_tiles_tensor_result(an_ctx *c, pc_result *r, int t, const pc_bindings *sets, size_t nsets);

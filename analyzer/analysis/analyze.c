@@ -414,6 +414,10 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             if (ue < 0 && !only_loop) sr->unit_excl = -1;
             else if (ue > 0 && sr->unit_excl >= 0 && ue > sr->unit_excl) sr->unit_excl = ue;
             if (ui > static_inner[root]) static_inner[root] = ui;
+            /* a root with root_inner bytes needs the pool, also when they are all buffers
+             * upstream's lowering adds (lower.c) and no tensor of the kernel is root_inner */
+            if (ui > 0)
+                c.needed[PC_POOL_ROOT_INNER] = r->needed[PC_POOL_ROOT_INNER] = true;
             if (ue > static_excl[root]) static_excl[root] = ue;
         }
         if (sets[i].known || sets[i].truncated)
@@ -602,6 +606,12 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     } else {
         for (int p = 0; p < 3; p++)
             r->why[p].task = -1;
+    }
+
+    /* a buffer upstream's lowering adds that lower.c could not size (PC015 says so) */
+    if (c.lowering.why) {
+        r->lowering_unknown_why = pc_arena_strdup(arena, c.lowering.why);
+        r->lowering_unknown_loc = c.lowering.loc;
     }
 
     /* ---- roots ---- */

@@ -295,7 +295,7 @@ static bool consumer_tile(an_ctx *c, const tile_use *u, const int64_t *S, int n,
 /* Pieces of S cut at multiples of b: per dim up to two sizes (b_d, count S_d / b_d) and the clipped
  * rest.  Adds their aligned bytes to *bytes and their description to text (when given); returns the
  * number of pieces. */
-static int64_t add_pieces(const int64_t *S, const int64_t *b, int n, int bits, int64_t *bytes, pc_sb *text)
+int64_t pc_an_add_pieces(const int64_t *S, const int64_t *b, int n, int bits, int64_t *bytes, pc_sb *text)
 {
     int64_t size[PC_TILE_MAX_DIMS][2], count[PC_TILE_MAX_DIMS][2];
     int nsz[PC_TILE_MAX_DIMS];
@@ -426,7 +426,7 @@ static int64_t tiles_eval(an_ctx *c, int t, const pc_bindings *sets, size_t nset
             }
         }
         for (int j = 0; j < ncuts; j++)
-            pieces += add_pieces(cuts[j].R, cuts[j].b, n, bits, &sum, text);
+            pieces += pc_an_add_pieces(cuts[j].R, cuts[j].b, n, bits, &sum, text);
         *bytes = sum;
     }
     pc_mem_free(cuts);

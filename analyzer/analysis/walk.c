@@ -485,6 +485,26 @@ static bool stmts_have_op(walker *w, const int *stmts, int n, int64_t factor)
     return path_ops(w, stmts, n, factor, 0, does_tensor_work, NULL);
 }
 
+typedef PC_VEC(int) int_vec;
+
+static bool collect_op(walker *w, int s, void *arg)
+{
+    (void)w;
+    PC_VEC_PUSH(*(int_vec *)arg, s);
+    return false;
+}
+
+/* The root_inner bytes upstream's lowering adds on the path an instance (or, in all_paths mode,
+ * a compiled path) of the root takes (lower.c); lr, when given, learns what could not be sized. */
+static int64_t lowered_bytes(walker *w, const an_run *run, int64_t factor, low_result *lr)
+{
+    int_vec ops = {0};
+    path_ops(w, run->stmts, run->nstmts, factor, 0, collect_op, &ops);
+    int64_t b = ops.count ? pc_an_lowered_inner(w->c, ops.items, ops.count, w->sets, 3, lr) : 0;
+    PC_VEC_FREE(ops);
+    return b;
+}
+
 static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
 {
     an_ctx *c = w->c;
@@ -497,6 +517,9 @@ static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
     bool ok2 = stmts_req(w, run->stmts, run->nstmts, root->factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
     pc_mem_free(d1.t);
     pc_mem_free(d2.t);
+    int64_t lowered = ok1 ? lowered_bytes(w, run, root->factor, NULL) : 0;
+    si += lowered;
+    ai |= lowered > 0;
     out->inner = ok1 ? si : -1;
     out->excl = ok2 ? se : -1;
     out->has_inner = ai;
@@ -505,7 +528,6 @@ static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
     *ok_all = ok1 && ok2;
 }
 
-typedef PC_VEC(int) int_vec;
 
 static void collect_ifs(const pc_kernel *k, const int *stmts, int n, int64_t factor, int_vec *out, int depth)
 {
@@ -2255,6 +2277,7 @@ static void compiled_paths_req(walker *w, const an_run *run, int64_t factor, int
         seen d1 = {0}, d2 = {0};
         *ok_inner &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
         *ok_excl &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
+        si += lowered_bytes(w, run, factor, &w->c->lowering);
         pc_mem_free(d1.t);
         pc_mem_free(d2.t);
         if (si > *inner)

@@ -4,7 +4,9 @@
  * consumer, a tile that is not a constant, dynamic dims, a matmul reading it as its right operand or
  * transposed) is counted as one piece, so the kernel's root_inner bytes (U0, the workspace) may be
  * low.  One note per kernel, at the first such tensor, naming every one (pc_result.tiles_unverified);
- * check PC015 (tile-split-unknown), so --checks and NOLINT/noqa can silence it.
+ * check PC015 (tile-split-unknown), so --checks and NOLINT/noqa can silence it.  The same check
+ * says when a buffer upstream's lowering adds (docs/model.md section 4: an FP16 op's FP32 copies,
+ * a reduction's halves) cannot be sized (pc_result.lowering_unknown_why).
  */
 #include "checks/checks_int.h"
 
@@ -14,6 +16,15 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
 {
     for (int k = 0; k < pc_chk_nkernels(c); k++) {
         const pc_result *r = pc_chk_result(c, k);
+        if (r && r->lowering_unknown_why) {
+            const pc_kernel *kern = &c->model->kernels[k];
+            pc_diag_report(c->sink, PC_CHK_TILE_SPLIT_UNKNOWN,
+                           pc_chk_loc_known(r->lowering_unknown_loc) ? r->lowering_unknown_loc : kern->loc,
+                           kern->name,
+                           "kernel '%s': the root_inner bytes may be low: %s, so the buffers upstream's lowering "
+                           "adds there (docs/model.md section 4) are not counted",
+                           kern->name ? kern->name : "?", r->lowering_unknown_why);
+        }
         if (!r || r->ntiles_unverified == 0)
             continue;
         const pc_kernel *kern = &c->model->kernels[k];

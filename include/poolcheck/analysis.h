@@ -176,6 +176,10 @@ typedef struct pc_result {
      * clause saying why, and where (the op or setter concerned). */
     int *tiles_unverified; const char **tiles_unverified_why; pc_loc *tiles_unverified_loc;
     int ntiles_unverified;
+    /* docs/model.md 4, "What upstream's lowering adds": why a buffer upstream's lowering may add
+     * (an FP16 op's FP32 copy, a reduction's halves) is left out of the root_inner bytes, and the
+     * op (NULL: nothing left out) */
+    const char *lowering_unknown_why; pc_loc lowering_unknown_loc;
     /* issue 17: periods of loop iterations added in closed form, over every binding set (0 with
      * walk_every_instance); tests and benchmarks read it to see that the closed form ran. */
     int64_t fast_forwards;
