@@ -23,8 +23,10 @@ static const char check_help[] =
     "  --format=text|json|sarif|github   output format (default text)\n"
     "  -o FILE                   write the output (or the emitted config) to FILE\n"
     "  --emit-config=json|python|cpp     print the suggested runtime configuration\n"
-    "  --fix                     rewrite stitch_function_num_per_pool in the sources\n"
-    "  --fix-dry-run             print the fixes as a unified diff instead\n"
+    "  --fix                     rewrite stitch_function_num_per_pool in the sources (regular\n"
+    "                            files the user may write; owner, mode and hard links kept); with\n"
+    "                            the source on stdin (/dev/stdin), print the fixed text instead\n"
+    "  --diff, --fix-dry-run     print the fixes as a unified diff, write nothing\n"
     "  --no-summary              text: diagnostics only, no per-kernel summary\n"
     "  --report=FILE.html        also write a self-contained HTML picture of the DeviceTasks\n"
     "  --color=auto|always|never\n"
@@ -362,6 +364,45 @@ static int run_parallel(pc_cli_common *c, const str_vec *files, int jobs, pc_rep
     return in.status;
 }
 
+/* Does the input name this process's stdin?  `--fix` then prints the fixed text, as `ruff check
+ * --fix -` does, instead of rewriting whatever file stdin was opened on (the library refuses such
+ * a name anyway: pc_rep_apply_fixes). */
+static bool names_stdin(const char *path)
+{
+    static const char *const names[] = {"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(path, names[i]) == 0)
+            return true;
+    char own[64];
+    snprintf(own, sizeof own, "/proc/%ld/fd/0", (long)getpid());
+    return strcmp(path, own) == 0;
+}
+
+/* --fix of a source read from stdin: the fixed text goes to stdout.  It is written to a temporary
+ * file first, which then becomes stdin: the analysis again of what remains reads the input by its
+ * name (/dev/stdin, with the project settings found for it), and so reads the fixed text. */
+static int fix_stdin(pc_file_result *fr)
+{
+    FILE *text = tmpfile();
+    if (!text) {
+        pc_cli_error("cannot hold the fixed text of stdin: %s", strerror(errno));
+        return -1;
+    }
+    int n = pc_rep_apply_fixes(fr, false, text);
+    bool ok = n >= 0 && fflush(text) == 0 && fseek(text, 0, SEEK_SET) == 0;
+    char buf[65536];
+    size_t got;
+    while (ok && (got = fread(buf, 1, sizeof buf, text)) > 0)
+        ok = fwrite(buf, 1, got, stdout) == got;
+    ok = ok && !ferror(text) && fflush(stdout) == 0;
+    if (ok && (lseek(fileno(text), 0, SEEK_SET) != 0 || dup2(fileno(text), 0) < 0)) {
+        pc_cli_error("cannot analyse the fixed text of stdin again: %s", strerror(errno));
+        ok = false;
+    }
+    fclose(text);
+    return ok ? n : -1;
+}
+
 int pc_cmd_check(int argc, char **argv)
 {
     pc_cli_common c;
@@ -416,7 +457,7 @@ int pc_cmd_check(int argc, char **argv)
             }
         } else if (strcmp(a, "--fix") == 0) {
             fix = true;
-        } else if (strcmp(a, "--fix-dry-run") == 0) {
+        } else if (strcmp(a, "--fix-dry-run") == 0 || strcmp(a, "--diff") == 0) {
             fix_dry = true;
         } else if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0 || strncmp(a, "--jobs=", 7) == 0) {
             const char *v = strncmp(a, "--jobs=", 7) == 0 ? a + 7 : a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
@@ -552,12 +593,14 @@ int pc_cmd_check(int argc, char **argv)
     } else if (fix) {
         /* As `ruff --fix` does: rewrite, analyse the rewritten files again, and report what is
          * still there; the exit status comes from what remains, not from what was fixed. */
-        bool usage = status == PC_EXIT_USAGE;
+        bool usage = status == PC_EXIT_USAGE, from_stdin = false;
         size_t nfixed = 0, nfiles = 0;
         for (size_t i = 0; i < results.count; i++) {
             if (results.items[i]->model->fatal)
                 continue;
-            int n = pc_rep_apply_fixes(results.items[i], false, out);
+            bool in = names_stdin(files.items[i]);
+            from_stdin |= in;
+            int n = in ? fix_stdin(results.items[i]) : pc_rep_apply_fixes(results.items[i], false, NULL);
             if (n < 0) {
                 usage = true;
                 continue;
@@ -585,7 +628,8 @@ int pc_cmd_check(int argc, char **argv)
             for (int sev = PC_SEV_NOTE; sev <= PC_SEV_ERROR; sev++)
                 remaining += pc_diag_count(fr->sink, (pc_severity)sev);
         }
-        pc_rep_write(out, results.items, results.count, &ro);
+        /* stdout holds the fixed source, so what remains goes to stderr (ruff does the same). */
+        pc_rep_write(from_stdin && out == stdout ? stderr : out, results.items, results.count, &ro);
         if (ro.format == PC_FMT_TEXT)
             fprintf(stderr, "poolcheck: fixed %zu finding%s in %zu file%s; %zu remain%s\n", nfixed,
                     nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", remaining, remaining == 1 ? "s" : "");

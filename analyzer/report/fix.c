@@ -1,6 +1,12 @@
 /*
- * fix.c - pc_rep_apply_fixes: `check --fix` rewrites files in place, `--fix-dry-run` prints the
- * same change as a unified diff.
+ * fix.c - pc_rep_apply_fixes: `check --fix` rewrites files in place, `--fix-dry-run` / `--diff`
+ * prints the same change as a unified diff, and a source read from stdin gets its fixed text
+ * printed (out given with dry_run false), as `ruff check --fix -` does.
+ *
+ * What is rewritten is a regular file named by a path: a name that stands for an open file
+ * descriptor (/dev/stdin, /dev/fd/N, /proc/PID/fd/N) is refused, and so is a file the user may not
+ * write.  The rewrite keeps the file's owner, group and mode and every one of its hard links
+ * (write_fixed below says how).
  *
  * Only the analysed file is rewritten, and only when it still holds the analysed text: a fix in
  * another file (a shared tile_fwk_config.json) is reported as not applied.
@@ -10,15 +16,21 @@
  * the edits themselves: each run of edited lines is one change, trimmed of lines that did not
  * change, and changes closer than 2 x 3 context lines share a hunk.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _XOPEN_SOURCE 700 /* realpath, pwrite, faccessat */
+#define _DEFAULT_SOURCE   /* statfs */
 #include "report/report_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/magic.h> /* PROC_SUPER_MAGIC */
+#include <sys/vfs.h>
+#endif
 
 enum { CONTEXT = 3 };
 
@@ -34,6 +46,14 @@ typedef struct fix_file {
     const char *text;   /* old text (not owned: fr->source or the sources cache) */
     size_t len;
 } fix_file;
+
+/* A file name (or message text taken from one) as the terminal may show it: control characters
+ * escaped (support.h).  *hold keeps the copy, when one was needed, for pc_mem_free. */
+static const char *shown_name(const char *s, char **hold)
+{
+    *hold = pc_visible(s);
+    return *hold ? *hold : s;
+}
 
 static bool conflicts(const edit *a, const edit *b)
 {
@@ -119,10 +139,14 @@ static void print_line(pc_sb *b, char mark, const lines *l, size_t i)
     size_t content = pc_line_end(l->text, e, s);
     bool nl = content < e;
     pc_sb_putc(b, mark);
-    /* A CRLF line keeps its CR (as diff and git show it); a lone CR would send the terminal's
+    /* Source text reaches the terminal: an escape sequence in a comment must not retitle or
+     * clear it, so control characters are shown as the text report shows them (<U+001B>).  A
+     * CRLF line keeps its CR (as diff and git show it); a lone CR would send the terminal's
      * cursor back over the line, so it is shown as the line break it is. */
     bool crlf = e - content == 2;
-    pc_sb_appendn(b, l->text + s, content - s + (crlf ? 1 : 0));
+    pc_sb_append_visible(b, l->text + s, content - s);
+    if (crlf)
+        pc_sb_putc(b, '\r');
     pc_sb_append(b, nl ? "\n" : "\n\\ No newline at end of file\n");
 }
 
@@ -133,9 +157,11 @@ static void print_diff(pc_sb *b, const char *path, const lines *old, const lines
     if (!nch)
         return;
     bool inside;
-    char *shown = pc_rep_relative_path(path, NULL, &inside);
+    char *rel = pc_rep_relative_path(path, NULL, &inside), *hold;
+    const char *shown = shown_name(rel, &hold);
     pc_sb_printf(b, "--- a/%s\n+++ b/%s\n", shown, shown);
-    pc_mem_free(shown);
+    pc_mem_free(hold);
+    pc_mem_free(rel);
     for (size_t i = 0; i < nch;) {
         /* Changes whose contexts touch share a hunk. */
         size_t j = i;
@@ -166,17 +192,213 @@ static void print_diff(pc_sb *b, const char *path, const lines *old, const lines
     }
 }
 
-/* ---- one file --------------------------------------------------------------------------------- */
+/* ---- where a fix may be written ---------------------------------------------------------------- */
 
-static bool write_atomically(const char *named, const char *text, size_t len)
+static void fix_error(const char *named, const char *why)
 {
-    /* Through a symbolic link the target is rewritten (as editors save): renaming over the link
-     * itself would replace it with a regular file and leave the target unfixed.  The temporary
-     * file goes beside the target, so the rename stays within one file system. */
-    char target[PATH_MAX];
-    const char *path = realpath(named, target) ? target : named;
-    struct stat st;
-    bool have_mode = stat(path, &st) == 0;
+    char *hold;
+    fprintf(stderr, "poolcheck: error: cannot fix '%s': %s; not fixed\n", shown_name(named, &hold), why);
+    pc_mem_free(hold);
+}
+
+/* Does this name (one step of a chain of symbolic links) stand for an open file descriptor?
+ * /dev/stdin, /dev/fd/N and /proc/<pid>/fd/N lead, through the kernel's magic link, to whatever
+ * the descriptor was opened on: a file the user never named (`--fix /dev/stdin < victim.py`
+ * replaced victim.py).  Nothing under /proc is a source to rewrite, so the whole of procfs is
+ * refused: by the name, and by the file system of the directory holding it (statfs follows
+ * /dev/fd -> /proc/self/fd, and finds a procfs mounted elsewhere). */
+static bool names_descriptor(const char *path)
+{
+    static const char *const exact[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr", "/proc", "/dev/fd"};
+    static const char *const prefixes[] = {"/proc/", "/dev/fd/"};
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+        if (strcmp(path, exact[i]) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(path, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+#ifdef __linux__
+    pc_sb dir = {0};
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        pc_sb_append(&dir, ".");
+    else if (slash == path)
+        pc_sb_append(&dir, "/");
+    else
+        pc_sb_appendn(&dir, path, (size_t)(slash - path));
+    struct statfs fs;
+    bool proc = statfs(dir.data, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+    pc_sb_free(&dir);
+    if (proc)
+        return true;
+#endif
+    return false;
+}
+
+/* The file a fix of `named` rewrites.  Symbolic links are followed one at a time so that every
+ * name of the chain is looked at, not only where it ends (/dev/stdin -> /proc/self/fd/0 ->
+ * victim.py); what it ends at must be a regular file.  On success *target is its real path
+ * (pc_mem_free) and *st its status; false after a message on stderr. */
+static bool fix_target(const char *named, char **target, struct stat *st)
+{
+    pc_sb cur = {0};
+    pc_sb_append(&cur, named);
+    bool ok = false;
+    for (int hop = 0;; hop++) {
+        if (names_descriptor(cur.data)) {
+            pc_sb why = {0};
+            pc_sb_append(&why, "it names an open file descriptor");
+            if (hop) {
+                pc_sb_append(&why, " (through ");
+                pc_sb_append_visible(&why, cur.data, cur.len);
+                pc_sb_append(&why, ")");
+            }
+            pc_sb_append(&why, ", not a file");
+            fix_error(named, why.data);
+            pc_sb_free(&why);
+            fputs("poolcheck: note: --fix rewrites only files named by their path; a source given as /dev/stdin "
+                  "gets its fixed text printed, and --diff shows the change\n", stderr);
+            goto done;
+        }
+        if (lstat(cur.data, st) != 0) {
+            fix_error(named, strerror(errno));
+            goto done;
+        }
+        if (!S_ISLNK(st->st_mode))
+            break;
+        char link[PATH_MAX];
+        ssize_t n = hop < 40 ? readlink(cur.data, link, sizeof link - 1) : -1;
+        if (n < 0) {
+            fix_error(named, strerror(hop < 40 ? errno : ELOOP));
+            goto done;
+        }
+        link[n] = 0;
+        pc_sb next = {0};
+        const char *slash = strrchr(cur.data, '/');
+        if (link[0] != '/' && slash)
+            pc_sb_appendn(&next, cur.data, (size_t)(slash - cur.data) + 1);
+        pc_sb_append(&next, link);
+        pc_sb_free(&cur);
+        cur = next;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        fix_error(named, pc_file_kind(st->st_mode));
+        goto done;
+    }
+    char real[PATH_MAX];
+    if (!realpath(cur.data, real)) {
+        fix_error(named, strerror(errno));
+        goto done;
+    }
+    *target = pc_mem_strdup(real);
+    ok = true;
+done:
+    pc_sb_free(&cur);
+    return ok;
+}
+
+/* A file the user may not write is not written, as clang-tidy and ruff leave it: replacing it
+ * through the directory would succeed where opening it would not.  root passes every access()
+ * test, so for root a file whose owner has no write bit (a 0444 file) counts as read-only. */
+static bool may_write(const char *named, const char *target, const struct stat *st)
+{
+    if (faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0) {
+        fix_error(named, strerror(errno));
+        return false;
+    }
+    if (geteuid() == 0 && !(st->st_mode & S_IWUSR)) {
+        char why[64];
+        snprintf(why, sizeof why, "it is read-only (mode %04o)", (unsigned)(st->st_mode & 07777));
+        fix_error(named, why);
+        return false;
+    }
+    return true;
+}
+
+static bool pwrite_all(int fd, const char *text, size_t len, off_t at)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = pwrite(fd, text + done, len - done, at + (off_t)done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return false;
+        }
+        done += (size_t)w;
+    }
+    return true;
+}
+
+/* A file with several names: replacing it would give only this name the fix and cut it off from
+ * the others, so its own inode is rewritten (as clang-apply-replacements does), once the new text
+ * is complete in memory.  The bytes past the old end go first: when the disk is full, not one byte
+ * of the old text has been touched yet and the file is cut back to its old length.  Unlike a
+ * rename, a crash in the middle of the overwrite leaves the file part old, part new. */
+static bool write_in_place(const char *named, const char *path, const struct stat *st, const char *old,
+                           size_t old_len, const char *text, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        fix_error(named, strerror(errno));
+        return false;
+    }
+    struct stat now;
+    if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino ||
+        (size_t)now.st_size != old_len) {
+        fix_error(named, "it changed since it was analysed");
+        close(fd);
+        return false;
+    }
+    size_t common = len < old_len ? len : old_len;
+    bool ok = true;
+    const char *why = NULL;
+    if (len > old_len && !pwrite_all(fd, text + old_len, len - old_len, (off_t)old_len)) {
+        int e = errno;
+        fix_error(named, strerror(e));
+        if (ftruncate(fd, (off_t)old_len) != 0) {
+            char *hold;
+            fprintf(stderr, "poolcheck: warning: '%s' holds its old text, but with bytes after it: %s\n",
+                    shown_name(named, &hold), strerror(errno));
+            pc_mem_free(hold);
+        }
+        close(fd);
+        return false;
+    }
+    if (!pwrite_all(fd, text, common, 0) || (len < old_len && ftruncate(fd, (off_t)len) != 0))
+        ok = false, why = strerror(errno);
+    /* A write by a user without CAP_FSETID clears the set-user-ID and set-group-ID bits. */
+    if (ok && fstat(fd, &now) == 0 && (now.st_mode & 07777) != (st->st_mode & 07777) &&
+        fchmod(fd, st->st_mode & 07777) != 0) {
+        char *hold;
+        fprintf(stderr, "poolcheck: warning: '%s' is fixed, but its mode %04o is now %04o: %s\n", shown_name(named, &hold),
+                (unsigned)(st->st_mode & 07777), (unsigned)(now.st_mode & 07777), strerror(errno));
+        pc_mem_free(hold);
+    }
+    if (ok && fsync(fd) != 0)
+        ok = false, why = strerror(errno);
+    if (!ok) {
+        /* Put the old text back: the write failed after it began to overwrite it. */
+        bool back = pwrite_all(fd, old, old_len, 0) && ftruncate(fd, (off_t)old_len) == 0 && fsync(fd) == 0;
+        char *hold;
+        fprintf(stderr, "poolcheck: error: cannot fix '%s': %s; %s\n", shown_name(named, &hold), why,
+                back ? "its old text is written back" : "it may be partly rewritten");
+        pc_mem_free(hold);
+    }
+    if (close(fd) != 0 && ok) {
+        fix_error(named, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
+/* The usual case: a temporary file beside the target, complete and synced, renamed over it, so a
+ * full disk, a read-only directory or a kill leaves the original as it was.  The copy gets the
+ * original's owner, group and mode before the rename (a file of 1234:5678 fixed by root stays
+ * 1234:5678); where it cannot, the fix is refused rather than the file handed to someone else. */
+static bool write_replacing(const char *named, const char *path, const struct stat *st, const char *text, size_t len)
+{
     pc_sb tmp = {0};
     const char *slash = strrchr(path, '/');
     if (slash)
@@ -184,39 +406,88 @@ static bool write_atomically(const char *named, const char *text, size_t len)
     pc_sb_printf(&tmp, ".%s.poolcheck-XXXXXX", slash ? slash + 1 : path);
     int fd = mkstemp(tmp.data);
     if (fd < 0) {
-        fprintf(stderr, "poolcheck: error: cannot write a temporary file beside '%s': %s\n", path,
-                strerror(errno));
+        char *hold;
+        fprintf(stderr, "poolcheck: error: cannot write a temporary file beside '%s': %s; not fixed\n",
+                shown_name(path, &hold), strerror(errno));
+        pc_mem_free(hold);
         pc_sb_free(&tmp);
         return false;
     }
-    bool ok = true;
-    for (size_t done = 0; ok && done < len;) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            ok = false;
-        else
-            done += (size_t)w;
+    const char *why = NULL; /* set: the reason, already printed when empty */
+    if (!pwrite_all(fd, text, len, 0))
+        why = strerror(errno);
+    if (!why) {
+        /* Owner and group first: changing them clears the set-user-ID and set-group-ID bits, which
+         * the fchmod after it sets again.  fchmod drops the set-group-ID bit without a word when
+         * the user is not in the file's group, so what counts is what the copy has at the end. */
+        struct stat got;
+        bool kept = fstat(fd, &got) == 0;
+        int e = 0;
+        if (kept && (got.st_uid != st->st_uid || got.st_gid != st->st_gid) && fchown(fd, st->st_uid, st->st_gid) != 0)
+            kept = false, e = errno;
+        if (kept && fchmod(fd, st->st_mode & 07777) != 0)
+            kept = false, e = errno;
+        if (kept && (fstat(fd, &got) != 0 || got.st_uid != st->st_uid || got.st_gid != st->st_gid ||
+                     (got.st_mode & 07777) != (st->st_mode & 07777)))
+            kept = false;
+        if (!kept) {
+            char *hold;
+            fprintf(stderr, "poolcheck: error: cannot fix '%s': a rewritten copy cannot keep its owner, group and "
+                            "mode (%u:%u, %04o)%s%s; not fixed\n",
+                    shown_name(named, &hold), (unsigned)st->st_uid, (unsigned)st->st_gid,
+                    (unsigned)(st->st_mode & 07777), e ? ": " : "", e ? strerror(e) : "");
+            pc_mem_free(hold);
+            why = "";
+        }
     }
-    if (ok && have_mode && fchmod(fd, st.st_mode & 07777) != 0)
-        ok = false;
-    if (ok && fsync(fd) != 0)
-        ok = false;
-    if (close(fd) != 0)
-        ok = false;
-    if (ok && rename(tmp.data, path) != 0)
-        ok = false;
-    if (!ok) {
-        fprintf(stderr, "poolcheck: error: cannot rewrite '%s': %s\n", named, strerror(errno));
+    if (!why && fsync(fd) != 0)
+        why = strerror(errno);
+    if (close(fd) != 0 && !why)
+        why = strerror(errno);
+    if (!why && rename(tmp.data, path) != 0)
+        why = strerror(errno);
+    if (why) {
+        if (*why)
+            fix_error(named, why);
         unlink(tmp.data);
     }
     pc_sb_free(&tmp);
+    return !why;
+}
+
+/* Write the fixed text of the file named `named`, whose analysed text is old[0..old_len).  Through
+ * a symbolic link the target is rewritten (as editors save); the link stays.  A file with one
+ * name is replaced by a complete copy (write_replacing: owner, group and mode kept, or the fix
+ * refused); a file with several hard links is rewritten in place (write_in_place), so that every
+ * name sees the fix. */
+static bool write_fixed(const char *named, const char *old, size_t old_len, const char *text, size_t len)
+{
+    char *target = NULL;
+    struct stat st;
+    if (!fix_target(named, &target, &st))
+        return false;
+    bool ok = may_write(named, target, &st);
+    if (ok) {
+        /* The edits are offsets into the analysed text: refuse a file that changed since. */
+        size_t disk_len = 0;
+        char *disk = pc_read_file(target, &disk_len, NULL);
+        if (!disk || disk_len != old_len || memcmp(disk, old, disk_len) != 0) {
+            char *hold;
+            fprintf(stderr, "poolcheck: error: %s changed since it was analysed; not fixed\n", shown_name(named, &hold));
+            pc_mem_free(hold);
+            ok = false;
+        }
+        pc_mem_free(disk);
+    }
+    if (ok)
+        ok = st.st_nlink > 1 ? write_in_place(named, target, &st, old, old_len, text, len)
+                             : write_replacing(named, target, &st, text, len);
+    pc_mem_free(target);
     return ok;
 }
 
 /* Apply the (sorted) edits of one file; print the diff or write the file. */
-static bool apply_file(const fix_file *f, const edit *e, size_t ne, bool dry_run, pc_sb *diff)
+static bool apply_file(const fix_file *f, const edit *e, size_t ne, bool dry_run, pc_sb *diff, FILE *text_out)
 {
     pc_sb out = {0};
     size_t at = 0;
@@ -279,17 +550,12 @@ static bool apply_file(const fix_file *f, const edit *e, size_t ne, bool dry_run
         PC_VEC_FREE(changes);
         pc_mem_free(old.start);
         pc_mem_free(nw.start);
-    } else if (new_len != f->len || memcmp(new_text, f->text, new_len) != 0) {
-        /* The edits are offsets into the analysed text: refuse a file that changed since. */
-        size_t disk_len = 0;
-        char *disk = pc_read_file(f->path, &disk_len, NULL);
-        if (!disk || disk_len != f->len || memcmp(disk, f->text, disk_len) != 0) {
-            fprintf(stderr, "poolcheck: error: %s changed since it was analysed; not fixed\n", f->path);
+    } else if (text_out) {
+        /* The source came on stdin: the fixed text goes to stdout, as `ruff check --fix -` does. */
+        if (new_len && fwrite(new_text, 1, new_len, text_out) != new_len)
             ok = false;
-        } else {
-            ok = write_atomically(f->path, new_text, new_len);
-        }
-        pc_mem_free(disk);
+    } else if (new_len != f->len || memcmp(new_text, f->text, new_len) != 0) {
+        ok = write_fixed(f->path, f->text, f->len, new_text, new_len);
     }
     pc_mem_free(new_text);
     return ok;
@@ -319,8 +585,12 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
                 for (size_t t = 0; t < skipped.count && !told; t++)
                     told = strcmp(skipped.items[t], fx->range.file) == 0;
                 if (!told) {
+                    char *h1, *h2;
                     fprintf(stderr, "poolcheck: warning: %s: fixes in this file are not applied when "
-                                    "fixing %s; edit it by hand\n", fx->range.file, own ? own : "the input");
+                                    "fixing %s; edit it by hand\n", shown_name(fx->range.file, &h1),
+                            own ? shown_name(own, &h2) : (h2 = NULL, "the input"));
+                    pc_mem_free(h1);
+                    pc_mem_free(h2);
                     PC_VEC_PUSH(skipped, fx->range.file);
                 }
                 continue;
@@ -332,7 +602,9 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
                 fix_file f = {fx->range.file, NULL, 0};
                 f.text = pc_rep_source(&srcs, fr, fx->range.file, &f.len);
                 if (!f.text) {
-                    fprintf(stderr, "poolcheck: error: cannot read '%s' to fix it\n", fx->range.file);
+                    char *hold;
+                    fprintf(stderr, "poolcheck: error: cannot read '%s' to fix it\n", shown_name(fx->range.file, &hold));
+                    pc_mem_free(hold);
                     continue;
                 }
                 PC_VEC_PUSH(files, f);
@@ -341,8 +613,11 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
             long s = pc_text_offset(f->text, f->len, fx->range.line, fx->range.col);
             long e = fx->range.end_line ? pc_text_offset(f->text, f->len, fx->range.end_line, fx->range.end_col) : s;
             if (s < 0 || e < s) {
+                char *hold;
                 fprintf(stderr, "%s:%u:%u: warning: fix for %s is outside the file; skipped\n",
-                        fx->range.file, fx->range.line, fx->range.col, items[i].id ? items[i].id : "a message");
+                        shown_name(fx->range.file, &hold), fx->range.line, fx->range.col,
+                        items[i].id ? items[i].id : "a message");
+                pc_mem_free(hold);
                 continue;
             }
             edit ed = {fi, (size_t)s, (size_t)e, fx->replacement, order++};
@@ -365,12 +640,24 @@ int pc_rep_apply_fixes(pc_file_result *fr, bool dry_run, FILE *out)
         qsort(taken.items, taken.count, sizeof *taken.items, by_position);
     bool ok = true;
     pc_sb diff = {0};
+    FILE *text_out = dry_run ? NULL : out;
     for (size_t i = 0; i < taken.count;) {
         size_t j = i;
         while (j < taken.count && taken.items[j].file == taken.items[i].file)
             j++;
-        ok &= apply_file(&files.items[taken.items[i].file], &taken.items[i], j - i, dry_run, &diff);
+        ok &= apply_file(&files.items[taken.items[i].file], &taken.items[i], j - i, dry_run, &diff, text_out);
         i = j;
+    }
+    if (text_out && !taken.count) {
+        /* Nothing to fix: the text is printed all the same, so the output is always the source. */
+        size_t len = 0;
+        const char *text = own ? pc_rep_source(&srcs, fr, own, &len) : NULL;
+        if (!text) {
+            fputs("poolcheck: error: the analysed text is gone; nothing printed\n", stderr);
+            ok = false;
+        } else if (len && fwrite(text, 1, len, text_out) != len) {
+            ok = false;
+        }
     }
     if (dry_run && diff.len && out)
         fwrite(diff.data, 1, diff.len, out);
