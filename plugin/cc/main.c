@@ -197,6 +197,17 @@ static bool rsp_blank(char c)
 
 static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth);
 
+/* An argument as an error message may show it: a control character in a file name must not
+ * reach the terminal (the library's escaping is not in the public API), so it becomes '?'. */
+static const char *rsp_shown(rsp *r, const char *arg)
+{
+    char *s = pc_arena_strdup(r->arena, arg);
+    for (char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return s;
+}
+
 static bool rsp_push(rsp *r, const char *arg)
 {
     if (r->out->count >= RSP_ARGS) {
@@ -265,7 +276,7 @@ static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth)
         return rsp_push(r, arg); /* GCC passes it on as a literal argument */
     if (depth >= RSP_DEPTH) {
         r->error = pc_arena_printf(r->arena, "response files nested more than %d deep (does %s include itself?)",
-                                   RSP_DEPTH, arg);
+                                   RSP_DEPTH, rsp_shown(r, arg));
         return false;
     }
     if (++r->files > RSP_FILES) {
@@ -273,7 +284,8 @@ static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth)
         return false;
     }
     if ((uint64_t)st.st_size > RSP_BYTES - r->bytes) {
-        r->error = pc_arena_printf(r->arena, "more than %zu MiB of response files (at %s)", RSP_BYTES >> 20, arg);
+        r->error = pc_arena_printf(r->arena, "more than %zu MiB of response files (at %s)", RSP_BYTES >> 20,
+                                   rsp_shown(r, arg));
         return false;
     }
     size_t len = 0;

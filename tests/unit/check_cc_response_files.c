@@ -253,6 +253,12 @@ START_TEST(bounds)
     r = cc("POOLCHECK_CC_WARN_ONLY=1", (const char *[]){"./fakecc", "@self.rsp", NULL});
     ck_assert_msg(r.status == 0 && r.record && strcmp(r.record, "@self.rsp\n") == 0, "exit %d: %s", r.status, r.err);
     run_free(&r);
+    /* the message names the file without its escape sequence */
+    put("self\x1b[2J.rsp", "@self\x1b[2J.rsp\n");
+    r = cc(NULL, (const char *[]){"./fakecc", "@self\x1b[2J.rsp", NULL});
+    ck_assert_msg(r.status == 1 && strstr(r.err, "(does @self?[2J.rsp include itself?)") && !strchr(r.err, '\x1b'),
+                  "exit %d: %s", r.status, r.err);
+    run_free(&r);
 
     for (int i = 0; i < 24; i++) {
         char name[32], text[64];
