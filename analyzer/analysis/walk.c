@@ -346,6 +346,21 @@ static bool seen_has(const seen *s, int t)
     return false;
 }
 
+/* The bytes of the value a C++ `t = e` stores, when its shape is not t's (pc_access.region); -1
+ * when a dim is not known. */
+static int64_t region_bytes(const pc_kernel *k, int t, const pc_access *a, const pc_bindings *sets)
+{
+    int bits = pc_dtype_bits(k->tensors[t].dtype);
+    int64_t numel = 1;
+    for (int d = 0; d < a->region_rank; d++) {
+        int64_t v;
+        if (!pc_expr_eval(a->region[d], sets, 3, &v) || v < 0 || (v && numel > INT64_MAX / 64 / v))
+            return -1;
+        numel *= v;
+    }
+    return bits ? numel * bits / 8 : -1;
+}
+
 /* Sum of aligned bytes of distinct pool-`pool` tensors written by the statements on the path the
  * instance takes (an undecidable IF, or every IF in all_paths mode: its largest branch).  Returns
  * false when some size is unknown. */
@@ -383,7 +398,9 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
                 }
                 done->t[done->n++] = t;
                 *any = true;
-                int64_t b = pc_an_tensor_bytes(c, t, w->sets, 3);
+                int64_t b = a->kind == PC_ACC_WRITE_WHOLE && a->region_rank >= 0
+                                ? region_bytes(k, t, a, w->sets)
+                                : pc_an_tensor_bytes(c, t, w->sets, 3);
                 if (b < 0) {
                     ok = false;
                     continue;

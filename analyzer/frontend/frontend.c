@@ -421,3 +421,21 @@ void pc_frontend_cube_tile_end(pc_tile_shapes *t, bool known, pc_loc call)
         clear_cube_tiles(t);
     t->cube_loc = call;
 }
+
+/* Upstream's GatherMask (interface/operation/vector/indexing.cpp) keeps every second element of
+ * the last axis for pattern modes 1 and 2, every fourth for 3 to 6, and all of them for 7; any
+ * other mode is its error. */
+const pc_expr **pc_op_gathermask_shape(pc_arena *a, const pc_expr **x, int nx, bool mode_known, int64_t mode, int *nd)
+{
+    *nd = -1;
+    if (!x || nx < 1 || !mode_known || mode < 1 || mode > 7)
+        return NULL;
+    int64_t div = mode <= 2 ? 2 : mode <= 6 ? 4 : 1;
+    const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)nx);
+    for (int i = 0; i < nx; i++)
+        d[i] = x[i];
+    if (div > 1)
+        d[nx - 1] = pc_expr_bin(a, PC_EXPR_DIV, x[nx - 1], pc_expr_int(a, div));
+    *nd = nx;
+    return d;
+}

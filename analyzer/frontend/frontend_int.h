@@ -45,6 +45,7 @@ typedef enum pc_op_shape {
     PC_OPSHAPE_ELEMWISE,   /* broadcast of the tensor operands' shapes */
     PC_OPSHAPE_MATMUL,     /* [..., M, N] from a [..., M, K] x [..., K, N] with the transpose flags */
     PC_OPSHAPE_CAST,       /* the first operand's shape */
+    PC_OPSHAPE_GATHERMASK, /* (input, pattern mode): the last dim / 2 (modes 1, 2), / 4 (3-6), kept (7) */
     PC_OPSHAPE_REDUCE,     /* (input, axis = -1, keepdim = false) */
     PC_OPSHAPE_FULL,       /* the shape argument */
     PC_OPSHAPE_EXPAND,     /* the shape argument */
@@ -103,6 +104,9 @@ pc_unit pc_op_unit(const pc_op_info *op);
  * PC_OPSHAPE_ELEMWISE result.  A shape with ndims < 0 is unknown: the result is the other one
  * (NULL, -1 when both are unknown).  Of two known shapes, a new array in arena a. */
 const pc_expr **pc_op_broadcast(pc_arena *a, const pc_expr **x, int nx, const pc_expr **y, int ny, int *nd);
+/* The PC_OPSHAPE_GATHERMASK result of input shape x (nx dims) and pattern mode `mode` (known:
+ * mode_known); NULL with *nd = -1 when it is not known (another mode, an unknown shape). */
+const pc_expr **pc_op_gathermask_shape(pc_arena *a, const pc_expr **x, int nx, bool mode_known, int64_t mode, int *nd);
 /* A tile setter (SetVecTile / set_vec_tile_shapes, SetCubeTile / set_cube_tile_shapes) on t, in
  * two steps around reading its arguments into t's entries: _begin marks the tiles set and clears
  * the entries; _end records whether every entry was read (known) and the call's location.  A

@@ -147,14 +147,14 @@ static const pc_op_info op_table[] = {
     ROW(NULL, "index_select", VEC, OPAQUE, FIRST, -1, -1),
     ROW("Scatter", "scatter", VEC, OPAQUE, FIRST, -1, -1),
     ROW("GatherElements", NULL, VEC, OPAQUE, FIRST, -1, -1),
-    ROW("GatherMask", "gathermask", VEC, OPAQUE, FIRST, -1, -1), /* op/indexing.py */
+    ROW("GatherMask", "gathermask", VEC, GATHERMASK, FIRST, -1, -1), /* op/indexing.py */
     ROW("GatherInL1", "gather_in_l1", VEC, OPAQUE, FIRST, -1, -1),
     ROW("GatherInUB", "gather_in_ub", VEC, OPAQUE, FIRST, -1, -1),
     ROW("TensorIndex", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Range", "arange", CREATE, OPAQUE, FIRST, -1, -1), /* from scalars (op/creation.py arange) */
     ROW("Uniform", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Pad", "pad", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */
-    ROW("FillPad", "fillpad", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */
+    ROW("FillPad", "fillpad", VEC, CAST, FIRST, -1, -1), /* op/other.py: the input's shape (vector/pad.cpp) */
     ROW("Maxpool", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("Reduce", NULL, VEC, OPAQUE, FIRST, -1, -1),
     ROW("OneHot", "one_hot", VEC, OPAQUE, FIRST, -1, -1), /* op/other.py */

@@ -204,8 +204,9 @@ typedef struct pc_access {
      * work through FP32 copies, multi-tile reductions) and the view regions of section 7: the op
      * table's C++ name of the op ("Add", "Sum"; NULL when no op makes it: an assemble's write, a
      * view of its own), which call of the statement it is (the accesses of one call share it; -1
-     * none), the region a read reads when it is a view of the tensor (region_rank -1: the whole
-     * tensor, or not known), and a reduction's axis (-1: none, or not known). */
+     * none), the region a read reads when it is a view of the tensor - or, on a C++ whole write
+     * `t = e`, the shape of the value stored when it is not t's (Tensor::operator= re-points t) -
+     * (region_rank -1: the whole tensor, or not known), and a reduction's axis (-1: none, or not known). */
     const char *op;
     int call;
     const pc_expr **region;

@@ -419,6 +419,25 @@ static void operand_reads(pc_cx *cx, CXCursor arg, pc_unit unit, tres_list *out,
         return;
     if (pc_clang_is_tensor_type(clang_getCursorType(arg))) {
         pc_ctres r = pc_clang_tensor_expr(cx, arg);
+        if (r.kind == PC_TR_ANON && unit != PC_UNIT_NONE && cx->kernel >= 0) {
+            /* another op's result that this op reads (Add(Matmul(a, b), 1.0)) is a value of its own,
+             * as the Python frontend makes it: a cube result a vector op reads is root_inner, and the
+             * lowering rules see the operand (docs/model.md section 4).  (Data movement - an
+             * Assemble's source - stores the value in its destination instead: unit NONE.) */
+            pc_loc at = pc_clang_cursor_loc(cx, arg);
+            int id = pc_clang_make_tensor(cx, NULL, PC_TENSOR_VALUE, at, NULL);
+            pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
+            t->dtype = r.dtype;
+            t->ndims = r.ndims;
+            t->shape = r.ndims >= 0 ? r.shape : NULL;
+            t->scope_loop = cx->cur_loop;
+            pc_clang_access(cx, id, PC_ACC_DEFINE, r.unit, at);
+            cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
+            r.kind = PC_TR_NAMED;
+            r.tensor = id;
+            r.via_view = false;
+            r.loc = at;
+        }
         if (r.kind == PC_TR_NAMED) {
             pc_clang_access(cx, r.tensor, PC_ACC_READ, unit, r.loc);
             /* a View's region is what a cube -> vector copy moves (docs/model.md section 7) */
@@ -842,6 +861,16 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
         r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), f.shape, f.ndims);
         break;
     }
+    case PC_OPSHAPE_GATHERMASK: {
+        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
+        pc_ctres f = first_tensor(&ins);
+        int64_t mode = 0;
+        int nd = -1;
+        bool known = arg_int(cx, c, 1, &mode);
+        const pc_expr **shape = pc_op_gathermask_shape(a, f.shape, f.ndims, known, mode, &nd);
+        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), shape, nd);
+        break;
+    }
     case PC_OPSHAPE_REDUCE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
         pc_ctres f = first_tensor(&ins);
@@ -1090,6 +1119,16 @@ static void assign_tensor(pc_cx *cx, CXCursor lhs, CXCursor rhs)
     if (r.kind == PC_TR_NAMED)
         pc_clang_access(cx, r.tensor, PC_ACC_READ, PC_UNIT_NONE, r.loc);
     pc_clang_access(cx, t, PC_ACC_WRITE_WHOLE, r.kind == PC_TR_ANON ? r.unit : PC_UNIT_NONE, pc_clang_cursor_loc(cx, lhs));
+    /* Tensor::operator= points t at the value's storage (upstream's AssignStorage): what this root
+     * writes has the value's shape, whatever t was declared with */
+    const pc_tensor *T = &cx->m->kernels[cx->kernel].tensors[t];
+    if (r.kind == PC_TR_ANON && r.ndims >= 0 && T->shape && T->ndims >= 0 && pc_clang_naccesses(cx) > 0) {
+        bool same = r.ndims == T->ndims;
+        for (int d = 0; same && d < r.ndims; d++)
+            same = pc_expr_equal(r.shape[d], T->shape[d]);
+        if (!same)
+            pc_access_set_region(cx->m, pc_clang_access_at(cx, pc_clang_naccesses(cx) - 1), r.shape, r.ndims);
+    }
     fill_shape(cx, t, r);
 }
 

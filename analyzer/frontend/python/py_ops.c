@@ -416,6 +416,14 @@ static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a)
     }
     case PC_OPSHAPE_CAST:
         return pc_py_pending(c, unit, rule_dtype(op, xdt, dtype_arg(a, op)), xs, xn);
+    case PC_OPSHAPE_GATHERMASK: {
+        pc_py_val *mv = pc_py_arg(a, 1, "pattern_mode");
+        int64_t mode = 0;
+        int nd = -1;
+        bool known = mv && pc_py_const_int(mv, &mode);
+        const pc_expr **s = pc_op_gathermask_shape(ar, xs, xn, known, mode, &nd);
+        return pc_py_pending(c, unit, rule_dtype(op, xdt, NULL), s, nd);
+    }
     case PC_OPSHAPE_TRANSPOSE: {
         pc_dtype dt = rule_dtype(op, xdt, NULL);
         int64_t d0 = -2, d1 = -1;
