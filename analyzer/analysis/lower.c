@@ -139,9 +139,20 @@ static void say_unknown(low_result *lr, const pc_stmt *st, const char *why)
 
 /* ---- the rules ------------------------------------------------------------------------------ */
 
-static bool computes_fp16_in_fp32(const char *op)
+/* The ops upstream's AutoCast computes in FP32 for an operand of dtype dt (opcode.h's
+ * UNSUPPORT_FP16_OPS and UNSUPPORT_BF16_OPS, by the C++ names of the calls that make those
+ * opcodes).  Only the ops with two tensor operands matter here: a copy goes to global memory only
+ * in a group where some op reads two (below), so the unary ones of the BF16 list never do. */
+static bool computes_in_fp32(const char *op, pc_dtype dt)
 {
-    return !strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul") || !strcmp(op, "Fmod");
+    static const char *const fp16[] = {"Add", "Sub", "Mul", "Fmod", NULL};
+    static const char *const bf16[] = {"Add", "Sub", "Mul", "Div", "Fmod", "Remainder", "Maximum", "Minimum",
+                                       "BitwiseAnd", "BitwiseOr", "BitwiseXor", "CopySign", NULL};
+    const char *const *list = dt == PC_DT_FP16 ? fp16 : dt == PC_DT_BF16 ? bf16 : NULL;
+    for (int i = 0; list && list[i]; i++)
+        if (!strcmp(op, list[i]))
+            return true;
+    return false;
 }
 
 static bool tree_reduction(const char *op)
@@ -165,8 +176,10 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
     const pc_kernel *k = c->k;
     int64_t total = 0;
     PC_VEC(low_copy) copies = {0};
-    /* tensors written whole earlier on the path hold values made on chip in this root */
-    bool *made_here = pc_mem_calloc((size_t)(k->ntensors ? k->ntensors : 1), sizeof(bool));
+    /* Tensors written whole earlier on the path by an op AutoCast computes in FP32: the op's FP32
+     * result is what a later op reads (the Cast back and forth is removed, RemoveRedundantCastChain),
+     * so they need no copy.  Values made on chip by any other op (Exp, a matmul) are copied. */
+    bool *fp32_already = pc_mem_calloc((size_t)(k->ntensors ? k->ntensors : 1), sizeof(bool));
     int ncalls_seen = 0;
     for (size_t i = 0; i < n; i++) {
         const pc_stmt *st = &k->stmts[stmts[i]];
@@ -176,21 +189,22 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
         int ncalls = calls_of(c, st, calls, 16);
         for (int j = 0; j < ncalls; j++) {
             const low_call *lc = &calls[j];
-            if (computes_fp16_in_fp32(lc->op)) {
+            if (computes_in_fp32(lc->op, PC_DT_FP16) || computes_in_fp32(lc->op, PC_DT_BF16)) {
                 int64_t copy_bytes[4], copy_tiles[4];
                 int ncopies = 0;
                 for (int o = 0; o < lc->nops; o++) {
                     const low_operand *op = &lc->ops[o];
-                    if (k->tensors[op->base].dtype != PC_DT_FP16 || made_here[op->base])
+                    pc_dtype dt = k->tensors[op->base].dtype;
+                    if ((dt != PC_DT_FP16 && dt != PC_DT_BF16) || !computes_in_fp32(lc->op, dt) || fp32_already[op->base])
                         continue;
                     int64_t dims[PC_TILE_MAX_DIMS], tile[PC_TILE_MAX_DIMS];
                     if (!operand_dims(op, sets, nsets, dims)) {
-                        say_unknown(lr, st, "the shape of an FP16 operand upstream copies to FP32 is not known");
+                        say_unknown(lr, st, "the shape of an FP16 / BF16 operand upstream copies to FP32 is not known");
                         continue;
                     }
                     if (!vec_tile_for(st, op->rank, tile)) {
-                        say_unknown(lr, st, "the vector tile in force at an FP16 op upstream computes in FP32 is "
-                                               "not known");
+                        say_unknown(lr, st, "the vector tile in force at an FP16 / BF16 op upstream computes in "
+                                               "FP32 is not known");
                         continue;
                     }
                     /* one Cast per vector tile of the operand, each its own buffer */
@@ -228,12 +242,19 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
                 }
             }
         }
+        /* the op that writes a value is the op of the last read before the write in the statement
+         * (an op's reads come right before the value it makes, nested calls first) */
+        const char *last_op = NULL;
         for (int a = 0; a < st->naccesses; a++) {
             const pc_access *ac = &st->accesses[a];
+            if (ac->kind == PC_ACC_READ && ac->op)
+                last_op = ac->op;
             if ((ac->kind == PC_ACC_DEFINE || ac->kind == PC_ACC_WRITE_WHOLE) && ac->tensor >= 0 &&
                 ac->tensor < k->ntensors && k->tensors[ac->tensor].kind != PC_TENSOR_VIEW &&
-                !(ac->kind == PC_ACC_DEFINE && ac->unit == PC_UNIT_NONE))
-                made_here[c->base[ac->tensor]] = true;
+                !(ac->kind == PC_ACC_DEFINE && ac->unit == PC_UNIT_NONE)) {
+                int b = c->base[ac->tensor];
+                fp32_already[b] = last_op && computes_in_fp32(last_op, k->tensors[b].dtype);
+            }
         }
     }
     /* Copies go to global memory by groups of the same consumer op and slot count (their hash in
@@ -259,6 +280,6 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
             total += x->bytes;
     }
     PC_VEC_FREE(copies);
-    pc_mem_free(made_here);
+    pc_mem_free(fp32_already);
     return total;
 }

@@ -127,6 +127,7 @@ static void collect_pairs(void)
 {
     collect_dir_pairs("paths");
     collect_dir_pairs("tiles"); /* tests/fixtures/tiles/ (issue 18), side by side */
+    collect_dir_pairs("upstream"); /* tests/fixtures/upstream/: lowering rules in both languages */
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/cpp", fixtures_root());
     DIR *d = opendir(dir);
