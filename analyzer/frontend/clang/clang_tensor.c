@@ -606,7 +606,19 @@ static pc_ctres view_of_shape_arg(pc_cx *cx, CXCursor call, pc_ctres base)
     const pc_expr **shape = NULL;
     int nd = -1;
     arg_shape(cx, call, 1, &shape, &nd);
-    return view_like(base, shape, nd, PC_DT_UNKNOWN);
+    pc_ctres r = view_like(base, shape, nd, PC_DT_UNKNOWN);
+    if (nd < 0 && pc_clang_call_nargs(call) > 1) {
+        /* a shape argument poolcheck does not evaluate: the view's shape is unknown - never its
+         * base's, which would size what it feeds by the whole tensor */
+        r.shape = NULL;
+        r.ndims = -1;
+        if (cx->kernel >= 0)
+            pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, pc_clang_call_arg(call, 1)), "PC013",
+                                       "'View': its shape argument is not a value poolcheck evaluates (a helper's "
+                                       "result, a host computation), so the view's shape, and the bytes of what it "
+                                       "feeds, are unknown");
+    }
+    return r;
 }
 
 /* Tensor data read inside a scalar argument (an offset list, a shape, a value):
