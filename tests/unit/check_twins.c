@@ -305,6 +305,19 @@ static void compare_pools_one_way(const char *base, int kernel, const char *an, 
         bool pooled = strcmp(a[i].pool, "none") != 0;
         if (!pooled && !has_name(b, nb, a[i].name))
             continue; /* a view only this language names */
+        if (strncmp(a[i].name, "tmp@", 4) == 0) {
+            /* an unnamed op result is named by where it is (tmp@LINE:COL), which differs between
+             * the twins: it must have a counterpart of the same pool among the other side's */
+            int mine = 0, theirs = 0;
+            for (int j = 0; j < na; j++)
+                mine += strncmp(a[j].name, "tmp@", 4) == 0 && strcmp(a[j].pool, a[i].pool) == 0;
+            for (int j = 0; j < nb; j++)
+                theirs += strncmp(b[j].name, "tmp@", 4) == 0 && strcmp(b[j].pool, a[i].pool) == 0;
+            if (!pooled || mine == theirs)
+                continue;
+            ck_abort_msg("%s, kernel %d: %d unnamed op result(s) take %s in %s but %d in %s", base, kernel, mine,
+                         a[i].pool, an, theirs, bn);
+        }
         if (has_pool(b, nb, a[i].name, a[i].pool))
             continue;
         char pa[256], pb[256];
