@@ -278,6 +278,41 @@ static double now_ms(void)
 
 /* ---- the seed example ---------------------------------------------------------------------------- */
 
+/* The op table and the stub cannot drift: every C++ row of frontend/ops.c is a declaration of the
+ * stub, by a using-declaration of the name (overloads and templates alike) looked up in the kernel
+ * API's namespaces, and the whole file parses with no clang error. */
+START_TEST(op_table_rows_declared_in_stub)
+{
+    pc_sb src = {0};
+    pc_sb_append(&src, "#include \"tilefwk/tilefwk.h\"\n"
+                       "namespace probe {\n"
+                       "using namespace npu::tile_fwk;\n"
+                       "using namespace npu::tile_fwk::Matrix;\n"
+                       "using namespace npu::tile_fwk::Distributed;\n"
+                       "using namespace npu::tile_fwk::experimental;\n"
+                       "}\n");
+    int rows = 0;
+    for (size_t i = 0; pc_op_at(i); i++) {
+        const pc_op_info *op = pc_op_at(i);
+        if (!op->cpp)
+            continue;
+        /* Conv is a namespace and its op: name the op inside it */
+        if (!strcmp(op->cpp, "Conv"))
+            pc_sb_append(&src, "using npu::tile_fwk::Conv::Conv;\n");
+        else
+            pc_sb_printf(&src, "using probe::%s;\n", op->cpp);
+        rows++;
+    }
+    ck_assert_int_gt(rows, 100);
+    pc_model *m = parse_text(src.data);
+    for (int i = 0; i < m->nmessages; i++)
+        ck_assert_msg(m->messages[i].kind != PC_MSG_PARSE_NOISE, "op table row not declared by the stub: %s",
+                      m->messages[i].text);
+    pc_model_free(m);
+    pc_sb_free(&src);
+}
+END_TEST
+
 START_TEST(seed_example)
 {
     pc_parse_opts o;
@@ -1516,6 +1551,7 @@ int main(void)
 {
     Suite *s = suite_create("clang");
     TCase *tc = tcase_create("frontend");
+    tcase_add_test(tc, op_table_rows_declared_in_stub);
     tcase_add_test(tc, seed_example);
     tcase_add_test(tc, helper_function_loops);
     tcase_add_test(tc, helper_forms);

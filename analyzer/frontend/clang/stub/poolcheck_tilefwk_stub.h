@@ -379,6 +379,7 @@ void Print(SymbolicScalar cond, const std::string &format, const std::vector<Ten
 template <bool isB, bool isTrans>
 Tensor GatherInL1(const Tensor &src, const Tensor &offsets, const Tensor &blockTable, int blockSize, int size);
 Tensor GatherInUB(const Tensor &params, const Tensor &indices, const Tensor &blockTable, int blockSize, int axis);
+Tensor GatherInUB(const Tensor &params, const Tensor &indices, const Tensor &blockTable, int blockSize, int axis);
 } // namespace experimental
 template <typename... Args> void Print(Args... args);
 template <typename... Args> void PrintIf(SymbolicScalar cond, Args... args);
@@ -452,6 +453,10 @@ Tensor TransData(const Tensor &self, TileOpFormat transDataType, const std::vect
 std::tuple<Tensor, Tensor> Interleave(const Tensor &self, const Tensor &other);
 std::tuple<Tensor, Tensor> DeInterleave(const Tensor &self, const Tensor &other);
 std::tuple<Tensor, Tensor> DeInterleave(const Tensor &self);
+std::tuple<Tensor, Tensor, Tensor> OnlineSoftmax(const Tensor &scores, float scale);
+std::tuple<Tensor, Tensor, Tensor> OnlineSoftmaxUpdate(const Tensor &previousMax, const Tensor &previousSum,
+                                                       const Tensor &previousOutput, const Tensor &currentMax,
+                                                       const Tensor &currentSum, const Tensor &currentOutput);
 Tensor BitwiseNot(const Tensor &self);
 Tensor Sqrt(const Tensor &self, SqrtAlgorithm precisionType = SqrtAlgorithm::DEFAULT);
 Tensor Sqrt(const Tensor &self, PrecisionType precisionType);
