@@ -18,7 +18,10 @@
 
 /* A run: a maximal sequence of non-loop statements directly inside one block.  Classification
  * works on runs; a run inside a loop with an unroll list yields one root per factor. */
-typedef struct low_result { const char *why; pc_loc loc; } low_result;
+/* lower.c's report: the first buffer it could not size (why, where), and the kinds of buffers it
+ * added (LOW_COPIES: FP32 copies of FP16 / BF16 operands; LOW_REDUCTION: a reduction's halves). */
+enum { LOW_COPIES = 1, LOW_REDUCTION = 2 };
+typedef struct low_result { const char *why; pc_loc loc; unsigned kinds; } low_result;
 
 typedef struct an_run {
     int loop;               /* owning loop, -1 = kernel body */
@@ -74,6 +77,8 @@ typedef struct an_ctx {
     bool needed[3];
     struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
     low_result lowering;            /* lower.c: the first buffer its rules could not size */
+    int64_t *root_lowered;          /* per root: the most root_inner bytes lower.c adds on a compiled path */
+    unsigned *root_lowered_kinds;   /* per root: what they are (LOW_*) */
 } an_ctx;
 
 void pc_an_build_roots(an_ctx *c);

@@ -312,6 +312,10 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     c.parallelism = cfg->parallelism < 1 ? 1 : cfg->parallelism;
     pc_an_build_roots(&c);
     pc_an_classify(&c);
+    c.root_lowered = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(int64_t));
+    c.root_lowered_kinds = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(unsigned));
+    memset(c.root_lowered, 0, (size_t)(c.nroots ? c.nroots : 1) * sizeof(int64_t));
+    memset(c.root_lowered_kinds, 0, (size_t)(c.nroots ? c.nroots : 1) * sizeof(unsigned));
 
     const pc_kernel *k = c.k;
     r->k = c.kcap;
@@ -634,6 +638,12 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         /* every path of the root, as compiled (also for a root that never ran) */
         if (rr->inner_bytes >= 0 && static_inner[i] > rr->inner_bytes) rr->inner_bytes = static_inner[i];
         if (rr->excl_bytes >= 0 && static_excl[i] > rr->excl_bytes) rr->excl_bytes = static_excl[i];
+        rr->lowered_bytes = c.root_lowered[i];
+        unsigned kinds = c.root_lowered_kinds[i];
+        rr->lowered_what = !rr->lowered_bytes ? NULL
+                         : kinds == (LOW_COPIES | LOW_REDUCTION) ? "FP32 copies of FP16 / BF16 operands and a reduction's halves"
+                         : kinds == LOW_REDUCTION ? "the halves of a reduction over four or more vector tiles"
+                                                  : "FP32 copies of FP16 / BF16 operands";
         rr->loc = run->loop >= 0 ? k->loops[run->loop].loc
                                  : (run->nstmts ? k->stmts[run->stmts[0]].loc : k->loc);
     }

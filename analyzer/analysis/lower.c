@@ -237,8 +237,11 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
                     for (int d = 0; d < op->rank; d++)
                         reg[d] = d == ax ? tile[d] : dims[d];
                     int64_t b = buffer_bytes(reg, op->rank, bits);
-                    if (b > 0)
+                    if (b > 0) {
                         total += 2 * b;
+                        if (lr)
+                            lr->kinds |= LOW_REDUCTION;
+                    }
                 }
             }
         }
@@ -276,8 +279,11 @@ int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bind
                 consumer_tiles += y->tiles;
             last_call = y->call;
         }
-        if (paired && !(uniform && consumer_tiles >= 2))
+        if (paired && !(uniform && consumer_tiles >= 2)) {
             total += x->bytes;
+            if (lr)
+                lr->kinds |= LOW_COPIES;
+        }
     }
     PC_VEC_FREE(copies);
     pc_mem_free(fp32_already);

@@ -2262,7 +2262,7 @@ static int path_choices(const pc_stmt *st)
 
 /* Root-inner and exclusive bytes of the root's largest compiled path (each pool on its own: the
  * unit is a maximum over the compiled roots); *ok_inner / *ok_excl false when a size is unknown. */
-static void compiled_paths_req(walker *w, const an_run *run, int64_t factor, int64_t *inner, int64_t *excl,
+static void compiled_paths_req(walker *w, int r, const an_run *run, int64_t factor, int64_t *inner, int64_t *excl,
                                bool *ok_inner, bool *ok_excl)
 {
     const pc_kernel *k = w->c->k;
@@ -2294,7 +2294,16 @@ static void compiled_paths_req(walker *w, const an_run *run, int64_t factor, int
         seen d1 = {0}, d2 = {0};
         *ok_inner &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_ROOT_INNER, &d1, &si, &ai, 0);
         *ok_excl &= stmts_req(w, run->stmts, run->nstmts, factor, PC_POOL_EXCLUSIVE, &d2, &se, &ae, 0);
-        si += lowered_bytes(w, run, factor, &w->c->lowering);
+        low_result lr = {0};
+        int64_t lowered = lowered_bytes(w, run, factor, &lr);
+        si += lowered;
+        if (lr.why && !w->c->lowering.why)
+            w->c->lowering = lr;
+        if (w->c->root_lowered && lowered > 0) {
+            if (lowered > w->c->root_lowered[r])
+                w->c->root_lowered[r] = lowered;
+            w->c->root_lowered_kinds[r] |= lr.kinds;
+        }
         pc_mem_free(d1.t);
         pc_mem_free(d2.t);
         if (si > *inner)
@@ -2346,7 +2355,7 @@ bool pc_an_root_units(an_ctx *c, int r, const pc_bindings *user, int64_t *inner,
             push_binding(&w, k->loops[l].factor_var, l == run->loop ? root->factor : c->loop_factors[l][0]);
     int64_t si = 0, se = 0;
     bool ok1 = true, ok2 = true;
-    compiled_paths_req(&w, run, root->factor, &si, &se, &ok1, &ok2);
+    compiled_paths_req(&w, r, run, root->factor, &si, &se, &ok1, &ok2);
     bool ok = ok1 && ok2;
     seen d1 = {0}, d2 = {0};
     *only_loop_vars = false;

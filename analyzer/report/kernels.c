@@ -70,7 +70,8 @@ void pc_rep_kernel_from_result(pc_rep_kernel *o, const pc_result *r, pc_arena *a
     for (size_t i = 0; i < o->nroots; i++) {
         const pc_root_result *rr = &r->roots[i];
         o->roots[i] = (pc_rep_root){dup(a, rr->name), dup(a, loop_name(r, rr->loop)), rr->unroll_factor,
-                                    rr->instances, rr->inner_bytes, rr->excl_bytes, rr->loc.line};
+                                    rr->instances, rr->inner_bytes, rr->excl_bytes, rr->lowered_bytes,
+                                    dup(a, rr->lowered_what), rr->loc.line};
     }
     for (int p = 0; p < 3; p++) {
         const pc_why *w = &r->why[p];
@@ -160,6 +161,10 @@ void *pc_rep_kernel_summary_json(const pc_rep_kernel *k)
         cJSON_AddNumberToObject(x, "unroll_factor", (double)rr->unroll_factor);
         cJSON_AddItemToObject(x, "instances", num_or_null(rr->instances));
         cJSON_AddItemToObject(x, "inner_bytes", num_or_null(rr->inner_bytes));
+        if (rr->lowered_bytes > 0) {
+            cJSON_AddNumberToObject(x, "lowered_inner_bytes", (double)rr->lowered_bytes);
+            cJSON_AddStringToObject(x, "lowered", rr->lowered_what ? rr->lowered_what : "");
+        }
         cJSON_AddItemToObject(x, "exclusive_bytes", num_or_null(rr->excl_bytes));
         cJSON_AddNumberToObject(x, "line", rr->line);
         cJSON_AddItemToArray(roots, x);
@@ -317,6 +322,9 @@ void pc_rep_kernel_summary_text(FILE *out, const pc_rep_kernel *r, bool color)
             fputs("? instances", out);
         else
             fprintf(out, "%lld instance%s", (long long)rr->instances, rr->instances == 1 ? "" : "s");
+        if (rr->lowered_bytes > 0) /* root_inner no tensor of the kernel explains (docs/model.md 4) */
+            fprintf(out, "; root_inner %lld B of %s, which upstream's lowering adds", (long long)rr->lowered_bytes,
+                    vis(a, rr->lowered_what ? rr->lowered_what : "buffers"));
         fputc('\n', out);
     }
 

@@ -30,6 +30,8 @@ typedef struct pc_rep_tensor {
 typedef struct pc_rep_root {
     const char *name, *loop;    /* loop NULL: the kernel body */
     int64_t unroll_factor, instances, inner_bytes, excl_bytes;
+    int64_t lowered_bytes;      /* pc_root_result's: root_inner bytes upstream's lowering adds */
+    const char *lowered_what;
     uint32_t line;
 } pc_rep_root;
 

@@ -101,6 +101,8 @@ static void w_kernel(pc_sb *b, const pc_rep_kernel *k)
         w_i64(b, r->instances);
         w_i64(b, r->inner_bytes);
         w_i64(b, r->excl_bytes);
+        w_i64(b, r->lowered_bytes);
+        w_str(b, r->lowered_what);
         w_u32(b, r->line);
     }
     for (int p = 0; p < 3; p++) {
@@ -323,7 +325,7 @@ static void r_kernel(rd *r, pc_rep_kernel *k)
         x->pieces_text = r_str(r);
         x->reason = r_str(r);
     }
-    k->nroots = r_count(r, 2 * MIN_STR + 32 + 4);
+    k->nroots = r_count(r, 3 * MIN_STR + 40 + 4);
     k->roots = r_array(r, k->nroots, sizeof *k->roots);
     for (size_t i = 0; i < k->nroots && !r->bad; i++) {
         pc_rep_root *x = &k->roots[i];
@@ -333,6 +335,8 @@ static void r_kernel(rd *r, pc_rep_kernel *k)
         x->instances = r_i64(r);
         x->inner_bytes = r_i64(r);
         x->excl_bytes = r_i64(r);
+        x->lowered_bytes = r_i64(r);
+        x->lowered_what = r_str(r);
         x->line = r_u32(r);
     }
     for (int p = 0; p < 3 && !r->bad; p++) {

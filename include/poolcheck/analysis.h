@@ -75,6 +75,11 @@ typedef struct pc_root_result {
     int64_t instances;       /* over the whole launch; -1 unknown */
     int64_t inner_bytes;     /* max over paths, -1 unknown */
     int64_t excl_bytes;
+    /* of the root_inner bytes, the most on one compiled path that are buffers upstream's lowering
+     * adds (docs/model.md 4: FP32 copies of FP16 / BF16 operands, a reduction's halves; 0 none),
+     * and what they are ("FP32 copies of FP16 operands", ...; NULL with 0) */
+    int64_t lowered_bytes;
+    const char *lowered_what;
     pc_loc loc;
 } pc_root_result;
 
