@@ -87,6 +87,9 @@ typedef struct pc_op_info {
     signed char cpp_dtype_arg;   /* PC_OPDT_ARG: the DataType argument's position */
     signed char py_dtype_arg;
     signed char outs[4];         /* PC_OPSHAPE_WRITES: written argument positions, -1 ends */
+    /* PC_OPSHAPE_MATMUL in C++: the argument positions of the left and right operands and of their
+     * transpose flags (-1: none; a MatmulExtendParam before the flags moves them one on) */
+    signed char mm_a, mm_b, mm_at, mm_bt;
 } pc_op_info;
 
 /* The row for an op name in a language, NULL if the table has none. */

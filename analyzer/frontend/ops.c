@@ -29,8 +29,14 @@
 #define DATA PC_OPC_DATA
 
 /* {cpp, py, class, shape rule, dtype rule, C++ dtype argument, Python dtype argument, written args} */
-#define ROW(cpp, py, cls, shape, dt, cdt, pdt) {cpp, py, cls, PC_OPSHAPE_##shape, PC_OPDT_##dt, cdt, pdt, {-1, -1, -1, -1}}
-#define WROW(cpp, cls, o0, o1, o2, o3) {cpp, NULL, cls, PC_OPSHAPE_WRITES, PC_OPDT_NONE, -1, -1, {o0, o1, o2, o3}}
+#define ROW(cpp, py, cls, shape, dt, cdt, pdt) \
+    {cpp, py, cls, PC_OPSHAPE_##shape, PC_OPDT_##dt, cdt, pdt, {-1, -1, -1, -1}, -1, -1, -1, -1}
+#define WROW(cpp, cls, o0, o1, o2, o3) \
+    {cpp, NULL, cls, PC_OPSHAPE_WRITES, PC_OPDT_NONE, -1, -1, {o0, o1, o2, o3}, -1, -1, -1, -1}
+/* a matmul: C++ positions of the left operand, the right one and their transpose flags
+ * (tilefwk_op.h's signatures) */
+#define MROW(cpp, py, dt, cdt, pdt, a, b, at, bt) \
+    {cpp, py, CUBE, PC_OPSHAPE_MATMUL, PC_OPDT_##dt, cdt, pdt, {-1, -1, -1, -1}, a, b, at, bt}
 
 static const pc_op_info op_table[] = {
     /* ---- views and data movement (no unit of their own) ---- */
@@ -45,13 +51,13 @@ static const pc_op_info op_table[] = {
     ROW("IndexPut_", "index_put_", VEC, INPLACE, NONE, -1, -1),
     ROW("IndexAdd_", "index_add_", VEC, INPLACE, NONE, -1, -1),
     /* ---- cube ---- */
-    ROW("Matmul", "matmul", CUBE, MATMUL, ARG, 0, 2),
-    ROW("BatchMatmul", "batch_matmul", CUBE, MATMUL, ARG, 0, 2),
-    ROW(NULL, "bmm", CUBE, MATMUL, ARG, -1, 2),
-    ROW("MatmulMX", "matmul_mx", CUBE, MATMUL, ARG, 0, 2),
-    ROW("BatchMatmulMX", NULL, CUBE, MATMUL, ARG, 0, -1),
-    ROW("TransposedBatchMatmul", "transposed_batchmatmul", CUBE, MATMUL, ARG, 0, 2),
-    ROW("QuantMM", "quant_matmul", CUBE, MATMUL, UNKNOWN, -1, -1),
+    MROW("Matmul", "matmul", ARG, 0, 2, 1, 2, 3, 4),
+    MROW("BatchMatmul", "batch_matmul", ARG, 0, 2, 1, 2, 3, 4),
+    MROW(NULL, "bmm", ARG, -1, 2, -1, -1, -1, -1),
+    MROW("MatmulMX", "matmul_mx", ARG, 0, 2, 1, 3, 5, 7),     /* (a, aScale, b, bScale, aT, aScaleT, bT) */
+    MROW("BatchMatmulMX", NULL, ARG, 0, -1, 1, 3, 5, 7),
+    MROW("TransposedBatchMatmul", "transposed_batchmatmul", ARG, 0, 2, 1, 2, -1, -1), /* (M, B, K) x (B, K, N) */
+    MROW("QuantMM", "quant_matmul", UNKNOWN, -1, -1, 0, 1, -1, -1),
     ROW("Conv", "conv", CUBE, OPAQUE, ARG, 0, -1),
     ROW(NULL, "conv2d", CUBE, OPAQUE, UNKNOWN, -1, -1),
     /* ---- vector, shape-changing ---- */

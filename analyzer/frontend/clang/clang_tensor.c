@@ -839,28 +839,24 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
         pc_dtype dt = op_dtype(cx, op, c, PC_DT_UNKNOWN);
         int nd = -1;
         const pc_expr **shape = NULL;
-        if (!strcmp(name, "Matmul") || !strcmp(name, "BatchMatmul") || !strcmp(name, "MatmulMX") || !strcmp(name, "QuantMM")) {
-            bool mx = !strcmp(name, "MatmulMX");
-            int ai = mx ? 1 : strcmp(name, "QuantMM") ? 1 : 0;
-            int bi = mx ? 3 : ai + 1;
-            int flags = mx ? 5 : 3;
-            if (arg_type_is(cx, c, flags, "MatmulExtendParam"))
-                flags++;
+        if (op->mm_a >= 0 && op->mm_b >= 0) {
+            /* the operands and transpose flags at the row's positions (ops.c); a MatmulExtendParam
+             * where the first flag goes moves the flags one on */
+            int shift = op->mm_at >= 0 && arg_type_is(cx, c, op->mm_at, "MatmulExtendParam") ? 1 : 0;
             int64_t at = 0, bt = 0;
-            if (!strcmp(name, "QuantMM"))
-                at = bt = 0;
-            else if (mx) {
-                arg_int(cx, c, flags, &at);
-                arg_int(cx, c, flags + 2, &bt);
-            } else {
-                arg_int(cx, c, flags, &at);
-                arg_int(cx, c, flags + 1, &bt);
-            }
-            pc_clang_tiles_matmul(cx, c, ai, bi, at != 0, bt != 0);
-            if (ai < nargs && bi < nargs) {
-                /* the operands in argument order, as call_reads saw them */
+            if (op->mm_at >= 0)
+                arg_int(cx, c, op->mm_at + shift, &at);
+            if (op->mm_bt >= 0)
+                arg_int(cx, c, op->mm_bt + shift, &bt);
+            pc_clang_tiles_matmul(cx, c, op->mm_a, op->mm_b, at != 0, bt != 0);
+            if (op->mm_a < nargs && op->mm_b < nargs) {
+                /* the operands in argument order, as call_reads saw them: the left one is the first
+                 * tensor read, the right one the tensor at its position among the tensor arguments */
+                int rb_at = 0;
+                for (int i = 0; i < op->mm_b; i++)
+                    rb_at += i >= op->mm_a && pc_clang_is_tensor_type(clang_getCursorType(pc_clang_call_arg(c, i)));
                 pc_ctres ra = ins.count > 0 ? ins.items[0] : tres_none();
-                pc_ctres rb = ins.count > (size_t)(mx ? 2 : 1) ? ins.items[mx ? 2 : 1] : tres_none();
+                pc_ctres rb = ins.count > (size_t)rb_at ? ins.items[rb_at] : tres_none();
                 shape = matmul_shape(cx, ra, at != 0, rb, bt != 0, &nd);
             }
         }
