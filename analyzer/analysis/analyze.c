@@ -555,6 +555,27 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
 
     /* ---- instances, tasks, why (the set with the most instances) ---- */
     an_set_result *cs = &sets[chosen];
+    /* The walk stops at the first trip count it cannot know, so it saw only that loop's symbols;
+     * every other unbound symbol of a loop's range matters to the counts too: name them all at
+     * once (a user binds them in one run, not one per run). */
+    for (size_t i = 0; i < nsets; i++) {
+        if (sets[i].known || sets[i].nunknowns == 0)
+            continue;
+        pc_bindings bs[2] = {opts.nsets ? opts.sets[i] : empty, {k->constants, (size_t)k->nconstants}};
+        for (int l = 0; l < k->nloops; l++) {
+            const pc_expr *ends[3] = {k->loops[l].begin, k->loops[l].end, k->loops[l].step};
+            for (int e = 0; e < 3; e++) {
+                const char *names[16];
+                size_t n = ends[e] ? pc_expr_symbols(ends[e], names, 0, 16) : 0;
+                for (size_t j = 0; j < n; j++) {
+                    int64_t v;
+                    pc_expr probe = {.kind = PC_EXPR_SYM, .name = names[j]};
+                    if (!is_loop_var(k, names[j]) && !pc_expr_eval(&probe, bs, 2, &v))
+                        add_name(arena, &r->unknowns, &r->nunknowns, names[j]);
+                }
+            }
+        }
+    }
     for (size_t i = 0; i < nsets; i++)
         for (int u = 0; u < sets[i].nunknowns; u++)
             if (!is_loop_var(k, sets[i].unknowns[u]))
