@@ -37,6 +37,35 @@ static pc_py_val apply_op_to(pc_py_ctx *c, const pc_op_info *d, pc_py_val *vals,
     return pc_py_apply_op(c, d, &a, at);
 }
 
+/* The bounds on one value (issue 26): a string, an integer expression.  Far above anything a kernel
+ * needs (names, shapes), far below what exhausts memory or time. */
+#define PY_MAX_STR ((size_t)1 << 20)
+#define PY_MAX_STR_TEXT "1 MiB"
+#define PY_MAX_EXPR 4096
+#define PY_MAX_EXPR_TEXT "4096"
+
+/* Nodes of e counted as a tree, stopping at budget (the tree of a shared DAG can be exponential). */
+static int64_t expr_size(const pc_expr *e, int64_t budget)
+{
+    if (!e || budget <= 0)
+        return 0;
+    int64_t n = 1;
+    n += expr_size(e->a, budget - n);
+    n += expr_size(e->b, budget - n);
+    return n;
+}
+
+/* A value past the bounds: a note naming the expression, which then is unknown. */
+static void too_big(pc_py_ctx *c, const pc_py_node *at, const char *what)
+{
+    if (!at)
+        return;
+    const char *text = pc_py_source_text(c->src, at->line, at->col, at->end_line, at->end_col);
+    size_t n = text ? strlen(text) : 0;
+    pc_py_message(c, PC_MSG_NOTE, at, "the value of '%.*s%s' %s: poolcheck treats it as unknown",
+                  (int)(n > 60 ? 60 : n), text ? text : "", n > 60 ? "..." : "", what);
+}
+
 static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, const pc_py_node *ln,
                        const pc_py_node *rn, const pc_py_node *at)
 {
@@ -69,6 +98,13 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
         return v;
     }
     if (l->kind == PV_STR && r->kind == PV_STR && op == PY_OP_ADD) {
+        /* `S1 = S0 + S0` doubling 60 times would want 2^60 bytes: past the bound the value is
+         * unknown (no kernel name or option is that long) */
+        size_t nl = strlen(l->s), nr = strlen(r->s);
+        if (nl + nr > PY_MAX_STR) {
+            too_big(c, at, "is a string of more than " PY_MAX_STR_TEXT);
+            return pc_py_unknown();
+        }
         pc_py_val v = pc_py_mkval(PV_STR);
         v.s = pc_arena_printf(c->scratch, "%s%s", l->s, r->s);
         return v;
@@ -77,6 +113,22 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
     const pc_expr *re = r->kind == PV_BOOL ? pc_expr_int(ar, r->i) : pc_py_as_expr(r);
     if (!le || !re)
         return pc_py_unknown();
+    int64_t folded;
+    if (lx && ry &&
+        ((op == PY_OP_ADD && __builtin_add_overflow(x, y, &folded)) ||
+         (op == PY_OP_SUB && __builtin_sub_overflow(x, y, &folded)) ||
+         (op == PY_OP_MUL && __builtin_mul_overflow(x, y, &folded)))) {
+        /* Python would make a big integer; kept as a product of two constants it would be a tree
+         * that doubles with every `C1 = C0 * C0` line (issue 26) */
+        too_big(c, at, "is an integer past int64");
+        return pc_py_unknown();
+    }
+    if (expr_size(le, PY_MAX_EXPR) + expr_size(re, PY_MAX_EXPR) >= PY_MAX_EXPR) {
+        /* symbols squared line after line: the expression (a shared tree) would print and
+         * evaluate in time exponential in the lines */
+        too_big(c, at, "is an integer expression of more than " PY_MAX_EXPR_TEXT " terms");
+        return pc_py_unknown();
+    }
     switch (op) {
     case PY_OP_ADD: return pc_py_expr_val(pc_expr_bin(ar, PC_EXPR_ADD, le, re));
     case PY_OP_SUB: return pc_py_expr_val(pc_expr_bin(ar, PC_EXPR_SUB, le, re));
@@ -119,6 +171,128 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
 }
 
 
+/* ---- module constants on demand (issue 26) ---------------------------------------------------- */
+
+/* The names an expression reads (it was made lazy, so it is shallow and has no call). */
+static void collect_names(pc_py_ctx *c, const pc_py_node *n, const pc_py_node ***out, int *count, int *cap)
+{
+    if (!n)
+        return;
+    if (n->kind == PY_NAME) {
+        *out = pc_py_room_for_one(c, *out, *count, cap, 8, sizeof **out);
+        (*out)[(*count)++] = n;
+        return;
+    }
+    collect_names(c, n->a, out, count, cap);
+    collect_names(c, n->b, out, count, cap);
+    collect_names(c, n->c, out, count, cap);
+    for (int i = 0; i < n->list1.count; i++)
+        collect_names(c, n->list1.items[i], out, count, cap);
+    for (int i = 0; i < n->list2.count; i++)
+        collect_names(c, n->list2.items[i], out, count, cap);
+}
+
+/* One constant being evaluated: the names its value reads, and how many were seen to. */
+typedef struct lazy_job {
+    pc_py_frame *frame;
+    const pc_py_node *stmt;
+    const pc_py_node **names;
+    int nnames, next;
+} lazy_job;
+
+/* Evaluate the statement of one constant in its module, as pass 1 would have: host mode, the
+ * module's file for messages, the statement's position. */
+static void run_lazy(pc_py_ctx *c, const lazy_job *j)
+{
+    pc_py_ctx saved = *c;
+    pc_py_module *mod = pc_py_frame_module(j->frame);
+    c->kernel = -1;
+    c->frame = j->frame;
+    c->owner = NULL;
+    if (mod) {
+        c->file = mod->path;
+        c->src = mod->src;
+    } else {
+        c->file = c->m->file;
+        c->src = c->main_src;
+    }
+    c->stmt_line = j->stmt->line;
+    c->stmt_col = j->stmt->col;
+    c->stmt_end_line = j->stmt->end_line;
+    c->stmt_end_col = j->stmt->end_col;
+    pc_py_suspended_stmt st = pc_py_suspend_stmt(c);
+    pc_py_val v = pc_py_eval(c, j->stmt->a);
+    pc_py_assign(c, j->stmt->list1.items[0], v, j->stmt->a);
+    pc_py_resume_stmt(c, &st);
+    /* what evaluation may have grown (messages go to the model; the forced list and the module
+     * cache live in c) is kept, the position of the walk restored */
+    c->kernel = saved.kernel;
+    c->frame = saved.frame;
+    c->owner = saved.owner;
+    c->file = saved.file;
+    c->src = saved.src;
+    c->stmt_line = saved.stmt_line;
+    c->stmt_col = saved.stmt_col;
+    c->stmt_end_line = saved.stmt_end_line;
+    c->stmt_end_col = saved.stmt_end_col;
+    c->forced = pc_py_room_for_one(c, c->forced, c->nforced, &c->capforced, 16, sizeof *c->forced);
+    c->forced[c->nforced].frame = j->frame;
+    c->forced[c->nforced].name = j->stmt->list1.items[0]->name;
+    c->nforced++;
+}
+
+/* A chain `V1 = V0 + 1`, `V2 = V1 + 1`, ... a hundred thousand long is evaluated with a stack
+ * of its own rather than C recursion: every constant's inputs first, then the constant. */
+static void force(pc_py_ctx *c, pc_py_val *b)
+{
+    lazy_job *stack = NULL;
+    int n = 0, cap = 0;
+    stack = pc_py_room_for_one(c, stack, n, &cap, 16, sizeof *stack);
+    stack[n++] = (lazy_job){b->frame, b->node, NULL, 0, 0};
+    b->i = 1;
+    while (n) {
+        lazy_job *j = &stack[n - 1];
+        if (!j->names) {
+            int capn = 0;
+            collect_names(c, j->stmt->a, &j->names, &j->nnames, &capn);
+            if (!j->names)
+                j->names = (const pc_py_node **)&j->stmt; /* none: marks the job as scanned */
+        }
+        bool pushed = false;
+        while (j->next < j->nnames && !pushed) {
+            const char *name = j->names[j->next++]->name;
+            pc_py_val *d = pc_py_lookup(j->frame, name);
+            if (d && d->kind == PV_LAZY && d->i == 0) {
+                d->i = 1;
+                lazy_job nj = {d->frame, d->node, NULL, 0, 0};
+                stack = pc_py_room_for_one(c, stack, n, &cap, 16, sizeof *stack);
+                stack[n++] = nj;
+                pushed = true;
+            }
+        }
+        if (pushed)
+            continue;
+        lazy_job done = stack[--n];
+        run_lazy(c, &done);
+    }
+}
+
+pc_py_val *pc_py_forced(pc_py_ctx *c, pc_py_val *v)
+{
+    if (!v || v->kind != PV_LAZY || v->i != 0)
+        return v;
+    pc_py_frame *f = v->frame;
+    const char *name = v->node->list1.items[0]->name;
+    force(c, v);
+    /* the slot may have moved: the frame's items grow in the scratch arena */
+    return pc_py_lookup(f, name);
+}
+
+pc_py_val *pc_py_lookup_forced(pc_py_ctx *c, pc_py_frame *f, const char *name)
+{
+    return pc_py_forced(c, pc_py_lookup(f, name));
+}
+
 /* ---- expressions ---------------------------------------------------------------------------- */
 
 /* A dotted pypto name as a value: a dtype, a dim marker, or a module/function reference. */
@@ -145,7 +319,9 @@ static pc_py_val pypto_name(const char *q)
 
 static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
 {
-    pc_py_val *b = pc_py_lookup(c->frame, n->name);
+    pc_py_val *b = pc_py_lookup_forced(c, c->frame, n->name);
+    if (b && b->kind == PV_LAZY)
+        return pc_py_unknown(); /* a cycle (not made lazy, so not expected): what it was being evaluated from */
     if (b) {
         if (b->kind == PV_CREATE && pc_py_in_kernel(c)) {
             /* A tensor made outside the kernel (before `with pypto.function`, or at module level)
@@ -161,7 +337,7 @@ static pc_py_val eval_name(pc_py_ctx *c, const pc_py_node *n)
         }
         if (b->kind == PV_MODULE && b->s && strncmp(b->s, "pypto", 5) != 0) {
             /* `from .config import BLOCK`: the value bound in that module */
-            pc_py_val *fv = pc_py_foreign(c, b->s, n);
+            pc_py_val *fv = pc_py_forced(c, pc_py_foreign(c, b->s, n));
             if (fv && fv->kind != PV_MODULE)
                 return *fv;
         }
@@ -178,7 +354,7 @@ static pc_py_val eval_attribute(pc_py_ctx *c, const pc_py_node *n)
 {
     const char *q = pc_py_qualname(c, n);
     if (q && strncmp(q, "pypto", 5) != 0) {
-        pc_py_val *fv = pc_py_foreign(c, q, n);
+        pc_py_val *fv = pc_py_forced(c, pc_py_foreign(c, q, n));
         if (fv && fv->kind != PV_MODULE)
             return *fv;
     }
@@ -254,7 +430,7 @@ static bool scalar_or_gather(pc_py_ctx *c, const pc_py_node *n, pc_py_val *base,
             /* a name bound to a tensor as a bound */
             for (int p = 0; p < 3; p++)
                 if (parts[p] && parts[p]->kind == PY_NAME) {
-                    pc_py_val *b = pc_py_lookup(c->frame, parts[p]->name);
+                    pc_py_val *b = pc_py_lookup_forced(c, c->frame, parts[p]->name);
                     if (b && pc_py_tensorish(b) && ntens < 8) {
                         tnodes[ntens] = parts[p];
                         tens[ntens++] = *b;
@@ -394,7 +570,7 @@ static bool touches_tensors(pc_py_ctx *c, const pc_py_node *n, int depth)
     if (!n || depth > 64)
         return false;
     if (n->kind == PY_NAME) {
-        pc_py_val *v = pc_py_lookup(c->frame, n->name);
+        pc_py_val *v = pc_py_lookup_forced(c, c->frame, n->name);
         if (v)
             return pc_py_tensorish(v) || (v->kind == PV_MODULE && v->s && strncmp(v->s, "pypto", 5) == 0);
         return false;

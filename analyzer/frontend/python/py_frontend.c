@@ -214,7 +214,7 @@ void pc_py_add_option_dict(pc_py_ctx *c, const pc_py_node *dict, pc_optsite_kind
 {
     const pc_py_node *d = dict;
     if (d && d->kind == PY_NAME) {
-        pc_py_val *v = pc_py_lookup(c->frame, d->name);
+        pc_py_val *v = pc_py_lookup_forced(c, c->frame, d->name);
         if (v && v->kind == PV_DICT)
             d = v->node;
     }
@@ -285,7 +285,137 @@ bool pc_py_option_call(pc_py_ctx *c, const pc_py_node *call, int kernel, bool in
 
 /* ---- pass 1: module bindings ------------------------------------------------------------------ */
 
-static void bind_module(pc_py_ctx *c, const pc_py_list *body)
+/* How often each name of a module is bound at its top level (assignments, augmented ones, imports,
+ * definitions, the base of `X[0] = ...`), counted before pass 1 (issue 26: what may be lazy). */
+typedef struct name_counts { pc_py_frame *f; } name_counts;
+
+static void count_name(pc_py_ctx *c, name_counts *nc, const char *name, int64_t by)
+{
+    if (!name)
+        return;
+    pc_py_val *v = pc_py_lookup_local(nc->f, name);
+    if (v) {
+        v->i += by;
+        return;
+    }
+    pc_py_val n = pc_py_mkval(PV_INT);
+    n.i = by;
+    pc_py_bind(c, nc->f, name, n);
+}
+
+static void count_target(pc_py_ctx *c, name_counts *nc, const pc_py_node *t, int depth)
+{
+    if (!t || depth > 64)
+        return;
+    switch (t->kind) {
+    case PY_NAME: count_name(c, nc, t->name, 1); break;
+    case PY_TUPLE:
+    case PY_LIST:
+        for (int i = 0; i < t->list1.count; i++)
+            count_target(c, nc, t->list1.items[i], depth + 1);
+        break;
+    case PY_STARRED:
+    case PY_SUBSCRIPT:
+    case PY_ATTRIBUTE: {
+        /* `X[0] = 5` changes what X holds: X is not a constant to evaluate later */
+        const pc_py_node *b = t->a;
+        while (b && (b->kind == PY_SUBSCRIPT || b->kind == PY_ATTRIBUTE || b->kind == PY_STARRED))
+            b = b->a;
+        if (b && b->kind == PY_NAME)
+            count_name(c, nc, b->name, 2);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void count_bindings(pc_py_ctx *c, name_counts *nc, const pc_py_list *body)
+{
+    for (int i = 0; i < body->count; i++) {
+        const pc_py_node *s = body->items[i];
+        if (!s)
+            continue;
+        switch (s->kind) {
+        case PY_IMPORT:
+        case PY_IMPORTFROM:
+            for (int a = 0; a < s->list1.count; a++) {
+                const pc_py_node *al = s->list1.items[a];
+                if (!al)
+                    continue;
+                const char *nm = al->str ? al->str : al->name;
+                const char *dot = nm ? strchr(nm, '.') : NULL;
+                count_name(c, nc, dot && !al->str ? pc_arena_strndup(c->scratch, nm, (size_t)(dot - nm)) : nm, 1);
+            }
+            break;
+        case PY_ASSIGN:
+            for (int t = 0; t < s->list1.count; t++)
+                count_target(c, nc, s->list1.items[t], 0);
+            break;
+        case PY_ANNASSIGN: count_target(c, nc, s->a, 0); break;
+        case PY_AUGASSIGN: count_target(c, nc, s->a, 0); count_target(c, nc, s->a, 0); break;
+        case PY_FUNCDEF:
+        case PY_CLASSDEF: count_name(c, nc, s->name, 1); break;
+        case PY_FOR: count_target(c, nc, s->a, 0); count_target(c, nc, s->a, 0); /* fall through */
+        case PY_WHILE:
+        case PY_IF:
+            count_bindings(c, nc, &s->list1);
+            count_bindings(c, nc, &s->list2);
+            break;
+        case PY_TRY:
+            count_bindings(c, nc, &s->list1);
+            count_bindings(c, nc, &s->list2);
+            break;
+        case PY_WITH:
+            for (int w = 0; w < s->list1.count; w++)
+                if (s->list1.items[w])
+                    count_target(c, nc, s->list1.items[w]->b, 0);
+            count_bindings(c, nc, &s->list2);
+            break;
+        default:
+            /* Global, Delete, Match, ...: whatever they name is not a constant */
+            break;
+        }
+    }
+}
+
+/* Can `NAME = value` wait until a kernel reads NAME?  Only when evaluating it later gives what
+ * evaluating it now would: no call (helpers inline, options record), nothing deep, and every name
+ * it reads already bound here and never bound again (so later is the same as now). */
+static bool lazy_ok(pc_py_ctx *c, const name_counts *nc, const pc_py_node *n, int depth)
+{
+    if (!n)
+        return true;
+    if (depth > 48)
+        return false;
+    switch (n->kind) {
+    case PY_INT:
+    case PY_FLOAT:
+    case PY_STR:
+    case PY_BOOL:
+    case PY_NONE:
+        return true;
+    case PY_NAME: {
+        pc_py_val *cnt = pc_py_lookup_local(nc->f, n->name);
+        return pc_py_lookup_local(c->frame, n->name) && cnt && cnt->i == 1;
+    }
+    case PY_ATTRIBUTE:
+    case PY_UNARYOP:
+        return lazy_ok(c, nc, n->a, depth + 1);
+    case PY_BINOP:
+    case PY_SUBSCRIPT:
+        return n->op != PY_OP_MATMUL && lazy_ok(c, nc, n->a, depth + 1) && lazy_ok(c, nc, n->b, depth + 1);
+    case PY_TUPLE:
+    case PY_LIST:
+        for (int i = 0; i < n->list1.count; i++)
+            if (!n->list1.items[i] || n->list1.items[i]->kind == PY_STARRED || !lazy_ok(c, nc, n->list1.items[i], depth + 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void bind_module_in(pc_py_ctx *c, const name_counts *nc, const pc_py_list *body)
 {
     for (int i = 0; i < body->count; i++) {
         const pc_py_node *s = body->items[i];
@@ -297,6 +427,16 @@ static void bind_module(pc_py_ctx *c, const pc_py_list *body)
             pc_py_bind_import(c, s);
             break;
         case PY_ASSIGN: {
+            if (nc && s->list1.count == 1 && s->list1.items[0] && s->list1.items[0]->kind == PY_NAME &&
+                lazy_ok(c, nc, s->a, 0)) {
+                /* issue 26: evaluated where a kernel reads it (pc_py_lookup_forced), never when none
+                 * does: `S59 = S58 + S58` costs nothing until then */
+                pc_py_val lazy = pc_py_mkval(PV_LAZY);
+                lazy.node = s;
+                lazy.frame = c->frame;
+                pc_py_bind(c, c->frame, s->list1.items[0]->name, lazy);
+                break;
+            }
             c->stmt_line = s->line;
             pc_py_val v = pc_py_eval(c, s->a);
             for (int t = 0; t < s->list1.count; t++)
@@ -320,21 +460,29 @@ static void bind_module(pc_py_ctx *c, const pc_py_list *body)
             pc_py_val t = pc_py_eval(c, s->a);
             int truth = pc_py_truth(c, &t);
             if (truth != 0)
-                bind_module(c, &s->list1);
+                bind_module_in(c, nc, &s->list1);
             if (truth != 1)
-                bind_module(c, &s->list2);
+                bind_module_in(c, nc, &s->list2);
             break;
         }
         case PY_TRY: /* `try: import pypto / except ImportError: pypto = None`: the body is what counts */
-            bind_module(c, &s->list1);
+            bind_module_in(c, nc, &s->list1);
             break;
         case PY_WITH:
-            bind_module(c, &s->list2);
+            bind_module_in(c, nc, &s->list2);
             break;
         default:
             break;
         }
     }
+}
+
+static void bind_module(pc_py_ctx *c, const pc_py_list *body)
+{
+    /* laziness only where the frame is a module's own (no parent whose names could change) */
+    name_counts nc = {pc_py_frame_new(c, NULL)};
+    count_bindings(c, &nc, body);
+    bind_module_in(c, c->frame->parent ? NULL : &nc, body);
 }
 
 void pc_py_bind_module(pc_py_ctx *c, const pc_py_list *body) { bind_module(c, body); }
@@ -417,7 +565,47 @@ static bool is_helper(pc_py_ctx *c, const pc_py_node *def)
     return false;
 }
 
-/* Constants the kernel can see: the module's integers and those of the host scopes around it. */
+/* Before a kernel's constants are taken: the module constants whose names a symbol of the kernel
+ * may carry are evaluated (issue 26: the others wait until the walk reaches them).  Those are names
+ * an inner scope binds again (a host function's or the kernel's parameter: its symbol is bound by
+ * the constant) and names the user binds (--bind knows them). */
+static void force_visible(pc_py_ctx *c, pc_py_frame *host, const pc_py_node *def)
+{
+    for (pc_py_frame *f = host; f && f->parent; f = f->parent)
+        for (int i = 0; i < f->count; i++)
+            (void)pc_py_lookup_forced(c, f->parent, f->items[i].name);
+    if (def)
+        for (int i = 0; i < def->list1.count; i++)
+            if (def->list1.items[i] && def->list1.items[i]->name)
+                (void)pc_py_lookup_forced(c, host, def->list1.items[i]->name);
+    const pc_parse_opts *o = c->popts;
+    for (size_t s = 0; o && s < o->nbindings; s++)
+        for (size_t i = 0; i < o->bindings[s].count; i++)
+            if (o->bindings[s].items[i].name)
+                (void)pc_py_lookup_forced(c, host, o->bindings[s].items[i].name);
+}
+
+/* After the walk: the host constants it evaluated (c->forced from `from` on) join the kernel's, unless
+ * the kernel already has the name or an inner scope hides that binding. */
+static void add_forced_constants(pc_py_ctx *c, pc_py_frame *host, int from)
+{
+    pc_kernel *k = pc_py_kernel(c);
+    for (int i = from; i < c->nforced; i++) {
+        const char *name = c->forced[i].name;
+        pc_py_val *v = pc_py_lookup_local(c->forced[i].frame, name);
+        int64_t x;
+        if (!v || v != pc_py_lookup(host, name) || v->kind != PV_INT || !pc_expr_is_int(v->e, &x))
+            continue;
+        bool have = false;
+        for (int j = 0; j < k->nconstants && !have; j++)
+            have = strcmp(k->constants[j].name, name) == 0;
+        if (!have)
+            pc_kernel_add_constant(c->m, k, name, x);
+    }
+}
+
+/* Constants the kernel can see: the module's integers and those of the host scopes around it
+ * (those evaluated so far: a module constant no kernel reached is not evaluated). */
 static void add_constants(pc_py_ctx *c, pc_py_frame *scope)
 {
     if (!scope)
@@ -592,6 +780,8 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
     }
     scope_options(c, sc, kid);
 
+    int forced_from = c->nforced;
+    force_visible(c, host, def);
     begin_kernel(c, kid, host);
     add_constants(c, host);
     /* Parameters: annotations are evaluated where the function is defined (the host scope). */
@@ -641,6 +831,7 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
         }
     }
     pc_py_walk_body(c, &def->list2);
+    add_forced_constants(c, host, forced_from);
     end_kernel(c, host);
     c->owner = saved_owner;
 }
@@ -661,6 +852,8 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
     const pc_py_node *saved_owner = c->owner;
     c->owner = NULL;
     scope_options(c, sc, kid);
+    int forced_from = c->nforced;
+    force_visible(c, host, NULL);
     begin_kernel(c, kid, host);
     add_constants(c, host);
     /* I/O tensors in the order given; any other host tensor becomes a parameter when first used. */
@@ -671,7 +864,7 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
         if (a->kind == PY_STARRED) {
             if (a->a && a->a->kind == PY_NAME) {
                 /* *io: a host list of tensors; its elements have no names of their own */
-                pc_py_val *seq = pc_py_lookup(host, a->a->name);
+                pc_py_val *seq = pc_py_lookup_forced(c, host, a->a->name);
                 if (seq && seq->kind == PV_SEQ && seq->node)
                     for (int j = 0; j < seq->node->list1.count; j++)
                         if (seq->node->list1.items[j] && seq->node->list1.items[j]->kind == PY_NAME)
@@ -683,6 +876,7 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
             (void)pc_py_eval(c, a); /* turns the host tensor into a parameter */
     }
     pc_py_walk_body(c, &with->list2);
+    add_forced_constants(c, host, forced_from);
     end_kernel(c, host);
     c->owner = saved_owner;
 }

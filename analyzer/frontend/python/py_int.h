@@ -163,7 +163,10 @@ typedef enum pc_py_vkind {
     PV_MODULE,      /* a dotted name inside pypto (or another module): s = "pypto.frontend" */
     PV_FUNC,        /* a function defined in this file: node = the PY_FUNCDEF, frame = its scope */
     PV_SHAPE,       /* x.shape of tensor `tensor` */
-    PV_RANGE        /* range(...) / pypto.loop(...) object: items = begin, end, step */
+    PV_RANGE,       /* range(...) / pypto.loop(...) object: items = begin, end, step */
+    PV_LAZY         /* a module constant not evaluated yet (issue 26): node = its PY_ASSIGN, frame =
+                     * the module frame, i = 1 while it is being evaluated.  Only module frames hold
+                     * one; pc_py_lookup_forced evaluates it where a kernel reaches it */
 } pc_py_vkind;
 
 typedef struct pc_py_frame pc_py_frame;
@@ -298,6 +301,10 @@ typedef struct pc_py_ctx {
     int64_t inline_total;            /* helper bodies inlined into the current kernel */
     bool inline_capped;
     struct pc_py_tiles *tiles;       /* issue 18: tile shapes in force (py_tiles.c) */
+    /* module constants evaluated on demand (issue 26), in the order they were: the frame and name of
+     * each, so a kernel's constants can include those its walk reached */
+    struct pc_py_forced { pc_py_frame *frame; const char *name; } *forced;
+    int nforced, capforced;
 } pc_py_ctx;
 
 /* ---- py_tiles.c (issue 18): tile shapes in force at each op; see the file's comment ---- */
@@ -337,6 +344,10 @@ void pc_py_bind(pc_py_ctx *c, pc_py_frame *f, const char *name, pc_py_val v);
 void pc_py_bind_def(pc_py_ctx *c, const pc_py_node *def);
 /* Latest binding of name in f or its parents; NULL when unbound. */
 pc_py_val *pc_py_lookup(pc_py_frame *f, const char *name);
+/* pc_py_lookup, with a module constant not evaluated yet (PV_LAZY) evaluated first (py_eval.c). */
+pc_py_val *pc_py_lookup_forced(pc_py_ctx *c, pc_py_frame *f, const char *name);
+/* v itself, or, when it is a module constant not evaluated yet, its binding once evaluated. */
+pc_py_val *pc_py_forced(pc_py_ctx *c, pc_py_val *v);
 /* The binding of name in f itself (not its parents), or NULL. */
 pc_py_val *pc_py_lookup_local(pc_py_frame *f, const char *name);
 /* Put f back to the bindings items[0..count) (a snapshot taken before the branches of an if). */

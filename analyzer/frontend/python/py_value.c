@@ -232,7 +232,7 @@ const char *pc_py_qualname(pc_py_ctx *c, const pc_py_node *n)
     if (!n)
         return NULL;
     if (n->kind == PY_NAME) {
-        pc_py_val *v = pc_py_lookup(c->frame, n->name);
+        pc_py_val *v = pc_py_lookup_forced(c, c->frame, n->name);
         if (v)
             return v->kind == PV_MODULE ? v->s : NULL;
         if (c->star_pypto) {
