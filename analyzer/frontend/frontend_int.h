@@ -71,6 +71,8 @@ typedef enum pc_op_shape {
 typedef enum pc_op_dtype {
     PC_OPDT_NONE,      /* no tensor result */
     PC_OPDT_FIRST,     /* the first tensor operand's */
+    PC_OPDT_VALUES,    /* the second tensor operand's (Where(cond, x, y): x's, not the condition's);
+                        * the first's when there is one tensor operand */
     PC_OPDT_ARG,       /* an explicit DataType argument (cpp_dtype_arg / py_dtype_arg; -1 in a
                           language: the first tensor operand's) */
     PC_OPDT_BOOL,

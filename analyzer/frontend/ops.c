@@ -121,7 +121,7 @@ static const pc_op_info op_table[] = {
     ROW("Erf", "erf", VEC, ELEMWISE, FIRST, -1, -1),
     ROW("Clip", "clip", VEC, ELEMWISE, FIRST, -1, -1),
     ROW(NULL, "clamp", VEC, ELEMWISE, FIRST, -1, -1),
-    ROW("Where", "where", VEC, ELEMWISE, FIRST, -1, -1),
+    ROW("Where", "where", VEC, ELEMWISE, VALUES, -1, -1), /* the values' dtype (vector/where.cpp) */
     ROW("Softmax", "softmax", VEC, ELEMWISE, FIRST, -1, -1),
     ROW(NULL, "log_softmax", VEC, ELEMWISE, FIRST, -1, -1),
     ROW(NULL, "layer_norm", VEC, ELEMWISE, FIRST, -1, -1),

@@ -1028,7 +1028,9 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
         const pc_expr **shape = f.shape;
         for (size_t i = 1; i < ins.count; i++)
             shape = pc_op_broadcast(pc_model_arena(cx->m), shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
-        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, f.dtype), shape, nd);
+        pc_dtype dt = op->dtype == PC_OPDT_VALUES ? (ins.count > 1 ? ins.items[1].dtype : f.dtype)
+                                                  : op_dtype(cx, op, c, f.dtype);
+        r = tres_anon(pc_op_unit(op), dt, shape, nd);
         break;
     }
     case PC_OPSHAPE_OPAQUE: {

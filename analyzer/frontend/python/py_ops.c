@@ -316,8 +316,8 @@ static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a)
     case PC_OPSHAPE_ELEMWISE: {
         const pc_expr **s = NULL;
         int n = -1;
-        pc_dtype dt = PC_DT_UNKNOWN;
-        bool first = true;
+        pc_dtype dt = PC_DT_UNKNOWN, second = PC_DT_UNKNOWN;
+        int ntensors = 0;
         for (int i = 0; i < a->npos; i++) {
             if (!pc_py_tensorish(&a->pos[i]))
                 continue;
@@ -325,15 +325,19 @@ static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a)
             int tn;
             pc_dtype tdt;
             pc_py_tensor_shape(c, &a->pos[i], (const pc_expr ***)&ts, &tn, &tdt);
-            if (first) {
+            if (ntensors == 0) {
                 s = ts;
                 n = tn;
                 dt = tdt;
-                first = false;
             } else {
                 s = pc_op_broadcast(pc_py_marena(c), s, n, ts, tn, &n);
+                if (ntensors == 1)
+                    second = tdt;
             }
+            ntensors++;
         }
+        if (op && op->dtype == PC_OPDT_VALUES)
+            return pc_py_pending(c, unit, ntensors > 1 ? second : dt, s, n);
         return pc_py_pending(c, unit, rule_dtype(op, dt, NULL), s, n);
     }
     case PC_OPSHAPE_REDUCE: {
