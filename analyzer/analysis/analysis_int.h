@@ -112,9 +112,14 @@ typedef struct an_vtask { int64_t task, shift; } an_vtask;
 
 #define AN_KEEP_TASKS 262144   /* every DeviceTask is listed (pc_result.tasks) up to this many */
 
+/* Why a truncated walk stopped (an_set_result.stop_reason). */
+typedef enum an_stop { AN_STOP_COUNT = 0, AN_STOP_TIME, AN_STOP_CANCELLED } an_stop;
+
 typedef struct an_set_result {
     bool known;                     /* every trip count evaluated (and not truncated) */
     bool truncated;                 /* an explicit max_instances reached: the walk stopped there */
+    an_stop stop_reason;            /* truncated: the instance limit or count (0), the time
+                                     * budget, the caller's cancel */
     int64_t ninstances;
     PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
     /* The DeviceTasks the walk closed (explicit tasks).  Periods added in closed form (issue 17)

@@ -21,6 +21,7 @@ void pc_an_default_opts(pc_analysis_opts *o)
     memset(o, 0, sizeof *o);
     o->inner_policy = PC_INNER_BOUNDARY;
     o->assemble_headroom = 1;
+    o->max_walk_seconds = PC_DEFAULT_MAX_WALK_SECONDS;
 }
 
 int64_t pc_workspace_bytes(const pc_result *r, const int64_t d[3], int64_t P)
@@ -431,9 +432,18 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         if (sets[i].truncated) {
             r->truncated = true;
             /* an explicit limit, or where a count past 2^62 instances stopped the walk */
-            r->instance_limit = opts.max_instances > 0 ? opts.max_instances : sets[i].ninstances;
-            if (opts.max_instances <= 0)
-                r->too_many_instances = true;
+            if (sets[i].stop_reason == AN_STOP_TIME || sets[i].stop_reason == AN_STOP_CANCELLED) {
+                /* the budget, not the count: what was walked is the bound's basis */
+                if (sets[i].stop_reason == AN_STOP_TIME)
+                    r->walk_time_limit = opts.max_walk_seconds;
+                else
+                    r->cancelled = true;
+                r->instance_limit = sets[i].ninstances;
+            } else {
+                r->instance_limit = opts.max_instances > 0 ? opts.max_instances : sets[i].ninstances;
+                if (opts.max_instances <= 0)
+                    r->too_many_instances = true;
+            }
         }
         if (sets[i].ninstances > sets[chosen].ninstances)
             chosen = i;

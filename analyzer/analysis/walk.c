@@ -98,6 +98,8 @@ typedef struct walker {
     int *asm_list; int nasm;     /* the assemble tensors */
     struct an_sub *sub;
     double t_start, t_last;  /* progress: when the walk started, the last report */
+    double t_walk;           /* the budget: when the walk started */
+    uint64_t steps;          /* instances and iterations walked (the budget's clock is read every 4096) */
     PC_VEC(int) taken;       /* OP statements on the path of the requirement being computed */
     bool collect;
 } walker;
@@ -915,6 +917,27 @@ static void progress_tick(walker *w)
     w->c->opts->progress(w->c->opts->progress_user, w->c->k->name, w->out->ninstances, t - w->t_start);
 }
 
+/* The walk's budget (issue 26 item 1): past pc_analysis_opts.max_walk_seconds, or once the
+ * caller's cancel callback says so, the walk stops; the depths are then bounds (truncated, PC012
+ * names the limit).  Checked every 4096 steps (instances and loop iterations), so a walk of loops
+ * without instances is bounded too and a cancel takes effect within milliseconds. */
+static void budget_tick(walker *w)
+{
+    if (++w->steps & 0xFFF)
+        return;
+    const pc_analysis_opts *o = w->c->opts;
+    if (o->cancelled && o->cancelled(o->cancel_user)) {
+        w->out->stop_reason = AN_STOP_CANCELLED;
+    } else if (o->max_walk_seconds > 0 && now_seconds() - w->t_walk > o->max_walk_seconds) {
+        w->out->stop_reason = AN_STOP_TIME;
+    } else {
+        return;
+    }
+    w->out->truncated = true;
+    w->out->known = false;
+    w->stop = true;
+}
+
 static void emit_instance(walker *w, int r, const inst_req *q)
 {
     an_ctx *c = w->c;
@@ -951,6 +974,7 @@ static void emit_instance(walker *w, int r, const inst_req *q)
         assemble_events_stmts(w, run->stmts, run->nstmts, inst, c->roots[r].factor, false);
     if ((o->ninstances & 0xFFFF) == 0 && c->opts->progress)
         progress_tick(w);
+    budget_tick(w);
     if (c->opts->max_instances > 0 && o->ninstances >= c->opts->max_instances) {
         /* an explicit limit (pc_analysis_opts.max_instances; none by default): the walk stops
          * here and nothing after it is counted, so the numbers are not exact (analyze.c reports
@@ -1764,9 +1788,13 @@ static int cmp_i64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static void walk_iteration(walker *w, int l, int saved_scope, const segment *sg, int64_t p, int64_t i)
+/* Iteration i of a segment walked `wrap` iterations at a time (a loop that stands for a whole
+ * nest, walk_loop: its index restarts every wrap iterations, as in the nest). */
+static void walk_iteration(walker *w, int l, int saved_scope, const segment *sg, int64_t p, int64_t i, int64_t wrap)
 {
     const pc_loop *lp = &w->c->k->loops[l];
+    if (wrap > 0)
+        i %= wrap;
     w->nscope = saved_scope;
     w->iter_pos[l] = i;
     push_binding(w, lp->index_var, clamp64(sg->begin + (__int128)i * sg->stride));
@@ -1775,7 +1803,59 @@ static void walk_iteration(walker *w, int l, int saved_scope, const segment *sg,
     walk_body(w, &w->c->loop_bodies[l], l);
 }
 
-static void walk_loop(walker *w, int l)
+/* ---- nests of identical iterations (issue 26 item 1) ---- *
+ *
+ * The closed form above finds a loop's period from its states at iteration boundaries; a loop
+ * whose state needs more iterations to repeat than it has (the position in the open DeviceTask
+ * comes back only after k / gcd(k, instances per iteration) of them) is walked whole, once per
+ * iteration of the loop around it.  Nested, that is the product of the trip counts: 50 levels of
+ * 2 iterations were 2^50 walked instances, 127^4 took minutes.  But where no iteration of a loop
+ * differs from another (no breakpoint, period 1, no size or inner bound naming its index) and its
+ * body is nothing but one inner loop, the nest runs the inner body n_outer * n_inner times in a
+ * row, exactly like one loop of that many iterations: the inner loop is walked as such a loop,
+ * and its own closed form applies to the product.  The inner loop must qualify the same way
+ * (checked before, so a loop whose inner one has breakpoints keeps the outer closed form). */
+
+/* Loop l's only content, when it is one plain loop (no barrier, no parallel scope, one factor and
+ * no factor variable), or -1. */
+static int nest_child(const an_ctx *c, int l)
+{
+    const an_body *b = &c->loop_bodies[l];
+    if (b->nitems != 1 || !b->items[0].is_loop || b->items[0].index < 0)
+        return -1;
+    int m = b->items[0].index;
+    const pc_loop *lp = &c->k->loops[m];
+    if (lp->submit_before_loop || lp->parallel || lp->factor_var || c->loop_nfactors[m] != 1)
+        return -1;
+    return m;
+}
+
+/* Whether loop m (a nest_child), with the scope as it is, has iterations that are all alike: its
+ * bounds evaluate, its step is not 0, and the index scan finds no breakpoint and period 1. */
+static bool iterations_alike(walker *w, int m)
+{
+    const pc_loop *lp = &w->c->k->loops[m];
+    int64_t b = 0, e = 0, s = 1;
+    if ((lp->begin && !eval(w, lp->begin, &b)) || !lp->end || !eval(w, lp->end, &e) ||
+        (lp->step && !eval(w, lp->step, &s)) || s == 0 || w->depth + 1 >= AN_MAX_DEPTH)
+        return false;
+    segment sg;
+    loop_segments(w->c, m, b, e, s, &sg);
+    /* scanned as walk_loop scans it: the loop counted as entered */
+    w->depth++;
+    w->active[w->nactive++] = m;
+    ix_scan sc;
+    ix_scan_loop(w, m, sg.begin, sg.stride, sg.n, &sc);
+    w->nactive--;
+    w->depth--;
+    refresh_sets(w);
+    return !sc.unknown && sc.nbreaks == 0 && sc.period == 1;
+}
+
+
+/* mult > 1: the loop stands for a nest (nest_child), whose loops around it have `mult` iterations
+ * in all: each segment runs mult times in a row. */
+static void walk_loop(walker *w, int l, int64_t mult)
 {
     an_ctx *c = w->c;
     const pc_loop *lp = &c->k->loops[l];
@@ -1814,29 +1894,41 @@ static void walk_loop(walker *w, int l)
     for (int f = 0; f < nf && !w->stop; f++) {
         int64_t p = c->loop_factors[l][f];
         const segment *sg = &seg[f];
-        int64_t n = sg->n;
+        int64_t n = sg->n, wrap = 0;
         w->cur_factor[l] = p;
         w->iter_n[l] = n;
+        if (mult > 1 && n > 0) {
+            if ((__int128)n * mult > INT64_MAX / 2) {
+                /* more iterations than a count holds: as ff_try does past 2^62 instances */
+                w->out->truncated = true;
+                w->out->known = false;
+                w->stop = true;
+                break;
+            }
+            wrap = n;
+            n *= mult;
+        }
         ix_scan sc;
-        bool fast = !c->opts->walk_every_instance && n > 2;
+        int child = c->opts->walk_every_instance ? -1 : nest_child(c, l);
+        bool fast = !c->opts->walk_every_instance && (n > 2 || child >= 0);
         if (fast) {
             /* the factor variable is bound while the conditions are scanned */
             w->nscope = saved_scope;
             if (lp->factor_var)
                 push_binding(w, lp->factor_var, p);
             ix_memo *memo = w->scan_memo[l];
-            if (memo && memo->valid && memo->begin == sg->begin && memo->stride == sg->stride && memo->n == n &&
+            if (memo && memo->valid && memo->begin == sg->begin && memo->stride == sg->stride && memo->n == (wrap ? wrap : n) &&
                 memo->factor == p) {
                 sc = memo->scan;
             } else {
-                ix_scan_loop(w, l, sg->begin, sg->stride, n, &sc);
+                ix_scan_loop(w, l, sg->begin, sg->stride, wrap ? wrap : n, &sc);
                 if (!sc.used_scope) {
                     if (!memo)
                         memo = w->scan_memo[l] = pc_mem_calloc(1, sizeof(ix_memo));
                     memo->valid = true;
                     memo->begin = sg->begin;
                     memo->stride = sg->stride;
-                    memo->n = n;
+                    memo->n = wrap ? wrap : n;
                     memo->factor = p;
                     memo->scan = sc;
                 }
@@ -1846,9 +1938,24 @@ static void walk_loop(walker *w, int l)
             refresh_sets(w);
         }
         if (!fast) {
-            for (int64_t i = 0; i < n && !w->stop; i++)
-                walk_iteration(w, l, saved_scope, sg, p, i);
+            for (int64_t i = 0; i < n && !w->stop; i++) {
+                budget_tick(w);
+                walk_iteration(w, l, saved_scope, sg, p, i, wrap);
+            }
             continue;
+        }
+        if (child >= 0 && sc.nbreaks == 0 && sc.period == 1 && n > 0) {
+            /* every iteration alike and nothing but a loop inside: if that loop's iterations are
+             * alike too, the nest is one loop of n times its trip count */
+            w->nscope = saved_scope;
+            w->iter_pos[l] = 0;
+            push_binding(w, lp->index_var, clamp64(sg->begin));
+            if (iterations_alike(w, child)) {
+                walk_loop(w, child, n);
+                continue;
+            }
+            w->nscope = saved_scope;
+            refresh_sets(w);
         }
         /* ranges between breakpoints, each with its own record of states */
         qsort(sc.breaks, (size_t)sc.nbreaks, sizeof(int64_t), cmp_i64);
@@ -1864,7 +1971,8 @@ static void walk_loop(walker *w, int l)
                     i += skip;
                     continue;
                 }
-                walk_iteration(w, l, saved_scope, sg, p, i);
+                budget_tick(w);
+                walk_iteration(w, l, saved_scope, sg, p, i, wrap);
                 i++;
             }
         }
@@ -1913,7 +2021,7 @@ static void walk_body(walker *w, const an_body *body, int loop)
     for (int i = 0; i < body->nitems && !w->stop; i++) {
         const an_item *it = &body->items[i];
         if (it->is_loop && it->index >= 0) {
-            walk_loop(w, it->index);
+            walk_loop(w, it->index, 1);
         } else if (it->is_loop) {
             walk_branchy(w, -it->index - 1, loop);
         } else {
@@ -2107,6 +2215,7 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
             w.asm_list[w.nasm++] = t;
     if (o->tasks.count == 0 && c->opts->progress)
         w.t_start = w.t_last = now_seconds();
+    w.t_walk = now_seconds();
     /* per loop: the statements and loops inside it, at any depth (the index scan of issue 17) */
     w.sub = pc_mem_calloc(nl, sizeof(an_sub));
     if (!c->opts->walk_every_instance && k->nloops) {

@@ -5,6 +5,8 @@
  */
 #include "checks/checks_int.h"
 
+#include <stdio.h>
+
 void pc_chk_unanalysed_region(pc_chk_ctx *c)
 {
     for (int k = 0; k < c->model->nkernels; k++) {
@@ -37,6 +39,20 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
                            "the analysis stopped after %lld, so the depths are only bounds and the "
                            "instance count is unknown",
                            kern->name, (long long)r->instance_limit);
+            continue;
+        }
+        if (r->walk_time_limit > 0 || r->cancelled) {
+            /* the walk's budget (issue 26): the limit is named, so the user knows what to raise */
+            char limit[96];
+            if (r->cancelled)
+                snprintf(limit, sizeof limit, "the walk was cancelled");
+            else
+                snprintf(limit, sizeof limit, "its time limit of %g s (--max-walk-seconds) was reached", r->walk_time_limit);
+            pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
+                           "kernel '%s': the analysis stopped walking instances after %lld: %s; "
+                           "the instances after that are left out, so the depths are "
+                           "only bounds and the instance count is unknown",
+                           kern->name, (long long)r->instance_limit, limit);
             continue;
         }
         pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,

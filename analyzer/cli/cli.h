@@ -33,6 +33,7 @@ typedef struct pc_cli_common {
     const char *compile_db_dir;        /* -p DIR */
     pc_inner_policy inner_policy;
     int64_t assemble_headroom;
+    double max_walk_seconds;           /* --max-walk-seconds (issue 26: the walk's time budget) */
     bool inner_policy_set, assemble_headroom_set;  /* given on the command line */
     bool show_parse_errors;
     /* Project files and tile_fwk_config.json files, loaded once for every file. */

@@ -49,7 +49,19 @@ typedef struct pc_analysis_opts {
      * terminal. */
     void (*progress)(void *user, const char *kernel, int64_t instances, double seconds);
     void *progress_user;
+    /* The walk's time budget per binding set, in seconds (issue 26: what has no repeating
+     * structure is walked, and a walk must never hang the caller): past it the walk stops and the
+     * depths are bounds (pc_result.truncated, walk_time_limit; PC012 names the limit).  Default
+     * PC_DEFAULT_MAX_WALK_SECONDS; 0 = no limit. */
+    double max_walk_seconds;
+    /* Polled by the walk every few thousand steps; true stops it like the time budget
+     * (pc_result.cancelled).  The LSP server cancels an analysis a newer edit or a shutdown made
+     * stale.  NULL = never. */
+    bool (*cancelled)(void *user);
+    void *cancel_user;
 } pc_analysis_opts;
+
+#define PC_DEFAULT_MAX_WALK_SECONDS 60.0
 
 void pc_an_default_opts(pc_analysis_opts *o);
 
@@ -171,6 +183,10 @@ typedef struct pc_result {
     int64_t instance_limit;
     /* truncated because the instances are more than a count holds (over 2^62), not by max_instances */
     bool too_many_instances;
+    /* truncated by the time budget: the limit in seconds (pc_analysis_opts.max_walk_seconds), else 0;
+     * cancelled: by the caller's cancel callback.  instance_limit is then the instances walked. */
+    double walk_time_limit;
+    bool cancelled;
     /* Loops whose step evaluated to 0 (`pypto.loop(0, 10, 0)`, `LoopRange(0, 10, 0)`), in some
      * binding set: upstream rejects them (the loop never ends); the analysis gives them no
      * iterations, no formula and no division by zero.  Ids into kernel->loops, each once. */

@@ -137,7 +137,12 @@ typedef struct pc_lsp_server_opts {
     int debounce_ms;         /* quiet period before a changed document is analysed (default 150) */
     const char *docs_base;   /* URI prefix of the check pages: <docs_base>/PC001.md; NULL = none */
     bool verbose;            /* log each analysis on stderr */
+    /* the walk's time budget per analysis (pc_analysis_opts.max_walk_seconds; 0 = none): an editor
+     * must get an answer, bounds with PC012 past it */
+    double max_walk_seconds;
 } pc_lsp_server_opts;
+
+#define PC_LSP_DEFAULT_MAX_WALK_SECONDS 10.0
 
 typedef struct pc_lsp_server pc_lsp_server;
 typedef struct pc_lsp_doc pc_lsp_doc;      /* an open document (server.c) */

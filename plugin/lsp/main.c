@@ -17,13 +17,15 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: poolcheck-lsp [--stdio] [--debounce-ms=N] [--docs-url=URL] [--verbose]\n"
+    "usage: poolcheck-lsp [--stdio] [--debounce-ms=N] [--max-walk-seconds=S] [--docs-url=URL] [--verbose]\n"
     "\n"
     "A Language Server Protocol 3.17 server for poolcheck: diagnostics, quickfixes and hovers for\n"
     "PyPTO kernels (Python and C++), over stdin/stdout.\n"
     "\n"
     "  --stdio          accepted for editors that pass it (stdio is the only transport)\n"
     "  --debounce-ms=N  quiet period after an edit before re-analysing (default 150)\n"
+    "  --max-walk-seconds=S  stop walking a kernel's instances after S seconds and report bounds\n"
+    "                   (PC012; default 10, 0 = no limit)\n"
     "  --docs-url=URL   base of the check pages linked from diagnostics (<URL>/PC001.md);\n"
     "                   default: the installed docs, else $POOLCHECK_DOCS_URL\n"
     "  --verbose        log each analysis on stderr\n"
@@ -88,6 +90,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             opts.debounce_ms = (int)v;
+        } else if (strncmp(a, "--max-walk-seconds=", 19) == 0) {
+            char *end;
+            double v = strtod(a + 19, &end);
+            if (end == a + 19 || *end || !(v >= 0 && v <= 86400)) {
+                fprintf(stderr, "poolcheck-lsp: error: --max-walk-seconds wants 0..86400, got '%s'\n", a + 19);
+                return 2;
+            }
+            opts.max_walk_seconds = v;
         } else if (strncmp(a, "--docs-url=", 11) == 0) {
             docs_url = a + 11;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {

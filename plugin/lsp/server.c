@@ -7,6 +7,13 @@
  * without threads.  Requests that need an up-to-date analysis (hover, code actions) analyse a
  * pending document at once before answering.
  *
+ * An analysis does not hold the loop up (issue 26 item 1): the walk polls the cancel callback,
+ * which reads what the client sent meanwhile without waiting (the transport's read with timeout
+ * 0) and stops the analysis when that input makes it stale or must be answered now -- an edit or
+ * close of a document, `shutdown`, `exit`, or the client hanging up.  The input is kept and
+ * served as soon as the analysis has returned, and the document stays due for analysis.  The walk
+ * also has a time budget (--max-walk-seconds), so not even a silent client waits for ever.
+ *
  * Everything the server knows lives in its pc_lsp_server: there is no global mutable state, and
  * one pc_frontend serves every document (it keeps the C++ translation units for fast reparses).
  */
@@ -76,6 +83,12 @@ struct pc_lsp_server {
     settings cfg;
     pc_config_cache *configs; /* .poolcheck.json files (and the configs they name), loaded once */
     char nul_stand_in;       /* this message's U+0000 escapes were parsed as this byte (0: none) */
+    /* input read by the cancel callback during an analysis, fed to the reader after it (the reader
+     * must not move while a message it handed out is being handled) */
+    pc_sb early;
+    long early_end;          /* the read during an analysis ended (EOF / error code), else 0 */
+    bool cancel;             /* the running analysis was cancelled */
+    int64_t last_poll_ms;
 };
 
 /* ---- output ---------------------------------------------------------------------------------- */
@@ -419,6 +432,47 @@ static void publish(pc_lsp_server *s, const pc_lsp_doc *d)
     send_notification(s, "textDocument/publishDiagnostics", p);
 }
 
+/* Whether bytes the client sent hold a message that makes an analysis stale or that must be
+ * answered at once.  A document text naming these methods cancels too, which only costs a rerun. */
+static bool urgent_input(const char *data, size_t len)
+{
+    static const char *const methods[] = {"\"shutdown\"", "\"exit\"", "\"textDocument/didChange\"",
+                                          "\"textDocument/didClose\"", "\"textDocument/didOpen\""};
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        size_t n = strlen(methods[m]);
+        for (size_t i = 0; i + n <= len; i++)
+            if (data[i] == '"' && memcmp(data + i, methods[m], n) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* pc_analysis_opts.cancelled: the walk calls this every few thousand steps.  Reads what arrived
+ * (every 5 ms at most) into s->early; true once it is urgent (urgent_input) or the client hung up. */
+static bool analysis_cancelled(void *user)
+{
+    pc_lsp_server *s = user;
+    if (s->cancel)
+        return true;
+    int64_t now = s->tr.now_ms(s->tr.ctx);
+    if (now - s->last_poll_ms < 5)
+        return false;
+    s->last_poll_ms = now;
+    char buf[65536];
+    while (!s->early_end) {
+        long n = s->tr.read(s->tr.ctx, buf, sizeof buf, 0);
+        if (n == PC_LSP_READ_TIMEOUT)
+            break;
+        if (n <= 0) {
+            s->early_end = n == 0 ? -3 : n; /* -3: EOF (0 would mean none) */
+            break;
+        }
+        pc_sb_appendn(&s->early, buf, (size_t)n);
+    }
+    s->cancel = s->early_end != 0 || urgent_input(s->early.data, s->early.len);
+    return s->cancel;
+}
+
 static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
 {
     d->pending = false;
@@ -470,7 +524,26 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
     }
     const char *err = NULL;
     int64_t t0 = s->tr.now_ms(s->tr.ctx);
+    o.analysis.max_walk_seconds = s->opts.max_walk_seconds;
+    o.analysis.cancelled = analysis_cancelled;
+    o.analysis.cancel_user = s;
+    s->cancel = false;
+    s->last_poll_ms = t0;
     pc_file_result *fr = pc_check_file(s->fe, d->path, d->text, d->len, &o, &err);
+    if (s->cancel) {
+        /* stale or interrupted: nothing is published; the document is analysed again once the
+         * input that cancelled it has been served (an edit reschedules it itself) */
+        if (fr)
+            pc_file_result_free(fr);
+        pc_arena_free(oarena);
+        s->cancel = false;
+        d->pending = true;
+        d->due_ms = s->tr.now_ms(s->tr.ctx);
+        if (s->opts.verbose)
+            fprintf(stderr, "poolcheck-lsp: analysis of %s (version %lld) cancelled after %lld ms\n", d->path,
+                    (long long)d->version, (long long)(s->tr.now_ms(s->tr.ctx) - t0));
+        return;
+    }
     if (!fr) {
         tell_user(s, MSG_ERROR, "poolcheck: %s", err ? err : "the analysis failed");
         pc_arena_free(oarena);
@@ -1019,6 +1092,7 @@ void pc_lsp_server_opts_init(pc_lsp_server_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->debounce_ms = 150;
+    o->max_walk_seconds = PC_LSP_DEFAULT_MAX_WALK_SECONDS;
 }
 
 pc_lsp_server *pc_lsp_server_new(const pc_lsp_transport *t, const pc_lsp_server_opts *o)
@@ -1054,16 +1128,54 @@ void pc_lsp_server_free(pc_lsp_server *s)
     pc_lsp_reader_free(&s->reader);
     pc_mem_free(s->root);
     pc_mem_free(s->docs_base);
+    pc_sb_free(&s->early);
     pc_mem_free(s);
+}
+
+/* Serve every complete message the reader holds. */
+static void drain(pc_lsp_server *s)
+{
+    for (;;) {
+        const char *body;
+        size_t len;
+        char err[200];
+        pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, err, sizeof err);
+        if (f == PC_LSP_FRAME_NEED_MORE || s->stop)
+            break;
+        if (f == PC_LSP_FRAME_BAD)
+            send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: bad message header: %s", err);
+        else
+            handle_message(s, body, len);
+    }
+}
+
+/* Serve the messages, then the analyses due, as long as analyses leave input read meanwhile. */
+static void serve(pc_lsp_server *s)
+{
+    for (;;) {
+        if (s->early.len) {
+            pc_lsp_reader_feed(&s->reader, s->early.data, s->early.len);
+            s->early.len = 0;
+        }
+        drain(s);
+        if (s->stop)
+            break;
+        if (s->early.len)
+            continue;
+        run_due(s);
+        if (s->stop || !s->early.len)
+            break;
+    }
 }
 
 int pc_lsp_server_run(pc_lsp_server *s)
 {
     char buf[65536];
     while (!s->stop) {
-        long n = s->tr.read(s->tr.ctx, buf, sizeof buf, next_timeout(s));
+        long n = s->early_end ? (s->early_end == -3 ? PC_LSP_READ_EOF : s->early_end)
+                              : s->tr.read(s->tr.ctx, buf, sizeof buf, next_timeout(s));
         if (n == PC_LSP_READ_TIMEOUT) {
-            run_due(s);
+            serve(s);
             continue;
         }
         if (n <= 0) {
@@ -1074,19 +1186,7 @@ int pc_lsp_server_run(pc_lsp_server *s)
             break;
         }
         pc_lsp_reader_feed(&s->reader, buf, (size_t)n);
-        for (;;) {
-            const char *body;
-            size_t len;
-            char err[200];
-            pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, err, sizeof err);
-            if (f == PC_LSP_FRAME_NEED_MORE || s->stop)
-                break;
-            if (f == PC_LSP_FRAME_BAD)
-                send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: bad message header: %s", err);
-            else
-                handle_message(s, body, len);
-        }
-        run_due(s);
+        serve(s);
     }
     return s->exit_code;
 }
