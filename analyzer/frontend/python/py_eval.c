@@ -224,8 +224,8 @@ static void run_lazy(pc_py_ctx *c, const lazy_job *j)
     pc_py_val v = pc_py_eval(c, j->stmt->a);
     pc_py_assign(c, j->stmt->list1.items[0], v, j->stmt->a);
     pc_py_resume_stmt(c, &st);
-    /* what evaluation may have grown (messages go to the model; the forced list and the module
-     * cache live in c) is kept, the position of the walk restored */
+    /* what evaluation may have grown (messages go to the model, the module cache lives in c) is
+     * kept, the position of the walk restored */
     c->kernel = saved.kernel;
     c->frame = saved.frame;
     c->owner = saved.owner;
@@ -235,10 +235,6 @@ static void run_lazy(pc_py_ctx *c, const lazy_job *j)
     c->stmt_col = saved.stmt_col;
     c->stmt_end_line = saved.stmt_end_line;
     c->stmt_end_col = saved.stmt_end_col;
-    c->forced = pc_py_room_for_one(c, c->forced, c->nforced, &c->capforced, 16, sizeof *c->forced);
-    c->forced[c->nforced].frame = j->frame;
-    c->forced[c->nforced].name = j->stmt->list1.items[0]->name;
-    c->nforced++;
 }
 
 /* A chain `V1 = V0 + 1`, `V2 = V1 + 1`, ... a hundred thousand long is evaluated with a stack

@@ -585,27 +585,9 @@ static void force_visible(pc_py_ctx *c, pc_py_frame *host, const pc_py_node *def
                 (void)pc_py_lookup_forced(c, host, o->bindings[s].items[i].name);
 }
 
-/* After the walk: the host constants it evaluated (c->forced from `from` on) join the kernel's, unless
- * the kernel already has the name or an inner scope hides that binding. */
-static void add_forced_constants(pc_py_ctx *c, pc_py_frame *host, int from)
-{
-    pc_kernel *k = pc_py_kernel(c);
-    for (int i = from; i < c->nforced; i++) {
-        const char *name = c->forced[i].name;
-        pc_py_val *v = pc_py_lookup_local(c->forced[i].frame, name);
-        int64_t x;
-        if (!v || v != pc_py_lookup(host, name) || v->kind != PV_INT || !pc_expr_is_int(v->e, &x))
-            continue;
-        bool have = false;
-        for (int j = 0; j < k->nconstants && !have; j++)
-            have = strcmp(k->constants[j].name, name) == 0;
-        if (!have)
-            pc_kernel_add_constant(c->m, k, name, x);
-    }
-}
-
 /* Constants the kernel can see: the module's integers and those of the host scopes around it
- * (those evaluated so far: a module constant no kernel reached is not evaluated). */
+ * (those evaluated so far).  One the walk evaluates later needs no entry: the walk reads its value,
+ * and a symbol of its name comes only from a binding that hides it, which force_visible saw. */
 static void add_constants(pc_py_ctx *c, pc_py_frame *scope)
 {
     if (!scope)
@@ -780,7 +762,6 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
     }
     scope_options(c, sc, kid);
 
-    int forced_from = c->nforced;
     force_visible(c, host, def);
     begin_kernel(c, kid, host);
     add_constants(c, host);
@@ -831,7 +812,6 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
         }
     }
     pc_py_walk_body(c, &def->list2);
-    add_forced_constants(c, host, forced_from);
     end_kernel(c, host);
     c->owner = saved_owner;
 }
@@ -852,7 +832,6 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
     const pc_py_node *saved_owner = c->owner;
     c->owner = NULL;
     scope_options(c, sc, kid);
-    int forced_from = c->nforced;
     force_visible(c, host, NULL);
     begin_kernel(c, kid, host);
     add_constants(c, host);
@@ -876,7 +855,6 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
             (void)pc_py_eval(c, a); /* turns the host tensor into a parameter */
     }
     pc_py_walk_body(c, &with->list2);
-    add_forced_constants(c, host, forced_from);
     end_kernel(c, host);
     c->owner = saved_owner;
 }

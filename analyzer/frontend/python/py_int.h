@@ -301,10 +301,6 @@ typedef struct pc_py_ctx {
     int64_t inline_total;            /* helper bodies inlined into the current kernel */
     bool inline_capped;
     struct pc_py_tiles *tiles;       /* issue 18: tile shapes in force (py_tiles.c) */
-    /* module constants evaluated on demand (issue 26), in the order they were: the frame and name of
-     * each, so a kernel's constants can include those its walk reached */
-    struct pc_py_forced { pc_py_frame *frame; const char *name; } *forced;
-    int nforced, capforced;
 } pc_py_ctx;
 
 /* ---- py_tiles.c (issue 18): tile shapes in force at each op; see the file's comment ---- */
