@@ -314,6 +314,23 @@ static void generate_inputs(void)
         REQUIRE(fclose(f) == 0);
         free(p);
     }
+    /* ... and a chain of 100,000 a kernel reads through its last link: evaluated with a stack of
+     * its own (C recursion that deep would overflow), each link once */
+    {
+        char *p = path_in(tmpdir, "const_chain_100k.py");
+        FILE *f = fopen(p, "wb");
+        REQUIRE(f != NULL);
+        fputs("import pypto\nV0 = 1\n", f);
+        for (int i = 1; i < 100000; i++)
+            fprintf(f, "V%d = V%d + 1\n", i, i - 1);
+        fputs("\n\n@pypto.frontend.jit\n"
+              "def k(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n"
+              "    for i in pypto.loop(0, V99999 // 10000, 1, name=\"l\"):\n"
+              "        y[:] = pypto.add(x, x)\n",
+              f);
+        REQUIRE(fclose(f) == 0);
+        free(p);
+    }
     {
         /* 300 nested blocks inside a kernel loop (CPython's parser limit is 200 indentation
          * levels... of its tokenizer: 100) */

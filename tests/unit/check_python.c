@@ -1343,6 +1343,51 @@ START_TEST(binding_names_nothing)
 }
 END_TEST
 
+/* Issue 26 item 3: module constants wait until a kernel reads them, and then are what Python's order
+ * makes them: a constant reading a name bound again later is evaluated at once (A is 2, not 6), a
+ * forward reference stays the symbol it was, a kernel parameter hiding a constant still finds it
+ * among the kernel's constants, and what no kernel reads is never evaluated (no note for S30). */
+START_TEST(lazy_constants_keep_python_order)
+{
+    pc_model *m = parse("import pypto\n"
+                        "X = 1\n"
+                        "A = X + 1\n"
+                        "X = 5\n"
+                        "B = LATER + 0\n"
+                        "LATER = 7\n"
+                        "N = 3\n"
+                        "M = N * 4\n"
+                        "S0 = 'ab'\n"
+                        "S1 = S0 + S0\nS2 = S1 + S1\nS3 = S2 + S2\nS4 = S3 + S3\nS5 = S4 + S4\n"
+                        "S6 = S5 + S5\nS7 = S6 + S6\nS8 = S7 + S7\nS9 = S8 + S8\nS10 = S9 + S9\n"
+                        "S11 = S10 + S10\nS12 = S11 + S11\nS13 = S12 + S12\nS14 = S13 + S13\n"
+                        "S15 = S14 + S14\nS16 = S15 + S15\nS17 = S16 + S16\nS18 = S17 + S17\n"
+                        "S19 = S18 + S18\nS20 = S19 + S19\nS21 = S20 + S20\nS22 = S21 + S21\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([8, 8], pypto.DT_FP32), o: pypto.Tensor([8, 8], pypto.DT_FP32), N: int):\n"
+                        "    for i in pypto.loop(A, name='a'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for i in pypto.loop(M, name='m'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for i in pypto.loop(X, name='x'):\n"
+                        "        o[:] = x + 1.0\n"
+                        "    for i in pypto.loop(B, name='b'):\n"
+                        "        o[:] = x + 1.0\n");
+    const pc_kernel *k = kernel(m, "k");
+    ck_assert_int_eq(k->nloops, 4);
+    const char *want[] = {"2", "12", "5", "LATER"};
+    for (int l = 0; l < 4; l++)
+        ck_assert_msg(expr_is(k->loops[l].end, want[l]), "loop %s", k->loops[l].name);
+    bool n_known = false;
+    for (int i = 0; i < k->nconstants; i++)
+        n_known |= strcmp(k->constants[i].name, "N") == 0 && k->constants[i].value == 3;
+    ck_assert_msg(n_known, "the parameter N does not find the constant N = 3");
+    for (int i = 0; i < m->nmessages; i++)
+        ck_assert_msg(strstr(m->messages[i].text, "string of more than") == NULL, "%s", m->messages[i].text);
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(limits)
 {
     pc_model *m = parse("import pypto\n"
@@ -1491,6 +1536,7 @@ int main(void)
     tcase_add_test(tc, sibling_modules);
     tcase_add_test(tc, binding_names_nothing);
     tcase_add_test(tc, limits);
+    tcase_add_test(tc, lazy_constants_keep_python_order);
     tcase_add_test(tc, linear_time);
     tcase_add_test(tc, nested_error_location);
     tcase_add_test(tc, cli_python_check_does_not_load_libclang);
