@@ -22,19 +22,17 @@ static enum CXChildVisitResult find_option_call(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
-/* Record an option site; false when the same call was recorded already (a helper walked as host
- * code and inlined into a kernel: keep one, the kernel's view wins). */
+/* Record an option site.  Host code records a site each time the walk runs it (a helper called
+ * from two host functions is two records, each with the values of its own call); which kernels a
+ * host record configures is decided after the walk (clang_host.c, docs/model.md section 8).  Inside
+ * a kernel a site is recorded once per kernel (PC005); NULL when it was already. */
 static pc_option *option_record(pc_cx *cx, const char *key, pc_loc loc)
 {
-    for (int o = 0; o < cx->m->noptions; o++) {
-        pc_option *op = &cx->m->options[o];
-        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->loc.line == loc.line && op->loc.col == loc.col) {
-            if (cx->kernel >= 0) {
-                op->kernel = cx->kernel;
-                op->in_kernel = true;
-            }
+    for (int o = 0; cx->kernel >= 0 && o < cx->m->noptions; o++) {
+        const pc_option *op = &cx->m->options[o];
+        if (op->site == PC_SITE_CPP_SET_RUNTIME_OPTION && op->in_kernel && op->kernel == cx->kernel &&
+            op->loc.line == loc.line && op->loc.col == loc.col)
             return NULL;
-        }
     }
     int id = pc_model_add_option(cx->m, key, PC_SITE_CPP_SET_RUNTIME_OPTION, loc);
     pc_option *o = &cx->m->options[id];
@@ -118,7 +116,8 @@ void pc_clang_option_site(pc_cx *cx, CXCursor c)
     PC_VEC_FREE(toks);
 }
 
-/* Options in source order (helpers are walked where they are called). */
+/* Options in source order; stable, so records of one site keep the order the walk ran them in
+ * (clang_host.c relies on it: of two records of one key for a kernel, the later one wins). */
 void pc_clang_sort_options(pc_model *m)
 {
     for (int i = 1; i < m->noptions; i++)
