@@ -9,6 +9,11 @@
  * module-level set_runtime_options before the first such kernel, with the element-wise maximum
  * over them (module-level options apply to every kernel compiled later); in C++ a
  * config::SetRuntimeOption before each FUNCTION, with that kernel's triple (source order).
+ *
+ * A kernel with code poolcheck did not model (a PC012: clang rejected a statement, a host loop
+ * modelled once, ...) gets a suggestion that is only a floor: a pool the modelled part does not
+ * use may be needed by the part left out, so it keeps the depth it runs with now instead of 0
+ * (which would make the kernel fail to compile), and the note says the suggestion is incomplete.
  */
 #include "checks/checks_int.h"
 
@@ -26,6 +31,29 @@ static bool has_pool_site(const pc_chk_ctx *c, int k)
     return false;
 }
 
+/* Does the kernel have code poolcheck did not model (each is a PC012)? */
+static bool has_unmodelled_code(const pc_kernel *kern)
+{
+    for (int s = 0; s < kern->nstmts; s++)
+        if (kern->stmts[s].kind == PC_STMT_UNANALYSED)
+            return true;
+    return false;
+}
+
+/* The triple to suggest for kernel k: its suggested depths; with unmodelled code, a pool the
+ * modelled part does not need keeps the depth in force (never a 0 the left-out code may need).
+ * Returns true when the triple is such a floor. */
+static bool suggestion(const pc_chk_ctx *c, int k, int64_t out[3])
+{
+    const pc_result *r = pc_chk_result(c, k);
+    int64_t now[3];
+    pc_cfg_effective_pool(pc_chk_cfg(c, k), now);
+    bool partial = has_unmodelled_code(&c->model->kernels[k]);
+    for (int i = 0; i < 3; i++)
+        out[i] = partial && !r->needed[i] ? now[i] : r->suggested[i];
+    return partial;
+}
+
 static bool wants_suggestion(const pc_chk_ctx *c, int k)
 {
     const pc_result *r = pc_chk_result(c, k);
@@ -41,9 +69,42 @@ static bool wants_suggestion(const pc_chk_ctx *c, int k)
     for (int i = 0; i < 3; i++)
         if (r->predicted[i] < 0)
             return false;
-    if (r->ws_default >= 0 && r->ws_suggested >= 0 && r->ws_suggested >= r->ws_default)
+    int64_t s[3];
+    suggestion(c, k, s);
+    int64_t ws = r->ws_suggested >= 0 ? pc_workspace_bytes(r, s, r->parallelism) : -1;
+    if (r->ws_default >= 0 && ws >= 0 && ws >= r->ws_default)
         return false;
     return true;
+}
+
+/* "; the suggestion is incomplete: ..." for a kernel with unmodelled code ("" otherwise). */
+static const char *incomplete_tail(pc_chk_ctx *c, int k, const int64_t s[3])
+{
+    const pc_result *r = pc_chk_result(c, k);
+    if (!has_unmodelled_code(&c->model->kernels[k]))
+        return "";
+    int kept[3], n = 0;
+    for (int i = 0; i < 3; i++)
+        if (!r->needed[i])
+            kept[n++] = i;
+    pc_sb b = {0};
+    pc_sb_printf(&b, "; the suggestion is incomplete: kernel '%s' has code poolcheck did not model (PC012), so "
+                     "the depths are what its modelled part needs, at least",
+                 c->model->kernels[k].name);
+    for (int j = 0; j < n; j++)
+        pc_sb_printf(&b, "%s%s", j == 0 ? ", and " : j == n - 1 ? " and " : ", ", pc_pool_name((pc_pool)kept[j]));
+    if (n == 1)
+        pc_sb_printf(&b, ", which that part does not use, keeps the depth it runs with (%lld): the code left out "
+                         "may need it", (long long)s[kept[0]]);
+    else if (n > 1) {
+        pc_sb_printf(&b, ", which that part does not use, keep the depths they run with (");
+        for (int j = 0; j < n; j++)
+            pc_sb_printf(&b, "%s%lld", j ? ", " : "", (long long)s[kept[j]]);
+        pc_sb_printf(&b, "): the code left out may need them");
+    }
+    const char *t = pc_arena_strdup(c->arena, b.data ? b.data : "");
+    pc_sb_free(&b);
+    return t;
 }
 
 void pc_chk_suggest_precise_config(pc_chk_ctx *c)
@@ -56,10 +117,11 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c)
             continue;
         if (first < 0)
             first = k;
-        const pc_result *r = pc_chk_result(c, k);
+        int64_t t[3];
+        suggestion(c, k, t);
         for (int i = 0; i < 3; i++)
-            if (r->suggested[i] > module_triple[i])
-                module_triple[i] = r->suggested[i];
+            if (t[i] > module_triple[i])
+                module_triple[i] = t[i];
     }
     for (int k = 0; k < pc_chk_nkernels(c); k++) {
         if (!wants_suggestion(c, k))
@@ -69,34 +131,45 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c)
         const pc_kernel *kern = &c->model->kernels[k];
         const pc_option *src = cfg->src_pool; /* an explicit [0, 0, 0], if any */
         pc_loc at = pc_chk_primary(src, kern);
-        int64_t deflt[3];
+        int64_t deflt[3], triple[3];
         pc_cfg_effective_pool(cfg, deflt);
+        suggestion(c, k, triple);
+        int64_t ws = r->ws_suggested >= 0 ? pc_workspace_bytes(r, triple, r->parallelism) : -1;
+        const char *tail = incomplete_tail(c, k, triple);
         pc_diag *d;
-        if (r->ws_default >= 0 && r->ws_suggested >= 0)
+        if (r->ws_default >= 0 && ws >= 0)
             d = pc_diag_report(c->sink, PC_CHK_SUGGEST_PRECISE_CONFIG, at, kern->name,
                                "kernel '%s' runs with the default pool depths %s (%lld bytes of "
-                               "workspace); %s=%s (predicted %s) needs %lld bytes and saves %lld",
+                               "workspace); %s=%s (predicted %s) needs %lld bytes and saves %lld%s",
                                kern->name, pc_chk_triple(c, deflt), (long long)r->ws_default,
-                               PC_KEY_POOL, pc_chk_triple(c, r->suggested),
-                               pc_chk_triple(c, r->predicted), (long long)r->ws_suggested,
-                               (long long)(r->ws_default - r->ws_suggested));
+                               PC_KEY_POOL, pc_chk_triple(c, triple),
+                               pc_chk_triple(c, r->predicted), (long long)ws,
+                               (long long)(r->ws_default - ws), tail);
         else
             d = pc_diag_report(c->sink, PC_CHK_SUGGEST_PRECISE_CONFIG, at, kern->name,
                                "kernel '%s' runs with the default pool depths %s; %s=%s (predicted "
-                               "%s) keeps its parallelism with less workspace",
+                               "%s) keeps its parallelism with less workspace%s",
                                kern->name, pc_chk_triple(c, deflt), PC_KEY_POOL,
-                               pc_chk_triple(c, r->suggested), pc_chk_triple(c, r->predicted));
+                               pc_chk_triple(c, triple), pc_chk_triple(c, r->predicted), tail);
         if (!d)
             continue;
         if (src) {
             pc_chk_note_option(c, d, src, at);
             int64_t fix[3];
-            if (pc_chk_suggest_for_option(c, src, fix))
+            if (pc_chk_suggest_for_option(c, src, fix)) {
+                /* the kernels this option configures: none of them below its own floor */
+                for (int q = 0; q < pc_chk_nkernels(c); q++) {
+                    int64_t t[3];
+                    if (pc_chk_result(c, q) && pc_chk_cfg(c, q)->src_pool == src && suggestion(c, q, t))
+                        for (int i = 0; i < 3; i++)
+                            fix[i] = t[i] > fix[i] ? t[i] : fix[i];
+                }
                 pc_chk_fix_pool_value(c, d, src, fix);
+            }
         } else if (has_pool_site(c, k)) {
             /* an option the runtime rejects: PC002 carries the fix */
         } else if (c->model->lang == PC_LANG_CPP) {
-            pc_chk_fix_insert_call(c, d, kern, r->suggested);
+            pc_chk_fix_insert_call(c, d, kern, triple);
         } else {
             pc_chk_fix_insert_call(c, d, &c->model->kernels[first], module_triple);
         }

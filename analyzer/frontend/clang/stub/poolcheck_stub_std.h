@@ -583,6 +583,22 @@ template <class It, class T> void fill(It first, It last, const T &v);
 template <class It, class T> T accumulate(It first, It last, T init);
 template <class It, class T, class F> T accumulate(It, It, T init, F) { return init; }
 template <class It, class T> void iota(It first, It last, T v);
+/* <numeric>'s gcd and lcm are constexpr: a constant or loop bound written with them is one clang
+ * folds (the result type is the arguments' common type; integer promotion stands in for it). */
+template <class M, class N> constexpr auto gcd(M m, N n) -> decltype(m + n)
+{
+    decltype(m + n) a = m < 0 ? -m : m, b = n < 0 ? -n : n;
+    while (b != 0) {
+        decltype(m + n) t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+template <class M, class N> constexpr auto lcm(M m, N n) -> decltype(m + n)
+{
+    return m == 0 || n == 0 ? 0 : ((m < 0 ? -m : m) / gcd(m, n)) * (n < 0 ? -n : n);
+}
 template <class It> It max_element(It first, It last);
 template <class It> It min_element(It first, It last);
 template <class It, class Out> Out copy(It first, It last, Out out);
