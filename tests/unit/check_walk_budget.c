@@ -27,6 +27,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The process exit the LSP cases time includes the sanitizers' own work at exit (LeakSanitizer
+ * scans the heap: ~120 ms under the ASan+UBSan pass), which no user's server pays: the bound on
+ * an exit is widened there, the bound on the answer to shutdown is not. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EXIT_BOUND_S 1.0
+#else
+#define EXIT_BOUND_S 0.1
+#endif
+
 #define POOLCHECK PC_BINARY_DIR "/bin/poolcheck"
 #define POOLCHECK_LSP PC_BINARY_DIR "/bin/poolcheck-lsp"
 
@@ -344,10 +353,10 @@ START_TEST(lsp_shutdown_during_analysis)
     lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
     int st = 0;
     double exited = lsp_wait_exit(&l, 20, &st);
-    fprintf(stderr, "check_walk_budget: LSP shutdown answered in %.1f ms, exit in %.1f ms (bounds 100 ms)\n",
-            answered * 1000, exited * 1000);
+    fprintf(stderr, "check_walk_budget: LSP shutdown answered in %.1f ms, exit in %.1f ms (bounds 100 ms, exit %.0f ms)\n",
+            answered * 1000, exited * 1000, EXIT_BOUND_S * 1000);
     ck_assert_msg(answered >= 0 && answered < 0.1, "shutdown answered after %.3f s", answered);
-    ck_assert_msg(exited >= 0 && exited < 0.1, "exit took %.3f s", exited);
+    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
     ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     close(l.to);
     close(l.from);
@@ -362,8 +371,8 @@ START_TEST(lsp_eof_during_analysis)
     close(l.to); /* the client goes away */
     int st = 0;
     double exited = lsp_wait_exit(&l, 20, &st);
-    fprintf(stderr, "check_walk_budget: LSP exit after stdin closed: %.1f ms (bound 100 ms)\n", exited * 1000);
-    ck_assert_msg(exited >= 0 && exited < 0.1, "exit took %.3f s", exited);
+    fprintf(stderr, "check_walk_budget: LSP exit after stdin closed: %.1f ms (bound %.0f ms)\n", exited * 1000, EXIT_BOUND_S * 1000);
+    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
     close(l.from);
 }
 END_TEST
