@@ -705,7 +705,8 @@ static void place_records(pc_cx *cx, const host_walk *w, const opt_binds *binds,
 {
     pc_model *m = cx->m;
     pc_option *orig = pc_mem_calloc((size_t)(n ? n : 1), sizeof *orig);
-    memcpy(orig, m->options, sizeof *orig * (size_t)n);
+    if (n > 0) /* (m->options is NULL in a file with none) */
+        memcpy(orig, m->options, sizeof *orig * (size_t)n);
     int total = 0;
     for (int r = 0; r < n; r++) {
         int nk = 0;
