@@ -1584,6 +1584,15 @@ static const pc_tile_shapes *cp_tiles(copier *c, const pc_tile_shapes *t)
     return cp_shared(c, t, sizeof *t, fill_tiles);
 }
 
+/* A copy of n dims (a tensor's shape, an access's region), each expression copied once. */
+static const pc_expr **cp_dims(copier *c, const pc_expr *const *dims, int n)
+{
+    const pc_expr **out = pc_arena_alloc(c->dst->arena, sizeof *out * (size_t)n);
+    for (int d = 0; d < n; d++)
+        out[d] = cp_expr(c, dims[d]);
+    return out;
+}
+
 static void cp_kernel(copier *c, const pc_kernel *k)
 {
     int idx = pc_model_add_kernel(c->dst, k->name, cp_loc(c, k->loc));
@@ -1595,12 +1604,8 @@ static void cp_kernel(copier *c, const pc_kernel *k)
         pc_tensor *t = &q->tensors[i];
         t->name = cp_str(c, t->name);
         t->variable = cp_str(c, t->variable);
-        if (t->shape && t->ndims > 0) {
-            const pc_expr **sh = pc_arena_alloc(c->dst->arena, sizeof *sh * (size_t)t->ndims);
-            for (int d = 0; d < t->ndims; d++)
-                sh[d] = cp_expr(c, t->shape[d]);
-            t->shape = sh;
-        }
+        if (t->shape && t->ndims > 0)
+            t->shape = cp_dims(c, t->shape, t->ndims);
         t->loc = cp_loc(c, t->loc);
     }
     q->stmts = cp_array(c, k->stmts, k->nstmts, sizeof *k->stmts);
@@ -1613,12 +1618,8 @@ static void cp_kernel(copier *c, const pc_kernel *k)
             pc_access *ac = &s->accesses[a];
             ac->loc = cp_loc(c, ac->loc);
             ac->op = cp_str(c, ac->op);
-            if (ac->region && ac->region_rank > 0) {
-                const pc_expr **rg = pc_arena_alloc(c->dst->arena, sizeof *rg * (size_t)ac->region_rank);
-                for (int d = 0; d < ac->region_rank; d++)
-                    rg[d] = cp_expr(c, ac->region[d]);
-                ac->region = rg;
-            }
+            if (ac->region && ac->region_rank > 0)
+                ac->region = cp_dims(c, ac->region, ac->region_rank);
         }
         s->branches = cp_array(c, s->branches, s->nbranches, sizeof *s->branches);
         for (int b = 0; b < s->nbranches; b++) {
