@@ -425,6 +425,33 @@ static void generate_inputs(void)
             free(p);
         }
     }
+    /* special files behind #include: a FIFO header (named by its absolute path, and found
+     * through -I), /dev/zero and /dev/urandom (read to an end that never comes), and a macro that
+     * expands to 2^25 tokens (for the parse's time bound) */
+    {
+        gen_dir("inc_fifo");
+        char *p = path_in(tmpdir, "inc_fifo/fifo.h");
+        REQUIRE(mkfifo(p, 0600) == 0);
+        char text[600];
+        snprintf(text, sizeof text, "#include \"%s\"\nint x;\n", p);
+        write_bytes("include_fifo_abs.cpp", text, strlen(text));
+        free(p);
+        static const char dir_inc[] = "#include \"fifo.h\"\nint x;\n";
+        write_bytes("include_fifo_dir.cpp", dir_inc, sizeof dir_inc - 1);
+        static const char zero[] = "int a;\n#include \"/dev/zero\"\nint x;\n";
+        write_bytes("include_dev_zero.cpp", zero, sizeof zero - 1);
+        static const char urandom[] = "#include \"/dev/urandom\"\nint x;\n";
+        write_bytes("include_dev_urandom.cpp", urandom, sizeof urandom - 1);
+        p = path_in(tmpdir, "macro_bomb.cpp");
+        FILE *f = fopen(p, "wb");
+        REQUIRE(f);
+        fputs("#define A0 x x\n", f);
+        for (int i = 1; i <= 24; i++)
+            fprintf(f, "#define A%d A%d A%d\n", i, i - 1, i - 1);
+        fputs("int A24;\n", f);
+        REQUIRE(fclose(f) == 0);
+        free(p);
+    }
     /* the PC001 fixtures with their first line ended by a lone CR, which CPython and clang count
      * as a line break (the report and --fix must count it too) */
     {

@@ -379,6 +379,37 @@ static bool str_in(const str_vec *v, const char *s)
 
 /* ---- diagnostics -------------------------------------------------------------------------------- */
 
+/* The path clang_guard.c refused that diagnostic text t names ('PATH' in "cannot open file"), with
+ * its kind, or NULL. */
+static const char *refused_include(const char *t, const char **kind)
+{
+    const pc_clang_guard *g = pc_clang_guard_current();
+    for (int i = 0; g && t && i < g->nrefused; i++) {
+        size_t n = strlen(g->refused[i].path);
+        for (const char *q = strchr(t, '\''); q; q = strchr(q + 1, '\''))
+            if (!strncmp(q + 1, g->refused[i].path, n) && q[1 + n] == '\'') {
+                *kind = g->refused[i].kind;
+                return g->refused[i].path;
+            }
+    }
+    return NULL;
+}
+
+/* Is name (an #include's, not found after a refused open) the end of a refused path?  Clang
+ * says "not found" for a header it found and could not open: the error is said once. */
+static bool refused_suffix(const char *name)
+{
+    const pc_clang_guard *g = pc_clang_guard_current();
+    size_t n = strlen(name);
+    for (int i = 0; g && i < g->nrefused; i++) {
+        const char *p = g->refused[i].path;
+        size_t k = strlen(p);
+        if (k >= n && !strcmp(p + k - n, name) && (k == n || p[k - n - 1] == '/'))
+            return true;
+    }
+    return false;
+}
+
 static void collect_diagnostics(pc_cx *cx)
 {
     pc_model *m = cx->m;
@@ -398,11 +429,32 @@ static void collect_diagnostics(pc_cx *cx)
         unsigned line, col, off;
         clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
         const char *t = clang_getCString(text);
+        const char *kind = NULL, *rpath = refused_include(t, &kind);
+        if (rpath) {
+            /* an #include of a device, FIFO or socket (clang_guard.c refused the open) */
+            CXString fn = {0};
+            const char *fname = m->file;
+            if (f && !clang_File_isEqual(f, cx->main_file)) {
+                fn = clang_getFileName(f);
+                fname = clang_getCString(fn);
+            }
+            pc_sb b = {0};
+            pc_sb_printf(&b, "'%s' is %s, not a regular file: not included", rpath, kind);
+            char *msg = pc_sb_take(&b);
+            pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, fname ? fname : m->file, line, col, 0, 0), msg);
+            pc_mem_free(msg);
+            if (fn.data)
+                clang_disposeString(fn);
+            clang_disposeString(text);
+            clang_disposeDiagnostic(d);
+            continue;
+        }
         char *missing = not_found_name(t);
         if (missing) {
             /* an #include that cannot be found is left out: stub mode stands in for PyPTO's,
              * CANN's and the standard headers; any other gets one note naming it */
-            bool seen = (cx->stub_mode && stub_stands_in(missing)) || str_in(&notes, missing);
+            bool seen = (cx->stub_mode && stub_stands_in(missing)) || str_in(&notes, missing) ||
+                        refused_suffix(missing);
             if (!seen) {
                 PC_VEC_PUSH(notes, pc_arena_strdup(cx->scratch, missing));
                 CXString fn = {0};
@@ -2459,7 +2511,10 @@ static void *parse_thread(void *arg)
     stack_t entry_altstack;
     bool have_altstack = sigaltstack(NULL, &entry_altstack) == 0;
     pc_mem_oom_context(j->oom_file); /* the out-of-memory message still names the file */
+    pc_clang_guard guard;
+    (void)pc_clang_guard_begin(&guard);
     j->model = parse_here(j->fe, j->path, j->text, j->len, j->opts);
+    pc_clang_guard_end(&guard);
     if (have_altstack) {
         if (entry_altstack.ss_flags & SS_DISABLE)
             entry_altstack.ss_flags = SS_DISABLE;

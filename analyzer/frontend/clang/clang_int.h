@@ -62,6 +62,26 @@ struct pc_clang_state {
     PC_VEC(pc_clang_kept) kept;
 };
 
+/* clang_guard.c: while a parse runs on this thread, opens (by libLLVM) of a path that exists and
+ * is neither a regular file nor a directory fail with EACCES and are recorded here, so that
+ * clang's "cannot open file" becomes a located error naming the file's kind. */
+#define PC_CLANG_GUARD_MAX 16
+typedef struct pc_clang_guard {
+    struct {
+        char *path;              /* as opened (pc_mem) */
+        const char *kind;        /* "a character device", "a FIFO", ... */
+    } refused[PC_CLANG_GUARD_MAX];
+    int nrefused;
+} pc_clang_guard;
+
+/* Start guarding this thread's opens into g; false when the guard could not be installed (an
+ * architecture it does not know). */
+bool pc_clang_guard_begin(pc_clang_guard *g);
+/* Stop, and free what g recorded. */
+void pc_clang_guard_end(pc_clang_guard *g);
+/* The guard active on this thread, or NULL. */
+const pc_clang_guard *pc_clang_guard_current(void);
+
 /* Name of the stub header inside its directory. */
 #define PC_CLANG_STUB_NAME "poolcheck_tilefwk_stub.h"
 
