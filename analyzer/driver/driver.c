@@ -33,46 +33,6 @@ static pc_severity msg_severity(pc_msg_kind k)
     }
 }
 
-/* A loop whose step is 0 under the bindings never ends: an error of its own (exit 1), not a trip
- * count left unknown.  Upstream's range operation says "stepValue must not be 0" (indexing.cpp)
- * and Python's range() "arg 3 must not be zero"; pypto.loop and LoopRange take the same three
- * numbers.  Each binding set is tried with the kernel's own constants after it; a step naming
- * an outer loop's index is not decided here. */
-static void report_zero_steps(pc_diag_sink *sink, const pc_model *m, const pc_check_opts *opts)
-{
-    size_t nsets = opts->analysis.nsets ? opts->analysis.nsets : 1;
-    for (int k = 0; k < m->nkernels; k++) {
-        const pc_kernel *kern = &m->kernels[k];
-        for (int l = 0; l < kern->nloops; l++) {
-            const pc_loop *loop = &kern->loops[l];
-            if (!loop->step)
-                continue;
-            for (size_t i = 0; i < nsets; i++) {
-                pc_bindings sets[2] = {{NULL, 0}, {kern->constants, (size_t)kern->nconstants}};
-                if (opts->analysis.nsets)
-                    sets[0] = opts->analysis.sets[i];
-                int64_t step;
-                if (!pc_expr_eval(loop->step, sets, 2, &step) || step != 0)
-                    continue;
-                int64_t literal;
-                pc_sb msg = {0};
-                pc_sb_printf(&msg, "loop '%s' of kernel '%s': step must not be 0", loop->name ? loop->name : "?",
-                             kern->name ? kern->name : "?");
-                if (!pc_expr_is_int(loop->step, &literal)) {
-                    char *text = pc_expr_to_string(loop->step);
-                    pc_sb_printf(&msg, " (the step '%s' is 0 under %s)", text ? text : "?",
-                                 opts->analysis.nsets > 1 ? "one of the binding sets" : "the bindings");
-                    pc_mem_free(text);
-                }
-                pc_sb_append(&msg, ", so the loop would never end");
-                pc_diag_message(sink, PC_SEV_ERROR, loop->loc.line ? loop->loc : kern->loc, msg.data);
-                pc_sb_free(&msg);
-                break;
-            }
-        }
-    }
-}
-
 pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *text, size_t len,
                               const pc_check_opts *opts, const char **err)
 {
@@ -115,8 +75,17 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
         const pc_message *msg = &m->messages[i];
         if (msg->kind == PC_MSG_PARSE_NOISE && !opts->show_parse_errors)
             continue;
-        /* a note with a check id (PC013, PC014) goes through the check: selection, NOLINT/noqa */
-        int check = msg->check ? pc_chk_find(msg->check) : -1;
+        /* Every warning and note goes through a check, so it can be selected, suppressed and
+         * promoted: its own (PC013, PC014, PC018), else PC012 for a warning (each says what part
+         * of the kernel is left out or read approximately) and PC019 for a note.  Errors of the
+         * source itself (a syntax error, clang's errors) are no check's: like a compiler's, they
+         * are always reported. */
+        const char *id = msg->check;
+        if (!id && msg->kind == PC_MSG_WARNING)
+            id = "PC012";
+        else if (!id && msg->kind == PC_MSG_NOTE)
+            id = "PC019";
+        int check = id ? pc_chk_find(id) : -1;
         if (check >= 0)
             pc_diag_report(sink, check, msg->loc, NULL, "%s", msg->text);
         else
@@ -147,8 +116,9 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     in.ext_opts = opts->ext_opts;
     in.next_opts = opts->next_opts;
     in.assemble_headroom = opts->analysis.assemble_headroom;
+    in.sets = opts->analysis.sets;
+    in.nsets = opts->analysis.nsets;
     pc_lint(sink, &in);
-    report_zero_steps(sink, m, opts);
     pc_mem_oom_context(outer);
     return fr;
 }

@@ -298,7 +298,7 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
             else
                 pc_sb_printf(&sb, ": the binding has no effect");
             char *text = pc_sb_take(&sb);
-            pc_model_add_message(m, PC_MSG_WARNING, m->kernels[0].loc, text);
+            pc_model_add_message_check(m, PC_MSG_WARNING, m->kernels[0].loc, "PC018", text);
             pc_mem_free(text);
         }
     for (int k = 0; k < m->nkernels; k++)

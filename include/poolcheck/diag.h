@@ -112,6 +112,9 @@ typedef struct pc_lint_input {
     const pc_runtime_config *cfgs;
     const pc_option *ext_opts; size_t next_opts;
     int64_t assemble_headroom;
+    /* the binding sets the kernels were analysed under (none: nsets 0), for the checks that
+     * evaluate the model's expressions themselves (PC017) */
+    const pc_bindings *sets; size_t nsets;
 } pc_lint_input;
 
 void pc_lint(pc_diag_sink *s, const pc_lint_input *in);

@@ -46,6 +46,7 @@ typedef struct pc_check_page {
     pc_severity severity;
     const char *finds, *why, *notes;
     const char *py_source, *cpp_source; /* a whole file instead of the seed example */
+    const char *args;                   /* one more argument of `poolcheck check`, or NULL */
     pc_page_example failing, fixed;
 } pc_check_page;
 
@@ -213,7 +214,7 @@ static bool write_text(const char *path, const char *text)
 
 /* stdout of `poolcheck check --no-summary --color=never --no-config-lookup k.py` with k.py = src,
  * in a fresh temporary directory (pc_mem_free); NULL with a message when it does not exit 0 or 1. */
-static char *run_poolcheck(const char *poolcheck, const char *id, const char *src)
+static char *run_poolcheck(const char *poolcheck, const char *id, const char *args, const char *src)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[PATH_MAX], file[PATH_MAX + 8], errfile[PATH_MAX + 8];
@@ -241,8 +242,8 @@ static char *run_poolcheck(const char *poolcheck, const char *id, const char *sr
             _exit(127);
         close(fds[0]);
         close(fds[1]);
-        char *const argv[] = {(char *)poolcheck, "check", "--no-summary", "--color=never",
-                              "--no-config-lookup", "k.py", NULL};
+        char *const argv[] = {(char *)poolcheck, "check", "--no-summary", "--color=never", "--no-config-lookup",
+                              args ? (char *)args : "k.py", args ? "k.py" : NULL, NULL};
         execv(poolcheck, argv);
         _exit(127);
     }
@@ -325,7 +326,7 @@ static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
                 pg->id);
         goto done;
     }
-    if (!(out = run_poolcheck(poolcheck, pg->id, fpy)))
+    if (!(out = run_poolcheck(poolcheck, pg->id, pg->args, fpy)))
         goto done;
     shown = only_check(out, pg->id);
     size_t len = strlen(shown);
@@ -343,7 +344,8 @@ static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
     pc_sb_printf(&b, "## What it finds\n\n%s\n\n", pg->finds);
     pc_sb_printf(&b, "## Why it matters\n\n%s\n\n", pg->why);
     pc_sb_printf(&b, "## Failing example\n\n```python\n%s```\n\n```cpp\n%s```\n\n", fpy, fcpp);
-    pc_sb_printf(&b, "`poolcheck check k.py` says:\n\n```text\n%s\n```\n\n", shown);
+    pc_sb_printf(&b, "`poolcheck check %s%sk.py` says:\n\n```text\n%s\n```\n\n", pg->args ? pg->args : "",
+                 pg->args ? " " : "", shown);
     pc_sb_printf(&b, "## Fixed example\n\n```python\n%s```\n\n```cpp\n%s```\n\n", xpy, xcpp);
     if (pg->notes && *pg->notes)
         pc_sb_printf(&b, "## Notes\n\n%s\n\n", pg->notes);
