@@ -26,6 +26,14 @@ typedef struct pc_parse_opts {
     const char *const *compiler_args;    /* after `--`: a compiler command line (argv[0] = compiler) */
     size_t ncompiler_args;
     bool keep_tu;                        /* editor mode: keep the TU for fast reparses */
+    /* The parse's bounds (C++): past max_parse_seconds of wall time, or once the process's resident
+     * memory passes max_parse_mb (0: three quarters of the physical memory, at most 8 GB), the parse
+     * is abandoned and the model gets a PC_MSG_FATAL naming the bound.  The abandoned parse keeps
+     * running on its thread and the session's libclang state stays with it (later parses in that
+     * session fail at once), so a caller that sets a bound ends the process soon after (the CLI
+     * does; the language server sets none).  max_parse_seconds 0 = no bound at all. */
+    double max_parse_seconds;
+    size_t max_parse_mb;
     /* Python only: directories searched for the modules a kernel imports (--python-path DIR,
      * repeatable; also .poolcheck.json "python_path"), after the kernel's directory and its package
      * root.  The modules are parsed, never imported or executed. */
@@ -37,6 +45,9 @@ typedef struct pc_parse_opts {
     const pc_bindings *bindings;
     size_t nbindings;
 } pc_parse_opts;
+
+/* The CLI's default for pc_parse_opts.max_parse_seconds (--max-parse-seconds). */
+#define PC_DEFAULT_MAX_PARSE_SECONDS 300.0
 
 typedef struct pc_frontend pc_frontend;
 

@@ -16,13 +16,15 @@
  * inside one function body re-parses the file with the other unchanged bodies left out, their
  * kernels taken from the analysis before (see "editor mode: re-analyse only the function an edit
  * touches" below). */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* pthread_timedjoin_np: the parse's time and memory bounds */
 #include "clang_int.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +53,8 @@ static void kept_free(pc_clang_kept *k)
 
 void pc_clang_state_free(struct pc_clang_state *st)
 {
-    if (!st)
-        return;
+    if (!st || st->abandoned)
+        return; /* an abandoned parse may still be using it: the process is about to end */
     for (size_t i = 0; i < st->kept.count; i++)
         kept_free(&st->kept.items[i]);
     PC_VEC_FREE(st->kept);
@@ -2491,15 +2493,31 @@ static pthread_once_t nothreads_once = PTHREAD_ONCE_INIT;
 /* Process-wide, once: libclang reads it on every parse and reparse. */
 static void set_nothreads(void) { setenv("LIBCLANG_NOTHREADS", "1", 0); }
 
+/* Shared by the caller and the parse thread; the last of the two to let go frees it (a caller
+ * that abandons the parse returns first).  The path, the text and the options struct are copies, so
+ * that an abandoned thread never reads what its caller has freed since. */
 typedef struct parse_job {
     pc_frontend *fe;
-    const char *path;
-    const char *text;
+    char *path;
+    char *text;
     size_t len;
-    const pc_parse_opts *opts;
+    pc_parse_opts opts;
     const char *oom_file;
     pc_model *model;
+    _Atomic int refs;
+    _Atomic bool abandoned;
 } parse_job;
+
+static void job_release(parse_job *j)
+{
+    if (atomic_fetch_sub(&j->refs, 1) != 1)
+        return;
+    if (atomic_load(&j->abandoned))
+        pc_model_free(j->model);
+    pc_mem_free(j->path);
+    pc_mem_free(j->text);
+    pc_mem_free(j);
+}
 
 static void *parse_thread(void *arg)
 {
@@ -2513,14 +2531,85 @@ static void *parse_thread(void *arg)
     pc_mem_oom_context(j->oom_file); /* the out-of-memory message still names the file */
     pc_clang_guard guard;
     (void)pc_clang_guard_begin(&guard);
-    j->model = parse_here(j->fe, j->path, j->text, j->len, j->opts);
+    j->model = parse_here(j->fe, j->path, j->text, j->len, &j->opts);
     pc_clang_guard_end(&guard);
     if (have_altstack) {
         if (entry_altstack.ss_flags & SS_DISABLE)
             entry_altstack.ss_flags = SS_DISABLE;
         (void)sigaltstack(&entry_altstack, NULL);
     }
+    job_release(j);
     return NULL;
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The process's resident memory in MB (/proc/self/statm), or 0 when it cannot be read. */
+static size_t resident_mb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    unsigned long size = 0, rss = 0;
+    int n = fscanf(f, "%lu %lu", &size, &rss);
+    fclose(f);
+    if (n != 2)
+        return 0;
+    return (size_t)((unsigned long long)rss * (unsigned long long)sysconf(_SC_PAGESIZE) >> 20);
+}
+
+/* The memory bound when the options leave it at 0: three quarters of the physical memory, at most
+ * 8 GB (a parse of real kernels stays far below; /dev/zero read to its end does not). */
+static size_t default_parse_mb(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t cap = (size_t)8 << 10;
+    if (pages <= 0 || page <= 0)
+        return cap;
+    size_t phys = (size_t)((unsigned long long)pages * (unsigned long long)page >> 20);
+    return phys / 4 * 3 < cap ? phys / 4 * 3 : cap;
+}
+
+/* Wait for the parse thread; past a bound, abandon it and say why (NULL: it ended). */
+static char *wait_bounded(pthread_t th, const parse_job *j)
+{
+    double limit_s = j->opts.max_parse_seconds;
+    if (!(limit_s > 0)) {
+        pthread_join(th, NULL);
+        return NULL;
+    }
+    size_t limit_mb = j->opts.max_parse_mb ? j->opts.max_parse_mb : default_parse_mb();
+    double t0 = mono_now();
+    pc_sb b = {0};
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts); /* pthread_timedjoin_np's clock */
+        ts.tv_nsec += 100 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        if (pthread_timedjoin_np(th, NULL, &ts) == 0)
+            return NULL;
+        size_t mb = resident_mb();
+        if (mono_now() - t0 > limit_s) {
+            pc_sb_printf(&b, "parsing '%s' took longer than %g s (--max-parse-seconds): stopped, not analysed",
+                         j->path, limit_s);
+            break;
+        }
+        if (mb > limit_mb) {
+            pc_sb_printf(&b, "parsing '%s' took more than %zu MB of memory: stopped, not analysed", j->path,
+                         limit_mb);
+            break;
+        }
+    }
+    pthread_detach(th);
+    return pc_sb_take(&b);
 }
 
 static size_t parse_stack_size(const char *path, const char *text, size_t len)
@@ -2537,7 +2626,26 @@ static size_t parse_stack_size(const char *path, const char *text, size_t len)
 pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
 {
     pthread_once(&nothreads_once, set_nothreads);
-    parse_job job = {fe, path, text, len, opts, pc_mem_oom_file(), NULL};
+    struct pc_clang_state *st = state_of(fe);
+    if (st->abandoned) {
+        pc_model *m = pc_model_new(path, PC_LANG_CPP);
+        pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0),
+                             "not parsed: an earlier parse in this session went past its bounds");
+        return m;
+    }
+    parse_job *job = pc_mem_calloc(1, sizeof *job);
+    job->fe = fe;
+    job->path = pc_mem_strdup(path);
+    if (text) {
+        job->text = pc_mem_alloc(len + 1);
+        memcpy(job->text, text, len);
+        job->text[len] = '\0';
+    }
+    job->len = len;
+    job->opts = *opts;
+    job->oom_file = pc_mem_oom_file();
+    atomic_init(&job->refs, 2);
+    atomic_init(&job->abandoned, false);
     size_t stack = parse_stack_size(path, text, len);
     pthread_attr_t attr;
     int err = pthread_attr_init(&attr);
@@ -2545,9 +2653,11 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
         err = pthread_attr_setstacksize(&attr, stack);
     pthread_t th;
     if (!err)
-        err = pthread_create(&th, &attr, parse_thread, &job);
+        err = pthread_create(&th, &attr, parse_thread, job);
     pthread_attr_destroy(&attr);
     if (err) {
+        job->refs = 1;
+        job_release(job);
         pc_model *m = pc_model_new(path, PC_LANG_CPP);
         pc_sb b = {0};
         pc_sb_printf(&b, "cannot start the parse thread with a %zu MB stack: %s", stack >> 20, strerror(err));
@@ -2556,6 +2666,17 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
         pc_mem_free(msg);
         return m;
     }
-    pthread_join(th, NULL);
-    return job.model;
+    char *why = wait_bounded(th, job);
+    if (why) {
+        st->abandoned = true;
+        atomic_store(&job->abandoned, true);
+        job_release(job);
+        pc_model *m = pc_model_new(path, PC_LANG_CPP);
+        pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0), why);
+        pc_mem_free(why);
+        return m;
+    }
+    pc_model *m = job->model;
+    job_release(job);
+    return m;
 }
