@@ -34,6 +34,7 @@ typedef struct pc_cli_common {
     pc_inner_policy inner_policy;
     int64_t assemble_headroom;
     double max_walk_seconds;           /* --max-walk-seconds (issue 26: the walk's time budget) */
+    double max_parse_seconds;          /* --max-parse-seconds: the C++ parse's time bound */
     bool inner_policy_set, assemble_headroom_set;  /* given on the command line */
     bool show_parse_errors;
     /* Project files and tile_fwk_config.json files, loaded once for every file. */

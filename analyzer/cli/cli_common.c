@@ -23,6 +23,8 @@ const char pc_cli_common_help[] =
     "  --assemble-headroom N     slots added to a needed assemble pool when suggesting (default 1)\n"
     "  --max-walk-seconds S      stop walking a kernel's instances after S seconds; the depths are\n"
     "                            then bounds (PC012). Default 60, 0 = no limit\n"
+    "  --max-parse-seconds S     give up parsing a C++ file after S seconds, or once poolcheck holds\n"
+    "                            3/4 of the memory (at most 8 GB): exit 2. Default 300, 0 = no limit\n"
     "  --checks=GLOBS            checks to run, by id or name; '-' negates (e.g. 'PC*,-PC009')\n"
     "  --warnings-as-errors=GLOBS  promote matching warnings to errors\n"
     "  --lang=cpp|python         force the language (default: from the extension)\n"
@@ -122,6 +124,7 @@ void pc_cli_common_init(pc_cli_common *c)
     c->configs = pc_config_cache_new();
     c->inner_policy = PC_INNER_BOUNDARY;
     c->max_walk_seconds = PC_DEFAULT_MAX_WALK_SECONDS;
+    c->max_parse_seconds = PC_DEFAULT_MAX_PARSE_SECONDS;
     c->assemble_headroom = 1;
 }
 
@@ -320,6 +323,17 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
         return 1;
     }
     MISSING("--max-walk-seconds");
+    if ((v = opt_value(argc, argv, i, "--max-parse-seconds", &missing))) {
+        char *end;
+        double s = strtod(v, &end);
+        if (end == v || *end || !(s >= 0 && s <= 86400)) {
+            pc_cli_error("--max-parse-seconds must be a number of seconds in [0, 86400], got '%s'", v);
+            return -1;
+        }
+        c->max_parse_seconds = s;
+        return 1;
+    }
+    MISSING("--max-parse-seconds");
     if ((v = opt_value(argc, argv, i, "--checks", &missing))) {
         c->checks = v;
         return 1;
@@ -440,6 +454,7 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     o.parse.ncompiler_args = c->compiler_args.count;
     o.analysis.inner_policy = c->inner_policy;
     o.analysis.assemble_headroom = c->assemble_headroom;
+    o.parse.max_parse_seconds = c->max_parse_seconds;
     o.analysis.max_walk_seconds = c->max_walk_seconds;
     if (isatty(2))
         o.analysis.progress = cli_walk_progress;
