@@ -1673,7 +1673,7 @@ static int64_t ff_try(walker *w, ff_state *st, int64_t j, int64_t b, int64_t p)
         return 0;
     int64_t times = (b - j) / p;
     int64_t dinst = w->out->ninstances - st->s_ninst;
-    if (dinst > 0 && times > (INT64_MAX / 2 - w->out->ninstances) / dinst) {
+    if (dinst > 0 && times > (((int64_t)1 << 62) - w->out->ninstances) / dinst) {
         /* more instances than a count holds (over 2^62): the numbers cannot be exact; stop, as
          * an explicit limit does (pc_result.truncated, PC012) */
         w->out->truncated = true;
@@ -1898,7 +1898,7 @@ static void walk_loop(walker *w, int l, int64_t mult)
         w->cur_factor[l] = p;
         w->iter_n[l] = n;
         if (mult > 1 && n > 0) {
-            if ((__int128)n * mult > INT64_MAX / 2) {
+            if ((__int128)n * mult > ((int64_t)1 << 62)) {
                 /* more iterations than a count holds: as ff_try does past 2^62 instances */
                 w->out->truncated = true;
                 w->out->known = false;
