@@ -383,6 +383,9 @@ static bool bindable_name(const char *text)
 {
     if (!text || !(*text == '_' || (*text >= 'A' && *text <= 'Z') || (*text >= 'a' && *text <= 'z')))
         return false;
+    /* Python's constants are spelled like names, but `--bind None=4` binds nothing the code reads */
+    if (strcmp(text, "None") == 0 || strcmp(text, "True") == 0 || strcmp(text, "False") == 0)
+        return false;
     for (const char *p = text; *p; p++)
         if (!(*p == '_' || *p == '.' || *p == '[' || *p == ']' || (*p >= '0' && *p <= '9') ||
               (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
@@ -406,7 +409,8 @@ static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v
     int64_t bound;
     if (!pc_py_user_binding(c, name, &bound, true)) {
         /* the hint only while it is needed */
-        const char *why = n->kind == PY_FLOAT || v->kind == PV_FLOAT ? "is not an integer"
+        const char *why = n->kind == PY_FLOAT || v->kind == PV_FLOAT || v->kind == PV_STR || v->kind == PV_NONE
+                              ? "is not an integer"
                           : (n->kind == PY_INT && n->big) || n->kind == PY_BINOP ? "is not an integer poolcheck can evaluate in 64 bits"
                                                                               : "is not an integer expression poolcheck can evaluate";
         if (strcmp(name, text) == 0)
