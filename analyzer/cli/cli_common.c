@@ -39,12 +39,22 @@ const char pc_cli_common_help[] =
 
 void pc_cli_error(const char *fmt, ...)
 {
+    /* the message quotes what the user typed (a kernel name, a path, an option value): an ESC in
+     * it would reach the terminal, so control characters are shown escaped */
     va_list ap;
     va_start(ap, fmt);
-    fputs("poolcheck: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *text = n >= 0 ? pc_mem_alloc((size_t)n + 1) : NULL;
+    if (text)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    char *shown = text ? pc_visible(text) : NULL;
+    fprintf(stderr, "poolcheck: error: %s\n", shown ? shown : text ? text : fmt);
+    pc_mem_free(shown);
+    pc_mem_free(text);
 }
 
 const char *const pc_cli_emit_config_choices[] = {"json", "python", "cpp", NULL};
