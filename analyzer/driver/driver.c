@@ -1,21 +1,12 @@
 /* driver.c - one file through the whole pipeline: frontend -> config -> analysis -> checks.
  * The CLI, the LSP server and the compiler launcher all call pc_check_file, so they agree. */
 #define _POSIX_C_SOURCE 200809L
-#include "poolcheck/poolcheck.h"
+#include "poolcheck/driver.h"
 #include "support/support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *pc_version(void)
-{
-#ifdef POOLCHECK_VERSION
-    return POOLCHECK_VERSION;
-#else
-    return "0";
-#endif
-}
 
 void pc_check_opts_init(pc_check_opts *o)
 {

@@ -1,8 +1,8 @@
 /* layers.c - options from outside the source, layered the same way for every front door
- * (see poolcheck.h): the user's explicit choices, then the governing .poolcheck.json, with the
+ * (see driver.h): the user's explicit choices, then the governing .poolcheck.json, with the
  * runtime options in precedence order tile_fwk_config.json -> project "runtime" -> --set. */
 #define _XOPEN_SOURCE 700
-#include "poolcheck/poolcheck.h"
+#include "poolcheck/driver.h"
 #include "support/support.h"
 
 #include <stdlib.h>

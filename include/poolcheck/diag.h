@@ -106,6 +106,16 @@ const char *pc_diag_source(const pc_diag_sink *s, const char *file, size_t *len,
 /* Run every selected check on one analysed file. results[i] belongs to m->kernels[i]; cfgs[i] is
  * that kernel's effective configuration.  file_opts are options from tile_fwk_config.json /
  * .poolcheck.json / --set (validated here too). */
+/* One analysed file: what the driver (driver.h) produces and the reports print. */
+typedef struct pc_file_result {
+    pc_model *model;             /* never NULL; model->fatal when it could not be parsed */
+    pc_result **results;         /* one per kernel */
+    pc_runtime_config *cfgs;     /* one per kernel */
+    pc_diag_sink *sink;          /* every diagnostic for this file, frontend messages included */
+    char *source;                /* the text analysed (for carets, fixes, suppression) */
+    size_t source_len;
+} pc_file_result;
+
 typedef struct pc_lint_input {
     const pc_model *model;
     pc_result *const *results;

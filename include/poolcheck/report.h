@@ -8,7 +8,8 @@
 
 #include <stdio.h>
 
-#include "poolcheck/poolcheck.h"
+#include "poolcheck/diag.h"
+#include "poolcheck/support.h"
 
 #ifdef __cplusplus
 extern "C" {

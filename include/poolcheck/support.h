@@ -43,6 +43,9 @@ extern "C" {
 #define PC_PRINTF_LIKE(fmt, args)
 #endif
 
+/* The version of libpoolcheck ("1.2.0"): what the reports name as their tool's version. */
+const char *pc_version(void);
+
 /* ---- the allocator ----------------------------------------------------------------------------- */
 void *pc_mem_alloc(size_t n);            /* never returns NULL (n == 0 gives a unique block) */
 void *pc_mem_calloc(size_t n, size_t size);
