@@ -235,18 +235,50 @@ static char *int_field(const src *s, const pc_json *j, const char *what, int64_t
     return NULL;
 }
 
+static int by_key_then_place(const void *a, const void *b)
+{
+    const pc_json *x = *(const pc_json *const *)a, *y = *(const pc_json *const *)b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    if (c)
+        return c;
+    if (x->key_len != y->key_len)
+        return x->key_len < y->key_len ? -1 : 1;
+    return x->key_pos.off < y->key_pos.off ? -1 : x->key_pos.off > y->key_pos.off;
+}
+
+/* The first member (in document order) whose key an earlier member has, or NULL.  Sorted, not
+ * compared pairwise: an object of a million bindings must not take a million squared steps. */
+static const pc_json *first_repeated_key(const pc_json *obj)
+{
+    if (obj->count < 2)
+        return NULL;
+    const pc_json **v = pc_mem_alloc((size_t)obj->count * sizeof *v);
+    size_t n = 0;
+    for (const pc_json *c = obj->child; c && n < (size_t)obj->count; c = c->next)
+        v[n++] = c;
+    qsort(v, n, sizeof *v, by_key_then_place);
+    const pc_json *dup = NULL;
+    for (size_t k = 1; k < n; k++)
+        if (by_key_then_place(&v[k - 1], &v[k]) != 0 && v[k - 1]->key_len == v[k]->key_len &&
+            memcmp(v[k - 1]->key, v[k]->key, v[k]->key_len) == 0 && (!dup || v[k]->key_pos.off < dup->key_pos.off))
+            dup = v[k];
+    pc_mem_free(v);
+    return dup;
+}
+
 static char *binding_set(const src *s, const pc_json *j, const char *what, pc_bindings *out)
 {
     if (!pc_json_is(j, PC_JSON_OBJECT))
         return located(s, j->pos, "`%s` must be an object of NAME: integer, found %s", what, pc_json_kind(j));
     pc_binding *items = j->count ? pc_arena_alloc(s->arena, (size_t)j->count * sizeof *items) : NULL;
     int k = 0;
+    const pc_json *dup = first_repeated_key(j);
     for (const pc_json *c = j->child; c; c = c->next, k++) {
         if (!*c->key)
             return located(s, c->key_pos, "`%s`: a binding needs a name", what);
-        for (int prev = 0; prev < k; prev++)
-            if (strcmp(items[prev].name, c->key) == 0)
-                return located(s, c->key_pos, "`%s`: duplicate binding `%s`", what, c->key);
+        if (c == dup)
+            return located(s, c->key_pos, "`%s`: duplicate binding `%s`", what, c->key);
         char *name = pc_arena_strdup(s->arena, c->key);
         char *sub = pc_arena_printf(s->arena, "%s.%s", what, c->key);
         char *e = int_field(s, c, sub, INT64_MIN, INT64_MAX, &items[k].value);
@@ -350,7 +382,7 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
      * deprecated alias, still read.  Both in one file is an error: which one wins is not obvious. */
     if (!strcmp(k, "bindings") || !strcmp(k, "bind")) {
         for (const pc_json *o = c->next; o; o = o->next)
-            if (o->key && (!strcmp(o->key, "bind") || !strcmp(o->key, "bindings")))
+            if (o->key && strcmp(o->key, k) != 0 && (!strcmp(o->key, "bind") || !strcmp(o->key, "bindings")))
                 return located(s, c->key_pos, "`%s` and `%s` both given; they are the same setting (`bindings` is "
                                "the deprecated name of `bind`): keep `bind`", k, o->key);
         if (pc_json_is(c, PC_JSON_OBJECT)) {
@@ -497,7 +529,12 @@ char *pc_cfg_find_project(const char *analysed_path)
             pc_sb_putc(&cand, '/');
         pc_sb_append(&cand, PC_PROJECT_FILE_NAME);
         char *c = pc_sb_take(&cand);
-        if (stat(c, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* Something by that name that is no readable file (a symbolic-link loop, a dangling
+         * link, a FIFO) is returned too: the loader's error says what it is, where skipping it
+         * would silently analyse with settings other than the user's.  A directory of that name
+         * is no project file. */
+        bool found = stat(c, &st) == 0 ? !S_ISDIR(st.st_mode) : lstat(c, &st) == 0;
+        if (found) {
             pc_mem_free(abs);
             return c;
         }

@@ -297,6 +297,25 @@ static void generate_inputs(void)
         free(p);
     }
     gen_repeat("deep_shapes.json", "", "[{\"n\": ", 3000, "1");
+    /* a million levels: the JSON reader's depth limit, not the C stack, must stop it */
+    gen_repeat("deep_array_1m.json", "", "[", 1000000, "");
+    gen_repeat("deep_object_1m.json", "", "{\"a\": ", 1000000, "");
+    /* a project file found by discovery that is a symbolic link to itself, beside a kernel */
+    gen_dir("projloop");
+    gen_symlink(".poolcheck.json", "projloop/.poolcheck.json");
+    gen_copy(example_py, "projloop/k.py");
+    /* names a shell or an option parser trips on: a line break inside, a leading '-' (in the
+     * directory the cases run in, so `./-k.py` reaches it) */
+    gen_copy(example_py, "line\nbreak.py");
+    gen_copy(example_py, "cwd/-k.py");
+    /* inputs that -o / --report must not overwrite: each case has its own copy, so one that is
+     * overwritten shows in the case that checks it afterwards */
+    gen_copy(example_py, "victim_o.py");
+    gen_copy(example_py, "victim_report.py");
+    gen_copy(example_py, "victim_link.py");
+    gen_symlink("victim_link.py", "victim_alias.py");
+    gen_copy(example_log, "victim.log");
+    write_bytes("victim_config.json", "{}\n", 3);
     gen_repeat("deep_parens.py", "x = ", "(", 5000, "1");
     /* issue 26 item 3: 100,000 module constants no kernel reads, before the seed kernel (once
      * quadratic: 38 s for half as many) */
