@@ -429,8 +429,9 @@ static void append_kernel_line(pc_sb *b, const pc_result *r)
     pc_sb_append(b, ", configured ");
     append_triple(b, r->configured);
     if (r->instances >= 0 && r->device_tasks >= 0)
-        pc_sb_printf(b, "; %lld instances in %lld DeviceTasks (k = %lld)",
-                     (long long)r->instances, (long long)r->device_tasks, (long long)r->k);
+        pc_sb_printf(b, "; %lld instance%s in %lld DeviceTask%s (k = %lld)", (long long)r->instances,
+                     r->instances == 1 ? "" : "s", (long long)r->device_tasks, r->device_tasks == 1 ? "" : "s",
+                     (long long)r->k);
     if (r->nunknowns) {
         pc_sb_append(b, "; depends on ");
         append_unknowns(b, r);

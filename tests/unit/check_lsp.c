@@ -1177,6 +1177,34 @@ START_TEST(seed_hover)
 }
 END_TEST
 
+/* A kernel of one instance in one DeviceTask says so in the singular ("1 instances in 1
+ * DeviceTasks" before). */
+START_TEST(hover_singular_counts)
+{
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_hover_one.py";
+    const char *text = "import pypto\n"
+                       "\n"
+                       "\n"
+                       "@pypto.frontend.jit\n"
+                       "def k_one(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n"
+                       "    t = pypto.tensor([16, 16], pypto.DT_FP32, \"t\")\n"
+                       "    for i in pypto.loop(0, 1, 1, name=\"once\"):\n"
+                       "        t[:] = pypto.add(x, x)\n"
+                       "        y[:] = pypto.add(t, t)\n";
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+    cJSON *p = text_document_params(uri);
+    cJSON_AddItemToObject(p, "position", position_json(5, 4));
+    sess_send_json(&x, 0, request(10, "textDocument/hover", p));
+    sess_run(&x);
+    const char *h = hover_text(&x, 10);
+    ck_assert_msg(strstr(h, "1 instance in 1 DeviceTask (k = ") && !strstr(h, "1 instances"), "hover: %s", h);
+    sess_free(&x);
+}
+END_TEST
+
 /* ==== runner ================================================================================== */
 
 START_TEST(seed_project_file)
@@ -1377,6 +1405,7 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, seed_settings_config_file);
     tcase_add_test(tc, seed_project_file);
     tcase_add_test(tc, seed_hover);
+    tcase_add_test(tc, hover_singular_counts);
     tcase_add_test(tc, seed_cpp_reparse);
     tcase_add_test(tc, hostile_numbers_out_of_range);
     tcase_add_test(tc, hostile_params_null);
