@@ -76,6 +76,12 @@ extern const char *const pc_cli_text_json_choices[];
  * full stdout, a full disk) print "cannot write 'NAME': why" and return false: the caller exits 2,
  * because a report that never arrived is an error, not silence. */
 bool pc_cli_close_output(FILE *f, const char *name);
+/* Would writing `out` (-o, --report) overwrite a file the command reads?  Every word of argv but
+ * the one holding `out` (and the VALUE of a --name=VALUE word) and each of paths[0..n) that names
+ * an existing file is compared with `out` by device and inode, so a symbolic link or another
+ * spelling of the path is caught too.  When one matches, prints "refusing to write ..." and
+ * returns true: the caller exits 2 before opening anything. */
+bool pc_cli_output_is_input(const char *option, const char *out, int argc, char **argv, char *const *paths, size_t n);
 
 int pc_cmd_check(int argc, char **argv);
 int pc_cmd_model(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char pc_cli_common_help[] =
@@ -115,6 +116,37 @@ void pc_cli_unknown_option(const char *command, const char *arg, const char *hel
         pc_mem_free(known.items[i]);
     PC_VEC_FREE(known);
     pc_mem_free(typed);
+}
+
+static bool same_file_as(const struct stat *o, const char *path)
+{
+    struct stat st;
+    return path && *path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == o->st_dev &&
+           st.st_ino == o->st_ino;
+}
+
+bool pc_cli_output_is_input(const char *option, const char *out, int argc, char **argv, char *const *paths, size_t n)
+{
+    struct stat o;
+    if (!out || stat(out, &o) != 0 || !S_ISREG(o.st_mode))
+        return false; /* nothing there yet, or not a file a source could be */
+    const char *hit = NULL;
+    for (int j = 1; j < argc && !hit; j++) {
+        const char *w = argv[j];
+        size_t len = strlen(w);
+        if (out >= w && out <= w + len)
+            continue; /* the output's own word */
+        const char *eq = w[0] == '-' && w[1] == '-' ? strchr(w, '=') : NULL;
+        if (same_file_as(&o, eq ? eq + 1 : w))
+            hit = w;
+    }
+    for (size_t k = 0; k < n && !hit; k++)
+        if (same_file_as(&o, paths[k]))
+            hit = paths[k];
+    if (!hit)
+        return false;
+    pc_cli_error("refusing to write %s '%s': it is the file '%s' this command reads", option, out, hit);
+    return true;
 }
 
 bool pc_cli_close_output(FILE *f, const char *name)

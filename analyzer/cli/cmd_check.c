@@ -522,6 +522,12 @@ int pc_cmd_check(int argc, char **argv)
             PC_VEC_PUSH(files, pc_mem_strdup(inputs.items[i]));
     }
 
+    if (pc_cli_output_is_input("-o", out_path, argc, argv, files.items, files.count) ||
+        pc_cli_output_is_input("--report", report, argc, argv, files.items, files.count)) {
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
     /* Each file's results are written when its turn comes and freed (with -j N, by the workers
      * and the parent); the HTML report, emitted configs and fixes need every result at once. */
     if (!emit && !fix && !fix_dry && !report) {

@@ -258,6 +258,12 @@ int pc_cmd_logs(int argc, char **argv)
         goto done;
     }
 
+    if (pc_cli_output_is_input("-o", out_path, argc, argv, NULL, 0) ||
+        pc_cli_output_is_input("--report", report, argc, argv, NULL, 0)) {
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
     if (report && !kernel) {
         pc_cli_error("--report needs --kernel FILE: the report draws the runs on the axes of that "
                      "file's analysis");

@@ -239,6 +239,11 @@ int pc_cmd_plan(int argc, char **argv)
         goto done;
     }
 
+    if (pc_cli_output_is_input("-o", out_path, argc, argv, NULL, 0) ||
+        pc_cli_output_is_input("--report", report, argc, argv, NULL, 0)) {
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
     if (out_path && !(out = fopen(out_path, "w"))) {
         pc_cli_error("cannot write '%s': %s", out_path, strerror(errno));
         out = stdout;
