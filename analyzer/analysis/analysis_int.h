@@ -97,8 +97,14 @@ void pc_an_classify(an_ctx *c);
 
 /* ---- walk.c ----------------------------------------------------------------------------------- */
 
-/* Binding scope during the walk: loop index and factor variables of the loops being executed. */
-#define AN_MAX_DEPTH 64
+/* Structural limits of the walk, set where real code never reaches (clang's bracket depth is 256):
+ * loops nested in loops (the binding scope holds the index and factor variables of each), IF and
+ * UNROLL blocks nested in a root's statements, and expression trees.  Reaching the loop or block
+ * limit stops the binding set's walk (truncated, stop_reason AN_STOP_NESTING) and PC012 names the
+ * limit; nothing past it is dropped without saying so. */
+#define AN_MAX_DEPTH 256
+#define AN_MAX_NEST 256
+#define AN_MAX_EXPR_DEPTH 256
 
 /* The DeviceTasks in which a statement was on a taken path, as ranges (why's tensor list); past
  * AN_MAX_RANGES ranges it gives up and counts as taken everywhere. */
@@ -113,13 +119,15 @@ typedef struct an_vtask { int64_t task, shift; } an_vtask;
 #define AN_KEEP_TASKS 262144   /* every DeviceTask is listed (pc_result.tasks) up to this many */
 
 /* Why a truncated walk stopped (an_set_result.stop_reason). */
-typedef enum an_stop { AN_STOP_COUNT = 0, AN_STOP_TIME, AN_STOP_CANCELLED } an_stop;
+typedef enum an_stop { AN_STOP_COUNT = 0, AN_STOP_TIME, AN_STOP_CANCELLED, AN_STOP_NESTING } an_stop;
 
 typedef struct an_set_result {
     bool known;                     /* every trip count evaluated (and not truncated) */
     bool truncated;                 /* an explicit max_instances reached: the walk stopped there */
     an_stop stop_reason;            /* truncated: the instance limit or count (0), the time
-                                     * budget, the caller's cancel */
+                                     * budget, the caller's cancel, a nesting limit */
+    const char *limit_what;         /* AN_STOP_NESTING: what was nested ("loops"), static text */
+    int limit;                      /* AN_STOP_NESTING: the limit (AN_MAX_DEPTH, AN_MAX_NEST) */
     int64_t ninstances;
     PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
     /* The DeviceTasks the walk closed (explicit tasks).  Periods added in closed form (issue 17)

@@ -432,7 +432,13 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         if (sets[i].truncated) {
             r->truncated = true;
             /* an explicit limit, or where a count past 2^62 instances stopped the walk */
-            if (sets[i].stop_reason == AN_STOP_TIME || sets[i].stop_reason == AN_STOP_CANCELLED) {
+            if (sets[i].stop_reason == AN_STOP_NESTING) {
+                if (!r->nesting_what) {
+                    r->nesting_what = sets[i].limit_what;
+                    r->nesting_limit = sets[i].limit;
+                }
+                r->instance_limit = sets[i].ninstances;
+            } else if (sets[i].stop_reason == AN_STOP_TIME || sets[i].stop_reason == AN_STOP_CANCELLED) {
                 /* the budget, not the count: what was walked is the bound's basis */
                 if (sets[i].stop_reason == AN_STOP_TIME)
                     r->walk_time_limit = opts.max_walk_seconds;

@@ -204,8 +204,10 @@ bool pc_an_access_is_op(const pc_kernel *k, const pc_access *a)
 static bool stmt_is_op_for(const an_ctx *c, int s, int64_t factor, int depth)
 {
     const pc_kernel *k = c->k;
-    if (!valid_stmt(k, s) || depth > 256)
+    if (!valid_stmt(k, s))
         return false;
+    if (depth >= AN_MAX_NEST)
+        return true; /* past the walk's nesting limit: kept, so the walk reaches it and PC012 names it */
     const pc_stmt *st = &k->stmts[s];
     switch (st->kind) {
     case PC_STMT_OP:

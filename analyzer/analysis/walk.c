@@ -210,7 +210,7 @@ static int active_loop_of(const walker *w, const char *index_var)
  * is, `x or y` true when one side is, even if the other cannot be evaluated. */
 static bool eval_cond(const walker *w, const pc_expr *e, int64_t *out, int depth)
 {
-    if (!e || depth > 256)
+    if (!e || depth > AN_MAX_EXPR_DEPTH)
         return false;
     switch (e->kind) {
     case PC_EXPR_INT: *out = e->value; return true;
@@ -363,6 +363,21 @@ static int64_t region_bytes(const pc_kernel *k, int t, const pc_access *a, const
     return bits ? numel * bits / 8 : -1;
 }
 
+/* A structural limit was reached (what: the limit, as PC012 names it): the binding set's walk
+ * stops and is truncated, so what lies past the limit is reported, not dropped. */
+static void nesting_limit(walker *w, const char *what, int limit)
+{
+    if (w->out->stop_reason != AN_STOP_NESTING) {
+        w->out->limit_what = what;
+        w->out->limit = limit;
+    }
+    w->out->stop_reason = AN_STOP_NESTING;
+    w->out->truncated = true;
+    w->out->known = false;
+    w->stop = true;
+}
+
+
 /* Sum of aligned bytes of distinct pool-`pool` tensors written by the statements on the path the
  * instance takes (an undecidable IF, or every IF in all_paths mode: its largest branch).  Returns
  * false when some size is unknown. */
@@ -372,7 +387,11 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
     an_ctx *c = w->c;
     const pc_kernel *k = c->k;
     bool ok = true;
-    for (int i = 0; i < n && depth < 64; i++) {
+    if (n > 0 && depth >= AN_MAX_NEST) {
+        nesting_limit(w, "IF and UNROLL blocks", AN_MAX_NEST);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)
             continue;
@@ -466,7 +485,11 @@ typedef bool (*path_op_fn)(walker *w, int s, void *arg);
 static bool path_ops(walker *w, const int *stmts, int n, int64_t factor, int depth, path_op_fn visit, void *arg)
 {
     const pc_kernel *k = w->c->k;
-    for (int i = 0; i < n && depth < 64; i++) {
+    if (n > 0 && depth >= AN_MAX_NEST) {
+        nesting_limit(w, "IF and UNROLL blocks", AN_MAX_NEST);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)
             continue;
@@ -548,9 +571,11 @@ static void req_once(walker *w, int r, inst_req *out, bool *ok_all)
 }
 
 
+/* Past AN_MAX_NEST the IFs are not collected: stmts_req and path_ops, which walk the same
+ * blocks, stop the walk there and PC012 names the limit. */
 static void collect_ifs(const pc_kernel *k, const int *stmts, int n, int64_t factor, int_vec *out, int depth)
 {
-    for (int i = 0; i < n && depth < 64; i++) {
+    for (int i = 0; i < n && depth < AN_MAX_NEST; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)
             continue;
@@ -705,7 +730,7 @@ static void mark_tasks(walker *w, int r, int64_t task)
  * predicate)? */
 static bool cond_dynamic(const pc_kernel *k, const pc_expr *e, int depth)
 {
-    if (!e || depth > 256)
+    if (!e || depth > AN_MAX_EXPR_DEPTH)
         return false;
     if (e->kind == PC_EXPR_IS_LOOP_BEGIN || e->kind == PC_EXPR_IS_LOOP_END)
         return true;
@@ -721,7 +746,9 @@ static bool cond_dynamic(const pc_kernel *k, const pc_expr *e, int depth)
 
 static bool stmts_dynamic(const pc_kernel *k, const int *stmts, int n, int depth)
 {
-    for (int i = 0; i < n && depth < 64; i++) {
+    if (n > 0 && depth >= AN_MAX_NEST)
+        return true; /* not looked at: dynamic, the safe answer (the walk stops there, PC012) */
+    for (int i = 0; i < n; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)
             continue;
@@ -1123,7 +1150,7 @@ static bool mentions(const pc_expr *e, const char *var, int depth)
 {
     if (!e)
         return false;
-    if (depth > 256)
+    if (depth > AN_MAX_EXPR_DEPTH)
         return true;
     if ((e->kind == PC_EXPR_SYM || e->kind == PC_EXPR_IS_LOOP_BEGIN || e->kind == PC_EXPR_IS_LOOP_END) && e->name &&
         strcmp(e->name, var) == 0)
@@ -1154,7 +1181,7 @@ static int64_t lcm_period(int64_t a, int64_t b)
 static ix ix_arith(ix_scan *s, const pc_expr *e, int depth)
 {
     ix r = {IX_UNKNOWN, 0, 0, 0};
-    if (!e || depth > 256)
+    if (!e || depth > AN_MAX_EXPR_DEPTH)
         return r;
     if (!mentions(e, s->var, 0)) {
         int64_t v;
@@ -1282,7 +1309,7 @@ static void ix_cond(ix_scan *s, const pc_expr *e, int depth)
 {
     if (!e || s->unknown || !mentions(e, s->var, 0))
         return;
-    if (depth > 256) {
+    if (depth > AN_MAX_EXPR_DEPTH) {
         s->unknown = true;
         return;
     }
@@ -1860,7 +1887,7 @@ static void walk_loop(walker *w, int l, int64_t mult)
     an_ctx *c = w->c;
     const pc_loop *lp = &c->k->loops[l];
     if (w->depth >= AN_MAX_DEPTH) {
-        w->stop = true;
+        nesting_limit(w, "loops", AN_MAX_DEPTH);
         return;
     }
     int64_t b = 0, e = 0, s = 1;

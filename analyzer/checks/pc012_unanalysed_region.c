@@ -41,6 +41,14 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
                            kern->name, (long long)r->instance_limit);
             continue;
         }
+        if (r->nesting_what) {
+            pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
+                           "kernel '%s' has %s nested more than %d deep, poolcheck's limit: the "
+                           "analysis stopped there, so the depths are only bounds and the instance "
+                           "count is unknown",
+                           kern->name, r->nesting_what, r->nesting_limit);
+            continue;
+        }
         if (r->walk_time_limit > 0 || r->cancelled) {
             /* the walk's budget (issue 26): the limit is named, so the user knows what to raise */
             char limit[96];

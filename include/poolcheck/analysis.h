@@ -187,6 +187,10 @@ typedef struct pc_result {
      * cancelled: by the caller's cancel callback.  instance_limit is then the instances walked. */
     double walk_time_limit;
     bool cancelled;
+    /* truncated at a structural limit of the walk: what was nested more deeply than the analysis
+     * follows ("loops", "IF and UNROLL blocks"; static text) and the limit, else NULL and 0 */
+    const char *nesting_what;
+    int nesting_limit;
     /* Loops whose step evaluated to 0 (`pypto.loop(0, 10, 0)`, `LoopRange(0, 10, 0)`), in some
      * binding set: upstream rejects them (the loop never ends); the analysis gives them no
      * iterations, no formula and no division by zero.  Ids into kernel->loops, each once. */
