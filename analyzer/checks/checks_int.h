@@ -83,8 +83,6 @@ pc_loc pc_chk_primary(const pc_option *o, const pc_kernel *k);
 /* How the option was written, for messages: "set_runtime_options", "jit(runtime_options=...)",
  * "config::SetRuntimeOption", "tile_fwk_config.json", ".poolcheck.json", "--set". */
 const char *pc_chk_site_name(const pc_option *o);
-/* Is the option from outside the source (config file, project file, --set)? */
-bool pc_chk_option_external(const pc_option *o);
 
 /* Notes. */
 void pc_chk_note_option(pc_chk_ctx *c, pc_diag *d, const pc_option *o, pc_loc primary);

@@ -104,12 +104,6 @@ const char *pc_chk_site_name(const pc_option *o)
     return "an option";
 }
 
-bool pc_chk_option_external(const pc_option *o)
-{
-    return o->site == PC_SITE_CONFIG_FILE || o->site == PC_SITE_PROJECT_FILE ||
-           o->site == PC_SITE_COMMAND_LINE;
-}
-
 /* ---- notes ------------------------------------------------------------------------------------ */
 
 static bool same_line(pc_loc a, pc_loc b)

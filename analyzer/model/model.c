@@ -120,8 +120,6 @@ pc_arena *pc_model_arena(pc_model *m) { return m->arena; }
 
 const char *pc_model_strdup(pc_model *m, const char *s) { return s ? pc_arena_strdup(m->arena, s) : NULL; }
 
-const char *pc_model_strndup(pc_model *m, const char *s, size_t n) { return pc_arena_strndup(m->arena, s, n); }
-
 pc_loc pc_model_loc(pc_model *m, const char *file, uint32_t line, uint32_t col, uint32_t end_line,
                     uint32_t end_col)
 {

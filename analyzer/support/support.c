@@ -16,7 +16,6 @@
 /* Per-thread so that concurrent analyses (the LSP server) never share mutable state. */
 static _Thread_local uint64_t alloc_count;
 static _Thread_local uint64_t fail_at;
-static _Thread_local pc_oom_handler oom_handler;
 static _Thread_local const char *oom_context; /* the file being read or analysed, if any */
 
 static void default_oom(void)
@@ -39,9 +38,7 @@ const char *pc_mem_oom_file(void) { return oom_context; }
 
 static void out_of_memory(void)
 {
-    if (oom_handler)
-        oom_handler();
-    default_oom(); /* a handler that returns still must not let us continue */
+    default_oom();
 }
 
 static bool inject_failure(void)
@@ -93,8 +90,6 @@ void pc_mem_fail_after(uint64_t n)
 }
 
 uint64_t pc_mem_count(void) { return alloc_count; }
-
-void pc_mem_set_oom_handler(pc_oom_handler h) { oom_handler = h; }
 
 /* ---- arena ------------------------------------------------------------------------------------ */
 

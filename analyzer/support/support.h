@@ -35,8 +35,6 @@
 /* Fault injection for tests: fail the Nth allocation from now (1-based); 0 disables. */
 void pc_mem_fail_after(uint64_t n);
 uint64_t pc_mem_count(void);             /* allocations made on this thread so far */
-typedef void (*pc_oom_handler)(void);
-void pc_mem_set_oom_handler(pc_oom_handler h); /* NULL restores the default (print, exit 2) */
 /* The file an out-of-memory message names ("out of memory while processing 'x'"): set around
  * reading and analysing a file; returns the previous one, to be put back after.  The string must
  * outlive its use (per-thread, like the counters).  pc_mem_oom_file: the current one, or NULL. */

@@ -399,7 +399,6 @@ void pc_model_add_message(pc_model *m, pc_msg_kind kind, pc_loc loc, const char 
 void pc_model_add_message_check(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *check, const char *text);
 /* Interned copies in the model arena. */
 const char *pc_model_strdup(pc_model *m, const char *s);
-const char *pc_model_strndup(pc_model *m, const char *s, size_t n);
 pc_loc pc_model_loc(pc_model *m, const char *file, uint32_t line, uint32_t col,
                     uint32_t end_line, uint32_t end_col);
 
