@@ -19,6 +19,7 @@ static pc_severity msg_severity(pc_msg_kind k)
     switch (k) {
     case PC_MSG_FATAL: return PC_SEV_ERROR;
     case PC_MSG_PARSE_NOISE: return PC_SEV_ERROR;
+    case PC_MSG_ERROR: return PC_SEV_ERROR;
     case PC_MSG_WARNING: return PC_SEV_WARNING;
     default: return PC_SEV_NOTE;
     }

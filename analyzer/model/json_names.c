@@ -23,8 +23,8 @@ const char *pc_mjson_optval_kind_name(int k)
 
 const char *pc_mjson_msg_kind_name(int k)
 {
-    static const char *n[] = {"fatal", "parse_noise", "warning", "note"};
-    return k >= 0 && k <= PC_MSG_NOTE ? n[k] : "?";
+    static const char *n[] = {"fatal", "parse_noise", "warning", "note", "error"};
+    return k >= 0 && k <= PC_MSG_ERROR ? n[k] : "?";
 }
 
 const char *pc_mjson_expr_op_name(int k)

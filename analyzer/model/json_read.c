@@ -1033,7 +1033,7 @@ static bool read_message(jr *r, const pc_json *j, int index, pc_message *msg)
     (void)index;
     int kind;
     if (!want_object(r, j) || !check_fields(r, j, fields) ||
-        !read_enum(r, j, "kind", pc_mjson_msg_kind_name, PC_MSG_FATAL, PC_MSG_NOTE, &kind))
+        !read_enum(r, j, "kind", pc_mjson_msg_kind_name, PC_MSG_FATAL, PC_MSG_ERROR, &kind))
         return false;
     msg->kind = (pc_msg_kind)kind;
     msg->check = NULL; /* optional: only the notes a check reports have one */

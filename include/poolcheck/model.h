@@ -351,7 +351,10 @@ typedef struct pc_kernel {
 
 /* What a frontend has to say about the source itself: a syntax error (fatal), clang's own errors
  * in stub mode (noise: shown only with --show-parse-errors), or a note. */
-typedef enum pc_msg_kind { PC_MSG_FATAL, PC_MSG_PARSE_NOISE, PC_MSG_WARNING, PC_MSG_NOTE } pc_msg_kind;
+/* PC_MSG_PARSE_NOISE: clang's errors in stub mode outside kernel code, shown only with
+ * --show-parse-errors; PC_MSG_ERROR: an error in the source that does not stop the analysis (clang's
+ * error inside a kernel body: the kernel will not compile). */
+typedef enum pc_msg_kind { PC_MSG_FATAL, PC_MSG_PARSE_NOISE, PC_MSG_WARNING, PC_MSG_NOTE, PC_MSG_ERROR } pc_msg_kind;
 typedef struct pc_message {
     pc_msg_kind kind;
     pc_loc loc;

@@ -949,7 +949,7 @@ START_TEST(json_value_errors)
     expect_mut("{\"kind\": \"tuple\", \"items\": [],", "{\"kind\": \"tuple\", \"items\": {},",
                "options[0].value.items[2].items[1].items: expected an array, got an object");
     expect_mut("{\"kind\": \"none\",", "{\"kind\": \"none\", \"value\": 1,", "options[3].value: \"value\" is not used by kind \"none\"");
-    expect_mut("\"kind\": \"warning\"", "\"kind\": \"error\"", "messages[1].kind: unknown value \"error\"");
+    expect_mut("\"kind\": \"warning\"", "\"kind\": \"remark\"", "messages[1].kind: unknown value \"remark\"");
     expect_mut("{\"sym\": \"weird name(0)\"}", "{\"op\": \"add\", \"a\": 1}", "kernels[0].tensors[3].shape[0]: missing \"b\"");
     expect_mut("{\"sym\": \"weird name(0)\"}", "{\"op\": \"pow\", \"a\": 1, \"b\": 2}",
                "kernels[0].tensors[3].shape[0].op: unknown value \"pow\"");

@@ -62,6 +62,21 @@ static int kernel_at(pc_cx *cx, uint32_t off)
     return k;
 }
 
+/* The PARSE_NOISE message pc_clang_parse recorded for dg (same place in the main file, "clang: "
+ * and its text) becomes a PC_MSG_ERROR. */
+static void promote_to_error(pc_cx *cx, const pc_cdiag *dg)
+{
+    for (int i = 0; i < cx->m->nmessages; i++) {
+        pc_message *msg = &cx->m->messages[i];
+        if (msg->kind == PC_MSG_PARSE_NOISE && msg->loc.line == dg->line && msg->loc.col == dg->col &&
+            msg->loc.file && cx->m->file && strcmp(msg->loc.file, cx->m->file) == 0 && msg->text &&
+            strncmp(msg->text, "clang: ", 7) == 0 && strcmp(msg->text + 7, dg->text) == 0) {
+            msg->kind = PC_MSG_ERROR;
+            return;
+        }
+    }
+}
+
 void pc_clang_check_leftovers(pc_cx *cx)
 {
     pc_ctoks own = {0};
@@ -120,6 +135,11 @@ void pc_clang_check_leftovers(pc_cx *cx)
                                  : "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a "
                                    "macro of its own)");
     }
+    /* A clang error inside a kernel body is the kernel's own (it will not compile): shown as an
+     * error whatever --show-parse-errors says, where one outside kernel code stays stub noise. */
+    for (int d = 0; d < cx->ndiags; d++)
+        if (kernel_at(cx, cx->diags[d].off) >= 0)
+            promote_to_error(cx, &cx->diags[d]);
     for (int d = 0; d < cx->ndiags; d++) {
         pc_cdiag *dg = &cx->diags[d];
         if (dg->claimed)
