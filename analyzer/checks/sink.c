@@ -13,11 +13,16 @@
 #include <string.h>
 
 /* One suppression: lines first..last (inclusive) of a file; names = the text between the
- * parentheses (or after `noqa:`), NULL for a bare form that suppresses every check. */
+ * parentheses (or after `noqa:`), NULL for a bare form that suppresses every check.  line:col is
+ * the comment; used, the checks it suppressed a finding of (PC020 reports the names that
+ * suppressed nothing). */
 typedef struct supp {
     uint32_t first, last;
     const char *names;
+    uint32_t line, col, names_col; /* names_col: the column of names' first byte */
+    uint64_t used;
 } supp;
+_Static_assert(PC_CHK_COUNT <= 64, "supp.used holds one bit per check");
 
 typedef struct src_file {
     const char *file;
@@ -184,7 +189,7 @@ static bool names_match(const char *names, int check)
     return false;
 }
 
-typedef struct nolint_begin { uint32_t line, col; const char *names; } nolint_begin;
+typedef struct nolint_begin { uint32_t line, col, names_col; const char *names; } nolint_begin;
 
 /* The list after `noqa:` as ruff reads it: codes separated by commas or blanks, ending at the
  * first word that is neither a code (letters then digits) nor one of our names.  Returns its
@@ -220,9 +225,11 @@ static size_t noqa_list_len(const char *p, const char *eol)
     return (size_t)(last_end - p);
 }
 
-static void add_supp(pc_diag_sink *s, src_file *f, uint32_t first, uint32_t last, const char *names)
+static void add_supp(pc_diag_sink *s, src_file *f, uint32_t first, uint32_t last, const char *names,
+                     uint32_t line, uint32_t col, uint32_t names_col)
 {
-    supp x = {first, last, names};
+    (void)s;
+    supp x = {first, last, names, line, col, names_col, 0};
     PC_VEC_PUSH(f->supps, x);
 }
 
@@ -230,7 +237,7 @@ static void report_unmatched(pc_diag_sink *s, const char *file, uint32_t line, u
                              const char *text)
 {
     pc_loc l = {file, line, col, line, col + 11};
-    pc_diag_message(s, PC_SEV_WARNING, l, text);
+    pc_diag_report(s, PC_CHK_UNUSED_SUPPRESSION, l, NULL, "%s", text);
 }
 
 /* Read the suppression comments of one file (one pass over its lines). */
@@ -256,8 +263,10 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
                 if (q < eol && is_ident(*q))
                     continue; /* NOLINTFOO: not ours */
                 const char *names = NULL;
+                uint32_t names_col = 0;
                 if (q < eol && *q == '(') {
                     const char *close = memchr(q, ')', (size_t)(eol - q));
+                    names_col = (uint32_t)(q + 1 - bol) + 1;
                     if (close) {
                         names = pc_arena_strndup(s->arena, q + 1, (size_t)(close - q - 1));
                         q = close + 1;
@@ -265,11 +274,11 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
                 }
                 uint32_t col = (uint32_t)(p - bol) + 1;
                 if (form == 0)
-                    add_supp(s, f, line, line, names);
+                    add_supp(s, f, line, line, names, line, col, names_col);
                 else if (form == 1)
-                    add_supp(s, f, line + 1, line + 1, names);
+                    add_supp(s, f, line + 1, line + 1, names, line, col, names_col);
                 else if (form == 2) {
-                    nolint_begin b = {line, col, names ? names : ""};
+                    nolint_begin b = {line, col, names_col, names ? names : ""};
                     PC_VEC_PUSH(open, b);
                 } else {
                     /* NOLINTEND closes the latest NOLINTBEGIN with the same list. */
@@ -283,7 +292,7 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
                                          "'NOLINTBEGIN' comment");
                     } else {
                         nolint_begin b = open.items[i - 1];
-                        add_supp(s, f, b.line, line, *b.names ? b.names : NULL);
+                        add_supp(s, f, b.line, line, *b.names ? b.names : NULL, b.line, b.col, b.names_col);
                         memmove(&open.items[i - 1], &open.items[i],
                                 (open.count - i) * sizeof *open.items);
                         open.count--;
@@ -308,7 +317,7 @@ static void scan_suppressions(pc_diag_sink *s, src_file *f)
                         if (n)
                             names = pc_arena_strndup(s->arena, q, n);
                     }
-                    add_supp(s, f, line, line, names);
+                    add_supp(s, f, line, line, names, line, (uint32_t)(p - bol) + 1, (uint32_t)(q - bol) + 1);
                 }
             }
         }
@@ -358,22 +367,96 @@ const char *pc_diag_source(const pc_diag_sink *s, const char *file, size_t *len,
     return NULL;
 }
 
-bool pc_diag_is_suppressed(const pc_diag_sink *s, int check, pc_loc loc)
+/* The suppression comment that covers (check, loc), or NULL. */
+static supp *covering(const pc_diag_sink *s, int check, pc_loc loc)
 {
     if (!loc.file || loc.line == 0)
-        return false;
+        return NULL;
     for (size_t i = 0; i < s->sources.count; i++) {
         const src_file *f = &s->sources.items[i];
         if (strcmp(f->file, loc.file) != 0)
             continue;
         for (size_t j = 0; j < f->supps.count; j++) {
-            const supp *x = &f->supps.items[j];
+            supp *x = &f->supps.items[j];
             if (loc.line >= x->first && loc.line <= x->last &&
                 (!x->names || names_match(x->names, check)))
-                return true;
+                return x;
         }
     }
-    return false;
+    return NULL;
+}
+
+bool pc_diag_is_suppressed(const pc_diag_sink *s, int check, pc_loc loc) { return covering(s, check, loc) != NULL; }
+
+/* Does a suppression entry look like one of poolcheck's own (an id "PC" + digits, or
+ * "poolcheck-..."), so that naming no check is a misspelling rather than another tool's name? */
+static bool looks_ours(const char *entry)
+{
+    if ((entry[0] == 'P' || entry[0] == 'p') && (entry[1] == 'C' || entry[1] == 'c') &&
+        isdigit((unsigned char)entry[2]))
+        return true;
+    return prefix_ci(entry, "poolcheck-");
+}
+
+static void judge_entry(pc_diag_sink *s, const src_file *f, const supp *x, const char *entry, uint32_t col)
+{
+    uint64_t matches = 0, selected = 0;
+    for (int c = 0; c < PC_CHK_COUNT; c++)
+        if (pc_chk_glob_matches(entry, c)) {
+            matches |= (uint64_t)1 << c;
+            if (s->selected[c])
+                selected |= (uint64_t)1 << c;
+        }
+    /* at the name itself, so two names of one comment are two findings */
+    pc_loc l = {f->file, x->line, col, x->line, col + (uint32_t)strlen(entry)};
+    if (!matches) {
+        if (looks_ours(entry))
+            pc_diag_report(s, PC_CHK_UNUSED_SUPPRESSION, l, NULL,
+                           "'%s' in this suppression comment names no check of poolcheck's (--list-checks "
+                           "lists them): it suppresses nothing",
+                           entry);
+        return;
+    }
+    /* a check not selected reports nothing to suppress: the comment may be for another run */
+    if (!selected || (matches & x->used))
+        return;
+    if (x->first == x->last)
+        pc_diag_report(s, PC_CHK_UNUSED_SUPPRESSION, l, NULL,
+                       "unused suppression of '%s': no such finding on line %u", entry, x->first);
+    else
+        pc_diag_report(s, PC_CHK_UNUSED_SUPPRESSION, l, NULL,
+                       "unused suppression of '%s': no such finding on lines %u-%u", entry, x->first,
+                       x->last);
+}
+
+void pc_diag_report_unused_suppressions(pc_diag_sink *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->sources.count; i++) {
+        const src_file *f = &s->sources.items[i];
+        /* judge_entry reports into s->diags, never into sources: f and its supps stay put */
+        for (size_t j = 0; j < f->supps.count; j++) {
+            const supp *x = &f->supps.items[j];
+            if (!x->names) /* bare NOLINT / noqa: every tool's, not ours to judge */
+                continue;
+            const char *p = x->names;
+            while (*p) {
+                while (*p == ',' || isspace((unsigned char)*p))
+                    p++;
+                const char *start = p;
+                while (*p && *p != ',' && !isspace((unsigned char)*p))
+                    p++;
+                if (p > start) {
+                    char entry[128];
+                    size_t n = (size_t)(p - start) < sizeof entry - 1 ? (size_t)(p - start) : sizeof entry - 1;
+                    memcpy(entry, start, n);
+                    entry[n] = 0;
+                    judge_entry(s, f, x, entry, x->names_col ? x->names_col + (uint32_t)(start - x->names) : x->col);
+                }
+            }
+        }
+    }
 }
 
 /* ---- reporting -------------------------------------------------------------------------------- */
@@ -507,7 +590,9 @@ pc_diag *pc_diag_report(pc_diag_sink *s, int check, pc_loc loc, const char *kern
 {
     if (!s || check < 0 || check >= PC_CHK_COUNT || !s->selected[check])
         return NULL;
-    if (pc_diag_is_suppressed(s, check, loc)) {
+    supp *by = covering(s, check, loc);
+    if (by) {
+        by->used |= (uint64_t)1 << check;
         s->suppressed++;
         return NULL;
     }

@@ -111,6 +111,7 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     in.sets = opts->analysis.sets;
     in.nsets = opts->analysis.nsets;
     pc_lint(sink, &in);
+    pc_diag_report_unused_suppressions(sink);
     pc_mem_oom_context(outer);
     return fr;
 }

@@ -76,9 +76,14 @@ void pc_diag_set_max(pc_diag_sink *s, int max_per_file);    /* 0 = no cap */
  * `NOLINTBEGIN(...)` ... `NOLINTEND(...)` (clang-tidy's), and `noqa`, `noqa: PC001 PC002`
  * (ruff's; case-insensitive).  A bare form suppresses every check on its line(s).  Names may be
  * ids, names or "poolcheck-"names; unknown names are ignored (they belong to other tools).
- * A NOLINTBEGIN without its NOLINTEND (or the reverse) suppresses nothing and is reported as a
- * warning message (check -1) at the comment.  Call before reporting. */
+ * A NOLINTBEGIN without its NOLINTEND (or the reverse) suppresses nothing and is reported as
+ * PC020 at the comment.  Call before reporting. */
 void pc_diag_set_source(pc_diag_sink *s, const char *file, const char *text, size_t len, pc_lang lang);
+/* PC020 (ruff's RUF100): after every finding of the file has been reported, each name of a
+ * suppression comment that is one of poolcheck's checks (selected) and suppressed no finding, and
+ * each name that looks like poolcheck's (PC + digits, poolcheck-...) but names no check.  Bare
+ * forms and other tools' names are never judged. */
+void pc_diag_report_unused_suppressions(pc_diag_sink *s);
 
 /* Report.  fmt is printf-style; notes and fixes are attached with the two calls below, to the
  * diagnostic just reported (dropped silently if that one was filtered). Returns the diag or NULL
