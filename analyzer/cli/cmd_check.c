@@ -35,7 +35,13 @@ static const char check_help[] =
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
     "  -j N                      analyse files in N worker processes (default 1)\n"
-    "  --list-checks             list the checks and exit\n\n";
+    "  --list-checks             list the checks and exit\n\n"
+    "Exit status (docs/model.md 12):\n"
+    "  0  no error-level finding\n"
+    "  1  error-level findings (after --warnings-as-errors)\n"
+    "  2  usage error, unreadable or missing input, a source that cannot be parsed at all,\n"
+    "     internal error\n"
+    "  3  'poolcheck logs --kernel' compared nothing (not returned by check)\n\n";
 
 typedef PC_VEC(char *) str_vec;
 
@@ -71,9 +77,13 @@ static void collect_dir(pc_cli_common *c, const char *dir, const str_vec *exclud
     closedir(d);
     if (names.count)
         qsort(names.items, names.count, sizeof(char *), cmp_str);
+    /* `models/` names the directory as `models` does: its files are `models/x.py`, not `models//x.py` */
+    size_t dlen = strlen(dir);
+    while (dlen > 0 && dir[dlen - 1] == '/') /* "/" itself: "/x.py" */
+        dlen--;
     for (size_t i = 0; i < names.count; i++) {
         pc_sb p = {0};
-        pc_sb_printf(&p, "%s/%s", dir, names.items[i]);
+        pc_sb_printf(&p, "%.*s/%s", (int)dlen, dir, names.items[i]);
         char *path = pc_sb_take(&p);
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -14,7 +14,33 @@ static const char model_help[] =
     "(check, logs --kernel, plan) works only from this model, so it shows what poolcheck saw: use\n"
     "it when a prediction looks wrong.  Messages of the frontend go to stderr.\n"
     "Exit status: 0 model printed; 2 usage error, unreadable file, or a source that cannot be\n"
-    "parsed at all.\n\n";
+    "parsed at all.\n\n"
+    "Options (how the source is read; the model involves no analysis, bindings or runtime options):\n"
+    "  --lang=cpp|python         force the language (default: from the extension)\n"
+    "  --python-path DIR         also look for imported project modules in DIR (repeatable)\n"
+    "  -p DIR                    directory holding compile_commands.json (real headers)\n"
+    "  --extra-arg=ARG           append a compiler argument (repeatable)\n"
+    "  --extra-arg-before=ARG    prepend a compiler argument (repeatable)\n"
+    "  --show-parse-errors       show clang's own errors (hidden in stub-header mode)\n"
+    "  --max-parse-seconds S     give up parsing a C++ file after S seconds: exit 2. Default 300,\n"
+    "                            0 = no limit\n";
+
+/* The options of check, logs and plan that only the analysis reads: `model` prints what the
+ * frontend saw and would ignore them, so they are unknown here, as its help says. */
+static bool analysis_only(const char *arg)
+{
+    static const char *const names[] = {"bind", "shapes", "set", "config", "config-file", "no-config-lookup",
+                                        "inner-policy", "assemble-headroom", "max-walk-seconds",
+                                        "checks", "warnings-as-errors", NULL};
+    if (arg[0] != '-' || arg[1] != '-')
+        return false;
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+            return true;
+    return false;
+}
 
 int pc_cmd_model(int argc, char **argv)
 {
@@ -24,9 +50,14 @@ int pc_cmd_model(int argc, char **argv)
     int status = PC_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf("%s%s", model_help, pc_cli_common_help);
+            fputs(model_help, stdout);
             pc_cli_common_free(&c);
             return PC_EXIT_OK;
+        }
+        if (analysis_only(argv[i])) {
+            pc_cli_unknown_option("model", argv[i], model_help, NULL);
+            pc_cli_common_free(&c);
+            return PC_EXIT_USAGE;
         }
         int r = pc_cli_common_option(&c, argc, argv, &i);
         if (r < 0) {
@@ -36,7 +67,7 @@ int pc_cmd_model(int argc, char **argv)
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1]) {
-            pc_cli_unknown_option("model", argv[i], model_help, pc_cli_common_help);
+            pc_cli_unknown_option("model", argv[i], model_help, NULL);
             pc_cli_common_free(&c);
             return PC_EXIT_USAGE;
         }
@@ -54,6 +85,7 @@ int pc_cmd_model(int argc, char **argv)
     }
     pc_parse_opts po = {0};
     po.lang = c.lang;
+    po.max_parse_seconds = c.max_parse_seconds; /* as check bounds its parse */
     po.compile_db_dir = c.compile_db_dir;
     po.extra_args = c.extra_args.items;
     po.nextra_args = c.extra_args.count;

@@ -204,13 +204,21 @@ void pc_cfg_config_file_free(pc_config_file *f)
 
 /* ---- .poolcheck.json ---------------------------------------------------------------------------- */
 
-static const char *const project_fields[] = {"checks", "warnings_as_errors", "bindings", "config", "runtime",
+/* `bind`, not its deprecated spelling `bindings`: the list and the "did you mean" offer what to write. */
+static const char *const project_fields[] = {"checks", "warnings_as_errors", "bind", "config", "runtime",
                                              "inner_policy", "assemble_headroom", "exclude", "python_path", NULL};
 
 static char *unknown_field(const src *s, pc_json_pos at, const char *name)
 {
     pc_sb b = {0};
-    pc_sb_printf(&b, "unknown field `%s`, expected one of ", name);
+    size_t n = 0;
+    while (project_fields[n])
+        n++;
+    const char *near = pc_cfg_nearest(name, project_fields, n, -1);
+    pc_sb_printf(&b, "unknown field `%s`", name);
+    if (near)
+        pc_sb_printf(&b, " (did you mean `%s`?)", near);
+    pc_sb_printf(&b, ", expected one of ");
     for (int i = 0; project_fields[i]; i++)
         pc_sb_printf(&b, "%s`%s`", i ? ", " : "", project_fields[i]);
     char *msg = pc_sb_take(&b);
