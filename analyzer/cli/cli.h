@@ -87,5 +87,6 @@ int pc_cmd_check(int argc, char **argv);
 int pc_cmd_model(int argc, char **argv);
 int pc_cmd_logs(int argc, char **argv);
 int pc_cmd_plan(int argc, char **argv);
+int pc_cmd_rule(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@ static const char usage[] =
     "       poolcheck model FILE                      print the kernel model as JSON\n"
     "       poolcheck logs [options] PATH...          read runtime logs; compare with --kernel FILE\n"
     "       poolcheck plan FILE --budget-kb N         depths for a workspace budget\n"
+    "       poolcheck rule ID|NAME | --all            explain a check (what it finds, what to do)\n"
     "       poolcheck --list-checks | --version | --help\n"
     "\n"
     "poolcheck reads CANN PyPTO kernels (Python and C++) without compiling or running them and\n"
@@ -22,7 +23,7 @@ static const char usage[] =
     "\n"
     "Run 'poolcheck SUBCOMMAND --help' for the options of a subcommand.\n";
 
-static const char *const subcommands[] = {"check", "model", "logs", "plan", "help", NULL};
+static const char *const subcommands[] = {"check", "model", "logs", "plan", "rule", "help", NULL};
 
 /* A first word that is no option, no subcommand and no existing file, and does not look like a
  * path (no '/', no kernel extension), is a mistyped subcommand rather than a missing input:
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
         return pc_cmd_logs(argc - 1, argv + 1);
     if (strcmp(cmd, "plan") == 0)
         return pc_cmd_plan(argc - 1, argv + 1);
+    if (strcmp(cmd, "rule") == 0)
+        return pc_cmd_rule(argc - 1, argv + 1);
     const char *near = unknown_command(cmd);
     if (near) {
         pc_cli_error("unknown command '%s'; did you mean '%s'?", cmd, near);
