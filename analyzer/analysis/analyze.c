@@ -507,6 +507,16 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         if ((!sets[i].known && !sets[i].truncated) || sets[i].unit_excl < 0 || r->unit_excl < 0) r->unit_excl = -1;
         else if (sets[i].unit_excl > r->unit_excl) r->unit_excl = sets[i].unit_excl;
     }
+    /* A pool no tensor of the kernel uses (and, for root_inner, no buffer upstream's lowering adds)
+     * costs 0 bytes per instance whatever the walk could not count: a kernel that needs no pool
+     * needs no workspace, not an unknown one. */
+    bool lowered_any = false;
+    for (int i = 0; i < c.nroots && !lowered_any; i++)
+        lowered_any = c.root_lowered[i] != 0;
+    if (!c.needed[PC_POOL_ROOT_INNER] && !lowered_any)
+        r->unit_inner = 0;
+    if (!c.needed[PC_POOL_EXCLUSIVE])
+        r->unit_excl = 0;
     r->ntensors = k->ntensors;
     r->tensors = pc_arena_alloc(arena, (size_t)(k->ntensors ? k->ntensors : 1) * sizeof(pc_tensor_result));
     /* Bindings for sizes outside the walk: loop factor variables at their largest factor. */

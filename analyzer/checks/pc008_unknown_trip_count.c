@@ -47,6 +47,10 @@ void pc_chk_unknown_trip_count(pc_chk_ctx *c)
         const pc_result *r = pc_chk_result(c, k);
         if (!r || r->nunknowns == 0)
             continue;
+        /* a kernel that uses no pool needs depth 0 and no workspace whatever its trip counts are:
+         * nothing to bind (its summary still says the instance count is unknown) */
+        if (!r->needed[0] && !r->needed[1] && !r->needed[2])
+            continue;
         const pc_kernel *kern = &c->model->kernels[k];
         /* "root_inner <= 128 (min(ceil(n/16), 128)), exclusive_outcast <= 128" */
         pc_sb bounds = {0};
