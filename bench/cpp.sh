@@ -15,7 +15,7 @@
 # A file with an #include nobody can find stops clang (a fatal error) but not poolcheck, which
 # parses with libclang's KeepGoing: for those the baseline is the same libclang parse with
 # KeepGoing, `CINDEXTEST_KEEP_GOING=1 c-index-test -test-load-source none` with the same flags.
-# Goal: ratio poolcheck/clang <= 1.05 (issue 12).  Prints one row per file and the ratio of the
+# Goal: ratio poolcheck/clang <= 1.05.  Prints one row per file and the ratio of the
 # totals.  BENCH_CLOCK=cpu times CPU (the median task-clock of `perf stat`, every thread of the
 # process: user + system) instead of wall time: on a machine other jobs load, wall times of the
 # same command vary by 2x from run to run and a 5 % goal cannot be read from them.  Upstream kernels: bench/cpp.sh $(grep -rlE '\b(FUNCTION|LOOP) *\(' UPSTREAM/framework/tests | head -20)

@@ -5,7 +5,7 @@
 #   bench/cpp_corpus.sh UPSTREAM_DIR [-j N]      (POOLCHECK=path/to/poolcheck to pick a binary)
 #
 # Kernel files: the .cpp files under UPSTREAM_DIR/framework/tests that use the FUNCTION or LOOP
-# macro.  Prints four figures (issue 12's targets in brackets):
+# macro.  Prints four figures (the targets in brackets):
 #   - files with a clang error in stub mode (any `clang:` error of --show-parse-errors)  [<= 10 %]
 #     and of those, how many have every error outside kernel bodies (test scaffolding, headers:
 #     the predictions do not depend on them) against errors inside a kernel (a statement or LOOP

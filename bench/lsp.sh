@@ -10,7 +10,7 @@
 # Without FILEs: the seed example (examples/k_tmp_to_d_emb.py and .cpp; goal <= 50 ms at debounce
 # 0) and, when $PYPTO_UPSTREAM names a checkout of the upstream PyPTO tree, its largest C++ test file
 # framework/tests/ut/interface/src/function/test_dynamic_ops.cpp (138 KB, ~100 TEST bodies; goal
-# <= 25 ms, issue 12).  Each edit adds a comment line (new text every time): at the end of the file,
+# <= 25 ms).  Each edit adds a comment line (new text every time): at the end of the file,
 # and for C++ also first in a function body and between two functions in the middle of the file
 # (lsp_latency --at=body / --at=between); a C++ document is kept in editor mode, where an edit
 # re-parses only the function it touches.  The machine's load average is printed with each line:

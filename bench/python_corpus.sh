@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/python_corpus.sh - poolcheck over the Python kernels of a PyPTO checkout (issue 13).
+# bench/python_corpus.sh - poolcheck over the Python kernels of a PyPTO checkout.
 #
 #   bench/python_corpus.sh UPSTREAM_DIR [POOLCHECK]
 #

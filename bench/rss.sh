@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/rss.sh - peak memory of `poolcheck check` over many files (issue 15 item 7: each file's
+# bench/rss.sh - peak memory of `poolcheck check` over many files (each file's
 # results are written when its turn comes and freed, so the peak must not grow with the number of
 # files).  For each corpus size, format and -j value it prints the wall time and the peak resident
 # set size (GNU time's %M: the largest of the command and the workers it waited for), then the

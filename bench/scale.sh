@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale (issue 17): the analysis cost does not grow with the number of instances where the loops
+# Scale: the analysis cost does not grow with the number of instances where the loops
 # repeat.  Three measurements, each printed with what it is checked against:
 #
 #  1. the seed example (examples/k_tmp_to_d_emb.py and .cpp) with L_STATIC = 10^3, 10^6, 10^9,

@@ -75,7 +75,7 @@ typedef struct an_ctx {
     bool *kernel_scope_assemble;    /* assemble tensor created in the kernel body (whole launch) */
     bool *stmt_defines_assemble;    /* statement -> it defines an assemble tensor (pc_an_classify) */
     bool needed[3];
-    struct an_tiles *tiles;         /* issue 18: tiles.c's per-tensor producers and consumers */
+    struct an_tiles *tiles;         /* tiles.c's per-tensor producers and consumers */
     low_result lowering;            /* lower.c: the first buffer its rules could not size */
     int64_t *root_lowered;          /* per root: the most root_inner bytes lower.c adds on a compiled path */
     unsigned *root_lowered_kinds;   /* per root: what they are (LOW_*) */
@@ -113,7 +113,7 @@ typedef struct an_ranges { int64_t *lo, *hi; int n, cap; bool all; } an_ranges;
 bool pc_an_ranges_has(const an_ranges *r, int64_t task);
 
 /* One DeviceTask in order: an explicit task (an_set_result.tasks) and the instances it is shifted
- * by (a task of a period added in closed form is a walked task shifted; issue 17). */
+ * by (a task of a period added in closed form is a walked task shifted). */
 typedef struct an_vtask { int64_t task, shift; } an_vtask;
 
 #define AN_KEEP_TASKS 262144   /* every DeviceTask is listed (pc_result.tasks) up to this many */
@@ -130,7 +130,7 @@ typedef struct an_set_result {
     int limit;                      /* AN_STOP_NESTING: the limit (AN_MAX_DEPTH, AN_MAX_NEST) */
     int64_t ninstances;
     PC_VEC(int32_t) instance_roots; /* only kept while ninstances <= AN_KEEP_INSTANCES */
-    /* The DeviceTasks the walk closed (explicit tasks).  Periods added in closed form (issue 17)
+    /* The DeviceTasks the walk closed (explicit tasks).  Periods added in closed form
      * add tasks that repeat explicit ones shifted: nvtasks counts all of them, task_vidx gives
      * each explicit task its number among all, and vtasks lists every task while there are at
      * most AN_KEEP_TASKS (vtasks_dropped past that).  Per-task vectors below are per explicit
@@ -189,7 +189,7 @@ int64_t pc_an_tensor_bytes(const an_ctx *c, int t, const pc_bindings *sets, size
 int64_t pc_an_lowered_inner(an_ctx *c, const int *stmts, size_t n, const pc_bindings *sets, size_t nsets,
                             low_result *lr);
 
-/* ---- tiles.c (issue 18; docs/model.md 7, "Tile pieces of root_inner tensors") ------------------ */
+/* ---- tiles.c (docs/model.md 7, "Tile pieces of root_inner tensors") ------------------ */
 /* The aligned bytes root_inner tensor t takes: its pieces, each rounded up to 512, or
  * AlignUp(raw, 512) when it stays one piece (raw = its numel*bits/8 under sets). */
 int64_t pc_an_tiles_inner_bytes(an_ctx *c, int t, const pc_bindings *sets, size_t nsets, int64_t raw);

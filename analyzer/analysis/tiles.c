@@ -1,4 +1,4 @@
-/* tiles.c - root_inner tensors stored as tile pieces (issue 18; docs/model.md section 7, "Tile pieces
+/* tiles.c - root_inner tensors stored as tile pieces (docs/model.md section 7, "Tile pieces
  * of root_inner tensors").
  *
  * Upstream's SplitLargeFanoutTensor pass cuts a root_inner tensor T of static shape S when the least

@@ -19,7 +19,7 @@ typedef struct inst_req {
     bool has_inner, has_excl, has_op;
 } inst_req;
 
-/* Tier 2 (issue 17): a root whose sizes do not follow the loops but whose paths do is computed
+/* Tier 2: a root whose sizes do not follow the loops but whose paths do is computed
  * once per combination of its IF statements' decisions (its path signature). */
 #define AN_SIG_WORDS 2
 #define AN_SIG_MAX 16
@@ -70,9 +70,9 @@ typedef struct walker {
     bool *root_sizes_static; /* per root: no tensor size of it names a loop index or another
                               * loop's factor variable (tier 2 possible) */
     struct ix_memo **scan_memo; /* per loop, allocated when first used */
-    struct ff_state *ffs;    /* per nesting depth: the iteration-boundary states (issue 17) */
+    struct ff_state *ffs;    /* per nesting depth: the iteration-boundary states */
     signed char *scan_static;/* per loop: 0 not known, 1 no size or inner bound names its index,
-                              * -1 some does (the index scan of issue 17) */
+                              * -1 some does (the index scan) */
     PC_VEC(const char *) unknowns;
     /* loops being walked, outermost first, and per loop the iteration being walked within the
      * current factor's loop (is_loop_begin / is_loop_end are decided against it) */
@@ -87,7 +87,7 @@ typedef struct walker {
     const int *path_ifs, *path_key, *path_choice;
     int npath_ifs;
     bool mark;               /* record taken statements and undecidable conditions */
-    /* issue 17: DeviceTasks so far (also those added in closed form; the open one's number),
+    /* DeviceTasks so far (also those added in closed form; the open one's number),
      * assemble allocation events (a new allocation, a use that moves a non-whole-launch one's
      * end, a slot marked for allocation), the last use of any non-whole-launch allocation, and
      * per loop the statements and loops inside it (the index scan) */
@@ -944,7 +944,7 @@ static void progress_tick(walker *w)
     w->c->opts->progress(w->c->opts->progress_user, w->c->k->name, w->out->ninstances, t - w->t_start);
 }
 
-/* The walk's budget (issue 26 item 1): past pc_analysis_opts.max_walk_seconds, or once the
+/* The walk's budget: past pc_analysis_opts.max_walk_seconds, or once the
  * caller's cancel callback says so, the walk stops; the depths are then bounds (truncated, PC012
  * names the limit).  Checked every 4096 steps (instances and loop iterations), so a walk of loops
  * without instances is bounded too and a cancel takes effect within milliseconds. */
@@ -1104,7 +1104,7 @@ static void loop_segments(const an_ctx *c, int l, int64_t b, int64_t e, int64_t 
     }
 }
 
-/* ---- periodic iterations in closed form (issue 17) ------------------------------------------- *
+/* ---- periodic iterations in closed form ------------------------------------------- *
  *
  * The walk is an interpreter whose future depends only on its state.  Over a range of iterations
  * of a loop in which the body behaves the same in iteration j and j + Q (nothing in it depends on
@@ -1631,7 +1631,7 @@ static void ff_apply(walker *w, ff_state *st, int64_t times, bool events)
 /* Called at the boundary before iteration j of the range [a, b) (conditions periodic with
  * `period`): records the state, and when a measured period can repeat, adds the repetitions and
  * returns how many iterations they cover (0: walk iteration j). */
-/* Snapshots of the boundaries a key was recorded at (issue 17): with them a repetition is added
+/* Snapshots of the boundaries a key was recorded at: with them a repetition is added
  * from the period already walked, without walking one more to measure it.  Per key: instances,
  * task number, events, allocations, then the roots' instance counts and the assemble state. */
 #define FF_SNAP_MAX_WORDS 512
@@ -1830,7 +1830,7 @@ static void walk_iteration(walker *w, int l, int saved_scope, const segment *sg,
     walk_body(w, &w->c->loop_bodies[l], l);
 }
 
-/* ---- nests of identical iterations (issue 26 item 1) ---- *
+/* ---- nests of identical iterations ---- *
  *
  * The closed form above finds a loop's period from its states at iteration boundaries; a loop
  * whose state needs more iterations to repeat than it has (the position in the open DeviceTask
@@ -2243,7 +2243,7 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
     if (o->tasks.count == 0 && c->opts->progress)
         w.t_start = w.t_last = now_seconds();
     w.t_walk = now_seconds();
-    /* per loop: the statements and loops inside it, at any depth (the index scan of issue 17) */
+    /* per loop: the statements and loops inside it, at any depth (the index scan) */
     w.sub = pc_mem_calloc(nl, sizeof(an_sub));
     if (!c->opts->walk_every_instance && k->nloops) {
         /* two passes: count, then fill */

@@ -27,7 +27,7 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
         }
     }
     /* The analysis stopped walking instances at its limit (pc_result.truncated; added by the
-     * analysis owner, issue 16): what follows was not analysed, the depths are only bounds. */
+     * analysis owner): what follows was not analysed, the depths are only bounds. */
     for (int k = 0; k < pc_chk_nkernels(c); k++) {
         const pc_result *r = pc_chk_result(c, k);
         if (!r || !r->truncated)
@@ -50,7 +50,7 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
             continue;
         }
         if (r->walk_time_limit > 0 || r->cancelled) {
-            /* the walk's budget (issue 26): the limit is named, so the user knows what to raise */
+            /* the walk's budget: the limit is named, so the user knows what to raise */
             char limit[96];
             if (r->cancelled)
                 snprintf(limit, sizeof limit, "the walk was cancelled");

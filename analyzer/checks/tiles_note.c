@@ -1,5 +1,5 @@
 /*
- * The tile-pieces note (issue 18; docs/model.md section 7, "Tile pieces of root_inner tensors"): a
+ * The tile-pieces note (docs/model.md section 7, "Tile pieces of root_inner tensors"): a
  * root_inner tensor whose tile split cannot be worked out (no tile setter before its producer or a
  * consumer, a tile that is not a constant, dynamic dims, a matmul reading it as its right operand or
  * transposed) is counted as one piece, so the kernel's root_inner bytes (U0, the workspace) may be

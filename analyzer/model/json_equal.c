@@ -179,7 +179,7 @@ static bool eq_tensor(eq *q, const pc_tensor *a, const pc_tensor *b)
            eq_int(q, "def_stmt", a->def_stmt, b->def_stmt) && eq_loc(q, "loc", a->loc, b->loc);
 }
 
-/* issue 18: tile shapes and matmul operands */
+/* tile shapes and matmul operands */
 static bool eq_access_op(eq *q, const pc_access *a, const pc_access *b)
 {
     if (!eq_int(q, "role", a->role, b->role) || !eq_int(q, "transposed", a->transposed, b->transposed) ||

@@ -594,7 +594,7 @@ static bool read_tensor(jr *r, const pc_json *j, int index, pc_tensor *t)
            read_loc(r, j, "loc", &t->loc);
 }
 
-/* ---- tile shapes and matmul operands (issue 18): see jw_stmt_tiles for the format ---------- */
+/* ---- tile shapes and matmul operands: see jw_stmt_tiles for the format ---------- */
 static bool read_access_operand(jr *r, const pc_json *c, pc_access *a)
 {
     int role = PC_OPERAND_ANY;

@@ -337,7 +337,7 @@ static void jw_tensor(jw *w, const pc_tensor *t)
     jw_close(w, '}');
 }
 
-/* ---- tile shapes and matmul operands (issue 18; model.md section 7, "Tile pieces") -------------
+/* ---- tile shapes and matmul operands (model.md section 7, "Tile pieces") -------------
  *   stmt   + "tiles": {"vec_set", "vec_known", "vec": [..], "vec_loc", "cube_set", "cube_known",
  *            "cube_m": [m0, m1], "cube_k": [k0, k1, k2], "cube_n": [n0, n1], "cube_loc"}
  *            (absent: no tile setter precedes the statement)

@@ -1270,7 +1270,7 @@ static void tensor_table(pc_sb *b, const pc_result *r)
                      pool, pc_pool_name(tr->pool));
         pc_sb_printf(b, "<td class=\"n\">%s</td><td class=\"n\">%s", tr->bytes >= 0 ? I(tr->bytes).s : "?",
                      tr->aligned_bytes >= 0 ? I(tr->aligned_bytes).s : "?");
-        if (tr->pieces_text) { /* issue 18: tile pieces, each rounded up to 512 */
+        if (tr->pieces_text) { /* tile pieces, each rounded up to 512 */
             pc_sb_append(b, "<br><span class=\"muted\">");
             esc(b, tr->pieces_text);
             pc_sb_append(b, "</span>");

@@ -143,7 +143,7 @@ void *pc_rep_kernel_summary_json(const pc_rep_kernel *k)
         cJSON_AddNumberToObject(x, "column", T->col);
         cJSON_AddItemToObject(x, "bytes", num_or_null(T->bytes));
         cJSON_AddItemToObject(x, "aligned_bytes", num_or_null(T->aligned_bytes));
-        if (T->pieces_text) { /* issue 18: tile pieces (aligned_bytes is their sum) */
+        if (T->pieces_text) { /* tile pieces (aligned_bytes is their sum) */
             cJSON_AddNumberToObject(x, "pieces", (double)T->pieces);
             cJSON_AddStringToObject(x, "pieces_text", T->pieces_text);
         }

@@ -37,9 +37,9 @@ typedef struct pc_analysis_opts {
     /* An explicit limit on the instances walked per binding set, for callers that must bound
      * their time (fuzzers): past it the walk gives up and reports the depths as bounds
      * (pc_result.truncated; PC012 warns).  0 (the default) = no limit: what repeats is added in
-     * closed form, what does not is walked to the end (issue 17). */
+     * closed form, what does not is walked to the end. */
     int64_t max_instances;
-    /* Walk every instance, also where a loop's iterations repeat (issue 17: the walk otherwise
+    /* Walk every instance, also where a loop's iterations repeat (the walk otherwise
      * records its state at iteration boundaries and, once it repeats, adds the repeating periods
      * in closed form).  The results are the same; tests compare the two. */
     bool walk_every_instance;
@@ -49,7 +49,7 @@ typedef struct pc_analysis_opts {
      * terminal. */
     void (*progress)(void *user, const char *kernel, int64_t instances, double seconds);
     void *progress_user;
-    /* The walk's time budget per binding set, in seconds (issue 26: what has no repeating
+    /* The walk's time budget per binding set, in seconds (what has no repeating
      * structure is walked, and a walk must never hang the caller): past it the walk stops and the
      * depths are bounds (pc_result.truncated, walk_time_limit; PC012 names the limit).  Default
      * PC_DEFAULT_MAX_WALK_SECONDS; 0 = no limit. */
@@ -72,7 +72,7 @@ typedef struct pc_tensor_result {
     int64_t aligned_bytes;   /* AlignUp(bytes, 512), -1 unknown */
     const char *reason;      /* why this pool, one short clause */
     int root;                /* the root function that writes it (-1: none / parameter) */
-    /* issue 18 (docs/model.md 7, "Tile pieces"): a root_inner tensor upstream stores as several
+    /* docs/model.md 7, "Tile pieces": a root_inner tensor upstream stores as several
      * pieces.  pieces = 0: one piece (aligned_bytes = AlignUp(bytes, 512)); else the number of
      * pieces, aligned_bytes is their sum (each rounded up to 512) and pieces_text says what they are
      * ("2 pieces of [1, 32]", "[1, 96] + [1, 32]", "the whole [1, 64] + 2 pieces of [1, 32]"). */
@@ -156,7 +156,7 @@ typedef struct pc_result {
     int64_t device_tasks;    /* -1 likewise */
     /* The DeviceTask partition of the binding set that sets the maximum (for reports). */
     /* Every DeviceTask when there are at most 262,144 of them (else NULL and 0; device_tasks
-     * still counts them all, issue 17). */
+     * still counts them all). */
     pc_task *tasks; int64_t ntasks;
     int32_t *instance_roots; int64_t ninstances; /* root index of each instance, same set */
     pc_why why[3];
@@ -195,7 +195,7 @@ typedef struct pc_result {
      * binding set: upstream rejects them (the loop never ends); the analysis gives them no
      * iterations, no formula and no division by zero.  Ids into kernel->loops, each once. */
     int *zero_step_loops; int nzero_step_loops;
-    /* issue 18 (tiles): root_inner tensors kept as one piece because the tile-split rule's inputs
+    /* root_inner tensors kept as one piece because the tile-split rule's inputs
      * are unknown (no tile setter before an op, dynamic dims, a matmul's right or transposed
      * operand; docs/model.md 7): their bytes, so U0 and the workspace, may be low.  Tensor ids, a
      * clause saying why, and where (the op or setter concerned). */
@@ -205,7 +205,7 @@ typedef struct pc_result {
      * (an FP16 op's FP32 copy, a reduction's halves) is left out of the root_inner bytes, and the
      * op (NULL: nothing left out) */
     const char *lowering_unknown_why; pc_loc lowering_unknown_loc;
-    /* issue 17: periods of loop iterations added in closed form, over every binding set (0 with
+    /* periods of loop iterations added in closed form, over every binding set (0 with
      * walk_every_instance); tests and benchmarks read it to see that the closed form ran. */
     int64_t fast_forwards;
 } pc_result;

@@ -1,5 +1,5 @@
 /*
- * poolcheck/bind.h - the one parser of a symbol binding NAME=VALUE (issue 15): the CLI's --bind,
+ * poolcheck/bind.h - the one parser of a symbol binding NAME=VALUE: the CLI's --bind,
  * the launcher's --bind= and the LSP's "bind" setting all read bindings through it, so they split,
  * bound and word errors alike.
  *

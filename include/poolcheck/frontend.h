@@ -57,7 +57,7 @@ void pc_frontend_free(pc_frontend *fe);
 /* Forget what the session keeps for path (an editor closed the document): its translation unit. */
 void pc_frontend_release(pc_frontend *fe, const char *path);
 
-/* The one list of source extensions (issue 15): the frontend dispatch, the directory walk of
+/* The one list of source extensions: the frontend dispatch, the directory walk of
  * `poolcheck check DIR` and the compiler launcher all read it, so a file one of them reads is never
  * skipped by another.  Extensions match exactly (case-sensitive: `.C` is C++, `.PY` is nothing).
  * header: a C++ header, read when named or found in a directory, never a compiler's

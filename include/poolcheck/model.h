@@ -145,8 +145,8 @@ typedef struct pc_tensor {
 } pc_tensor;
 
 /* ---------------------------------------------------------------------------------------------
- * Tile shapes in force at an operation (model.md section 7, "Tile pieces of root_inner tensors";
- * issue 18).  Frontends record them in program order, scoped as the API scopes them (Python: a
+ * Tile shapes in force at an operation (model.md section 7, "Tile pieces of root_inner tensors").
+ * Frontends record them in program order, scoped as the API scopes them (Python: a
  * pypto.loop body and a `with pypto.options(...)` block restore the enclosing tiles when they end;
  * C++: TileShape::Current() is one value changed in program order).  The analysis uses them to
  * cut a root_inner tensor into the pieces upstream's SplitLargeFanoutTensor pass stores.
@@ -197,7 +197,7 @@ typedef struct pc_access {
     pc_access_kind kind;
     pc_unit unit;
     pc_loc loc;
-    /* issue 18 (tiles): a matmul read's operand and whether it is transposed (a_trans/b_trans) */
+    /* a matmul read's operand and whether it is transposed (a_trans/b_trans) */
     pc_operand_role role;
     bool transposed;
     /* The op call that makes the access, for the lowering rules of docs/model.md section 4 (FP16
@@ -253,7 +253,7 @@ typedef struct pc_stmt {
     int64_t unroll_factor; pc_block unroll_body;
     /* PC_STMT_UNANALYSED */
     const char *message;
-    /* issue 18 (tiles): PC_STMT_OP: the tile shapes in force at it (arena-owned, shared between
+    /* PC_STMT_OP: the tile shapes in force at it (arena-owned, shared between
      * statements); NULL when no tile setter precedes it */
     const pc_tile_shapes *tiles;
 } pc_stmt;

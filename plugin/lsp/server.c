@@ -7,7 +7,7 @@
  * without threads.  Requests that need an up-to-date analysis (hover, code actions) analyse a
  * pending document at once before answering.
  *
- * An analysis does not hold the loop up (issue 26 item 1): the walk polls the cancel callback,
+ * An analysis does not hold the loop up: the walk polls the cancel callback,
  * which reads what the client sent meanwhile without waiting (the transport's read with timeout
  * 0) and stops the analysis when that input makes it stale or must be answered now -- an edit or
  * close of a document, `shutdown`, `exit`, or the client hanging up.  The input is kept and

@@ -1,6 +1,6 @@
 /*
  * clang_cond.c - an IF / ELSE IF condition as a model expression (docs/model.md section 3,
- * "Paths"; issue 11).
+ * "Paths").
  *
  * In stub mode `IF(cond)` hands its condition to the marker as a string (stub header), so the
  * condition is read from the macro argument's tokens: `||`, `&&`, `!`, parentheses, the six

@@ -23,7 +23,7 @@
  *                     the shared table in frontend/ops.c), tensor constructors;
  *   clang_value.c     values from cursors, keyed by declaration: integers and symbolic scalars,
  *                     lists, strings, dtypes, runtime-option values, one-`return` helpers;
- *   clang_cond.c      IF / ELSE IF conditions as model expressions (issue 11);
+ *   clang_cond.c      IF / ELSE IF conditions as model expressions;
  *   clang_pp.c        the preprocessor's decisions: macro definitions in effect (their values in
  *                     the environment), skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).

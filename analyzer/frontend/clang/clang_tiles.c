@@ -1,4 +1,4 @@
-/* clang_tiles.c - the tile shapes in force at each operation of a C++ kernel (issue 18; docs/model.md
+/* clang_tiles.c - the tile shapes in force at each operation of a C++ kernel (docs/model.md
  * section 7, "Tile pieces of root_inner tensors").
  *
  * TileShape::Current().SetVecTile(...) and SetCubeTile(m, k, n[, enableSplitK]) update the current

@@ -1,5 +1,5 @@
 /* clang_tiles.h - the tile shapes in force at each operation of a C++ kernel (clang_tiles.c;
- * issue 18, docs/model.md section 7 "Tile pieces of root_inner tensors"). */
+ * docs/model.md section 7 "Tile pieces of root_inner tensors"). */
 #ifndef POOLCHECK_CLANG_TILES_H
 #define POOLCHECK_CLANG_TILES_H
 

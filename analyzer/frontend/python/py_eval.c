@@ -37,7 +37,7 @@ static pc_py_val apply_op_to(pc_py_ctx *c, const pc_op_info *d, pc_py_val *vals,
     return pc_py_apply_op(c, d, &a, at);
 }
 
-/* The bounds on one value (issue 26): a string, an integer expression.  Far above anything a kernel
+/* The bounds on one value: a string, an integer expression.  Far above anything a kernel
  * needs (names, shapes), far below what exhausts memory or time. */
 #define PY_MAX_STR ((size_t)1 << 20)
 #define PY_MAX_STR_TEXT "1 MiB"
@@ -119,7 +119,7 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
          (op == PY_OP_SUB && __builtin_sub_overflow(x, y, &folded)) ||
          (op == PY_OP_MUL && __builtin_mul_overflow(x, y, &folded)))) {
         /* Python would make a big integer; kept as a product of two constants it would be a tree
-         * that doubles with every `C1 = C0 * C0` line (issue 26) */
+         * that doubles with every `C1 = C0 * C0` line */
         too_big(c, at, "is an integer past int64");
         return pc_py_unknown();
     }
@@ -171,7 +171,7 @@ static pc_py_val binop(pc_py_ctx *c, pc_py_op op, pc_py_val *l, pc_py_val *r, co
 }
 
 
-/* ---- module constants on demand (issue 26) ---------------------------------------------------- */
+/* ---- module constants on demand ---------------------------------------------------- */
 
 /* The names an expression reads (it was made lazy, so it is shallow and has no call). */
 static void collect_names(pc_py_ctx *c, const pc_py_node *n, const pc_py_node ***out, int *count, int *cap)

@@ -286,7 +286,7 @@ bool pc_py_option_call(pc_py_ctx *c, const pc_py_node *call, int kernel, bool in
 /* ---- pass 1: module bindings ------------------------------------------------------------------ */
 
 /* How often each name of a module is bound at its top level (assignments, augmented ones, imports,
- * definitions, the base of `X[0] = ...`), counted before pass 1 (issue 26: what may be lazy). */
+ * definitions, the base of `X[0] = ...`), counted before pass 1 (what may be lazy). */
 typedef struct name_counts { pc_py_frame *f; } name_counts;
 
 static void count_name(pc_py_ctx *c, name_counts *nc, const char *name, int64_t by)
@@ -429,7 +429,7 @@ static void bind_module_in(pc_py_ctx *c, const name_counts *nc, const pc_py_list
         case PY_ASSIGN: {
             if (nc && s->list1.count == 1 && s->list1.items[0] && s->list1.items[0]->kind == PY_NAME &&
                 lazy_ok(c, nc, s->a, 0)) {
-                /* issue 26: evaluated where a kernel reads it (pc_py_lookup_forced), never when none
+                /* evaluated where a kernel reads it (pc_py_lookup_forced), never when none
                  * does: `S59 = S58 + S58` costs nothing until then */
                 pc_py_val lazy = pc_py_mkval(PV_LAZY);
                 lazy.node = s;
@@ -566,7 +566,7 @@ static bool is_helper(pc_py_ctx *c, const pc_py_node *def)
 }
 
 /* Before a kernel's constants are taken: the module constants whose names a symbol of the kernel
- * may carry are evaluated (issue 26: the others wait until the walk reaches them).  Those are names
+ * may carry are evaluated (the others wait until the walk reaches them).  Those are names
  * an inner scope binds again (a host function's or the kernel's parameter: its symbol is bound by
  * the constant) and names the user binds (--bind knows them). */
 static void force_visible(pc_py_ctx *c, pc_py_frame *host, const pc_py_node *def)

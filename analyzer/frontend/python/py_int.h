@@ -22,7 +22,7 @@
  *   py_build.c   builds the kernel model: tensors, the accesses of a statement, PC_STMT_OPs,
  *                the PC012 statements of what is not modelled.
  *   py_stmt.c    walks kernel statements into the model: loops, ifs, writes, helper inlining.
- *   py_tiles.c   the tile shapes in force at each op (issue 18).
+ *   py_tiles.c   the tile shapes in force at each op.
  *
  * Nothing here is visible outside the module; every function carries the pc_py_ prefix.
  */
@@ -164,7 +164,7 @@ typedef enum pc_py_vkind {
     PV_FUNC,        /* a function defined in this file: node = the PY_FUNCDEF, frame = its scope */
     PV_SHAPE,       /* x.shape of tensor `tensor` */
     PV_RANGE,       /* range(...) / pypto.loop(...) object: items = begin, end, step */
-    PV_LAZY         /* a module constant not evaluated yet (issue 26): node = its PY_ASSIGN, frame =
+    PV_LAZY         /* a module constant not evaluated yet: node = its PY_ASSIGN, frame =
                      * the module frame, i = 1 while it is being evaluated.  Only module frames hold
                      * one; pc_py_lookup_forced evaluates it where a kernel reaches it */
 } pc_py_vkind;
@@ -300,10 +300,10 @@ typedef struct pc_py_ctx {
     int nopen, capopen;
     int64_t inline_total;            /* helper bodies inlined into the current kernel */
     bool inline_capped;
-    struct pc_py_tiles *tiles;       /* issue 18: tile shapes in force (py_tiles.c) */
+    struct pc_py_tiles *tiles;       /* tile shapes in force (py_tiles.c) */
 } pc_py_ctx;
 
-/* ---- py_tiles.c (issue 18): tile shapes in force at each op; see the file's comment ---- */
+/* ---- py_tiles.c: tile shapes in force at each op; see the file's comment ---- */
 bool pc_py_tiles_call(pc_py_ctx *c, const char *leaf, const pc_py_node *call);
 const pc_tile_shapes *pc_py_tiles_enter(pc_py_ctx *c);
 void pc_py_tiles_leave(pc_py_ctx *c, const pc_tile_shapes *saved);

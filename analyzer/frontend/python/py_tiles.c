@@ -1,4 +1,4 @@
-/* py_tiles.c - the tile shapes in force at each operation of a Python kernel (issue 18; docs/model.md
+/* py_tiles.c - the tile shapes in force at each operation of a Python kernel (docs/model.md
  * section 7, "Tile pieces of root_inner tensors").
  *
  * pypto.set_vec_tile_shapes(*shapes) and pypto.set_cube_tile_shapes(m, k, n[, enable_split_k]) write

@@ -241,7 +241,7 @@ const char *pc_py_qualname(pc_py_ctx *c, const pc_py_node *n)
                 "full", "zeros", "ones", "cond", "is_loop_begin", "is_loop_end", "function", "jit",
                 "options", "set_options", "frontend", "experimental", "add", "sub", "mul", "div",
                 "exp", "sum", "amax", "cast", "DYNAMIC", "DYN", "STATIC",
-                "set_vec_tile_shapes", "set_cube_tile_shapes"}; /* tile setters: issue 18 */
+                "set_vec_tile_shapes", "set_cube_tile_shapes"}; /* the tile setters (py_tiles.c) */
             for (size_t i = 0; i < sizeof api / sizeof *api; i++)
                 if (strcmp(api[i], n->name) == 0)
                     return pc_arena_printf(c->scratch, "pypto.%s", n->name);
