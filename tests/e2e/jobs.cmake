@@ -1,4 +1,4 @@
-# check -j N writes what one process writes (issue 15 item 6): tests/e2e/jobs/equal.sh compares
+# check -j N writes what one process writes: tests/e2e/jobs/equal.sh compares
 # -j 2 and -j 3 with -j 1 byte for byte (stdout, stderr, exit status) in every format over a
 # mixed set of inputs.
 if(TARGET poolcheck)

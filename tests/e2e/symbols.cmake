@@ -1,4 +1,4 @@
-# symbols: every global symbol libpoolcheck.a defines carries the pc_ prefix (issue 15), checked on
+# symbols: every global symbol libpoolcheck.a defines carries the pc_ prefix, checked on
 # `nm -g --defined-only` of the built archive.  symbols_patterns runs the checker's own cases.
 add_test(NAME symbols
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/symbols/check_symbols.py

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference walker for poolcheck's property test (issue 11; tests/unit/check_property.c).
+"""Reference walker for poolcheck's property test (tests/unit/check_property.c).
 
 Generates random kernels -- loops (nested, zero-trip, negative and zero steps, submit_before_loop,
 parallel), paths (if / elif / else chains whose conditions are affine comparisons of loop
@@ -288,7 +288,7 @@ def gen_loop(rng, K, ctx, depth, inject=None):
     else:
         begin = rng.randint(-1, 2)
         if LONG[0]:
-            # --long: trip counts where DeviceTask windows repeat (the closed form of issue 17)
+            # --long: trip counts where DeviceTask windows repeat (the closed form)
             end = begin + rng.randint(-1, [120, 30, 6, 4][min(depth, 3)])
         else:
             end = begin + rng.randint(-1, 9 if depth == 0 else 5)

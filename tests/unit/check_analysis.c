@@ -944,7 +944,7 @@ START_TEST(identical_iterations_closed_form)
 END_TEST
 
 
-/* The seed example with L_STATIC = 1,000,000 (issue 17): loop 1 assembles into the kernel-body
+/* The seed example with L_STATIC = 1,000,000: loop 1 assembles into the kernel-body
  * tmp_assemble, so its first iteration is walked (the allocation) and the rest added in closed
  * form; the result is the per-instance walk's: 2,000,001 instances, tasks of 128, [128, 1, 1]. */
 START_TEST(seed_large_closed_form)
@@ -1055,7 +1055,7 @@ START_TEST(seed_two_to_the_62_exact)
 }
 END_TEST
 
-/* Nested loops with paths decided by the indices (issue 17): for i < N, for j < M:
+/* Nested loops with paths decided by the indices: for i < N, for j < M:
  * if i == 0 or j % 2 == 0: a matmul (root_inner 512 B) else a vector write.  The first outer
  * iteration fills tasks with matmuls (128), the others alternate (64 per task of 128).  Exact for
  * N = M = 100,000 (10^10 instances), and the same as the per-instance walk for small N, M. */

@@ -1,4 +1,4 @@
-/* check_bind.c - the one NAME=VALUE binding parser (poolcheck/bind.h, issue 15) and its three
+/* check_bind.c - the one NAME=VALUE binding parser (poolcheck/bind.h) and its three
  * callers: the CLI's --bind, the launcher's --bind= and the LSP's "bind" setting.  Before, the
  * CLI split at the last '=', the launcher and the LSP at the first; the launcher took 2^63 and
  * beyond silently clamped to INT64_MAX and " 5" with a blank; each worded its error its own way. */

@@ -1,4 +1,4 @@
-/* check_cc_response_files.c - poolcheck-cc reads the compiler's @file arguments (issue 26 item 7):
+/* check_cc_response_files.c - poolcheck-cc reads the compiler's @file arguments:
  * `poolcheck-cc cc @resp.txt` with `-c bad.cpp` inside was not linted and compiled.  The
  * expansion is GCC's and clang's (nested files, quotes, backslashes, a missing file left as a
  * literal argument), bounded in depth, files and bytes; the compiler still gets the arguments as

@@ -1034,7 +1034,7 @@ START_TEST(test_lint_selection_and_suppression)
 }
 END_TEST
 
-/* Floods (issue 16): one diagnostic per check and location (another message there becomes a
+/* Floods: one diagnostic per check and location (another message there becomes a
  * note), and at most 100 per kernel with one summary note counting the rest ("2,000"). */
 START_TEST(test_sink_floods)
 {

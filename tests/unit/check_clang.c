@@ -584,7 +584,7 @@ START_TEST(if_else_branches)
         ck_assert_int_eq(s->branches[i].decided, -1);
     ck_assert_ptr_null(s->branches[2].cond); /* ELSE */
     ck_assert_ptr_null(s->branches[2].cond_text);
-    /* issue 11: the conditions as expressions, with their spelling */
+    /* the conditions as expressions, with their spelling */
     ck_assert_str_eq(expr_text(s->branches[0].cond), "i == 0");
     ck_assert_str_eq(s->branches[0].cond_text, "i == 0");
     ck_assert_ptr_nonnull(s->branches[1].cond);
@@ -1309,7 +1309,7 @@ END_TEST
 
 START_TEST(branch_conditions)
 {
-    /* issue 11: IF conditions as model expressions; reading tensor data makes one data-dependent */
+    /* IF conditions as model expressions; reading tensor data makes one data-dependent */
     pc_model *m = parse_text(
         "using namespace npu::tile_fwk;\n"
         "#define LIMIT 3\n"
@@ -1353,7 +1353,7 @@ END_TEST
 
 START_TEST(values_from_the_ast)
 {
-    /* issue 12: values from cursors: SymbolicScalar operator= / operator+ and built-in
+    /* values from cursors: SymbolicScalar operator= / operator+ and built-in
      * assignments keyed by declaration, a constexpr template call, an enumerator, a shift */
     pc_model *m = parse_text(
         "using namespace npu::tile_fwk;\n"

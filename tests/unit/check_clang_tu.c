@@ -148,7 +148,7 @@ static void assert_helper_inlined(const pc_model *m)
 
 /* ---- project headers are followed ------------------------------------------------------------- */
 
-/* issue 12: a helper and `using namespace npu::tile_fwk;` in a local helpers.h gave 0 statements,
+/* a helper and `using namespace npu::tile_fwk;` in a local helpers.h gave 0 statements,
  * 0 instances, exit 0 (stub mode blanked every #include). */
 START_TEST(local_header_helper_and_using_namespace)
 {
@@ -358,7 +358,7 @@ static char *deep_expression_file(const char *dir, int terms)
     return p;
 }
 
-/* issue 12: a 50,000-term `1 + 1 + ...` overflowed libclang's 8 MB parse thread (exit 139, the
+/* a 50,000-term `1 + 1 + ...` overflowed libclang's 8 MB parse thread (exit 139, the
  * LSP server died).  clang accepts it with a larger stack; so does poolcheck. */
 START_TEST(deep_expression_parses)
 {

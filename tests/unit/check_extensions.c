@@ -1,4 +1,4 @@
-/* check_extensions.c - the one list of source extensions (issue 15): what the frontend dispatch
+/* check_extensions.c - the one list of source extensions: what the frontend dispatch
  * reads, the directory walk of `poolcheck check DIR` finds and the help lists, entry by entry of
  * pc_frontend_source_exts.  Before the list was one, the walk skipped .c, .hh and .hxx files the
  * frontend read when named. */

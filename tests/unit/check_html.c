@@ -773,7 +773,7 @@ END_TEST
 
 /* The page opens with a summary of the findings: counts, then errors, then PC012 (numbers may be
  * low), then the other warnings, then notes, each linked to its kernel's section; and a table of
- * every kernel.  It names nothing outside the page but the analysed files (issue 14). */
+ * every kernel.  It names nothing outside the page but the analysed files. */
 START_TEST(summary_first)
 {
     char path[] = "/tmp/pc_html_summary_XXXXXX";
@@ -798,7 +798,7 @@ START_TEST(summary_first)
     ck_assert_ptr_nonnull(sum);
     ck_assert_ptr_nonnull(first_file);
     ck_assert(sum < first_file);
-    /* 4 notes: PC009 and, per fixture with no cube tile setter, the tile-pieces note (issue 18) */
+    /* 4 notes: PC009 and, per fixture with no cube tile setter, the tile-pieces note */
     ck_assert_ptr_nonnull(strstr(sum, "<span class=\"bad\">1 error</span>, 2 warnings, 4 notes."));
     /* order inside the summary, whatever the order of the files on the command line */
     char *e = strstr(sum, "<span class=\"sev-error\">error</span> <code>PC001</code>");

@@ -1238,7 +1238,7 @@ START_TEST(seed_project_file)
 }
 END_TEST
 
-/* ---- hostile input (issue 16) ------------------------------------------------------------------ */
+/* ---- hostile input ------------------------------------------------------------------ */
 
 /* Does any window/showMessage or window/logMessage hold `what`? */
 static bool told(const session *x, const char *what)

@@ -1,5 +1,5 @@
 /* check_property.c - the analysis against an independent reference walker on generated kernels
- * (issue 11).
+ *.
  *
  * tests/property/refwalk.py generates random kernels (nested loops with zero, negative and
  * zero-step ranges, barriers, parallel loops, if / elif / else paths on affine conditions of the
@@ -13,7 +13,7 @@
  * model file), analyses it (pc_analyze) and requires the same predicted and required depths,
  * instance and DeviceTask counts and units U0 / U2, for every kernel.  Each kernel is also
  * analysed with pc_analysis_opts.walk_every_instance, and the closed form for loops of identical
- * iterations (issue 17) must give the per-instance walk's result in every field reports read.
+ * iterations must give the per-instance walk's result in every field reports read.
  *
  * Issue 17: long generated kernels (refwalk.py --long) where the closed form adds repeating
  * periods, and every fixture under tests/fixtures (Python and C++; Python only under ASan) at
@@ -84,7 +84,7 @@ static void triple(const cJSON *o, const char *k, int64_t out[3])
     }
 }
 
-/* The closed form for identical iterations (issue 17) against the per-instance walk: every
+/* The closed form for identical iterations against the per-instance walk: every
  * field a report reads must be the same.  Returns the first difference, or NULL. */
 static const char *same_results(const pc_result *a, const pc_result *b)
 {
@@ -298,7 +298,7 @@ START_TEST(long_kernels_agree)
 }
 END_TEST
 
-/* ---- every fixture in both modes (issue 17) ------------------------------------------------------ */
+/* ---- every fixture in both modes ------------------------------------------------------ */
 
 typedef struct paths { char **v; int n; } paths;
 

@@ -863,7 +863,7 @@ START_TEST(test_fix_through_symlink)
 }
 END_TEST
 
-/* ---- the notes a user may silence (issue 14): PC013, PC014, PC015 ------------------------------ */
+/* ---- the notes a user may silence: PC013, PC014, PC015 ------------------------------ */
 
 static const char NOTE_KERNEL[] =
     "import pypto\n"

@@ -47,7 +47,7 @@ static const char *const agreed[] = {
     "row_alias_reshape",  "window_overflow",  "submit_barrier",       "unroll_weighting",
     "assemble_per_outer", "loop_carried",     "if_else",              "dynamic_trip",
     "syntax_error",       "seed_k_tmp_to_d_emb",
-    /* tests/fixtures/paths/ (issue 11), side by side */
+    /* tests/fixtures/paths/, side by side */
     "paths/cond_lt",      "paths/loop_begin_end", "paths/elif_chain",   "paths/no_op_path",
     "paths/data_dependent", "paths/bind_decides", "paths/unroll_7_4_6", "paths/never_taken_unit",
 };
@@ -126,7 +126,7 @@ static void collect_dir_pairs(const char *sub)
 static void collect_pairs(void)
 {
     collect_dir_pairs("paths");
-    collect_dir_pairs("tiles"); /* tests/fixtures/tiles/ (issue 18), side by side */
+    collect_dir_pairs("tiles"); /* tests/fixtures/tiles/, side by side */
     collect_dir_pairs("upstream"); /* tests/fixtures/upstream/: lowering rules in both languages */
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/cpp", fixtures_root());

@@ -1,5 +1,5 @@
 /*
- * check_walk_budget.c - issue 26 item 1: loop nests stay in closed form, the walk has a budget,
+ * check_walk_budget.c - loop nests stay in closed form, the walk has a budget,
  * and the LSP server answers while an analysis runs.
  *
  * Each case runs the built binaries on kernels written into a temporary directory and records

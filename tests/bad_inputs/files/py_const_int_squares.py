@@ -1,4 +1,4 @@
-# issue 26 item 3: each constant squares the one before; 3**(2**39) is far past int64 (Python would
+# each constant squares the one before; 3**(2**39) is far past int64 (Python would
 # make a big integer). No kernel reads them: nothing is evaluated.
 C0 = 3
 C1 = C0 * C0

@@ -1,4 +1,4 @@
-# issue 26 item 3: each constant squares the one before and the kernel's loop runs C39 times: the
+# each constant squares the one before and the kernel's loop runs C39 times: the
 # value past int64 is unknown (a note names it), never a tree that doubles with every line.
 import pypto
 

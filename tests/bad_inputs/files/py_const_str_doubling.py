@@ -1,4 +1,4 @@
-# issue 26 item 3: each string doubles the one before (S59 would be 2**60 bytes). No kernel reads
+# each string doubles the one before (S59 would be 2**60 bytes). No kernel reads
 # them: nothing is evaluated.
 S0 = 'ab'
 S1 = S0 + S0

@@ -1,4 +1,4 @@
-# issue 26 item 3: each string doubles the one before and a loop is named S59: past 1 MiB the
+# each string doubles the one before and a loop is named S59: past 1 MiB the
 # string is unknown (a note names it), never 2**60 bytes.
 import pypto
 

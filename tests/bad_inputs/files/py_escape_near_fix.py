@@ -1,4 +1,4 @@
-# Bad input (issue 26 item 8): the comment above the option holds escape sequences (retitle the
+# Bad input: the comment above the option holds escape sequences (retitle the
 # terminal, clear it); --diff and --fix-dry-run show them escaped in the context lines.
 # PC001: precise mode is on ([64, 0, 1]) and tmp_assemble needs assemble_outcast: an error at the
 # value with upstream's wording and a fix to the suggested triple; --set overrides the source

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory is allocated and freed one way (issue 15 item 1, poolcheck/support.h "Freeing, one way").
+"""Memory is allocated and freed one way (poolcheck/support.h "Freeing, one way").
 
 Under analyzer/ and plugin/ (not the stub PyPTO headers), outside analyzer/support/support.c where
 the seam itself lives:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The public headers stand alone (issue 15 item 1): each include/poolcheck/*.h compiles as the only
+"""The public headers stand alone: each include/poolcheck/*.h compiles as the only
 include of a C11 file (-pedantic -Wall -Wextra -Werror) and, when a C++ compiler is given, of a
 C++11 file, so a plugin or a program linking libpoolcheck needs nothing but include/poolcheck;
 all of them together compile too (a type declared in two headers agrees).  A snippet then uses the macros of poolcheck/support.h (PC_VEC_PUSH, pc_sb) in both languages.

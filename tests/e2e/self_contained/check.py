@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fail when a tracked file of the repository names something outside it.
 
-Two kinds of reference are errors (issue 14: a lone clone must work and read on its own):
+Two kinds of reference are errors (a lone clone must work and read on its own):
   * a relative path that climbs out of the repository: one that goes up into a sibling `shared`
     folder anywhere, or any up-path that, resolved against the directory of the file holding it,
     leaves the root;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every global symbol libpoolcheck.a defines carries the pc_ prefix (issue 15): the library is
+"""Every global symbol libpoolcheck.a defines carries the pc_ prefix: the library is
 linked into editors' plugins and build launchers next to other code, so a bare `an_walk` could
 collide with someone else's.  Reads `nm -g --defined-only <archive>` and lists the offenders.
 
