@@ -168,24 +168,31 @@ static bool prefix_ci(const char *p, const char *w)
 
 /* Does the list (commas and/or blanks between entries) name check `check`?  Entries may be
  * globs; names of other tools' checks simply do not match. */
+/* The next entry of a suppression list (commas and/or blanks between entries) into entry
+ * (truncated to its size), *at where it starts; false at the end. */
+static bool next_entry(const char **p, char entry[128], const char **at)
+{
+    while (**p == ',' || isspace((unsigned char)**p))
+        (*p)++;
+    const char *start = *p;
+    while (**p && **p != ',' && !isspace((unsigned char)**p))
+        (*p)++;
+    if (*p == start)
+        return false;
+    size_t n = (size_t)(*p - start) < 127 ? (size_t)(*p - start) : 127;
+    memcpy(entry, start, n);
+    entry[n] = 0;
+    *at = start;
+    return true;
+}
+
 static bool names_match(const char *names, int check)
 {
-    const char *p = names;
-    while (*p) {
-        while (*p == ',' || isspace((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',' && !isspace((unsigned char)*p))
-            p++;
-        if (p > start) {
-            char entry[128];
-            size_t n = (size_t)(p - start) < sizeof entry - 1 ? (size_t)(p - start) : sizeof entry - 1;
-            memcpy(entry, start, n);
-            entry[n] = 0;
-            if (pc_chk_glob_matches(entry, check))
-                return true;
-        }
-    }
+    const char *p = names, *at;
+    char entry[128];
+    while (next_entry(&p, entry, &at))
+        if (pc_chk_glob_matches(entry, check))
+            return true;
     return false;
 }
 
@@ -440,21 +447,10 @@ void pc_diag_report_unused_suppressions(pc_diag_sink *s)
             const supp *x = &f->supps.items[j];
             if (!x->names) /* bare NOLINT / noqa: every tool's, not ours to judge */
                 continue;
-            const char *p = x->names;
-            while (*p) {
-                while (*p == ',' || isspace((unsigned char)*p))
-                    p++;
-                const char *start = p;
-                while (*p && *p != ',' && !isspace((unsigned char)*p))
-                    p++;
-                if (p > start) {
-                    char entry[128];
-                    size_t n = (size_t)(p - start) < sizeof entry - 1 ? (size_t)(p - start) : sizeof entry - 1;
-                    memcpy(entry, start, n);
-                    entry[n] = 0;
-                    judge_entry(s, f, x, entry, x->names_col ? x->names_col + (uint32_t)(start - x->names) : x->col);
-                }
-            }
+            const char *p = x->names, *at;
+            char entry[128];
+            while (next_entry(&p, entry, &at))
+                judge_entry(s, f, x, entry, x->names_col ? x->names_col + (uint32_t)(at - x->names) : x->col);
         }
     }
 }
