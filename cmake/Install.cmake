@@ -67,7 +67,7 @@ set(_pc_man_pages)
 foreach(_t ${_pc_tools})
   set(_subs)
   if(_t STREQUAL "poolcheck")
-    set(_subs check model logs plan)
+    set(_subs check model logs plan rule)
   endif()
   add_custom_command(OUTPUT ${_pc_man_dir}/${_t}.1
     COMMAND ${CMAKE_COMMAND} -E make_directory ${_pc_man_dir}

@@ -35,6 +35,8 @@ static const char check_help[] =
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
     "  -j N                      analyse files in N worker processes (default 1)\n"
+    "  --statistics              text: after the report, one line per check with its count of\n"
+    "                            findings, most frequent first (analyses in one process)\n"
     "  --list-checks             list the checks and exit\n\n"
     "Exit status (docs/model.md 12):\n"
     "  0  no error-level finding\n"
@@ -137,11 +139,49 @@ static bool write_all(int fd, const void *buf, size_t n)
  * could not be set up (the error is on stderr).  The options layered for the file (pc_cli_analyze
  * puts them in c->arena, and the results point at them) go in an arena of their own, freed with
  * the file: over 10,000 files they would be the one thing a run keeps per file. */
-static pc_rep_file *analyse_one(pc_cli_common *c, pc_frontend *fe, const char *path)
+/* --statistics: the findings of one file, counted per check (counts has one slot per check). */
+static void count_findings(size_t *counts, const pc_file_result *fr)
+{
+    size_t n = 0, nchecks = 0;
+    const pc_diag *d = counts && fr ? pc_diag_items(fr->sink, &n) : NULL;
+    pc_chk_table(&nchecks);
+    for (size_t i = 0; i < n; i++)
+        if (d[i].check >= 0 && (size_t)d[i].check < nchecks)
+            counts[d[i].check]++;
+}
+
+typedef struct stat_row { size_t count; size_t check; } stat_row;
+
+static int cmp_stat(const void *a, const void *b)
+{
+    const stat_row *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->check < y->check ? -1 : x->check > y->check;
+}
+
+/* `  3  PC012  unanalysed-region`, most frequent first, as `ruff --statistics` prints. */
+static void print_statistics(FILE *out, const size_t *counts)
+{
+    size_t n = 0;
+    const pc_check_info *table = pc_chk_table(&n);
+    stat_row *rows = pc_mem_calloc(n ? n : 1, sizeof *rows);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (counts[i])
+            rows[k++] = (stat_row){counts[i], i};
+    qsort(rows, k, sizeof *rows, cmp_stat);
+    for (size_t i = 0; i < k; i++)
+        fprintf(out, "%3zu  %s  %s\n", rows[i].count, table[rows[i].check].id, table[rows[i].check].name);
+    pc_mem_free(rows);
+}
+
+static pc_rep_file *analyse_one(pc_cli_common *c, pc_frontend *fe, const char *path, size_t *counts)
 {
     pc_arena *cmd = c->arena;
     c->arena = pc_arena_new();
     pc_file_result *fr = pc_cli_analyze(c, fe, path);
+    count_findings(counts, fr);
     pc_rep_file *rec = fr ? pc_rep_file_new(fr) : NULL;
     pc_file_result_free(fr);
     pc_arena_free(c->arena);
@@ -161,7 +201,7 @@ static void worker(pc_cli_common *c, const str_vec *files, int w, int jobs, shar
         size_t i = sh ? __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED) : (size_t)w + k * (size_t)jobs;
         if (i >= files->count)
             break;
-        pc_rep_file *rec = analyse_one(c, fe, files->items[i]);
+        pc_rep_file *rec = analyse_one(c, fe, files->items[i], NULL);
         char *buf = NULL;
         size_t len = 0;
         if (rec)
@@ -421,7 +461,8 @@ int pc_cmd_check(int argc, char **argv)
     ro.format = PC_FMT_TEXT;
     ro.summary = true;
     const char *out_path = NULL, *emit = NULL, *color = "auto", *report = NULL;
-    bool fix = false, fix_dry = false;
+    bool fix = false, fix_dry = false, statistics = false;
+    size_t *counts = NULL; /* --statistics in the text format: findings per check */
     int64_t jobs = 1;
     str_vec inputs = {0}, excludes = {0}, files = {0};
     int status = PC_EXIT_OK;
@@ -480,6 +521,8 @@ int pc_cmd_check(int argc, char **argv)
             }
         } else if (strncmp(a, "--report=", 9) == 0 || (strcmp(a, "--report") == 0 && i + 1 < argc)) {
             report = a[8] == '=' ? a + 9 : argv[++i];
+        } else if (strcmp(a, "--statistics") == 0) {
+            statistics = true;
         } else if (strcmp(a, "--no-summary") == 0) {
             ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -513,6 +556,12 @@ int pc_cmd_check(int argc, char **argv)
     ro.color = strcmp(color, "always") == 0 ||
                (strcmp(color, "auto") == 0 && !out_path && isatty(1) && !getenv("NO_COLOR"));
     ro.assemble_headroom = c.assemble_headroom;
+    if (statistics && ro.format == PC_FMT_TEXT) {
+        size_t nchecks = 0;
+        pc_chk_table(&nchecks);
+        counts = pc_mem_calloc(nchecks ? nchecks : 1, sizeof *counts);
+        jobs = 1; /* the workers send back the report of a file, not its diagnostics */
+    }
     ro.stats = ro.format == PC_FMT_TEXT ? stderr : NULL;
     {
         char cwd[4096];
@@ -554,7 +603,7 @@ int pc_cmd_check(int argc, char **argv)
         } else {
             pc_frontend *sfe = pc_frontend_new();
             for (size_t i = 0; i < files.count; i++) {
-                pc_rep_file *rec = analyse_one(&c, sfe, files.items[i]);
+                pc_rep_file *rec = analyse_one(&c, sfe, files.items[i], counts);
                 if (!rec) {
                     status = PC_EXIT_USAGE;
                     break;
@@ -569,6 +618,8 @@ int pc_cmd_check(int argc, char **argv)
             pc_cli_error("cannot complete the %s document: its temporary file failed", ro.format == PC_FMT_SARIF ? "SARIF" : "JSON");
             status = PC_EXIT_USAGE;
         }
+        if (counts)
+            print_statistics(sout, counts);
         if (!pc_cli_close_output(sout, sout != stdout ? out_path : "<stdout>"))
             status = PC_EXIT_USAGE;
         goto done;
@@ -651,6 +702,11 @@ int pc_cmd_check(int argc, char **argv)
                     nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", remaining, remaining == 1 ? "s" : "");
     } else {
         pc_rep_write(out, results.items, results.count, &ro);
+        if (counts) {
+            for (size_t i = 0; i < results.count; i++)
+                count_findings(counts, results.items[i]);
+            print_statistics(out, counts);
+        }
     }
     if (report && pc_rep_html_write(report, results.items, results.count, NULL) != 0) {
         pc_cli_error("cannot write '%s': %s", report, strerror(errno));
@@ -669,6 +725,7 @@ done:
     PC_VEC_FREE(files);
     PC_VEC_FREE(inputs);
     PC_VEC_FREE(excludes);
+    pc_mem_free(counts);
     pc_cli_common_free(&c);
     return status;
 }
