@@ -258,6 +258,11 @@ void pc_kernel_add_constant(pc_model *m, pc_kernel *k, const char *name, int64_t
             k->constants[i].value = value;
             return;
         }
+    pc_kernel_append_constant(m, k, name, value);
+}
+
+void pc_kernel_append_constant(pc_model *m, pc_kernel *k, const char *name, int64_t value)
+{
     GROW(m, k->constants, k->nconstants);
     k->constants[k->nconstants].name = pc_model_strdup(m, name);
     k->constants[k->nconstants].value = value;

@@ -395,6 +395,9 @@ void pc_access_set_region(pc_model *m, pc_access *a, const pc_expr *const *regio
 pc_branch *pc_stmt_add_branch(pc_model *m, pc_stmt *s, pc_loc loc);
 void pc_block_append(pc_model *m, pc_block *b, int stmt);
 void pc_kernel_add_constant(pc_model *m, pc_kernel *k, const char *name, int64_t value);
+/* The same for a name the caller knows is not a constant of k yet: no search, so adding n names
+ * costs n, not n^2 (a file's thousands of -D macros, recorded for each of its kernels). */
+void pc_kernel_append_constant(pc_model *m, pc_kernel *k, const char *name, int64_t value);
 int pc_model_add_option(pc_model *m, const char *key, pc_optsite_kind site, pc_loc loc);
 /* A frontend message; PC_MSG_FATAL also sets m->fatal. */
 void pc_model_add_message(pc_model *m, pc_msg_kind kind, pc_loc loc, const char *text);

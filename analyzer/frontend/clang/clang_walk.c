@@ -12,6 +12,7 @@
 #include "clang_int.h"
 #include "clang_tiles.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- statements ------------------------------------------------------------------------------ */
@@ -213,13 +214,59 @@ static void list_items(const pc_ctok *t, int a0, int a1, listitems *out)
     }
 }
 
+/* An integer constant of the environment a kernel sees: its index in cx->env and value. */
+typedef struct env_const { const char *name; size_t index; int64_t value; } env_const;
+
+static int by_name_then_index(const void *a, const void *b)
+{
+    const env_const *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static int by_index(const void *a, const void *b)
+{
+    const env_const *x = a, *y = b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The kernel's constants are the integer entries of the environment in force: in the order of
+ * each name's first entry, with its last entry's value (a later definition wins).  Sorted, not
+ * searched per entry: a file with 30,000 -D macros and 300 kernels took minutes. */
 static void add_kernel_constants(pc_cx *cx)
 {
+    if (cx->kernel < 0)
+        return;
+    pc_kernel *k = &cx->m->kernels[cx->kernel];
+    PC_VEC(env_const) all = {0};
     for (size_t i = 0; i < cx->env.count; i++) {
         pc_cenv *e = &cx->env.items[i];
-        if (e->kind == PC_CENV_EXPR && (e->frame == cx->frame || e->frame == 0))
-            pc_clang_record_constant(cx, e->name, e->expr);
+        int64_t v;
+        if (e->kind == PC_CENV_EXPR && (e->frame == cx->frame || e->frame == 0) && e->expr &&
+            pc_expr_is_int(e->expr, &v))
+            PC_VEC_PUSH(all, ((env_const){e->name, i, v}));
     }
+    if (all.count)
+        qsort(all.items, all.count, sizeof *all.items, by_name_then_index);
+    /* one entry per name: the first's index, the last's value */
+    size_t n = 0;
+    for (size_t i = 0; i < all.count;) {
+        size_t j = i;
+        while (j + 1 < all.count && strcmp(all.items[j + 1].name, all.items[i].name) == 0)
+            j++;
+        all.items[n++] = (env_const){all.items[i].name, all.items[i].index, all.items[j].value};
+        i = j + 1;
+    }
+    if (n)
+        qsort(all.items, n, sizeof *all.items, by_index);
+    bool fresh = k->nconstants == 0; /* constants already there (none at a kernel's start): search */
+    for (size_t i = 0; i < n; i++) {
+        if (!fresh)
+            pc_kernel_add_constant(cx->m, k, all.items[i].name, all.items[i].value);
+        else
+            pc_kernel_append_constant(cx->m, k, all.items[i].name, all.items[i].value);
+    }
+    PC_VEC_FREE(all);
 }
 
 void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
