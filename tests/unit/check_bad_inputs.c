@@ -318,7 +318,7 @@ static void generate_inputs(void)
     gen_copy(example_log, "victim.log");
     write_bytes("victim_config.json", "{}\n", 3);
     gen_repeat("deep_parens.py", "x = ", "(", 5000, "1");
-    /* issue 26 item 3: 100,000 module constants no kernel reads, before the seed kernel (once
+    /* 100,000 module constants no kernel reads, before the seed kernel (once
      * quadratic: 38 s for half as many) */
     {
         char *p = path_in(tmpdir, "const_100k.py");

@@ -992,7 +992,7 @@ START_TEST(project_discovery)
 }
 END_TEST
 
-/* Out of memory while a file is read or analysed: the message names the file (issue 16).  The
+/* Out of memory while a file is read or analysed: the message names the file.  The
  * allocation seam's fault injection fails the Nth allocation; the default handler prints and exits
  * 2, so the call runs in a child whose stderr is kept. */
 static char *stderr_of_oom(const char *path, uint64_t fail_at, bool analyse)

@@ -42,7 +42,7 @@ START_TEST(runtime_keys_are_upstreams)
 }
 END_TEST
 
-/* issue 25: the misspellings users write get the key they meant */
+/* the misspellings users write get the key they meant */
 START_TEST(typos_get_the_key_meant)
 {
     static const char *const typo[][2] = {
