@@ -243,45 +243,13 @@ static char *int_field(const src *s, const pc_json *j, const char *what, int64_t
     return NULL;
 }
 
-static int by_key_then_place(const void *a, const void *b)
-{
-    const pc_json *x = *(const pc_json *const *)a, *y = *(const pc_json *const *)b;
-    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-    int c = memcmp(x->key, y->key, n);
-    if (c)
-        return c;
-    if (x->key_len != y->key_len)
-        return x->key_len < y->key_len ? -1 : 1;
-    return x->key_pos.off < y->key_pos.off ? -1 : x->key_pos.off > y->key_pos.off;
-}
-
-/* The first member (in document order) whose key an earlier member has, or NULL.  Sorted, not
- * compared pairwise: an object of a million bindings must not take a million squared steps. */
-static const pc_json *first_repeated_key(const pc_json *obj)
-{
-    if (obj->count < 2)
-        return NULL;
-    const pc_json **v = pc_mem_alloc((size_t)obj->count * sizeof *v);
-    size_t n = 0;
-    for (const pc_json *c = obj->child; c && n < (size_t)obj->count; c = c->next)
-        v[n++] = c;
-    qsort(v, n, sizeof *v, by_key_then_place);
-    const pc_json *dup = NULL;
-    for (size_t k = 1; k < n; k++)
-        if (by_key_then_place(&v[k - 1], &v[k]) != 0 && v[k - 1]->key_len == v[k]->key_len &&
-            memcmp(v[k - 1]->key, v[k]->key, v[k]->key_len) == 0 && (!dup || v[k]->key_pos.off < dup->key_pos.off))
-            dup = v[k];
-    pc_mem_free(v);
-    return dup;
-}
-
 static char *binding_set(const src *s, const pc_json *j, const char *what, pc_bindings *out)
 {
     if (!pc_json_is(j, PC_JSON_OBJECT))
         return located(s, j->pos, "`%s` must be an object of NAME: integer, found %s", what, pc_json_kind(j));
     pc_binding *items = j->count ? pc_arena_alloc(s->arena, (size_t)j->count * sizeof *items) : NULL;
     int k = 0;
-    const pc_json *dup = first_repeated_key(j);
+    const pc_json *dup = pc_json_repeated_key(j);
     for (const pc_json *c = j->child; c; c = c->next, k++) {
         if (!*c->key)
             return located(s, c->key_pos, "`%s`: a binding needs a name", what);

@@ -333,10 +333,11 @@ static bool same_key(const pc_json *x, const pc_json *y)
     return x->key_len == y->key_len && memcmp(x->key, y->key, x->key_len) == 0;
 }
 
-/* PC_JSON_UNIQUE_KEYS: the first member (in document order) whose key an earlier one has. */
-static bool unique_keys(parser *p, const pc_json *obj)
+const pc_json *pc_json_repeated_key(const pc_json *obj)
 {
     const pc_json *dup = NULL;
+    if (!obj || obj->type != PC_JSON_OBJECT || obj->count < 2)
+        return NULL;
     if (obj->count <= 16) {
         for (const pc_json *c = obj->child; c && !dup; c = c->next)
             for (const pc_json *d = obj->child; d != c; d = d->next)
@@ -355,6 +356,13 @@ static bool unique_keys(parser *p, const pc_json *obj)
                 dup = v[k];
         pc_mem_free(v);
     }
+    return dup;
+}
+
+/* PC_JSON_UNIQUE_KEYS: the first member (in document order) whose key an earlier one has. */
+static bool unique_keys(parser *p, const pc_json *obj)
+{
+    const pc_json *dup = pc_json_repeated_key(obj);
     if (!dup)
         return true;
     char what[160];

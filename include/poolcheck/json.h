@@ -90,6 +90,10 @@ void pc_json_free(pc_json_doc *doc); /* NULL is fine */
 
 /* The first member of obj named key (NULL when obj is not an object or has none). */
 const pc_json *pc_json_get(const pc_json *obj, const char *key);
+/* The first member of an object (in document order) whose key an earlier member has, or NULL;
+ * sorted, not compared pairwise, so a million keys cost n log n (what PC_JSON_UNIQUE_KEYS
+ * refuses, for a reader that reports it in words of its own). */
+const pc_json *pc_json_repeated_key(const pc_json *obj);
 /* "null", "a boolean", "a number", "a string", "an array", "an object"; "nothing" for NULL. */
 const char *pc_json_kind(const pc_json *j);
 static inline bool pc_json_is(const pc_json *j, pc_json_type t) { return j && j->type == t; }
