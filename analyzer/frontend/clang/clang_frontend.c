@@ -482,7 +482,8 @@ static void collect_diagnostics(pc_cx *cx)
         pc_loc loc;
         if (f && clang_File_isEqual(f, cx->main_file)) {
             loc = pc_model_loc(m, m->file, line, col, 0, 0);
-            pc_cdiag cd = {off, line, col, pc_arena_strdup(cx->scratch, t), false};
+            /* the message added below, for a clang error leftovers finds inside a kernel */
+            pc_cdiag cd = {off, line, col, pc_arena_strdup(cx->scratch, t), false, m->nmessages};
             PC_VEC_PUSH(diags, cd);
         } else if (f) {
             CXString fn = clang_getFileName(f);

@@ -176,6 +176,7 @@ typedef struct pc_cdiag {
     uint32_t off, line, col;
     const char *text;
     bool claimed;
+    int message; /* its PARSE_NOISE message in the model (m->messages index) */
 } pc_cdiag;
 
 /* What a tensor expression is (clang_tensor.c). */

@@ -62,19 +62,11 @@ static int kernel_at(pc_cx *cx, uint32_t off)
     return k;
 }
 
-/* The PARSE_NOISE message pc_clang_parse recorded for dg (same place in the main file, "clang: "
- * and its text) becomes a PC_MSG_ERROR. */
+/* The PARSE_NOISE message pc_clang_parse recorded for dg becomes a PC_MSG_ERROR. */
 static void promote_to_error(pc_cx *cx, const pc_cdiag *dg)
 {
-    for (int i = 0; i < cx->m->nmessages; i++) {
-        pc_message *msg = &cx->m->messages[i];
-        if (msg->kind == PC_MSG_PARSE_NOISE && msg->loc.line == dg->line && msg->loc.col == dg->col &&
-            msg->loc.file && cx->m->file && strcmp(msg->loc.file, cx->m->file) == 0 && msg->text &&
-            strncmp(msg->text, "clang: ", 7) == 0 && strcmp(msg->text + 7, dg->text) == 0) {
-            msg->kind = PC_MSG_ERROR;
-            return;
-        }
-    }
+    if (dg->message >= 0 && dg->message < cx->m->nmessages && cx->m->messages[dg->message].kind == PC_MSG_PARSE_NOISE)
+        cx->m->messages[dg->message].kind = PC_MSG_ERROR;
 }
 
 void pc_clang_check_leftovers(pc_cx *cx)
