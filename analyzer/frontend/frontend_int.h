@@ -26,6 +26,13 @@ struct pc_frontend {
     struct pc_clang_incr_set *clang_incr; /* created by the first editor-mode C++ parse */
 };
 
+/* Host (trace-time) loops with a trip count poolcheck knows are unrolled, as the trace runs them
+ * (docs/model.md section 2, "Compile-time code"): every iteration, up to this many unrolled
+ * iterations per kernel in all (an inner loop counts once per iteration of the loops around it).
+ * The budget bounds the work, not the semantics: a loop that would pass it is modelled once,
+ * with PC012 naming the budget, by both frontends alike. */
+enum { PC_HOST_UNROLL_BUDGET = 4096 };
+
 /* ---- the PyPTO op table (ops.c), shared by the C++ and Python frontends ------------------------
  * Owned by the op-table maintainer (cpp-values); one row per op with both spellings. */
 typedef enum pc_op_lang { PC_OP_CPP, PC_OP_PY } pc_op_lang;

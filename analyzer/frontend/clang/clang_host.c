@@ -1081,10 +1081,11 @@ static bool reaches_loop(pc_cx *cx, CXCursor c)
 /* The values a host `for (init; cond; inc)` loop variable takes, from the ForStmt's children:
  * `for (int h = 0; 3 > h; ++h)`, `h <= n`, `h != e`, `h += 2`, `--h` ...  The loop is simulated
  * (at most max + 1 iterations), so any direction and comparison works.  Returns the trip count
- * (-1 when not a constant one or more than max) and sets *var_decl to the variable; *unbound (when
+ * (-1 when not a constant one or more than max, *over_max then set for the latter) and sets
+ * *var_decl to the variable; *unbound (when
  * not NULL) names the first unbound symbol the condition depends on. */
 static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_t *vals, int64_t max,
-                               const char **unbound)
+                               const char **unbound, bool *over_max)
 {
     pc_clang_cursors ch = {0};
     pc_clang_children(s, &ch);
@@ -1154,6 +1155,7 @@ static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_
                     break;
                 if (trips >= max) {
                     trips = -1;
+                    *over_max = true;
                     break;
                 }
                 vals[trips++] = x;
@@ -1167,9 +1169,18 @@ static int64_t host_for_values(pc_cx *cx, CXCursor s, CXCursor *var_decl, int64_
     return trips;
 }
 
+/* Why a host loop with a known trip count is not unrolled. */
+static const char *budget_message(pc_cx *cx, const char *what)
+{
+    return pc_arena_printf(cx->scratch,
+                           "host loop 'for' is not unrolled: it would pass the budget of %d unrolled host-loop "
+                           "iterations per kernel, so %s modelled once",
+                           (int)PC_HOST_UNROLL_BUDGET, what);
+}
+
 /* for / while / do and host for-range loops inside a kernel run at trace time: their bodies
  * belong to the enclosing root function.  A body holding a LOOP is repeated per iteration when
- * the trip count is a small constant (each iteration makes that LOOP again). */
+ * the trip count is known and within the unroll budget (each iteration makes that LOOP again). */
 void pc_clang_host_loop(pc_cx *cx, CXCursor s)
 {
     pc_clang_cursors ch = {0};
@@ -1182,16 +1193,25 @@ void pc_clang_host_loop(pc_cx *cx, CXCursor s)
     bool saved_host = cx->in_host_loop;
     size_t mark = cx->env.count;
     const char *unbound = NULL;
+    bool over_budget = false;
     int ntensors0 = cx->kernel >= 0 ? cx->m->kernels[cx->kernel].ntensors : 0;
     int nstmts0 = cx->kernel >= 0 ? cx->m->kernels[cx->kernel].nstmts : 0;
     if (clang_getCursorKind(s) == CXCursor_ForStmt) {
-        /* a body with no LOOP is unrolled too (like a Python range() of up to 64 iterations): each
-         * iteration makes its tensors again in the enclosing root (docs/model.md section 2) */
-        enum { MAX_HOST_TRIPS = 256, MAX_PLAIN_TRIPS = 64 };
-        int64_t vals[MAX_HOST_TRIPS];
+        /* every iteration is walked (like a Python range()), with or without a LOOP in the body:
+         * each iteration makes its tensors and LOOPs again in the enclosing root (docs/model.md
+         * section 2), within the kernel's budget of unrolled iterations */
+        if (cx->host_unroll_kernel != cx->kernel) {
+            cx->host_unroll_kernel = cx->kernel;
+            cx->host_unrolled = 0;
+        }
+        int64_t room = PC_HOST_UNROLL_BUDGET - cx->host_unrolled;
+        int64_t *vals = pc_mem_alloc((size_t)(room + 1) * sizeof *vals);
         CXCursor v = clang_getNullCursor();
-        int64_t n = host_for_values(cx, s, &v, vals, has_loop ? MAX_HOST_TRIPS : MAX_PLAIN_TRIPS, &unbound);
+        int64_t n = host_for_values(cx, s, &v, vals, room, &unbound, &over_budget);
+        if (n < 0)
+            pc_mem_free(vals);
         if (n >= 0) {
+            cx->host_unrolled += (int)n;
             CXString vs = clang_getCursorSpelling(v);
             const char *var = pc_arena_strdup(cx->scratch, clang_getCString(vs));
             clang_disposeString(vs);
@@ -1202,13 +1222,16 @@ void pc_clang_host_loop(pc_cx *cx, CXCursor s)
                 pc_clang_kernel_block(cx, body);
                 cx->env.count = m2;
             }
+            pc_mem_free(vals);
             return;
         }
     }
     if (has_loop) {
         pc_clang_begin_leaf(cx, s);
         pc_clang_unanalysed(cx, pc_clang_cursor_loc(cx, s),
-                   "host loop around a LOOP with no constant trip count: its LOOPs are modelled once");
+                            over_budget ? budget_message(cx, "its LOOPs are")
+                                        : "host loop around a LOOP with no constant trip count: its LOOPs are "
+                                          "modelled once");
     }
     /* the variables a `for (int h = ...)` declares are not constants inside the body */
     if (clang_getCursorKind(s) == CXCursor_ForStmt) {
@@ -1247,10 +1270,11 @@ void pc_clang_host_loop(pc_cx *cx, CXCursor s)
     if (!unbound && !has_loop && tensor_work) {
         pc_clang_begin_leaf(cx, s);
         pc_clang_unanalysed(cx, pc_clang_cursor_loc(cx, s),
-                   clang_getCursorKind(s) == CXCursor_ForStmt
-                       ? "host loop 'for' without a small constant trip count (at most 64 are unrolled): its body, "
-                         "which does tensor work, is modelled once"
-                       : "host loop (while / do): its body, which does tensor work, is modelled once");
+                            over_budget ? budget_message(cx, "its body, which does tensor work, is")
+                            : clang_getCursorKind(s) == CXCursor_ForStmt
+                                ? "host loop 'for' without a constant trip count: its body, which does tensor "
+                                  "work, is modelled once"
+                                : "host loop (while / do): its body, which does tensor work, is modelled once");
     }
     if (unbound && !has_loop && cx->kernel >= 0 && cx->m->kernels[cx->kernel].ntensors > ntensors0)
         pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, s), "PC014",

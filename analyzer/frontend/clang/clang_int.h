@@ -248,6 +248,8 @@ typedef struct pc_cx {
     CXCursor inline_stack[16];
     pc_ctarget *target;          /* the return target of the innermost inlined helper */
     bool in_host_loop;           /* inside a host for/while/if: scalar assignments are not constants */
+    int host_unroll_kernel;      /* the kernel host_unrolled counts for */
+    int host_unrolled;           /* host-loop iterations unrolled in it (PC_HOST_UNROLL_BUDGET) */
 
     /* tensors made on demand for variables declared outside the kernel walk, per kernel */
     PC_VEC(struct pc_clate { int kernel; CXCursor decl; const char *spelling; int tensor; }) late;

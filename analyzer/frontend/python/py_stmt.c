@@ -14,8 +14,6 @@
 #include <string.h>
 
 enum {
-    MAX_UNROLL_TRIP = 64,        /* compile-time loops up to this many iterations are unrolled */
-    MAX_UNROLL_TOTAL = 4096,     /* and at most this many unrolled iterations per kernel */
     MAX_INLINE_DEPTH = 32,
     MAX_INLINE_TOTAL = 20000     /* helper bodies inlined per kernel */
 };
@@ -638,12 +636,13 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
     pc_py_flush_stmt(c, false);
     int64_t b, e, st;
     const char *unknown_sym = NULL;
+    bool over_budget = false;    /* a known trip count past what is left of the unroll budget */
     if (it.kind == PV_RANGE) {
         const pc_expr *eb = pc_py_as_expr(&it.items[0]), *ee = pc_py_as_expr(&it.items[1]),
                       *es = pc_py_as_expr(&it.items[2]);
         if (bound_value(c, eb, &b) && bound_value(c, ee, &e) && bound_value(c, es, &st) && st != 0) {
             int64_t trips = trip_count(b, e, st);
-            if (trips <= MAX_UNROLL_TRIP && c->nfor_unrolled + trips <= MAX_UNROLL_TOTAL) {
+            if (trips <= PC_HOST_UNROLL_BUDGET - c->nfor_unrolled) {
                 c->nfor_unrolled += (int)trips;
                 for (int64_t i = 0; i < trips && !c->returned; i++) {
                     pc_py_assign(c, s->a, pc_py_int(c, (int64_t)((__int128)b + (__int128)i * st)), NULL);
@@ -653,6 +652,7 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
                     pc_py_walk_body(c, &s->list2);
                 return;
             }
+            over_budget = true;
         } else {
             /* the first symbol of the count that nobody bound: what to tell the user */
             const pc_expr *parts[3] = {eb, ee, es};
@@ -668,7 +668,9 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
             }
         }
     }
-    if (it.kind == PV_SEQ && it.nitems <= MAX_UNROLL_TRIP && c->nfor_unrolled + it.nitems <= MAX_UNROLL_TOTAL) {
+    if (it.kind == PV_SEQ && it.nitems > PC_HOST_UNROLL_BUDGET - c->nfor_unrolled)
+        over_budget = true;
+    if (it.kind == PV_SEQ && !over_budget) {
         c->nfor_unrolled += it.nitems;
         for (int i = 0; i < it.nitems && !c->returned; i++) {
             pc_py_assign(c, s->a, it.items[i], NULL);
@@ -695,11 +697,19 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
                       iter, unknown_sym, unknown_sym);
         return;
     }
-    pc_py_unanalysed(c, s,
-                     pc_arena_printf(c->scratch,
-                                     "compile-time loop 'for ... in %s' is not unrolled (trip count not a small "
-                                     "constant): its body is modelled once, so root_inner bytes may be low",
-                                     iter));
+    if (over_budget)
+        pc_py_unanalysed(c, s,
+                         pc_arena_printf(c->scratch,
+                                         "compile-time loop 'for ... in %s' is not unrolled: it would pass the "
+                                         "budget of %d unrolled compile-time iterations per kernel, so its body is "
+                                         "modelled once and root_inner bytes may be low",
+                                         iter, (int)PC_HOST_UNROLL_BUDGET));
+    else
+        pc_py_unanalysed(c, s,
+                         pc_arena_printf(c->scratch,
+                                         "compile-time loop 'for ... in %s' is not unrolled (trip count not a "
+                                         "constant): its body is modelled once, so root_inner bytes may be low",
+                                         iter));
 }
 
 static bool has_break(const pc_py_list *body, int depth)
@@ -731,7 +741,7 @@ static void walk_while(pc_py_ctx *c, const pc_py_node *s)
         int t = eval_test(c, s->a).truth;
         if (t == 0 && exact)
             break;
-        if (t < 0 || !exact || iters >= MAX_UNROLL_TRIP || c->nfor_unrolled >= MAX_UNROLL_TOTAL) {
+        if (t < 0 || !exact || c->nfor_unrolled >= PC_HOST_UNROLL_BUDGET) {
             if (iters == 0 || t < 0) {
                 pc_py_walk_body(c, &s->list1);
                 if (did_work(c, nt0, ns0))
