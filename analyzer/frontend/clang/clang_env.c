@@ -282,6 +282,9 @@ void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name
                 dims[2] = na == 3 ? pc_clang_int_expr(cx, rt + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
                 nd = 3;
             }
+        } else if (has_init && vc == PC_VC_LIST && !clang_Cursor_isNull(pc_clang_decl_init(v)) &&
+                   pc_clang_value_list(cx, pc_clang_decl_init(v), &dims, &nd)) {
+            /* read from the cursor: a list, x.GetShape(), a helper's result (clang_hostfn.c) */
         } else if (has_init && !pc_clang_shape_list(cx, it, n, &dims, &nd)) {
             nd = -1; /* std::vector<int64_t> v(n, 0), a call...: not a list poolcheck can read */
         }

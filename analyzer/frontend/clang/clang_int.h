@@ -248,6 +248,7 @@ typedef struct pc_cx {
     CXCursor inline_stack[16];
     pc_ctarget *target;          /* the return target of the innermost inlined helper */
     bool in_host_loop;           /* inside a host for/while/if: scalar assignments are not constants */
+    long *hostfn_steps;          /* clang_hostfn.c: the step budget of the outermost helper run */
     int host_unroll_kernel;      /* the kernel host_unrolled counts for */
     int host_unrolled;           /* host-loop iterations unrolled in it (PC_HOST_UNROLL_BUDGET) */
 
@@ -364,8 +365,23 @@ const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c);
  * when the expression is not a value this reader models. */
 const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e);
 bool pc_clang_is_builtin_int(CXType value_type); /* bool, char and integer types, not enums (pc_clang_value_type) */
-/* A list value: `{a, b}`, `std::vector<int64_t>{...}`, a list variable.  False when not one. */
+/* A list value: `{a, b}`, `std::vector<int64_t>{...}`, a list variable, `x.GetShape()`, a helper
+ * returning a list.  False when not one. */
 bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
+/* The same readers at a nesting depth (for clang_hostfn.c, which runs helpers inside them). */
+const pc_expr *pc_clang_value_int_at(pc_cx *cx, CXCursor e, int depth);
+bool pc_clang_value_list_at(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd);
+/* The env entry of the tensor variable an expression names, -1 when it names none. */
+int pc_clang_value_tensor_entry(pc_cx *cx, CXCursor e);
+/* The object of a member call `obj.f(...)`, a null cursor for other calls. */
+CXCursor pc_clang_member_object(CXCursor call);
+
+/* ---- host helpers run at trace time (clang_hostfn.c) ---- */
+/* Run the body of helper `def` for `call`, its parameters bound to the arguments' values: the
+ * integer it returns (*ival) or the list (*dims, *nd), whichever pointer is not NULL.  False when
+ * the body does something this runner does not follow; then nothing is known of the value. */
+bool pc_clang_run_helper(pc_cx *cx, CXCursor def, CXCursor call, int depth, const pc_expr **ival,
+                         const pc_expr ***dims, int *nd);
 /* A string value: a literal, std::string("..."), a string constant or variable.  NULL otherwise. */
 const char *pc_clang_value_string(pc_cx *cx, CXCursor e);
 /* A DataType value: DT_FP32 (any qualification), a DataType constant or variable; UNKNOWN otherwise. */

@@ -222,6 +222,7 @@ static CXCursor var_init(CXCursor var)
 }
 
 static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth);
+static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd);
 
 static pc_expr_kind binop_kind(const char *op, bool *ok)
 {
@@ -339,8 +340,14 @@ static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
     if (clang_Cursor_isNull(def) || !pc_clang_inlinable(cx, def))
         return NULL;
     CXCursor ret = single_return(def);
-    if (clang_Cursor_isNull(ret))
+    if (clang_Cursor_isNull(ret)) {
+        /* a body of statements: run it (clang_hostfn.c) */
+        const pc_expr *r = NULL;
+        if (pc_clang_is_builtin_int(clang_getCursorResultType(def)) &&
+            pc_clang_run_helper(cx, def, call, depth + 1, &r, NULL, NULL))
+            return r;
         return NULL;
+    }
     int nargs = clang_Cursor_getNumArguments(call);
     const pc_expr *vals[16];
     CXCursor parms[16];
@@ -450,11 +457,81 @@ const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr
     return sym;
 }
 
+/* The object of a member call `obj.f(...)` / `obj->f(...)`: the MemberRefExpr's operand; a null
+ * cursor for any other call. */
+CXCursor pc_clang_member_object(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return clang_getNullCursor();
+    kids ch = kids_of(call);
+    if (ch.n < 1 || clang_getCursorKind(ch.c[0]) != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    kids obj = kids_of(ch.c[0]);
+    return obj.n == 1 ? obj.c[0] : clang_getNullCursor();
+}
+
+/* The shape of the tensor an expression names (a Tensor variable or parameter in scope). */
+static bool tensor_shape(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+{
+    CXCursor s = value_strip(e);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return false;
+    int en = env_by_decl(cx, clang_getCursorReferenced(s));
+    if (en < 0 || cx->env.items[en].kind != PC_CENV_TENSOR)
+        return false;
+    int t = cx->kernel >= 0 ? pc_clang_env_tensor(cx, en) : -1;
+    if (t >= 0) {
+        *dims = cx->m->kernels[cx->kernel].tensors[t].shape;
+        *nd = cx->m->kernels[cx->kernel].tensors[t].ndims;
+    } else {
+        *dims = cx->env.items[en].host.shape;
+        *nd = cx->env.items[en].host.ndims;
+    }
+    if (*nd < 0)
+        return false;
+    for (int i = 0; i < *nd; i++)
+        if (!(*dims)[i])
+            return false;
+    return true;
+}
+
+/* A list value, or the shape of a tensor (`x.Dim()` counts a tensor's dims). */
+static bool vlist_or_shape(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
+{
+    return vlist(cx, e, depth + 1, dims, nd) || tensor_shape(cx, e, dims, nd);
+}
+
 static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
 {
     pc_arena *a = pc_model_arena(cx->m);
     const char *name = call_name(cx, e);
     int nargs = clang_Cursor_getNumArguments(e);
+    /* an element of a list value: shape[i], x.GetShape()[i] */
+    if (!strcmp(name, "operator[]") && nargs == 2) {
+        const pc_expr **d;
+        int nd;
+        const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
+        int64_t k;
+        if (ix && pc_expr_is_int(ix, &k) && vlist(cx, clang_Cursor_getArgument(e, 0), depth + 1, &d, &nd) && k >= 0 &&
+            k < nd)
+            return d[k];
+        return NULL;
+    }
+    /* member calls on a list or a tensor: v.size(), x.GetShape(i), x.Dim() */
+    CXCursor object = pc_clang_member_object(e);
+    if (!clang_Cursor_isNull(object)) {
+        const pc_expr **d;
+        int nd;
+        if ((!strcmp(name, "size") || !strcmp(name, "Dim")) && nargs == 0 && vlist_or_shape(cx, object, depth, &d, &nd))
+            return pc_expr_int(a, nd);
+        if (!strcmp(name, "GetShape") && nargs == 1) {
+            const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
+            int64_t k;
+            if (ix && pc_expr_is_int(ix, &k) && tensor_shape(cx, object, &d, &nd) && k >= 0 && k < nd)
+                return d[k];
+        }
+        return NULL;
+    }
     /* overloaded operators (SymbolicScalar arithmetic): `operator+` with the operands as arguments */
     if (!strncmp(name, "operator", 8) && nargs >= 1 && nargs <= 2) {
         const char *op = name + 8;
@@ -738,8 +815,10 @@ static CXCursor init_list_of(CXCursor e)
     return clang_getNullCursor();
 }
 
-bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
 {
+    if (depth > MAX_DEPTH || clang_Cursor_isNull(e))
+        return false;
     CXCursor s = value_strip(e);
     if (clang_getCursorKind(s) == CXCursor_DeclRefExpr) {
         int en = env_by_decl(cx, clang_getCursorReferenced(s));
@@ -750,6 +829,22 @@ bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
         }
         return false;
     }
+    if (clang_getCursorKind(s) == CXCursor_CallExpr) {
+        const char *name = call_name(cx, s);
+        CXCursor object = pc_clang_member_object(s);
+        /* x.GetShape(): the tensor's shape */
+        if (!strcmp(name, "GetShape") && !clang_Cursor_isNull(object) && clang_Cursor_getNumArguments(s) == 0)
+            return tensor_shape(cx, object, dims, nd);
+        /* a helper returning a list: run its body (clang_hostfn.c) */
+        CXCursor def = callee_definition(s);
+        if (clang_Cursor_isNull(object) && !clang_Cursor_isNull(def) && pc_clang_inlinable(cx, def) &&
+            pc_clang_classify_type(cx, clang_getCursorResultType(def)) == PC_VC_LIST) {
+            CXCursor ret = single_return(def);
+            if (!clang_Cursor_isNull(ret) && clang_Cursor_getNumArguments(s) == 0)
+                return vlist(cx, ret, depth + 1, dims, nd);
+            return pc_clang_run_helper(cx, def, s, depth + 1, NULL, dims, nd);
+        }
+    }
     CXCursor il = init_list_of(e);
     if (clang_Cursor_isNull(il))
         return false;
@@ -758,13 +853,31 @@ bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
     const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)(el.n ? el.n : 1));
     bool ok = true;
     for (int i = 0; i < el.n && ok; i++)
-        ok = (d[i] = vint(cx, el.c[i], 0)) != NULL;
+        ok = (d[i] = vint(cx, el.c[i], depth + 1)) != NULL;
     pc_mem_free(el.c);
     if (!ok)
         return false;
     *dims = d;
     *nd = el.n;
     return true;
+}
+
+bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd) { return vlist(cx, e, 0, dims, nd); }
+
+const pc_expr *pc_clang_value_int_at(pc_cx *cx, CXCursor e, int depth) { return vint(cx, e, depth); }
+
+bool pc_clang_value_list_at(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
+{
+    return vlist(cx, e, depth, dims, nd);
+}
+
+int pc_clang_value_tensor_entry(pc_cx *cx, CXCursor e)
+{
+    CXCursor s = value_strip(e);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return -1;
+    int en = env_by_decl(cx, clang_getCursorReferenced(s));
+    return en >= 0 && cx->env.items[en].kind == PC_CENV_TENSOR ? en : -1;
 }
 
 pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e)
