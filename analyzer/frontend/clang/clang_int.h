@@ -299,6 +299,8 @@ void pc_clang_src_lex(pc_cx *cx, size_t begin, size_t end, pc_ctoks *out);
 const pc_ctoks *pc_clang_main_tokens(pc_cx *cx);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
+/* Does main-file token t (an identifier) name a function (not a type) where it stands? */
+bool pc_clang_token_names_function(pc_cx *cx, const pc_ctok *t);
 /* Is `word` one of the tokens of c's extent? */
 bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word);
 /* The direct children of a cursor (out is cleared first; the caller frees it). */

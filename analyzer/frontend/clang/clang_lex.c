@@ -963,6 +963,10 @@ bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***di
         int close = pc_clang_match(t, n, b);
         if (close != n - 1)
             return false;
+        /* `F({16, 64})` reads like `Shape({16, 64})`: only a type's construction is its argument;
+         * a function's value is its own (clang_hostfn.c runs the helpers it can) */
+        if (pc_clang_token_names_function(cx, &t[b - 1]))
+            return false;
         if (pc_ctok_is(&t[b], "{"))
             return pc_clang_shape_list(cx, t + b, n - b, dims, ndims);
         /* std::vector<int64_t>({...}) */
