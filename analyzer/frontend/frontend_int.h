@@ -111,6 +111,66 @@ const pc_op_info *pc_op_at(size_t i);
 /* The unit an op runs on: cube, vector (vector and creation ops), none (views, data, scalars). */
 pc_unit pc_op_unit(const pc_op_info *op);
 
+/* ---- one op's shape and dtype rule: pc_op_apply (ops.c) ----------------------------------------
+ * The frontends read a call's operands and attributes into these structs and call pc_op_apply, so a
+ * C++ kernel and its Python twin get one answer (docs/dev/adding-an-op.md).  What a frontend keeps
+ * to itself is the reading (argument positions, keywords, defaults of its API) and the accesses. */
+
+/* A tensor operand: its shape (ndims < 0, shape NULL: unknown) and dtype. */
+typedef struct pc_op_operand {
+    const pc_expr **shape;
+    int ndims;
+    pc_dtype dtype;
+} pc_op_operand;
+
+/* How an attribute was written. */
+typedef enum pc_op_attr_state {
+    PC_OPA_ABSENT,  /* not written: the op's default */
+    PC_OPA_KNOWN,   /* a value poolcheck read */
+    PC_OPA_NONE,    /* Python None (reduce / squeeze: every axis) */
+    PC_OPA_UNKNOWN  /* written, but not a value poolcheck evaluates: the result's shape is unknown */
+} pc_op_attr_state;
+
+/* An integer attribute or a list of them (an axis, axes, a permutation). */
+typedef struct pc_op_ints {
+    pc_op_attr_state state;
+    bool list;          /* written as a list ([0, 1], {0, 1}), not as one integer */
+    int n;              /* KNOWN: entries of v */
+    const int64_t *v;
+} pc_op_ints;
+
+typedef struct pc_op_attrs {
+    pc_op_lang lang;    /* which of the row's DataType argument positions applies */
+    pc_op_ints axes;    /* REDUCE: the axis or axes (absent: -1); CONCAT, UNSQUEEZE: the axis (CONCAT's
+                         * absent: 0); SQUEEZE: the axes (absent, None or empty: every 1-dim);
+                         * TRANSPOSE: two axes swapped (absent: the last two) or, as a list of every
+                         * axis, a permutation; PERMUTE: the permutation */
+    bool keepdim;       /* REDUCE */
+    bool a_trans, b_trans; /* MATMUL */
+    bool mode_known;    /* GATHERMASK: the pattern mode */
+    int64_t mode;
+    pc_op_attr_state shape_state; /* FULL, EXPAND, VIEW, RESHAPE: the shape argument */
+    const pc_expr **shape;
+    int ndims;
+    pc_op_attr_state dtype_state; /* the row's DataType argument; VIEW: a dtype reinterpretation */
+    pc_dtype dtype;
+} pc_op_attrs;
+
+/* What the op gives. */
+typedef struct pc_op_result {
+    bool value;         /* a tensor result (false: the op writes its operands, or has no rule) */
+    const pc_expr **shape; /* ndims entries; NULL, ndims -1: unknown */
+    int ndims;
+    pc_dtype dtype;
+    int axis;           /* REDUCE: the one reduced axis (the lowering rules), -1 otherwise */
+} pc_op_result;
+
+/* Attributes with nothing written (every state ABSENT) for language lang. */
+pc_op_attrs pc_op_attrs_none(pc_op_lang lang);
+/* The result of op over operands x[0..nx) with attributes at; shapes are built in arena a.  op NULL
+ * (a name the table has no row for): an unknown shape with the first operand's dtype. */
+pc_op_result pc_op_apply(pc_arena *a, const pc_op_info *op, const pc_op_operand *x, int nx, const pc_op_attrs *at);
+
 /* ---- rules both frontends apply to what they read (frontend.c) --------------------------------- */
 /* numpy broadcasting of two shapes (right-aligned; a dim of 1 stretches to the other's): the
  * PC_OPSHAPE_ELEMWISE result.  A shape with ndims < 0 is unknown: the result is the other one

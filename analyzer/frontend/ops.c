@@ -242,3 +242,316 @@ pc_unit pc_op_unit(const pc_op_info *op)
         return PC_UNIT_NONE;
     }
 }
+
+/* ---- pc_op_apply: the shape and dtype rules of the table's rows --------------------------------
+ *
+ * Decisions where upstream (framework/src/interface/operation/, python/pypto/op/) and the two
+ * frontends of before differed (facts, not code):
+ *   - No rule caps the number of dimensions: shapes are arena arrays of the operand's rank
+ *     (before, C++ gave up on a permutation of more than 16 axes, Python on a reduce or squeeze of
+ *     more than 64).
+ *   - CONCAT: upstream's CheckCat requires one rank; operands of different ranks, or one whose
+ *     shape is not known, give an unknown shape (before, Python summed the operands of the first
+ *     one's rank and skipped the others).  The axis defaults to 0 (pypto.concat's dim = 0).
+ *   - REDUCE: the axis is one integer (absent: -1, as Sum / sum's default) or a list of axes
+ *     (pypto.var's dim), each reduced; Python's None reduces every axis.  An axis written but not
+ *     evaluated gives an unknown shape (before, C++ reduced the last axis).
+ *   - TRANSPOSE: two axes are swapped (upstream's Transpose checks perm.size() == 2), also when the
+ *     tensor has two dims; a list of every axis of a higher rank is a permutation.  PERMUTE needs a
+ *     permutation of every axis (upstream's check); anything else is an unknown shape.
+ *   - SQUEEZE: an empty list squeezes every 1-dim (SqueezeParamsValidCheck fills it); an axis that
+ *     is not a known integer gives an unknown shape.
+ *   - MATMUL: the batch dims broadcast (upstream's std::max of the two batch sizes, one of them 1);
+ *     a DataType argument written but not evaluated gives an unknown dtype.
+ *   - VIEW with a dtype reinterprets the base's bits (View(operand, dstDataType); pypto.view with
+ *     dtype= calls that form and ignores the shape): the last dim scaled by old / new bits. */
+
+pc_op_attrs pc_op_attrs_none(pc_op_lang lang)
+{
+    pc_op_attrs at;
+    memset(&at, 0, sizeof at);
+    at.lang = lang;
+    at.axes.state = PC_OPA_ABSENT;
+    at.shape_state = PC_OPA_ABSENT;
+    at.ndims = -1;
+    at.dtype_state = PC_OPA_ABSENT;
+    at.dtype = PC_DT_UNKNOWN;
+    return at;
+}
+
+static pc_op_result unknown_result(pc_dtype dt)
+{
+    pc_op_result r = {true, NULL, -1, dt, -1};
+    return r;
+}
+
+static pc_op_result shaped(const pc_expr **shape, int nd, pc_dtype dt)
+{
+    pc_op_result r = {true, nd >= 0 ? shape : NULL, nd >= 0 && shape ? nd : -1, dt, -1};
+    return r;
+}
+
+static const pc_expr **dims_alloc(pc_arena *a, int n)
+{
+    return pc_arena_alloc(a, sizeof(const pc_expr *) * (size_t)(n > 0 ? n : 1));
+}
+
+static bool known_shape(const pc_op_operand *x) { return x && x->shape && x->ndims >= 0; }
+
+/* An axis counted from the end when negative; -1 when outside [0, n). */
+static int norm_axis(int64_t d, int n)
+{
+    if (d < 0)
+        d += n;
+    return d >= 0 && d < n ? (int)d : -1;
+}
+
+/* The one integer of an attribute (written as k or as {k}). */
+static bool one_int(const pc_op_ints *v, int64_t *out)
+{
+    if (v->state != PC_OPA_KNOWN || v->n != 1)
+        return false;
+    *out = v->v[0];
+    return true;
+}
+
+static pc_dtype rule_dtype(const pc_op_info *op, const pc_op_attrs *at, pc_dtype first)
+{
+    switch (op->dtype) {
+    case PC_OPDT_FIRST:
+        return first;
+    case PC_OPDT_ARG: {
+        int pos = at->lang == PC_OP_CPP ? op->cpp_dtype_arg : op->py_dtype_arg;
+        if (pos < 0)
+            return first;
+        return at->dtype_state == PC_OPA_KNOWN ? at->dtype : PC_DT_UNKNOWN;
+    }
+    default:
+        return pc_op_fixed_dtype(op->dtype);
+    }
+}
+
+static pc_op_result elementwise(pc_arena *a, const pc_op_info *op, const pc_op_operand *x, int nx,
+                                const pc_op_attrs *at)
+{
+    if (nx == 0)
+        return unknown_result(rule_dtype(op, at, PC_DT_UNKNOWN));
+    const pc_expr **s = x[0].ndims >= 0 ? x[0].shape : NULL;
+    int n = s ? x[0].ndims : -1;
+    for (int i = 1; i < nx; i++)
+        s = pc_op_broadcast(a, s, n, x[i].shape, x[i].shape ? x[i].ndims : -1, &n);
+    pc_dtype dt = op->dtype == PC_OPDT_VALUES ? x[nx > 1 ? 1 : 0].dtype : rule_dtype(op, at, x[0].dtype);
+    return shaped(s, n, dt);
+}
+
+static pc_op_result matmul(pc_arena *a, const pc_op_info *op, const pc_op_operand *x, int nx,
+                           const pc_op_attrs *at)
+{
+    pc_dtype dt = rule_dtype(op, at, nx > 0 ? x[0].dtype : PC_DT_UNKNOWN);
+    if (nx < 2 || !known_shape(&x[0]) || !known_shape(&x[1]) || x[0].ndims < 2 || x[1].ndims < 2)
+        return unknown_result(dt);
+    const pc_op_operand *l = &x[0], *r = &x[1];
+    int nl;
+    const pc_expr **lead = pc_op_broadcast(a, l->shape, l->ndims - 2, r->shape, r->ndims - 2, &nl);
+    const pc_expr **s = dims_alloc(a, nl + 2);
+    for (int i = 0; i < nl; i++)
+        s[i] = lead[i];
+    s[nl] = at->a_trans ? l->shape[l->ndims - 1] : l->shape[l->ndims - 2];
+    s[nl + 1] = at->b_trans ? r->shape[r->ndims - 2] : r->shape[r->ndims - 1];
+    return shaped(s, nl + 2, dt);
+}
+
+static pc_op_result reduce(pc_arena *a, const pc_op_operand *x, const pc_op_attrs *at, pc_dtype dt)
+{
+    if (!known_shape(x) || at->axes.state == PC_OPA_UNKNOWN)
+        return unknown_result(dt);
+    int n = x->ndims;
+    bool *red = pc_arena_alloc(a, (size_t)(n > 0 ? n : 1));
+    memset(red, 0, (size_t)(n > 0 ? n : 1));
+    if (at->axes.state == PC_OPA_NONE) {
+        for (int i = 0; i < n; i++)
+            red[i] = true;
+    } else if (at->axes.state == PC_OPA_ABSENT) {
+        if (n == 0)
+            return unknown_result(dt);
+        red[n - 1] = true;
+    } else {
+        for (int i = 0; i < at->axes.n; i++) {
+            int k = norm_axis(at->axes.v[i], n);
+            if (k < 0)
+                return unknown_result(dt);
+            red[k] = true;
+        }
+    }
+    const pc_expr **s = dims_alloc(a, n);
+    int m = 0, nred = 0, axis = -1;
+    for (int i = 0; i < n; i++) {
+        if (!red[i])
+            s[m++] = x->shape[i];
+        else {
+            if (at->keepdim)
+                s[m++] = pc_expr_int(a, 1);
+            nred++;
+            axis = i;
+        }
+    }
+    pc_op_result r = shaped(s, m, dt);
+    r.axis = nred == 1 ? axis : -1; /* the lowering rule of one reduced axis only */
+    return r;
+}
+
+static pc_op_result transpose(pc_arena *a, const pc_op_info *op, const pc_op_operand *x, const pc_op_attrs *at,
+                              pc_dtype dt)
+{
+    if (!known_shape(x) || at->axes.state == PC_OPA_UNKNOWN || at->axes.state == PC_OPA_NONE)
+        return unknown_result(dt);
+    int n = x->ndims;
+    const pc_expr **s = dims_alloc(a, n);
+    if (n > 0)
+        memcpy(s, x->shape, sizeof *s * (size_t)n);
+    bool swap = op->shape == PC_OPSHAPE_TRANSPOSE && (at->axes.state == PC_OPA_ABSENT || at->axes.n == 2);
+    if (swap) {
+        int64_t d0 = at->axes.state == PC_OPA_ABSENT ? -2 : at->axes.v[0];
+        int64_t d1 = at->axes.state == PC_OPA_ABSENT ? -1 : at->axes.v[1];
+        int k0 = norm_axis(d0, n), k1 = norm_axis(d1, n);
+        if (k0 < 0 || k1 < 0)
+            return unknown_result(dt);
+        s[k0] = x->shape[k1];
+        s[k1] = x->shape[k0];
+        return shaped(s, n, dt);
+    }
+    if (at->axes.state != PC_OPA_KNOWN || !at->axes.list || at->axes.n != n)
+        return unknown_result(dt);
+    for (int i = 0; i < n; i++) {
+        int k = norm_axis(at->axes.v[i], n);
+        if (k < 0)
+            return unknown_result(dt);
+        s[i] = x->shape[k];
+    }
+    return shaped(s, n, dt);
+}
+
+static pc_op_result unsqueeze(pc_arena *a, const pc_op_operand *x, const pc_op_attrs *at, pc_dtype dt)
+{
+    int64_t d;
+    if (!known_shape(x) || !one_int(&at->axes, &d))
+        return unknown_result(dt);
+    int n = x->ndims, k = norm_axis(d, n + 1);
+    if (k < 0)
+        return unknown_result(dt);
+    const pc_expr **s = dims_alloc(a, n + 1);
+    for (int i = 0, j = 0; i <= n; i++)
+        s[i] = i == k ? pc_expr_int(a, 1) : x->shape[j++];
+    return shaped(s, n + 1, dt);
+}
+
+static pc_op_result squeeze(pc_arena *a, const pc_op_operand *x, const pc_op_attrs *at, pc_dtype dt)
+{
+    if (!known_shape(x) || at->axes.state == PC_OPA_UNKNOWN)
+        return unknown_result(dt);
+    int n = x->ndims;
+    bool all = at->axes.state != PC_OPA_KNOWN || at->axes.n == 0;
+    const pc_expr **s = dims_alloc(a, n);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        bool listed = all;
+        for (int j = 0; !listed && j < at->axes.n; j++)
+            listed = norm_axis(at->axes.v[j], n) == i;
+        int64_t v;
+        if (!(listed && x->shape[i] && pc_expr_is_int(x->shape[i], &v) && v == 1))
+            s[m++] = x->shape[i];
+    }
+    return shaped(s, m, dt);
+}
+
+static pc_op_result concat(pc_arena *a, const pc_op_operand *x, int nx, const pc_op_attrs *at)
+{
+    pc_dtype dt = nx > 0 ? x[0].dtype : PC_DT_UNKNOWN;
+    int64_t d = 0;
+    if (nx == 0 || !known_shape(&x[0]) || (at->axes.state != PC_OPA_ABSENT && !one_int(&at->axes, &d)))
+        return unknown_result(dt);
+    int n = x[0].ndims, k = norm_axis(d, n);
+    if (k < 0)
+        return unknown_result(dt);
+    for (int i = 1; i < nx; i++)
+        if (!known_shape(&x[i]) || x[i].ndims != n)
+            return unknown_result(dt); /* upstream's CheckCat: one rank for every operand */
+    const pc_expr **s = dims_alloc(a, n);
+    memcpy(s, x[0].shape, sizeof *s * (size_t)n);
+    for (int i = 1; i < nx; i++)
+        s[k] = pc_expr_bin(a, PC_EXPR_ADD, s[k], x[i].shape[k]);
+    return shaped(s, n, dt);
+}
+
+static pc_op_result view(pc_arena *a, const pc_op_operand *x, int nx, const pc_op_attrs *at)
+{
+    const pc_op_operand none = {NULL, -1, PC_DT_UNKNOWN};
+    const pc_op_operand *b = nx > 0 ? &x[0] : &none;
+    if (at->dtype_state == PC_OPA_UNKNOWN)
+        return unknown_result(PC_DT_UNKNOWN);
+    if (at->dtype_state == PC_OPA_KNOWN) { /* the same bits seen as another dtype */
+        int nd = known_shape(b) ? b->ndims : -1;
+        int ob = pc_dtype_bits(b->dtype), nb = pc_dtype_bits(at->dtype);
+        if (nd <= 0 || !ob || !nb || ob == nb)
+            return shaped(b->shape, nd, at->dtype);
+        const pc_expr **s = dims_alloc(a, nd);
+        memcpy(s, b->shape, sizeof *s * (size_t)nd);
+        s[nd - 1] = pc_expr_bin(a, PC_EXPR_DIV, pc_expr_bin(a, PC_EXPR_MUL, b->shape[nd - 1], pc_expr_int(a, ob)),
+                                pc_expr_int(a, nb));
+        return shaped(s, nd, at->dtype);
+    }
+    if (at->shape_state == PC_OPA_KNOWN)
+        return shaped(at->shape, at->ndims, b->dtype);
+    if (at->shape_state == PC_OPA_UNKNOWN)
+        return unknown_result(b->dtype);
+    return shaped(b->shape, b->ndims, b->dtype);
+}
+
+pc_op_result pc_op_apply(pc_arena *a, const pc_op_info *op, const pc_op_operand *x, int nx, const pc_op_attrs *at)
+{
+    const pc_op_operand *f = nx > 0 ? &x[0] : NULL;
+    pc_dtype first = f ? f->dtype : PC_DT_UNKNOWN;
+    if (!op)
+        return unknown_result(first);
+    pc_dtype dt = rule_dtype(op, at, first);
+    switch (op->shape) {
+    case PC_OPSHAPE_ELEMWISE:
+        return elementwise(a, op, x, nx, at);
+    case PC_OPSHAPE_MATMUL:
+        return matmul(a, op, x, nx, at);
+    case PC_OPSHAPE_CAST:
+        return f ? shaped(f->shape, f->ndims, dt) : unknown_result(dt);
+    case PC_OPSHAPE_GATHERMASK: {
+        int nd = -1;
+        const pc_expr **s = f ? pc_op_gathermask_shape(a, f->shape, f->shape ? f->ndims : -1, at->mode_known,
+                                                       at->mode, &nd)
+                              : NULL;
+        return shaped(s, nd, dt);
+    }
+    case PC_OPSHAPE_REDUCE:
+        return reduce(a, f, at, dt);
+    case PC_OPSHAPE_FULL:
+    case PC_OPSHAPE_EXPAND:
+        return at->shape_state == PC_OPA_KNOWN ? shaped(at->shape, at->ndims, dt) : unknown_result(dt);
+    case PC_OPSHAPE_TRANSPOSE:
+    case PC_OPSHAPE_PERMUTE:
+        return transpose(a, op, f, at, dt);
+    case PC_OPSHAPE_UNSQUEEZE:
+        return unsqueeze(a, f, at, dt);
+    case PC_OPSHAPE_SQUEEZE:
+        return squeeze(a, f, at, dt);
+    case PC_OPSHAPE_CONCAT:
+        return concat(a, x, nx, at);
+    case PC_OPSHAPE_VIEW:
+    case PC_OPSHAPE_RESHAPE:
+        return view(a, x, nx, at);
+    case PC_OPSHAPE_TUPLE:
+        return unknown_result(PC_DT_UNKNOWN);
+    case PC_OPSHAPE_OPAQUE:
+        return unknown_result(dt);
+    default: { /* the writes: no value of their own */
+        pc_op_result r = {false, NULL, -1, PC_DT_UNKNOWN, -1};
+        return r;
+    }
+    }
+}

@@ -290,19 +290,6 @@ static bool arg_type_is(pc_cx *cx, CXCursor call, int i, const char *suffix)
 
 static const pc_op_info *op_lookup(const char *name) { return pc_op_find(PC_OP_CPP, name); }
 
-/* The result dtype an op's row gives, from the call's arguments and its first tensor operand. */
-static pc_dtype op_dtype(pc_cx *cx, const pc_op_info *op, CXCursor call, pc_dtype first)
-{
-    switch (op->dtype) {
-    case PC_OPDT_FIRST:
-        return first;
-    case PC_OPDT_ARG:
-        return op->cpp_dtype_arg >= 0 ? arg_dtype(cx, call, op->cpp_dtype_arg) : first;
-    default:
-        return pc_op_fixed_dtype(op->dtype);
-    }
-}
-
 /* A function of the PyPTO API (namespace npu::tile_fwk, not defined in the main file). */
 static bool api_function(CXCursor decl)
 {
@@ -388,21 +375,6 @@ static bool inline_helper_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
     bool resolved;
     const char *name = pc_clang_call_name(cx, call, &decl, &resolved);
     return name && resolved && pc_clang_inlinable(cx, decl) && pc_clang_inline_call(cx, call, target);
-}
-
-static const pc_expr **matmul_shape(pc_cx *cx, pc_ctres a, bool at, pc_ctres b, bool bt, int *nd)
-{
-    *nd = -1;
-    if (a.ndims < 2 || b.ndims < 2)
-        return NULL;
-    int n = a.ndims;
-    const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)n);
-    for (int i = 0; i < n - 2; i++)
-        d[i] = a.shape[i];
-    d[n - 2] = at ? a.shape[n - 1] : a.shape[n - 2];
-    d[n - 1] = bt ? b.shape[b.ndims - 2] : b.shape[b.ndims - 1];
-    *nd = n;
-    return d;
 }
 
 /* ---- reads and writes ------------------------------------------------------------------------------ */
@@ -577,49 +549,106 @@ static int resolve_lvalue(pc_cx *cx, CXCursor c)
     return id;
 }
 
-/* ---- tensor expressions --------------------------------------------------------------------------- */
+/* ---- operands and attributes for the shared rule (pc_op_apply, frontend/ops.c) ----------------- */
 
-static pc_ctres first_tensor(tres_list *l)
+static pc_op_operand operand_of(pc_ctres r)
 {
-    return l->count ? l->items[0] : tres_none();
+    pc_op_operand o = {r.ndims >= 0 ? r.shape : NULL, r.shape ? r.ndims : -1, r.dtype};
+    return o;
 }
 
-static pc_ctres view_like(pc_ctres base, const pc_expr **shape, int nd, pc_dtype dt)
+/* The tensor operands as call_reads saw them, in argument order. */
+static pc_op_operand *operands_of(pc_cx *cx, const tres_list *l)
 {
-    pc_ctres r = base;
-    if (r.kind == PC_TR_NONE)
-        return r;
-    if (r.kind == PC_TR_NAMED)
-        r.via_view = true;
-    if (nd >= 0) {
-        r.shape = shape;
-        r.ndims = nd;
+    pc_op_operand *o = pc_arena_alloc(cx->scratch, sizeof *o * (l->count ? l->count : 1));
+    for (size_t i = 0; i < l->count; i++)
+        o[i] = operand_of(l->items[i]);
+    return o;
+}
+
+static pc_ctres anon_of(pc_unit unit, pc_op_result r) { return tres_anon(unit, r.dtype, r.shape, r.ndims); }
+
+/* Argument i as an integer attribute: one integer, or a braced list / vector of them. */
+static void arg_ints(pc_cx *cx, CXCursor call, int i, pc_op_ints *out)
+{
+    memset(out, 0, sizeof *out);
+    out->state = PC_OPA_ABSENT;
+    if (!arg_present(cx, call, i))
+        return;
+    out->state = PC_OPA_UNKNOWN;
+    int64_t v;
+    if (arg_int(cx, call, i, &v)) {
+        int64_t *one = pc_arena_alloc(cx->scratch, sizeof *one);
+        *one = v;
+        out->state = PC_OPA_KNOWN;
+        out->n = 1;
+        out->v = one;
+        return;
     }
-    if (dt != PC_DT_UNKNOWN)
-        r.dtype = dt;
-    return r;
+    const pc_expr **dims = NULL;
+    int nd = -1;
+    if (!arg_shape(cx, call, i, &dims, &nd) || nd < 0)
+        return;
+    int64_t *vals = pc_arena_alloc(cx->scratch, sizeof *vals * (size_t)(nd ? nd : 1));
+    for (int k = 0; k < nd; k++)
+        if (!dims[k] || !pc_expr_is_int(dims[k], &vals[k]))
+            return;
+    out->state = PC_OPA_KNOWN;
+    out->list = true;
+    out->n = nd;
+    out->v = vals;
+}
+
+/* Argument i as the shape attribute. */
+static void arg_shape_attr(pc_cx *cx, CXCursor call, int i, pc_op_attrs *at)
+{
+    at->shape_state = PC_OPA_ABSENT;
+    if (!arg_present(cx, call, i))
+        return;
+    at->shape_state = arg_shape(cx, call, i, &at->shape, &at->ndims) && at->ndims >= 0 ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+}
+
+/* The row's DataType argument (ops.c's cpp_dtype_arg) as the dtype attribute. */
+static void arg_dtype_attr(pc_cx *cx, CXCursor call, int i, pc_op_attrs *at)
+{
+    if (i < 0 || !arg_present(cx, call, i))
+        return;
+    at->dtype = arg_dtype(cx, call, i);
+    at->dtype_state = at->dtype != PC_DT_UNKNOWN ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+}
+
+/* A view of base with the shape and dtype the rule gives: a named base stays named (the view
+ * aliases it). */
+static pc_ctres view_result(pc_ctres base, pc_op_result r)
+{
+    if (base.kind == PC_TR_NONE)
+        return base;
+    if (base.kind == PC_TR_NAMED)
+        base.via_view = true;
+    base.shape = r.shape;
+    base.ndims = r.ndims;
+    base.dtype = r.dtype;
+    return base;
 }
 
 /* View(t, shape, ...) / Reshape(t, shape): base seen with the shape of argument 1. */
-static pc_ctres view_of_shape_arg(pc_cx *cx, CXCursor call, pc_ctres base)
+static pc_ctres view_of_shape_arg(pc_cx *cx, CXCursor call, const pc_op_info *op, pc_ctres base)
 {
-    const pc_expr **shape = NULL;
-    int nd = -1;
-    arg_shape(cx, call, 1, &shape, &nd);
-    pc_ctres r = view_like(base, shape, nd, PC_DT_UNKNOWN);
-    if (nd < 0 && pc_clang_call_nargs(call) > 1) {
+    pc_op_attrs at = pc_op_attrs_none(PC_OP_CPP);
+    arg_shape_attr(cx, call, 1, &at);
+    pc_op_operand x = operand_of(base);
+    pc_ctres r = view_result(base, pc_op_apply(pc_model_arena(cx->m), op, &x, 1, &at));
+    if (at.shape_state == PC_OPA_UNKNOWN && cx->kernel >= 0)
         /* a shape argument poolcheck does not evaluate: the view's shape is unknown - never its
          * base's, which would size what it feeds by the whole tensor */
-        r.shape = NULL;
-        r.ndims = -1;
-        if (cx->kernel >= 0)
-            pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, pc_clang_call_arg(call, 1)), "PC013",
-                                       "'View': its shape argument is not a value poolcheck evaluates (a helper's "
-                                       "result, a host computation), so the view's shape, and the bytes of what it "
-                                       "feeds, are unknown");
-    }
+        pc_model_add_message_check(cx->m, PC_MSG_NOTE, pc_clang_cursor_loc(cx, pc_clang_call_arg(call, 1)), "PC013",
+                                   "'View': its shape argument is not a value poolcheck evaluates (a helper's "
+                                   "result, a host computation), so the view's shape, and the bytes of what it "
+                                   "feeds, are unknown");
     return r;
 }
+
+/* ---- tensor expressions --------------------------------------------------------------------------- */
 
 /* Tensor data read inside a scalar argument (an offset list, a shape, a value):
  * View(x, {16, 16}, {i * 16 + GetTensorData(idx, {0})}) reads idx. */
@@ -690,6 +719,11 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
     return r;
 }
 
+/* An op the table has no row for (or a call clang could not resolve): a vector op whose result
+ * broadcasts its tensor operands (ops.c: each frontend's own default). */
+static const pc_op_info unlisted_op = {NULL, NULL, PC_OPC_VECTOR, PC_OPSHAPE_ELEMWISE, PC_OPDT_FIRST, -1, -1,
+                                       {-1, -1, -1, -1}, -1, -1, -1, -1};
+
 static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char *name, CXCursor decl,
                          bool resolved)
 {
@@ -700,6 +734,7 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
     int nargs = pc_clang_call_nargs(c);
     tres_list ins = {0};
     pc_ctres r = tres_none();
+    pc_op_attrs at = pc_op_attrs_none(PC_OP_CPP);
     if (!op || op->shape != PC_OPSHAPE_GETDATA)
         for (int i = 0; i < nargs; i++)
             data_reads(cx, pc_clang_call_arg(c, i));
@@ -736,33 +771,20 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
             PC_VEC_FREE(ins);
             return r;
         }
-        pc_ctres f = first_tensor(&ins);
-        int nd = f.ndims;
-        const pc_expr **shape = f.shape;
-        for (size_t i = 1; i < ins.count; i++)
-            shape = pc_op_broadcast(pc_model_arena(cx->m), shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
-        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
+        r = anon_of(PC_UNIT_VECTOR, pc_op_apply(a, &unlisted_op, operands_of(cx, &ins), (int)ins.count, &at));
         PC_VEC_FREE(ins);
         return r;
     }
+    arg_dtype_attr(cx, c, op->cpp_dtype_arg, &at);
     switch (op->shape) {
     case PC_OPSHAPE_VIEW: {
         pc_ctres base = nargs ? pc_clang_tensor_expr(cx, pc_clang_call_arg(c, 0)) : tres_none();
         if (nargs == 2 && arg_type_is(cx, c, 1, "DataType")) { /* View(t, dtype): same bits, new type */
-            pc_dtype dt = arg_dtype(cx, c, 1);
-            const pc_expr **shape = base.shape;
-            int nd = base.ndims;
-            int ob = pc_dtype_bits(base.dtype), nb = pc_dtype_bits(dt);
-            if (nd > 0 && ob && nb && ob != nb) {
-                const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)nd);
-                memcpy(d, shape, sizeof *d * (size_t)nd);
-                d[nd - 1] = pc_expr_bin(a, PC_EXPR_DIV, pc_expr_bin(a, PC_EXPR_MUL, shape[nd - 1], pc_expr_int(a, ob)),
-                                        pc_expr_int(a, nb));
-                shape = d;
-            }
-            r = view_like(base, shape, nd, dt);
+            arg_dtype_attr(cx, c, 1, &at);
+            pc_op_operand x = operand_of(base);
+            r = view_result(base, pc_op_apply(a, op, &x, 1, &at));
         } else {
-            r = view_of_shape_arg(cx, c, base);
+            r = view_of_shape_arg(cx, c, op, base);
         }
         break;
     }
@@ -775,7 +797,7 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
             write_arg(cx, c, 1, PC_ACC_WRITE_WHOLE, PC_UNIT_NONE);
             break;
         }
-        r = view_of_shape_arg(cx, c, base);
+        r = view_of_shape_arg(cx, c, op, base);
         break;
     }
     case PC_OPSHAPE_ASSEMBLE: {
@@ -836,208 +858,73 @@ static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char
         break;
     case PC_OPSHAPE_MATMUL: {
         call_reads(cx, c, PC_UNIT_CUBE, NULL, &ins);
-        pc_dtype dt = op_dtype(cx, op, c, PC_DT_UNKNOWN);
-        int nd = -1;
-        const pc_expr **shape = NULL;
+        pc_op_operand x[2] = {{NULL, -1, PC_DT_UNKNOWN}, {NULL, -1, PC_DT_UNKNOWN}};
+        int nx = 0;
         if (op->mm_a >= 0 && op->mm_b >= 0) {
             /* the operands and transpose flags at the row's positions (ops.c); a MatmulExtendParam
              * where the first flag goes moves the flags one on */
             int shift = op->mm_at >= 0 && arg_type_is(cx, c, op->mm_at, "MatmulExtendParam") ? 1 : 0;
-            int64_t at = 0, bt = 0;
+            int64_t at_ = 0, bt = 0;
             if (op->mm_at >= 0)
-                arg_int(cx, c, op->mm_at + shift, &at);
+                arg_int(cx, c, op->mm_at + shift, &at_);
             if (op->mm_bt >= 0)
                 arg_int(cx, c, op->mm_bt + shift, &bt);
-            pc_clang_tiles_matmul(cx, c, op->mm_a, op->mm_b, at != 0, bt != 0);
+            at.a_trans = at_ != 0;
+            at.b_trans = bt != 0;
+            pc_clang_tiles_matmul(cx, c, op->mm_a, op->mm_b, at.a_trans, at.b_trans);
             if (op->mm_a < nargs && op->mm_b < nargs) {
                 /* the operands in argument order, as call_reads saw them: the left one is the first
                  * tensor read, the right one the tensor at its position among the tensor arguments */
                 int rb_at = 0;
                 for (int i = 0; i < op->mm_b; i++)
                     rb_at += i >= op->mm_a && pc_clang_is_tensor_type(clang_getCursorType(pc_clang_call_arg(c, i)));
-                pc_ctres ra = ins.count > 0 ? ins.items[0] : tres_none();
-                pc_ctres rb = ins.count > (size_t)rb_at ? ins.items[rb_at] : tres_none();
-                shape = matmul_shape(cx, ra, at != 0, rb, bt != 0, &nd);
+                if (ins.count > 0)
+                    x[0] = operand_of(ins.items[0]);
+                if (ins.count > (size_t)rb_at)
+                    x[1] = operand_of(ins.items[rb_at]);
+                nx = 2;
             }
         }
-        r = tres_anon(PC_UNIT_CUBE, dt, shape, nd);
+        r = anon_of(PC_UNIT_CUBE, pc_op_apply(a, op, x, nx, &at));
         break;
     }
-    case PC_OPSHAPE_CAST: {
+    case PC_OPSHAPE_GATHERMASK:
+        at.mode_known = arg_int(cx, c, 1, &at.mode);
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), f.shape, f.ndims);
+        r = anon_of(PC_UNIT_VECTOR, pc_op_apply(a, op, operands_of(cx, &ins), (int)ins.count, &at));
         break;
-    }
-    case PC_OPSHAPE_GATHERMASK: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        int64_t mode = 0;
-        int nd = -1;
-        bool known = arg_int(cx, c, 1, &mode);
-        const pc_expr **shape = pc_op_gathermask_shape(a, f.shape, f.ndims, known, mode, &nd);
-        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), shape, nd);
-        break;
-    }
     case PC_OPSHAPE_REDUCE: {
         call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        int64_t axis = -1, keep = 0;
-        arg_int(cx, c, 1, &axis);
+        int64_t keep = 0;
+        arg_ints(cx, c, 1, &at.axes);
         arg_int(cx, c, 2, &keep);
-        int nd = -1;
-        const pc_expr **shape = NULL;
-        if (f.ndims > 0) {
-            if (axis < 0)
-                axis += f.ndims;
-            if (axis >= 0 && axis < f.ndims) {
-                cx->op_axis = (int)axis;
-                nd = keep ? f.ndims : f.ndims - 1;
-                shape = pc_arena_alloc(a, sizeof *shape * (size_t)(nd ? nd : 1));
-                for (int i = 0, j = 0; i < f.ndims; i++) {
-                    if (i == axis) {
-                        if (keep)
-                            shape[j++] = pc_expr_int(a, 1);
-                    } else {
-                        shape[j++] = f.shape[i];
-                    }
-                }
-            }
-        }
-        r = tres_anon(PC_UNIT_VECTOR, op_dtype(cx, op, c, f.dtype), shape, nd);
+        at.keepdim = keep != 0;
+        pc_op_result res = pc_op_apply(a, op, operands_of(cx, &ins), (int)ins.count, &at);
+        cx->op_axis = res.axis;
+        r = anon_of(PC_UNIT_VECTOR, res);
         break;
     }
-    case PC_OPSHAPE_FULL: {
-        const pc_expr **shape = NULL;
-        int nd = -1;
-        arg_shape(cx, c, 2, &shape, &nd);
-        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, PC_DT_UNKNOWN), shape, nd);
+    case PC_OPSHAPE_FULL:
+        arg_shape_attr(cx, c, 2, &at);
+        r = anon_of(pc_op_unit(op), pc_op_apply(a, op, NULL, 0, &at));
         break;
-    }
-    case PC_OPSHAPE_EXPAND: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        const pc_expr **shape = NULL;
-        int nd = -1;
-        arg_shape(cx, c, 1, &shape, &nd);
-        r = tres_anon(PC_UNIT_VECTOR, first_tensor(&ins).dtype, shape, nd);
-        break;
-    }
+    case PC_OPSHAPE_EXPAND:
+    case PC_OPSHAPE_CAST:
     case PC_OPSHAPE_TRANSPOSE:
-    case PC_OPSHAPE_PERMUTE: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        const pc_expr **perm = NULL;
-        int np = -1, nd = -1;
-        const pc_expr **shape = NULL;
-        if (f.ndims > 0 && arg_shape(cx, c, 1, &perm, &np)) {
-            int64_t p[16];
-            bool ok = np <= 16;
-            for (int i = 0; i < np && ok; i++) {
-                ok = perm[i] && pc_expr_is_int(perm[i], &p[i]);
-                if (ok && p[i] < 0)
-                    p[i] += f.ndims;
-                ok = ok && p[i] >= 0 && p[i] < f.ndims;
-            }
-            if (ok && (np == f.ndims || np == 2)) {
-                nd = f.ndims;
-                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
-                memcpy(shape, f.shape, sizeof *shape * (size_t)nd);
-                if (np == f.ndims)
-                    for (int i = 0; i < nd; i++)
-                        shape[i] = f.shape[p[i]];
-                else { /* two axes swapped */
-                    shape[p[0]] = f.shape[p[1]];
-                    shape[p[1]] = f.shape[p[0]];
-                }
-            }
-        }
-        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
-        break;
-    }
-    case PC_OPSHAPE_UNSQUEEZE: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        int64_t d;
-        int nd = -1;
-        const pc_expr **shape = NULL;
-        if (f.ndims >= 0 && arg_int(cx, c, 1, &d)) {
-            if (d < 0)
-                d += f.ndims + 1;
-            if (d >= 0 && d <= f.ndims) {
-                nd = f.ndims + 1;
-                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
-                for (int i = 0, j = 0; i < nd; i++)
-                    shape[i] = i == d ? pc_expr_int(a, 1) : f.shape[j++];
-            }
-        }
-        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
-        break;
-    }
-    case PC_OPSHAPE_SQUEEZE: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        const pc_expr **dims = NULL;
-        int ndl = 0, nd = -1;
-        const pc_expr **shape = NULL;
-        bool have = arg_present(cx, c, 1) ? arg_shape(cx, c, 1, &dims, &ndl) : true;
-        if (f.ndims >= 0 && have) {
-            shape = pc_arena_alloc(a, sizeof *shape * (size_t)(f.ndims ? f.ndims : 1));
-            nd = 0;
-            for (int i = 0; i < f.ndims; i++) {
-                int64_t v;
-                bool listed = ndl == 0;
-                for (int j = 0; j < ndl; j++) {
-                    int64_t dj;
-                    if (dims[j] && pc_expr_is_int(dims[j], &dj) && (dj == i || dj + f.ndims == i))
-                        listed = true;
-                }
-                if (!(listed && f.shape[i] && pc_expr_is_int(f.shape[i], &v) && v == 1))
-                    shape[nd++] = f.shape[i];
-            }
-        }
-        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
-        break;
-    }
-    case PC_OPSHAPE_CONCAT: {
-        call_reads(cx, c, PC_UNIT_VECTOR, NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        int64_t axis = 0;
-        int nd = -1;
-        const pc_expr **shape = NULL;
-        if (f.ndims > 0 && arg_int(cx, c, 1, &axis)) {
-            if (axis < 0)
-                axis += f.ndims;
-            bool ok = axis >= 0 && axis < f.ndims;
-            for (size_t i = 1; i < ins.count && ok; i++)
-                ok = ins.items[i].ndims == f.ndims;
-            if (ok) {
-                nd = f.ndims;
-                shape = pc_arena_alloc(a, sizeof *shape * (size_t)nd);
-                memcpy(shape, f.shape, sizeof *shape * (size_t)nd);
-                for (size_t i = 1; i < ins.count; i++)
-                    shape[axis] = pc_expr_bin(a, PC_EXPR_ADD, shape[axis], ins.items[i].shape[axis]);
-            }
-        }
-        r = tres_anon(PC_UNIT_VECTOR, f.dtype, shape, nd);
-        break;
-    }
-    case PC_OPSHAPE_ELEMWISE: {
+    case PC_OPSHAPE_PERMUTE:
+    case PC_OPSHAPE_UNSQUEEZE:
+    case PC_OPSHAPE_SQUEEZE:
+    case PC_OPSHAPE_CONCAT:
+    case PC_OPSHAPE_ELEMWISE:
+    case PC_OPSHAPE_OPAQUE:
+        /* a rule over the tensor operands and argument 1: Expand's shape, the others' axes */
+        if (op->shape == PC_OPSHAPE_EXPAND)
+            arg_shape_attr(cx, c, 1, &at);
+        else if (op->shape != PC_OPSHAPE_CAST && op->shape != PC_OPSHAPE_ELEMWISE && op->shape != PC_OPSHAPE_OPAQUE)
+            arg_ints(cx, c, 1, &at.axes);
         call_reads(cx, c, pc_op_unit(op), NULL, &ins);
-        pc_ctres f = first_tensor(&ins);
-        int nd = f.ndims;
-        const pc_expr **shape = f.shape;
-        for (size_t i = 1; i < ins.count; i++)
-            shape = pc_op_broadcast(pc_model_arena(cx->m), shape, nd, ins.items[i].shape, ins.items[i].ndims, &nd);
-        pc_dtype dt = op->dtype == PC_OPDT_VALUES ? (ins.count > 1 ? ins.items[1].dtype : f.dtype)
-                                                  : op_dtype(cx, op, c, f.dtype);
-        r = tres_anon(pc_op_unit(op), dt, shape, nd);
+        r = anon_of(pc_op_unit(op), pc_op_apply(a, op, operands_of(cx, &ins), (int)ins.count, &at));
         break;
-    }
-    case PC_OPSHAPE_OPAQUE: {
-        call_reads(cx, c, pc_op_unit(op), NULL, &ins);
-        r = tres_anon(pc_op_unit(op), op_dtype(cx, op, c, first_tensor(&ins).dtype), NULL, -1);
-        break;
-    }
     case PC_OPSHAPE_TUPLE:
         call_reads(cx, c, pc_op_unit(op), NULL, NULL);
         r = tres_anon(pc_op_unit(op), PC_DT_UNKNOWN, NULL, -1);

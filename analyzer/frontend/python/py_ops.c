@@ -174,34 +174,58 @@ void pc_py_subscript_shape(pc_py_ctx *c, const pc_expr **shape, int ndims, const
 
 const pc_op_info *pc_py_find_op(const char *name) { return pc_op_find(PC_OP_PY, name); }
 
-/* The result dtype the row's dtype rule gives: `first` is the first tensor operand's, `arg` the
- * value of the row's dtype argument (NULL when the call has none). */
-static pc_dtype rule_dtype(const pc_op_info *op, pc_dtype first, const pc_py_val *arg)
+/* v as an operand: its shape and dtype (unknown when v is no tensor). */
+static pc_op_operand py_operand(pc_py_ctx *c, const pc_py_val *v)
 {
-    switch (op ? op->dtype : PC_OPDT_FIRST) {
-    case PC_OPDT_FIRST:
-        return first;
-    case PC_OPDT_ARG:
-        return op->py_dtype_arg < 0 ? first : dtype_of(arg);
-    default:
-        return pc_op_fixed_dtype(op->dtype);
+    pc_op_operand o = {NULL, -1, PC_DT_UNKNOWN};
+    if (v && pc_py_tensorish(v)) {
+        const pc_expr **s;
+        int n;
+        pc_py_tensor_shape(c, v, (const pc_expr ***)&s, &n, &o.dtype);
+        o.shape = s;
+        o.ndims = s ? n : -1;
     }
+    return o;
 }
 
-/* x's shape permuted by the constant list p (NULL when either is not known). */
-static const pc_expr **permuted(pc_py_ctx *c, const pc_expr **xs, int xn, const pc_py_val *p)
+/* v as an integer attribute: not given, None, one integer, or a list of integers. */
+static pc_op_ints py_ints(pc_py_ctx *c, const pc_py_val *v)
 {
-    if (!xs || xn < 0 || !p || p->kind != PV_SEQ || p->nitems != xn)
-        return NULL;
-    const pc_expr **s = shape_alloc(c, xn);
-    for (int i = 0; i < xn; i++) {
-        int64_t v;
-        int k = pc_py_const_int(&p->items[i], &v) ? pc_py_norm_dim(v, xn) : -1;
-        if (k < 0)
-            return NULL;
-        s[i] = xs[k];
+    pc_op_ints r = {PC_OPA_ABSENT, false, 0, NULL};
+    if (!v)
+        return r;
+    if (v->kind == PV_NONE) {
+        r.state = PC_OPA_NONE;
+        return r;
     }
-    return s;
+    r.state = PC_OPA_UNKNOWN;
+    int n = v->kind == PV_SEQ ? v->nitems : 1;
+    int64_t *vals = pc_arena_alloc(c->scratch, sizeof *vals * (size_t)(n ? n : 1));
+    if (v->kind == PV_SEQ) {
+        for (int i = 0; i < n; i++)
+            if (!pc_py_const_int(&v->items[i], &vals[i]))
+                return r;
+        r.list = true;
+    } else if (!pc_py_const_int(v, &vals[0])) {
+        return r;
+    }
+    r.state = PC_OPA_KNOWN;
+    r.n = n;
+    r.v = vals;
+    return r;
+}
+
+/* v as the shape attribute (a sequence, x.shape, one integer). */
+static void shape_attr(pc_py_ctx *c, const pc_py_val *v, pc_op_attrs *at)
+{
+    if (!v || v->kind == PV_NONE)
+        return;
+    at->shape_state = shape_of_value(c, v, &at->shape, &at->ndims) ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+}
+
+static pc_py_val pending_of(pc_py_ctx *c, pc_unit unit, pc_op_result r)
+{
+    return pc_py_pending(c, unit, r.dtype, r.shape, r.ndims);
 }
 
 /* The keyword spelling of a row's dtype argument in the Python API (matmul.py: out_dtype). */
@@ -210,48 +234,6 @@ static pc_py_val *dtype_arg(pc_py_args *a, const pc_op_info *op)
     if (!op || op->dtype != PC_OPDT_ARG || op->py_dtype_arg < 0)
         return NULL;
     return pc_py_arg(a, op->py_dtype_arg, op->shape == PC_OPSHAPE_MATMUL ? "out_dtype" : "dtype");
-}
-
-/* The shape of x with a 1 inserted at axis dim (pypto.unsqueeze(input, dim): dim counts in the
- * result's rank, so -1 appends). */
-static pc_py_val unsqueezed(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **xs, int xn, pc_py_val *dimv)
-{
-    int64_t v;
-    if (!xs || xn < 0 || !dimv || !pc_py_const_int(dimv, &v))
-        return pc_py_pending(c, unit, dt, NULL, -1);
-    int k = pc_py_norm_dim(v, xn + 1);
-    if (k < 0)
-        return pc_py_pending(c, unit, dt, NULL, -1);
-    const pc_expr **s = shape_alloc(c, xn + 1);
-    for (int i = 0, j = 0; i <= xn; i++)
-        s[i] = i == k ? pc_expr_int(pc_py_marena(c), 1) : xs[j++];
-    return pc_py_pending(c, unit, dt, s, xn + 1);
-}
-
-/* The shape of x without its constant 1-dims: all of them, or those at the listed axes. */
-static pc_py_val squeezed(pc_py_ctx *c, pc_unit unit, pc_dtype dt, const pc_expr **xs, int xn, pc_py_val *dimv)
-{
-    bool drop[64] = {false};
-    if (!xs || xn < 0 || xn > 64)
-        return pc_py_pending(c, unit, dt, NULL, -1);
-    int64_t v;
-    for (int i = 0; i < xn; i++) {
-        bool listed = !dimv || dimv->kind == PV_NONE;
-        if (!listed && pc_py_const_int(dimv, &v))
-            listed = pc_py_norm_dim(v, xn) == i;
-        else if (!listed && dimv->kind == PV_SEQ)
-            for (int j = 0; j < dimv->nitems && !listed; j++)
-                listed = pc_py_const_int(&dimv->items[j], &v) && pc_py_norm_dim(v, xn) == i;
-        else if (!listed)
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        drop[i] = listed && pc_expr_is_int(xs[i], &v) && v == 1;
-    }
-    const pc_expr **s = shape_alloc(c, xn);
-    int n = 0;
-    for (int i = 0; i < xn; i++)
-        if (!drop[i])
-            s[n++] = xs[i];
-    return pc_py_pending(c, unit, dt, s, n);
 }
 
 /* Run op `op` with evaluated arguments (self, when a method, is pos[0]). */
@@ -305,201 +287,101 @@ static pc_py_val op_rules(pc_py_ctx *c, const pc_op_info *op, pc_py_args *a)
 
     /* Pending operands were materialised by the reads; views keep their own shape. */
     pc_py_val *x = a->npos > 0 ? &a->pos[0] : NULL;
-    const pc_expr **xs = NULL;
-    int xn = -1;
-    pc_dtype xdt = PC_DT_UNKNOWN;
-    if (x && pc_py_tensorish(x))
-        pc_py_tensor_shape(c, x, (const pc_expr ***)&xs, &xn, &xdt);
     pc_arena *ar = pc_py_marena(c);
 
+    pc_op_attrs at = pc_op_attrs_none(PC_OP_PY);
+    pc_py_val *dt_arg = dtype_arg(a, op);
+    if (dt_arg && dt_arg->kind != PV_NONE) {
+        at.dtype = dtype_of(dt_arg);
+        at.dtype_state = at.dtype != PC_DT_UNKNOWN ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+    }
+    pc_op_operand x0 = py_operand(c, x);
     switch (rule) {
     case PC_OPSHAPE_ELEMWISE: {
-        const pc_expr **s = NULL;
-        int n = -1;
-        pc_dtype dt = PC_DT_UNKNOWN, second = PC_DT_UNKNOWN;
-        int ntensors = 0;
-        for (int i = 0; i < a->npos; i++) {
-            if (!pc_py_tensorish(&a->pos[i]))
-                continue;
-            const pc_expr **ts;
-            int tn;
-            pc_dtype tdt;
-            pc_py_tensor_shape(c, &a->pos[i], (const pc_expr ***)&ts, &tn, &tdt);
-            if (ntensors == 0) {
-                s = ts;
-                n = tn;
-                dt = tdt;
-            } else {
-                s = pc_op_broadcast(pc_py_marena(c), s, n, ts, tn, &n);
-                if (ntensors == 1)
-                    second = tdt;
-            }
-            ntensors++;
-        }
-        if (op && op->dtype == PC_OPDT_VALUES)
-            return pc_py_pending(c, unit, ntensors > 1 ? second : dt, s, n);
-        return pc_py_pending(c, unit, rule_dtype(op, dt, NULL), s, n);
+        /* the positional tensor operands */
+        pc_op_operand *ops = pc_arena_alloc(c->scratch, sizeof *ops * (size_t)(a->npos ? a->npos : 1));
+        int n = 0;
+        for (int i = 0; i < a->npos; i++)
+            if (pc_py_tensorish(&a->pos[i]))
+                ops[n++] = py_operand(c, &a->pos[i]);
+        return pending_of(c, unit, pc_op_apply(ar, op, ops, n, &at));
     }
     case PC_OPSHAPE_REDUCE: {
-        pc_dtype dt = rule_dtype(op, xdt, NULL);
-        if (!xs || xn < 0)
-            return pc_py_pending(c, unit, dt, NULL, -1);
         pc_py_val *dimv = pc_py_arg(a, 1, "dim");
         if (!dimv)
             dimv = pc_py_arg(a, -1, "axis");
         if (!dimv)
             dimv = pc_py_arg(a, -1, "dims");
-        bool keep = pc_py_arg_truth(c, a, 2, "keepdim") == 1 || pc_py_arg_truth(c, a, -1, "keep_dim") == 1 ||
-                    pc_py_arg_truth(c, a, -1, "keepdims") == 1;
-        bool reduced[64] = {false};
-        if (xn > 64)
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        int64_t v;
-        if (!dimv || dimv->kind == PV_NONE) {
-            if (!dimv && xn > 0)
-                reduced[xn - 1] = true; /* default axis -1, as the C++ API */
-            else
-                for (int i = 0; i < xn; i++)
-                    reduced[i] = true;
-        } else if (pc_py_const_int(dimv, &v)) {
-            int k = pc_py_norm_dim(v, xn);
-            if (k < 0)
-                return pc_py_pending(c, unit, dt, NULL, -1);
-            reduced[k] = true;
-        } else if (dimv->kind == PV_SEQ) {
-            for (int i = 0; i < dimv->nitems; i++) {
-                int k = pc_py_const_int(&dimv->items[i], &v) ? pc_py_norm_dim(v, xn) : -1;
-                if (k < 0)
-                    return pc_py_pending(c, unit, dt, NULL, -1);
-                reduced[k] = true;
-            }
-        } else {
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        }
-        const pc_expr **s = shape_alloc(c, xn);
-        int n = 0, nreduced = 0;
-        for (int i = 0; i < xn; i++) {
-            if (!reduced[i])
-                s[n++] = xs[i];
-            else if (keep)
-                s[n++] = pc_expr_int(ar, 1);
-            if (reduced[i]) {
-                nreduced++;
-                c->op_axis = i;
-            }
-        }
-        if (nreduced != 1)
-            c->op_axis = -1; /* the lowering rule of one reduced axis only */
-        return pc_py_pending(c, unit, dt, s, n);
+        at.axes = py_ints(c, dimv);
+        at.keepdim = pc_py_arg_truth(c, a, 2, "keepdim") == 1 || pc_py_arg_truth(c, a, -1, "keep_dim") == 1 ||
+                     pc_py_arg_truth(c, a, -1, "keepdims") == 1;
+        pc_op_result r = pc_op_apply(ar, op, &x0, x ? 1 : 0, &at);
+        c->op_axis = r.axis;
+        return pending_of(c, unit, r);
     }
     case PC_OPSHAPE_MATMUL: {
         pc_py_tiles_matmul(c, a->npos > 0 ? a->posnode[0] : pc_py_arg_node(a, -1, "input"), a->npos > 1 ? a->posnode[1] : pc_py_arg_node(a, -1, "mat2"), pc_py_arg_truth(c, a, -1, "a_trans"), pc_py_arg_truth(c, a, -1, "b_trans"));
-        pc_py_val *b = a->npos > 1 ? &a->pos[1] : pc_py_arg(a, -1, "mat2");
-        /* out_dtype; the operands' dtype when the call names none poolcheck can see */
-        pc_dtype dt = rule_dtype(op, xdt, dtype_arg(a, op));
-        if (dt == PC_DT_UNKNOWN && op->dtype == PC_OPDT_ARG)
-            dt = xdt;
-        const pc_expr **bs = NULL;
-        int bn = -1;
-        pc_dtype bdt;
-        if (b && pc_py_tensorish(b))
-            pc_py_tensor_shape(c, b, (const pc_expr ***)&bs, &bn, &bdt);
-        if (!xs || !bs || xn < 2 || bn < 2)
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        bool at_ = pc_py_arg_truth(c, a, -1, "a_trans") == 1, bt = pc_py_arg_truth(c, a, -1, "b_trans") == 1;
-        const pc_expr *m = at_ ? xs[xn - 1] : xs[xn - 2];
-        const pc_expr *nn = bt ? bs[bn - 2] : bs[bn - 1];
-        const pc_expr **lead = xn >= bn ? xs : bs;
-        int nl = (xn >= bn ? xn : bn) - 2;
-        const pc_expr **s = shape_alloc(c, nl + 2);
-        for (int i = 0; i < nl; i++)
-            s[i] = lead[i];
-        s[nl] = m;
-        s[nl + 1] = nn;
-        return pc_py_pending(c, unit, dt, s, nl + 2);
+        pc_op_operand ab[2] = {x0, py_operand(c, a->npos > 1 ? &a->pos[1] : pc_py_arg(a, -1, "mat2"))};
+        at.a_trans = pc_py_arg_truth(c, a, -1, "a_trans") == 1;
+        at.b_trans = pc_py_arg_truth(c, a, -1, "b_trans") == 1;
+        return pending_of(c, unit, pc_op_apply(ar, op, ab, 2, &at));
     }
-    case PC_OPSHAPE_CAST:
-        return pc_py_pending(c, unit, rule_dtype(op, xdt, dtype_arg(a, op)), xs, xn);
     case PC_OPSHAPE_GATHERMASK: {
         pc_py_val *mv = pc_py_arg(a, 1, "pattern_mode");
-        int64_t mode = 0;
-        int nd = -1;
-        bool known = mv && pc_py_const_int(mv, &mode);
-        const pc_expr **s = pc_op_gathermask_shape(ar, xs, xn, known, mode, &nd);
-        return pc_py_pending(c, unit, rule_dtype(op, xdt, NULL), s, nd);
+        at.mode_known = mv && pc_py_const_int(mv, &at.mode);
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     }
     case PC_OPSHAPE_TRANSPOSE: {
-        pc_dtype dt = rule_dtype(op, xdt, NULL);
-        int64_t d0 = -2, d1 = -1;
         pc_py_val *v0 = pc_py_arg(a, 1, "dim0"), *v1 = pc_py_arg(a, 2, "dim1");
-        if (v0 && v0->kind == PV_SEQ && !v1) /* transpose(x, [0, 1, 3, 2]): a permutation */
-            return pc_py_pending(c, unit, dt, permuted(c, xs, xn, v0), xn);
-        if ((v0 && !pc_py_const_int(v0, &d0)) || (v1 && !pc_py_const_int(v1, &d1)) || !xs)
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        int k0 = pc_py_norm_dim(d0, xn), k1 = pc_py_norm_dim(d1, xn);
-        if (k0 < 0 || k1 < 0)
-            return pc_py_pending(c, unit, dt, NULL, -1);
-        const pc_expr **s = shape_alloc(c, xn);
-        memcpy(s, xs, (size_t)xn * sizeof *s);
-        s[k0] = xs[k1];
-        s[k1] = xs[k0];
-        return pc_py_pending(c, unit, dt, s, xn);
+        if (v0 && v0->kind == PV_SEQ && !v1) { /* transpose(x, [0, 1, 3, 2]): a permutation */
+            at.axes = py_ints(c, v0);
+        } else if (v0 || v1) { /* transpose(x, dim0, dim1): the defaults of x.T, -2 and -1 */
+            int64_t *d = pc_arena_alloc(c->scratch, 2 * sizeof *d);
+            d[0] = -2;
+            d[1] = -1;
+            bool known = (!v0 || pc_py_const_int(v0, &d[0])) && (!v1 || pc_py_const_int(v1, &d[1]));
+            at.axes.state = known ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+            at.axes.n = 2;
+            at.axes.v = d;
+        }
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     }
     case PC_OPSHAPE_PERMUTE:
-        return pc_py_pending(c, unit, rule_dtype(op, xdt, NULL), permuted(c, xs, xn, pc_py_arg(a, 1, "dims")), xn);
+        at.axes = py_ints(c, pc_py_arg(a, 1, "dims"));
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     case PC_OPSHAPE_UNSQUEEZE:
-        return unsqueezed(c, unit, rule_dtype(op, xdt, NULL), xs, xn, pc_py_arg(a, 1, "dim"));
     case PC_OPSHAPE_SQUEEZE:
-        return squeezed(c, unit, rule_dtype(op, xdt, NULL), xs, xn, pc_py_arg(a, 1, "dim"));
+        at.axes = py_ints(c, pc_py_arg(a, 1, "dim"));
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     case PC_OPSHAPE_CONCAT: {
+        /* concat(tensors, dim = 0): the list's items are the operands (one that is no tensor: an
+         * operand of unknown shape) */
         pc_py_val *list = pc_py_arg(a, 0, "tensors");
-        int64_t dim = 0;
         pc_py_val *dv = pc_py_arg(a, 1, "dim");
         if (!dv)
             dv = pc_py_arg(a, -1, "axis");
-        if (!list || list->kind != PV_SEQ || list->nitems == 0 || (dv && !pc_py_const_int(dv, &dim)))
-            return pc_py_pending(c, unit, PC_DT_UNKNOWN, NULL, -1);
-        const pc_expr **s = NULL, **ts;
-        int n = -1, tn, k = -1;
-        pc_dtype dt = PC_DT_UNKNOWN, tdt;
-        for (int i = 0; i < list->nitems; i++) {
-            if (!pc_py_tensorish(&list->items[i]))
-                return pc_py_pending(c, unit, dt, NULL, -1);
-            pc_py_tensor_shape(c, &list->items[i], (const pc_expr ***)&ts, &tn, &tdt);
-            if (!ts)
-                return pc_py_pending(c, unit, tdt, NULL, -1);
-            if (i == 0) {
-                n = tn;
-                k = pc_py_norm_dim(dim, n);
-                if (k < 0)
-                    return pc_py_pending(c, unit, tdt, NULL, -1);
-                s = shape_alloc(c, n);
-                memcpy(s, ts, (size_t)n * sizeof *s);
-                dt = tdt;
-            } else if (tn == n) {
-                s[k] = pc_expr_bin(ar, PC_EXPR_ADD, s[k], ts[k]);
-            }
-        }
-        return pc_py_pending(c, unit, dt, s, n);
+        at.axes = py_ints(c, dv);
+        int n = list && list->kind == PV_SEQ ? list->nitems : 0;
+        pc_op_operand *ops = pc_arena_alloc(c->scratch, sizeof *ops * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++)
+            ops[i] = py_operand(c, &list->items[i]);
+        return pending_of(c, unit, pc_op_apply(ar, op, ops, n, &at));
     }
     case PC_OPSHAPE_EXPAND: {
-        pc_dtype dt = rule_dtype(op, xdt, NULL);
         pc_py_val *sv = pc_py_arg(a, 1, "shape");
-        const pc_expr **s;
-        int n;
-        if (sv && shape_of_value(c, sv, (const pc_expr ***)&s, &n))
-            return pc_py_pending(c, unit, dt, s, n);
-        return pc_py_pending(c, unit, dt, NULL, -1);
+        shape_attr(c, sv, &at);
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     }
-    case PC_OPSHAPE_TUPLE:
-        /* several results (online_softmax, topk): one value, neither one shape nor one dtype */
-        return pc_py_pending(c, unit, PC_DT_UNKNOWN, NULL, -1);
+    case PC_OPSHAPE_CAST:
+    case PC_OPSHAPE_TUPLE: /* several results (online_softmax, topk): neither one shape nor one dtype */
+    case PC_OPSHAPE_OPAQUE:
+        return pending_of(c, unit, pc_op_apply(ar, op, &x0, x ? 1 : 0, &at));
     default:
-        /* PC_OPSHAPE_OPAQUE; the views, creations and writes of the table are evaluated by their
-         * callers before they get here (pc_py_make_view, pc_py_create_tensor, assemble, move) */
+        /* no row; the views, creations and writes of the table are evaluated by their callers
+         * before they get here (pc_py_make_view, pc_py_create_tensor, assemble, move) */
         break;
     }
-    return pc_py_pending(c, unit, rule_dtype(op, xdt, dtype_arg(a, op)), NULL, -1);
+    return pending_of(c, unit, pc_op_apply(ar, NULL, &x0, x ? 1 : 0, &at));
 }
 
 /* pypto.tensor / Tensor(shape, dtype, name), full(size, fill_value, dtype), zeros/ones(*size, dtype=). */
@@ -558,25 +440,21 @@ pc_py_val pc_py_make_view(pc_py_ctx *c, pc_py_val *input, pc_py_val *shape, pc_p
 {
     if (!input || !pc_py_tensorish(input))
         return pc_py_unknown();
-    const pc_expr **s = NULL;
-    int n = -1;
-    pc_dtype dt;
     if (input->kind == PV_PENDING || input->kind == PV_CREATE)
         pc_py_materialise(c, input, NULL, at);
-    pc_py_tensor_shape(c, input, (const pc_expr ***)&s, &n, &dt);
+    pc_op_operand base = py_operand(c, input);
+    pc_op_attrs attrs = pc_op_attrs_none(PC_OP_PY);
+    shape_attr(c, shape, &attrs);
+    if (dtype && dtype->kind != PV_NONE) { /* view(x, dtype=...): upstream's View(input, dtype) */
+        attrs.dtype = dtype_of(dtype);
+        attrs.dtype_state = attrs.dtype != PC_DT_UNKNOWN ? PC_OPA_KNOWN : PC_OPA_UNKNOWN;
+    }
+    pc_op_result r = pc_op_apply(pc_py_marena(c), pc_op_find(PC_OP_PY, "view"), &base, 1, &attrs);
     pc_py_val v = pc_py_mkval(PV_VIEW);
     v.tensor = input->tensor;
-    v.dtype = dt;
+    v.dtype = r.dtype;
     v.node = at;
-    if (shape && shape->kind != PV_NONE) {
-        if (!shape_of_value(c, shape, (const pc_expr ***)&s, &n)) {
-            s = NULL;
-            n = -1;
-        }
-    }
-    if (dtype && dtype->kind == PV_DTYPE)
-        v.dtype = dtype->dtype;
-    v.shape = s;
-    v.ndims = s ? n : -1;
+    v.shape = r.shape;
+    v.ndims = r.shape ? r.ndims : -1;
     return v;
 }
