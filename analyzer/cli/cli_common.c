@@ -258,22 +258,16 @@ static bool load_shapes(pc_cli_common *c, const char *path)
                 ok = false;
                 break;
             }
-            int n = set->count;
-            pc_binding *items = pc_arena_alloc(c->arena, (size_t)(n ? n : 1) * sizeof(pc_binding));
-            int m = 0;
-            for (const pc_json *kv = set->child; kv; kv = kv->next) {
-                if (!pc_json_is(kv, PC_JSON_NUMBER) || !(kv->num >= -9223372036854775808.0 && kv->num < 9223372036854775808.0) ||
-                    kv->num != (double)(int64_t)kv->num) { /* range first: the cast of 1e30 is UB */
-                    pc_cli_error("%s:%u:%u: entry %d: \"%s\" must be an integer", path, kv->pos.line, kv->pos.col, idx,
-                                 kv->key);
-                    ok = false;
-                    break;
-                }
-                items[m].name = pc_arena_strdup(c->arena, kv->key);
-                items[m].value = (int64_t)kv->num;
-                m++;
+            /* the one JSON -> bindings conversion (exact int64), located in this file */
+            pc_bindings bs;
+            pc_loc at;
+            char *why = NULL;
+            if (!pc_cfg_bindings_from_json(c->arena, set, NULL, false, &bs, &at, &why)) {
+                pc_cli_error("%s:%u:%u: entry %d: %s", path, at.line, at.col, idx, why);
+                pc_mem_free(why);
+                ok = false;
+                break;
             }
-            pc_bindings bs = {items, (size_t)m};
             PC_VEC_PUSH(c->sets, bs);
         }
     }

@@ -5,13 +5,13 @@
  * reader records where each key and value starts and ends, and options and errors point there.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "poolcheck/bind.h"
 #include "poolcheck/config.h"
 #include "poolcheck/json.h"
 #include "support/support.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +86,6 @@ static void *parse_failed(char *e, char **err, pc_arena *a)
 
 /* ---- JSON values -> option values ------------------------------------------------------------ */
 
-#define JSON_SAFE_INT 9007199254740992.0 /* 2^53 */
-
 static void to_optval(const src *s, const pc_json *j, pc_optval *v)
 {
     memset(v, 0, sizeof *v);
@@ -103,22 +101,17 @@ static void to_optval(const src *s, const pc_json *j, pc_optval *v)
         v->kind = PC_OPT_BOOL;
         v->i = j->b;
     } else if (pc_json_is(j, PC_JSON_NUMBER)) {
-        /* the spelling, so that integers beyond 2^53 are read exactly */
-        char *spell = pc_arena_strndup(s->arena, j->str, j->len);
-        v->text = spell;
-        double d = j->num;
-        bool plain = strspn(spell + (spell[0] == '-'), "0123456789") == strlen(spell + (spell[0] == '-'));
-        errno = 0;
-        long long x = plain ? strtoll(spell, NULL, 10) : 0;
-        if (plain && errno == 0) {
+        /* from the spelling, so that integers beyond 2^53 are read exactly (the rule bindings
+         * follow too, pc_cfg_json_int64); 64.0 and 1e3 are integral numbers, so integers.  One
+         * beyond int64 stays a number, out of every option's range, and is shown as written. */
+        v->text = pc_arena_strndup(s->arena, j->str, j->len);
+        int64_t x = 0;
+        if (pc_cfg_json_int64(j->str, j->len, &x) == 0) {
             v->kind = PC_OPT_INT;
             v->i = x;
-        } else if (!plain && isfinite(d) && d == floor(d) && fabs(d) <= JSON_SAFE_INT) {
-            v->kind = PC_OPT_INT;  /* 64.0, 1e3: integral numbers are integers */
-            v->i = (int64_t)d;
         } else {
             v->kind = PC_OPT_FLOAT;
-            v->f = d;
+            v->f = j->num;
         }
     } else if (pc_json_is(j, PC_JSON_STRING)) {
         v->kind = PC_OPT_STRING;
@@ -243,28 +236,17 @@ static char *int_field(const src *s, const pc_json *j, const char *what, int64_t
     return NULL;
 }
 
+/* One binding set: the one JSON -> bindings conversion (poolcheck/bind.h), located in this file. */
 static char *binding_set(const src *s, const pc_json *j, const char *what, pc_bindings *out)
 {
-    if (!pc_json_is(j, PC_JSON_OBJECT))
-        return located(s, j->pos, "`%s` must be an object of NAME: integer, found %s", what, pc_json_kind(j));
-    pc_binding *items = j->count ? pc_arena_alloc(s->arena, (size_t)j->count * sizeof *items) : NULL;
-    int k = 0;
-    const pc_json *dup = pc_json_repeated_key(j);
-    for (const pc_json *c = j->child; c; c = c->next, k++) {
-        if (!*c->key)
-            return located(s, c->key_pos, "`%s`: a binding needs a name", what);
-        if (c == dup)
-            return located(s, c->key_pos, "`%s`: duplicate binding `%s`", what, c->key);
-        char *name = pc_arena_strdup(s->arena, c->key);
-        char *sub = pc_arena_printf(s->arena, "%s.%s", what, c->key);
-        char *e = int_field(s, c, sub, INT64_MIN, INT64_MAX, &items[k].value);
-        if (e)
-            return e;
-        items[k].name = name;
-    }
-    out->items = items;
-    out->count = (size_t)k;
-    return NULL;
+    pc_loc at;
+    char *why = NULL;
+    if (pc_cfg_bindings_from_json(s->arena, j, what, false, out, &at, &why))
+        return NULL;
+    pc_json_pos p = {at.line, at.col, 0};
+    char *e = located(s, p, "%s", why);
+    pc_mem_free(why);
+    return e;
 }
 
 static char *string_field(const src *s, const pc_json *j, const char *what, const char **out)

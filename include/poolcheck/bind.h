@@ -37,6 +37,32 @@ bool pc_cfg_bind_parse2(pc_arena *a, const char *name, size_t name_len, const ch
 /* VALUE alone: true with *v when text is a decimal integer within int64. */
 bool pc_cfg_bind_value(const char *text, int64_t *v);
 
+/* ---- bindings from JSON ----------------------------------------------------------------------
+ * The one conversion of a JSON object {NAME: integer, ...} (poolcheck/json.h's tree) into a binding
+ * set: `bind` of .poolcheck.json (each set of it), each set of a --shapes file and the LSP's
+ * {"bind": {...}} setting all read their bindings through it, so they take the same values and
+ * word the same errors.
+ *
+ * Values are exact int64 read from the number as written (never through a double, so
+ * 9007199254740993 stays 9007199254740993): an integer spelling, or one with a fraction or an
+ * exponent whose value is integral (64.0, 1e3); a fraction (1.5, 1e-3), a number beyond int64
+ * (9223372036854775808), a string, a boolean, null or a container is an error, as are an empty
+ * name and a name given twice.
+ *
+ * On success fills *out (items and names in arena a) and returns true.  On failure returns false
+ * with *err, e.g. "`bind.n` must be an integer, found 1.5" (what names the object: "bind",
+ * "bind[1]"; NULL for none: "\"n\" must be ..."; pc_mem_free it) and *at the place in the JSON text
+ * (line and column of the member's key or value; file NULL), for the caller to prefix.  It stops at
+ * the first bad member unless all_errors is set: then *out holds every valid member and *err names
+ * each bad one, joined by "; " (*at: the first's place), for a reader that applies what is valid
+ * and shows the rest (the LSP's settings). */
+struct pc_json;
+bool pc_cfg_bindings_from_json(pc_arena *a, const struct pc_json *obj, const char *what, bool all_errors,
+                               pc_bindings *out, pc_loc *at, char **err);
+/* The exact int64 value of a JSON number's spelling: 0 with *v, 1 when it is not integral (1.5),
+ * 2 when it is integral but beyond int64. */
+int pc_cfg_json_int64(const char *spelling, size_t len, int64_t *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -83,6 +83,8 @@ struct pc_lsp_server {
     settings cfg;
     pc_config_cache *configs; /* .poolcheck.json files (and the configs they name), loaded once */
     char nul_stand_in;       /* this message's U+0000 escapes were parsed as this byte (0: none) */
+    const pc_json *msg_json; /* the message being handled in the one reader's tree (numbers as
+                                written, for the settings' bindings), else NULL */
     /* input read by the cancel callback during an analysis, fed to the reader after it (the reader
      * must not move while a message it handed out is being handled) */
     pc_sb early;
@@ -326,11 +328,14 @@ static char *optional_string(const cJSON *o, const char *key, const char *what, 
 
 /* Replace the settings with those in `obj` (NULL or null: defaults).  Entries that are wrong are
  * left out and named in the message shown to the user; the rest apply. */
-static void apply_settings(pc_lsp_server *s, const cJSON *obj)
+static void apply_settings(pc_lsp_server *s, const cJSON *obj, const pc_json *jobj)
 {
+    /* jobj: the same object in the one reader's tree (NULL when there is none) */
     const cJSON *wrapped = cJSON_GetObjectItemCaseSensitive(obj, "poolcheck");
-    if (cJSON_IsObject(wrapped))
+    if (cJSON_IsObject(wrapped)) {
         obj = wrapped;
+        jobj = pc_json_get(jobj, "poolcheck");
+    }
     settings c;
     memset(&c, 0, sizeof c);
     c.arena = pc_arena_new();
@@ -357,23 +362,16 @@ static void apply_settings(pc_lsp_server *s, const cJSON *obj)
         each_string(cJSON_GetObjectItemCaseSensitive(obj, "set"), "set", &problems, add_set, &c);
         const cJSON *bind = cJSON_GetObjectItemCaseSensitive(obj, "bind");
         if (cJSON_IsObject(bind)) {
-            const cJSON *it;
-            cJSON_ArrayForEach(it, bind)
-            {
-                char num[32];
-                const char *val = NULL;
-                int64_t iv;
-                if (json_integer(it, -9007199254740992.0, 9007199254740992.0, &iv)) {
-                    /* up to 2^53: past it a JSON number is not exact in a double */
-                    snprintf(num, sizeof num, "%lld", (long long)iv);
-                    val = num;
-                } else if (cJSON_IsNumber(it)) {
-                    val = "a number that is not an exact integer"; /* named in the problem */
-                } else if (cJSON_IsString(it)) {
-                    val = it->valuestring;
-                }
-                add_binding(&c, it->string, strlen(it->string), val, &problems);
-            }
+            /* {"NAME": integer}: the one JSON -> bindings conversion, exact int64 from the number
+             * as written (the cJSON tree holds doubles); the valid entries apply */
+            pc_bindings set = {0};
+            pc_loc at;
+            char *why = NULL;
+            if (!pc_cfg_bindings_from_json(c.arena, pc_json_get(jobj, "bind"), "bind", true, &set, &at, &why))
+                pc_sb_printf(&problems, "%s%s", problems.len ? "; " : "", why);
+            pc_mem_free(why);
+            for (size_t i = 0; i < set.count; i++)
+                PC_VEC_PUSH(c.binds, set.items[i]);
         } else {
             each_string(bind, "bind", &problems, add_bind_text, &c);
         }
@@ -681,7 +679,8 @@ static cJSON *req_initialize(pc_lsp_server *s, const cJSON *params, rpc_error *e
     pc_mem_free(s->root);
     s->root = root_uri ? pc_lsp_uri_to_path(root_uri) : root_path ? pc_mem_strdup(root_path) : NULL;
     s->state = STATE_RUNNING;
-    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"));
+    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"),
+                   pc_json_get(pc_json_get(s->msg_json, "params"), "initializationOptions"));
 
     cJSON *r = cJSON_CreateObject();
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
@@ -906,7 +905,8 @@ static void note_did_close(pc_lsp_server *s, const cJSON *params)
 
 static void note_did_change_configuration(pc_lsp_server *s, const cJSON *params)
 {
-    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "settings"));
+    apply_settings(s, cJSON_GetObjectItemCaseSensitive(params, "settings"),
+                   pc_json_get(pc_json_get(s->msg_json, "params"), "settings"));
     for (size_t i = 0; i < s->docs.count; i++)
         schedule(s, s->docs.items[i], 0);
 }
@@ -1043,8 +1043,9 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
     pc_json_error je;
     pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &je);
     cJSON *msg = doc ? pc_json_to_cjson(pc_json_root(doc)) : NULL;
-    pc_json_free(doc);
+    s->msg_json = msg ? pc_json_root(doc) : NULL;
     if (!msg) {
+        pc_json_free(doc);
         send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu (line %u, column %u: %s)",
                    je.at.off, len, je.at.line, je.at.col, je.msg);
         pc_mem_free(patched);
@@ -1082,6 +1083,8 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
         }
     }
     cJSON_Delete(msg);
+    s->msg_json = NULL;
+    pc_json_free(doc);
     pc_mem_free(patched);
     s->nul_stand_in = 0;
 }

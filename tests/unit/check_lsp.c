@@ -605,7 +605,7 @@ START_TEST(dispatch_settings_errors_are_shown)
     ck_assert_ptr_nonnull(strstr(text, "configFile"));
     m = notification(&x, "window/showMessage", 1);
     ck_assert_ptr_nonnull(m);
-    ck_assert_ptr_nonnull(strstr(str(m, "message"), "bind 'n=x'"));
+    ck_assert_ptr_nonnull(strstr(str(m, "message"), "`bind.n` must be an integer, found a string"));
     sess_free(&x);
 }
 END_TEST
@@ -1278,9 +1278,9 @@ START_TEST(hostile_numbers_out_of_range)
     sess_send(&x, 2, exit_note);
     sess_run(&x);
     ck_assert_int_eq(x.rc, 0);
-    ck_assert_msg(told(&x, "bind 'n="), "bind n=1e300 is not reported");
-    ck_assert_msg(told(&x, "bind 'm="), "bind m=-1e300 is not reported");
-    ck_assert_msg(!told(&x, "bind 'k="), "bind k=4 is valid");
+    ck_assert_msg(told(&x, "`bind.n` must be an integer, found 1e300"), "bind n=1e300 is not reported");
+    ck_assert_msg(told(&x, "`bind.m` must be an integer, found -1e300"), "bind m=-1e300 is not reported");
+    ck_assert_msg(!told(&x, "`bind.k`"), "bind k=4 is valid");
     ck_assert_msg(told(&x, "didOpen: textDocument.version must be an integer"), "version 1e300 is not reported");
     ck_assert_msg(told(&x, "didChange: textDocument.version must be an integer"), "version -1e300 is not reported");
     const cJSON *pub = notification(&x, "textDocument/publishDiagnostics", 0);
