@@ -651,6 +651,9 @@ int pc_cmd_check(int argc, char **argv)
         if (cfg) {
             fputs(cfg, out);
             pc_mem_free(cfg);
+            char *caveats = pc_rep_emit_caveats(results.items, results.count);
+            fputs(caveats, stderr);
+            pc_mem_free(caveats);
         }
     } else if (fix_dry) {
         for (size_t i = 0; i < results.count; i++)

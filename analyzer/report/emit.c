@@ -13,11 +13,31 @@
 
 #include "poolcheck/config.h"
 
-/* The suggested depths of one kernel for `headroom` assemble slots: the predicted depth (the
- * bound when it is unknown), + headroom on a needed assemble pool, never 0 where needed. */
-static void suggested(const pc_result *r, int64_t headroom, int64_t out[3])
+/* Does the kernel have code poolcheck did not model (each is a PC012)?  Its suggestion is then a
+ * floor: a pool the modelled part does not use keeps the depth it runs with, as PC009 says. */
+static bool partial(const pc_kernel *k)
 {
+    for (int s = 0; s < k->nstmts; s++)
+        if (k->stmts[s].kind == PC_STMT_UNANALYSED)
+            return true;
+    return false;
+}
+
+/* The suggested depths of one kernel for `headroom` assemble slots: the predicted depth (the
+ * bound when it is unknown), + headroom on a needed assemble pool, never 0 where needed; for a
+ * kernel with unmodelled code, a pool its modelled part does not need keeps the depth in force
+ * (cfg; never a 0 the code left out may need). */
+static void suggested(const pc_result *r, const pc_runtime_config *cfg, int64_t headroom, int64_t out[3])
+{
+    int64_t now[3] = {0, 0, 0};
+    bool floor_only = cfg && partial(r->kernel);
+    if (floor_only)
+        pc_cfg_effective_pool(cfg, now);
     for (int i = 0; i < 3; i++) {
+        if (floor_only && !r->needed[i]) {
+            out[i] = now[i] > 1024 ? 1024 : now[i];
+            continue;
+        }
         int64_t d = r->predicted[i] >= 0 ? r->predicted[i] : r->bounds[i];
         if (d < 0)
             d = r->k > 0 ? r->k : 128;
@@ -30,6 +50,11 @@ static void suggested(const pc_result *r, int64_t headroom, int64_t out[3])
         out[i] = d > 1024 ? 1024 : d;
     }
 }
+
+#define INCOMPLETE                                                                                     \
+    "the suggestion is incomplete: the kernel has code poolcheck did not model (PC012), so the depths "  \
+    "are what its modelled part needs, at least, and a pool that part does not use keeps the depth it " \
+    "runs with"
 
 static void comment_lines(pc_sb *b, const char *lead, pc_file_result *const *files, size_t n,
                           const int64_t depths[3], int nkernels, bool bounded)
@@ -57,6 +82,8 @@ static void comment_lines(pc_sb *b, const char *lead, pc_file_result *const *fil
                 pc_sb_printf(b, "%s   %s (%s:%u): workspace bytes unknown (bind %s)\n", lead,
                              r->kernel->name, fr->model->file, r->kernel->loc.line,
                              r->nunknowns ? r->unknowns[0] : "the dynamic dims");
+            if (partial(r->kernel))
+                pc_sb_printf(b, "%s   %s: %s\n", lead, r->kernel->name, INCOMPLETE);
         }
     }
     if (bounded)
@@ -84,7 +111,7 @@ char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kin
             if (!r)
                 continue;
             int64_t s[3];
-            suggested(r, headroom, s);
+            suggested(r, fr->cfgs ? &fr->cfgs[k] : NULL, headroom, s);
             for (int i = 0; i < 3; i++) {
                 if (s[i] > depths[i])
                     depths[i] = s[i];
@@ -105,6 +132,21 @@ char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kin
         comment_lines(&b, "//", files, n, depths, nkernels, bounded);
         pc_sb_printf(&b, "config::SetRuntimeOption(\"%s\", std::vector<int64_t>{%lld, %lld, %lld});\n",
                      PC_KEY_POOL, (long long)depths[0], (long long)depths[1], (long long)depths[2]);
+    }
+    return pc_sb_take(&b);
+}
+
+char *pc_rep_emit_caveats(pc_file_result *const *files, size_t n)
+{
+    pc_sb b = {0};
+    for (size_t f = 0; f < n; f++) {
+        const pc_file_result *fr = files[f];
+        if (!fr || !fr->results || !fr->model)
+            continue;
+        for (int k = 0; k < fr->model->nkernels; k++)
+            if (fr->results[k] && partial(fr->results[k]->kernel))
+                pc_sb_printf(&b, "%s:%u: warning: kernel '%s': %s [PC012]\n", fr->model->file,
+                             fr->model->kernels[k].loc.line, fr->model->kernels[k].name, INCOMPLETE);
     }
     return pc_sb_take(&b);
 }

@@ -96,6 +96,10 @@ bool pc_rep_stream_end(pc_rep_stream *s);
  *            config::SetRuntimeOption("stitch_function_num_per_pool", std::vector<int64_t>{64, 2, 1});
  * Returns a string the caller frees with pc_mem_free, or NULL for an unknown kind. */
 char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kind, int64_t headroom);
+/* What a configuration emitted for these files cannot promise, one clang-style warning line per
+ * kernel with code poolcheck did not model (its suggestion is only a floor): for stderr, since
+ * the JSON fragment takes no comment.  "" when there is none; the caller frees it. */
+char *pc_rep_emit_caveats(pc_file_result *const *files, size_t n);
 
 /* ---- budget plans (report/plan.c): what `poolcheck plan` writes ---------------------------- */
 /* One kernel's plan under a workspace budget (docs/model.md 7), computed by pc_an_plan or
