@@ -123,6 +123,15 @@ static void py_str_repr(pc_sb *b, const char *s)
     pc_sb_putc(b, quote);
 }
 
+/* Digits with an optional '-': how an integer that is no int64 is written (JSON, --set). */
+static bool integer_spelling(const char *t)
+{
+    if (!t)
+        return false;
+    t += *t == '-' || *t == '+';
+    return *t && strspn(t, "0123456789") == strlen(t);
+}
+
 static void py_repr(pc_sb *b, const pc_optval *v, int depth)
 {
     if (depth > 64) { /* Python would print a recursion placeholder; so do we */
@@ -131,7 +140,13 @@ static void py_repr(pc_sb *b, const pc_optval *v, int depth)
     }
     switch (v->kind) {
     case PC_OPT_INT: pc_sb_printf(b, "%lld", (long long)v->i); break;
-    case PC_OPT_FLOAT: py_float_repr(b, v->f); break;
+    case PC_OPT_FLOAT:
+        /* an integer beyond int64 (9223372036854775808) is still an int to Python: shown whole */
+        if (integer_spelling(v->text))
+            pc_sb_append(b, v->text + (v->text[0] == '+'));
+        else
+            py_float_repr(b, v->f);
+        break;
     case PC_OPT_BOOL: pc_sb_append(b, v->i ? "True" : "False"); break;
     case PC_OPT_STRING: py_str_repr(b, v->text ? v->text : ""); break;
     case PC_OPT_NONE: pc_sb_append(b, "None"); break;

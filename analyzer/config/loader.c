@@ -302,6 +302,11 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
     if (!strcmp(k, "runtime")) {
         if (!pc_json_is(c, PC_JSON_OBJECT))
             return located(s, c->pos, "`runtime` must be an object of runtime options, found %s", pc_json_kind(c));
+        /* poolcheck's own file: an option given twice is an error, as a field or a binding given
+         * twice is (which one wins would be the reader's whim, not the user's choice) */
+        const pc_json *dup = pc_json_repeated_key(c);
+        if (dup)
+            return located(s, dup->key_pos, "`runtime`: duplicate runtime option `%s`", dup->key);
         runtime_options(s, c, PC_SITE_PROJECT_FILE, &pc->options, &pc->noptions);
         return NULL;
     }

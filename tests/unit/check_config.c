@@ -477,7 +477,9 @@ START_TEST(parse_set_forms)
     set_text("k=1.5", "k", PC_OPT_FLOAT, "1.5");
     set_text("k=1e3", "k", PC_OPT_FLOAT, "1000.0");
     set_text("k=.5", "k", PC_OPT_FLOAT, "0.5");
-    set_text("k=99999999999999999999", "k", PC_OPT_FLOAT, "1e+20");
+    /* beyond int64: still an int to Python, so shown whole, not as the double it holds */
+    set_text("k=99999999999999999999", "k", PC_OPT_FLOAT, "99999999999999999999");
+    set_text("k=-99999999999999999999", "k", PC_OPT_FLOAT, "-99999999999999999999");
     set_text("k='abc'", "k", PC_OPT_STRING, "'abc'");
     set_text("k=\"a\\\"b\"", "k", PC_OPT_STRING, "'a\"b'");
     set_text("k=abc", "k", PC_OPT_STRING, "'abc'");
@@ -679,7 +681,23 @@ START_TEST(config_file_good)
     assert_loc(f->options[0].loc, 2, 3, 2, 31);
     assert_loc(f->options[0].value.loc, 2, 30, 2, 31);
     pc_cfg_config_file_free(f);
-    /* duplicate keys inside runtime: both kept, the later wins */
+    /* an integer beyond int64 as an option value is shown as written, as Python prints the int,
+     * not as the double it holds (9.223372036854776e+18) */
+    const char *big = "{\"runtime\": {\"stitch_function_max_num\": 9223372036854775808}}";
+    f = pc_cfg_parse_config_file("x.json", big, strlen(big), &err);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_str_eq(pc_cfg_validate(A, f->options[0].key, &f->options[0].value),
+                     "Invalid stitch_function_max_num: '9223372036854775808'. Expected an int in [1, 1024].");
+    assert_loc(f->options[0].value.loc, 1, 41, 1, 60);
+    pc_cfg_config_file_free(f);
+    const char *bigproj = "{\"runtime\": {\"max_workspace_kb\": -9223372036854775809}}";
+    pc_project_config *pp = pc_cfg_parse_project("proj/.poolcheck.json", bigproj, strlen(bigproj), &err);
+    ck_assert_ptr_nonnull(pp);
+    ck_assert_str_eq(pc_cfg_validate(A, pp->options[0].key, &pp->options[0].value),
+                     "Invalid max_workspace_kb: '-9223372036854775809'. Expected an int in [0, 2147483647].");
+    pc_cfg_project_free(pp);
+    /* tile_fwk_config.json is upstream's file, read as upstream reads it: duplicate keys inside
+     * runtime are both kept, the later wins */
     const char *dup = "{\"runtime\": {\"stitch_function_max_num\": 7, \"stitch_function_max_num\": 9}}";
     f = pc_cfg_parse_config_file("x.json", dup, strlen(dup), &err);
     ck_assert_uint_eq(f->noptions, 2);
@@ -842,6 +860,10 @@ START_TEST(project_file_errors)
                 "proj/.poolcheck.json:1:14: `bindings` must be an object or an array of objects, found a string");
     project_err("{\"bindings\": {\"n\": 1, \"n\": 2}}", "proj/.poolcheck.json:1:23: `bindings`: duplicate binding `n`");
     project_err("{\"bindings\": {\"\": 1}}", "proj/.poolcheck.json:1:15: `bindings`: a binding needs a name");
+    /* an option given twice in the project file's runtime section: an error at the second, as a
+     * field or a binding given twice is (it was last-one-wins) */
+    project_err("{\"runtime\": {\"stitch_function_max_num\": 7, \"stitch_function_max_num\": 9}}",
+                "proj/.poolcheck.json:1:44: `runtime`: duplicate runtime option `stitch_function_max_num`");
     project_err("{\"exclude\": \"build\"}", "proj/.poolcheck.json:1:13: `exclude` must be an array of glob strings, found a string");
     project_err("{\"exclude\": [\"a\", 1]}", "proj/.poolcheck.json:1:19: `exclude[1]` must be a string, found a number");
     project_err("{\"runtime\": [64, 1, 1]}",
