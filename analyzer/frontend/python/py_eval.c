@@ -479,6 +479,7 @@ static bool scalar_or_gather(pc_py_ctx *c, const pc_py_node *n, pc_py_val *base,
     if (base->kind == PV_TENSOR || base->kind == PV_VIEW)
         pc_py_access(c, base->tensor, PC_ACC_READ, PC_UNIT_NONE, n);
     *out = pc_py_sym_val(c, pc_model_strdup(c->m, name));
+    pc_py_note_data_read(c, out->e && out->e->kind == PC_EXPR_SYM ? out->e->name : NULL);
     pc_mem_free(name);
     return true;
 }

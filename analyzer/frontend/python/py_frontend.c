@@ -715,11 +715,14 @@ static void begin_kernel(pc_py_ctx *c, int kid, pc_py_frame *host)
     c->nopen = 0;
     c->inline_total = 0;
     c->inline_capped = false;
+    c->data_reads = c->data_locals = NULL;
+    c->ndlocals = 0;
     c->kernels_built++;
 }
 
 static void end_kernel(pc_py_ctx *c, pc_py_frame *host)
 {
+    pc_py_data_local_notes(c);
     c->kernel = -1;
     c->frame = host;
     c->returned = false;

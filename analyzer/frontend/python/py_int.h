@@ -301,6 +301,24 @@ typedef struct pc_py_ctx {
     int64_t inline_total;            /* helper bodies inlined into the current kernel */
     bool inline_capped;
     struct pc_py_tiles *tiles;       /* tile shapes in force (py_tiles.c) */
+    /* Scalars read from tensor data (`seqlens[b+1]`, model.md 2) and the locals assigned a value
+     * made of them (py_stmt.c): such a local is the symbol of its own name, which --bind sets.
+     * data_reads: the read symbols' names (a set); data_locals: a local's name -> its record in
+     * dlocals (PV_INT, i = index).  Per kernel. */
+    pc_py_frame *data_reads;
+    pc_py_frame *data_locals;
+    struct pc_py_data_local {
+        const char *name;
+        const pc_py_node *at;        /* the first assignment's target */
+        const char *file;            /* where it is (a helper may live in another module) */
+        pc_py_source *src;
+        const char *value;           /* the first value's spelling (NULL when none) */
+        const char *loop;            /* the innermost pypto loop around it (NULL: none) */
+        uint32_t line2;              /* another assignment's line (0: only one place) */
+        bool more;                   /* a third place or more */
+        int64_t runs;                /* how often the trace assigned it */
+    } *dlocals;
+    int ndlocals, capdlocals;
 } pc_py_ctx;
 
 /* ---- py_tiles.c: tile shapes in force at each op; see the file's comment ---- */
@@ -480,6 +498,12 @@ void pc_py_bind_module(pc_py_ctx *c, const pc_py_list *body);
 
 /* ---- py_stmt.c ---- */
 void pc_py_walk_body(pc_py_ctx *c, const pc_py_list *body);
+/* A scalar read from tensor data was given the symbol `name` (py_eval.c). */
+void pc_py_note_data_read(pc_py_ctx *c, const char *name);
+/* At the end of a kernel: a local read from tensor data that its loop bounds or shapes use and
+ * that the trace assigned more than once, or in a pypto loop, is one symbol for values that may
+ * differ: a note says so (PC019). */
+void pc_py_data_local_notes(pc_py_ctx *c);
 /* Inline a helper function call; returns its return value. */
 pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node *call);
 /* Bind an assignment target to a value (names, tuple unpacking, subscript writes). */

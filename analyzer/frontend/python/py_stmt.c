@@ -141,6 +141,165 @@ static void write_subscript(pc_py_ctx *c, const pc_py_node *target, pc_py_val *v
             pc_py_access(c, dst.items[i].tensor, kind, unit, target);
 }
 
+/* ---- locals read from tensor data ------------------------------------------------------------ */
+
+void pc_py_note_data_read(pc_py_ctx *c, const char *name)
+{
+    if (!name || c->kernel < 0)
+        return;
+    if (!c->data_reads)
+        c->data_reads = pc_py_frame_new(c, NULL);
+    if (!pc_py_lookup_local(c->data_reads, name))
+        pc_py_bind(c, c->data_reads, name, pc_py_mkval(PV_NONE));
+}
+
+/* Does e use a scalar read from tensor data?  Iterative: an integer expression may have thousands
+ * of terms. */
+static bool reads_data(pc_py_ctx *c, const pc_expr *e)
+{
+    if (!e || !c->data_reads)
+        return false;
+    const pc_expr *stack0[64];
+    const pc_expr **stack = stack0;
+    int n = 0, cap = 64;
+    stack[n++] = e;
+    bool found = false;
+    while (n > 0 && !found) {
+        const pc_expr *x = stack[--n];
+        if (!x)
+            continue;
+        if (x->kind == PC_EXPR_SYM) {
+            found = x->name && pc_py_lookup_local(c->data_reads, x->name);
+            continue;
+        }
+        if (n + 2 > cap) {
+            const pc_expr **bigger = pc_arena_alloc(c->scratch, (size_t)cap * 2 * sizeof *bigger);
+            memcpy(bigger, stack, (size_t)n * sizeof *bigger);
+            stack = bigger;
+            cap *= 2;
+        }
+        stack[n++] = x->a;
+        stack[n++] = x->b;
+    }
+    return found;
+}
+
+/* May the local `name` be the symbol of its own name?  Not when an enclosing pypto loop's index or
+ * unroll factor has that name: the analysis reads such a symbol as the loop's. */
+static bool local_symbol_ok(pc_py_ctx *c, const char *name)
+{
+    const pc_kernel *k = pc_py_kernel(c);
+    for (int l = c->loop; l >= 0 && l < k->nloops; l = k->loops[l].parent) {
+        const pc_loop *lp = &k->loops[l];
+        if ((lp->index_var && strcmp(lp->index_var, name) == 0) ||
+            (lp->factor_var && strcmp(lp->factor_var, name) == 0))
+            return false;
+    }
+    return true;
+}
+
+/* `n = seqlens[b + 1] - seqlens[b]`: the value depends on the data, so poolcheck cannot know it
+ * (model.md 2); the local is the symbol `n`, which PC008 names and `--bind n=V` sets.  Each
+ * assignment is recorded: one symbol standing for values that may differ (a pypto loop around it,
+ * another assignment of the name) is said at the kernel's end. */
+static pc_py_val data_local(pc_py_ctx *c, const pc_py_node *target, const pc_py_node *value_node)
+{
+    if (!c->data_locals)
+        c->data_locals = pc_py_frame_new(c, NULL);
+    pc_py_val *idx = pc_py_lookup_local(c->data_locals, target->name);
+    if (!idx) {
+        c->dlocals = pc_py_room_for_one(c, c->dlocals, c->ndlocals, &c->capdlocals, 8, sizeof *c->dlocals);
+        struct pc_py_data_local *d = &c->dlocals[c->ndlocals];
+        memset(d, 0, sizeof *d);
+        d->name = pc_arena_strdup(c->scratch, target->name);
+        d->at = target;
+        d->file = c->file;
+        d->src = c->src;
+        d->value = value_node ? pc_py_source_text(c->src, value_node->line, value_node->col, value_node->end_line,
+                                                  value_node->end_col)
+                              : NULL;
+        d->loop = c->loop >= 0 ? pc_py_kernel(c)->loops[c->loop].name : NULL;
+        pc_py_val iv = pc_py_mkval(PV_INT);
+        iv.i = c->ndlocals++;
+        pc_py_bind(c, c->data_locals, d->name, iv);
+        idx = pc_py_lookup_local(c->data_locals, target->name);
+    }
+    struct pc_py_data_local *d = &c->dlocals[idx->i];
+    d->runs++;
+    if (!d->loop && c->loop >= 0)
+        d->loop = pc_py_kernel(c)->loops[c->loop].name;
+    if (target != d->at) { /* another place (a node is one place of the source) */
+        if (!d->line2)
+            d->line2 = target->line;
+        else if (d->line2 != target->line)
+            d->more = true;
+    }
+    return sym(c, target->name);
+}
+
+/* The symbols a kernel's loop bounds and tensor shapes use, as a set. */
+static void collect_syms(pc_py_ctx *c, pc_py_frame *set, const pc_expr *e)
+{
+    const char *names[64];
+    size_t n = pc_expr_symbols(e, names, 0, 64);
+    for (size_t i = 0; i < n; i++)
+        if (c->data_locals && pc_py_lookup_local(c->data_locals, names[i]) && !pc_py_lookup_local(set, names[i]))
+            pc_py_bind(c, set, names[i], pc_py_mkval(PV_NONE));
+}
+
+void pc_py_data_local_notes(pc_py_ctx *c)
+{
+    if (c->kernel < 0 || c->ndlocals == 0)
+        return;
+    const pc_kernel *k = pc_py_kernel(c);
+    pc_py_frame *used = pc_py_frame_new(c, NULL);
+    for (int i = 0; i < k->nloops; i++) {
+        collect_syms(c, used, k->loops[i].begin);
+        collect_syms(c, used, k->loops[i].end);
+        collect_syms(c, used, k->loops[i].step);
+    }
+    for (int i = 0; i < k->ntensors; i++)
+        for (int d = 0; k->tensors[i].shape && d < k->tensors[i].ndims; d++)
+            collect_syms(c, used, k->tensors[i].shape[d]);
+    const char *saved_file = c->file;
+    pc_py_source *saved_src = c->src;
+    for (int i = 0; i < c->ndlocals; i++) {
+        const struct pc_py_data_local *d = &c->dlocals[i];
+        if (!pc_py_lookup_local(used, d->name) || (!d->loop && d->runs < 2 && !d->line2))
+            continue;
+        c->file = d->file;
+        c->src = d->src;
+        /* `'n = seqlens[b + 1] - seqlens[b]'`, or `'n'` when the value does not fit one short line */
+        const char *what = d->value && strlen(d->value) <= 80 && !strchr(d->value, '\n')
+                               ? pc_arena_printf(c->scratch, "'%s = %s'", d->name, d->value)
+                               : pc_arena_printf(c->scratch, "'%s'", d->name);
+        int64_t bound;
+        bool bound_any = pc_py_user_binding(c, d->name, &bound, true);
+        const char *bind = bound_any ? pc_arena_printf(c->scratch, "the binding of '%s' gives", d->name)
+                                     : pc_arena_printf(c->scratch, "--bind %s=VALUE gives", d->name);
+        if (d->line2)
+            pc_py_note_check(c, "PC019", d->at,
+                             "%s reads tensor data and '%s' is assigned again at line %u%s: poolcheck cannot "
+                             "know these values, which may differ, and models all of them as one symbol '%s' "
+                             "(%s each of them the same value)",
+                             what, d->name, d->line2, d->more ? " and elsewhere" : "", d->name, bind);
+        else if (d->loop)
+            pc_py_note_check(c, "PC019", d->at,
+                             "%s reads tensor data in every iteration of loop '%s', so its value may differ from "
+                             "one iteration to the next: poolcheck models it as one symbol '%s' (%s every "
+                             "iteration the same value)",
+                             what, d->loop, d->name, bind);
+        else
+            pc_py_note_check(c, "PC019", d->at,
+                             "%s reads tensor data each of the %lld times the trace runs it, so its value may "
+                             "differ each time: poolcheck models it as one symbol '%s' (%s every one of them "
+                             "the same value)",
+                             what, (long long)d->runs, d->name, bind);
+    }
+    c->file = saved_file;
+    c->src = saved_src;
+}
+
 void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_py_node *value_node)
 {
     if (!target)
@@ -153,6 +312,8 @@ void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_
             /* `block_num = s2_tile // block_size` over values poolcheck cannot see: an integer
              * the user can bind by this name (model.md 2: a bound is a symbol like any other) */
             v = sym(c, target->name);
+        } else if (c->kernel >= 0 && v.kind == PV_INT && reads_data(c, v.e) && local_symbol_ok(c, target->name)) {
+            v = data_local(c, target, value_node);
         }
         if (c->kernel >= 0 && tensorish(&v) && v.kind != PV_TENSOR) {
             /* t = op(...): a new value (a new pc_tensor each time) */
