@@ -175,6 +175,7 @@ void pc_cli_common_free(pc_cli_common *c)
     pc_config_cache_free(c->configs);
     PC_VEC_FREE(c->binds);
     PC_VEC_FREE(c->sets);
+    PC_VEC_FREE(c->set_sources);
     PC_VEC_FREE(c->set_opts);
     PC_VEC_FREE(c->extra_args);
     PC_VEC_FREE(c->extra_args_before);
@@ -269,6 +270,7 @@ static bool load_shapes(pc_cli_common *c, const char *path)
                 break;
             }
             PC_VEC_PUSH(c->sets, bs);
+            PC_VEC_PUSH(c->set_sources, pc_arena_printf(c->arena, "%s (--shapes)", path));
         }
     }
     pc_json_free(doc);
@@ -513,6 +515,7 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     l.nset_opts = c->set_opts.count;
     l.sets = c->sets.items;
     l.nsets = c->sets.count;
+    l.set_sources = c->set_sources.items;
     l.binds = c->binds.items;
     l.nbinds = c->binds.count;
     l.checks_given = c->checks != NULL;

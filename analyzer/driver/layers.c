@@ -98,6 +98,8 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
     size_t nbase = l->nsets ? l->nsets : proj ? proj->nbinding_sets : 0;
     size_t nsets = nbase ? nbase : 1;
     pc_bindings *sets = pc_arena_alloc(a, nsets * sizeof(pc_bindings));
+    /* and where each binding came from, for the messages about it (a merged set holds two sources) */
+    const char *const **sources = pc_arena_alloc(a, nsets * sizeof *sources);
     for (size_t s = 0; s < nsets; s++) {
         size_t n0 = nbase ? base[s].count : 0;
         pc_binding *items = pc_arena_alloc(a, (n0 + l->nbinds + 1) * sizeof(pc_binding));
@@ -107,7 +109,14 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
             memcpy(items + n0, l->binds, l->nbinds * sizeof(pc_binding));
         sets[s].items = items;
         sets[s].count = n0 + l->nbinds;
+        const char *own = l->nsets ? (l->set_sources && l->set_sources[s] ? l->set_sources[s] : "--shapes")
+                                   : proj ? proj->path : NULL;
+        const char **row = pc_arena_alloc(a, (n0 + l->nbinds + 1) * sizeof *row);
+        for (size_t i = 0; i < n0 + l->nbinds; i++)
+            row[i] = i < n0 ? own : l->binds_source;
+        sources[s] = row;
     }
+    o->parse.binding_sources = sources;
     o->analysis.sets = sets;
     o->analysis.nsets = nsets;
     /* the frontends see them too: the Python one unrolls range() over a bound symbol and decides a

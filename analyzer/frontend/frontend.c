@@ -279,9 +279,11 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-/* A binding's name and its place among all the bindings (set by set, in order). */
+/* A binding's name, where it was given (NULL: --bind) and its place among all the bindings (set by
+ * set, in order). */
 typedef struct bref {
     const char *name;
+    const char *source;
     size_t order;
 } bref;
 
@@ -312,6 +314,7 @@ static size_t distinct_bindings(const pc_parse_opts *opts, bref **out)
             const char *name = opts->bindings[si].items[bi].name;
             if (name) {
                 refs[n].name = name;
+                refs[n].source = opts->binding_sources && opts->binding_sources[si] ? opts->binding_sources[si][bi] : NULL;
                 refs[n].order = n;
                 n++;
             }
@@ -349,8 +352,9 @@ static const char *nearest_symbol(const pc_model *m, const symset *syms, const c
 #define UNUSED_LISTED 8
 
 /* A --bind (or binding-set) name that no kernel of the file mentions does nothing: say so once,
- * with the closest symbol the kernels do have ("--bind nn=8": did you mean 'n'?), and name the
- * other such bindings in the same warning (one warning per place: the sink keeps one). */
+ * with the closest symbol the kernels do have ("--bind nn=8": did you mean 'n'?) and where the
+ * binding was given ("'nn' bound in ./.poolcheck.json"), and name the other such bindings in the
+ * same warning (one warning per place: the sink keeps one). */
 static void check_bindings(pc_model *m, const pc_parse_opts *opts)
 {
     if (m->fatal || m->nkernels == 0 || !opts->nbindings)
@@ -360,7 +364,7 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
         kernel_symbols(&m->kernels[k], &syms[k]);
     bref *names = NULL;
     size_t n = distinct_bindings(opts, &names);
-    const char *first = NULL;
+    const bref *first = NULL;
     size_t more = 0;
     pc_sb others = {0};
     for (size_t i = 0; i < n; i++) {
@@ -371,7 +375,7 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
         if (known)
             continue;
         if (!first) {
-            first = name;
+            first = &names[i];
             continue;
         }
         if (more < UNUSED_LISTED)
@@ -379,9 +383,14 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
         more++;
     }
     if (first) {
-        const char *best = nearest_symbol(m, syms, first);
+        const char *best = nearest_symbol(m, syms, first->name);
         pc_sb sb = {0};
-        pc_sb_printf(&sb, "--bind %s: no symbol '%s' in kernel%s ", first, first, m->nkernels > 1 ? "s" : "");
+        /* named by its source: a binding from a file is no --bind the user can look for */
+        if (first->source)
+            pc_sb_printf(&sb, "'%s' bound in %s", first->name, first->source);
+        else
+            pc_sb_printf(&sb, "--bind %s", first->name);
+        pc_sb_printf(&sb, ": no symbol '%s' in kernel%s ", first->name, m->nkernels > 1 ? "s" : "");
         for (int k = 0; k < m->nkernels && k < 4; k++)
             pc_sb_printf(&sb, "%s'%s'", k ? ", " : "", m->kernels[k].name);
         if (m->nkernels > 4)

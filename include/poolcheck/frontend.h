@@ -44,6 +44,11 @@ typedef struct pc_parse_opts {
      * argument, and so that a binding that names no symbol is reported.  May be empty. */
     const pc_bindings *bindings;
     size_t nbindings;
+    /* Where each binding was given, for the messages about it: binding_sources[s][i] names the
+     * source of bindings[s].items[i] as a user wrote it ("shapes.json (--shapes)", the path of a
+     * .poolcheck.json, "the editor's `bind` setting").  NULL (the table, a set's row or an entry)
+     * is the command line's --bind. */
+    const char *const *const *binding_sources;
 } pc_parse_opts;
 
 /* The CLI's default for pc_parse_opts.max_parse_seconds (--max-parse-seconds). */

@@ -515,6 +515,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         l.nset_opts = s->cfg.ext.count - first_set;
         l.binds = s->cfg.binds.items;
         l.nbinds = s->cfg.binds.count;
+        l.binds_source = "the editor's `bind` setting";
         l.checks_given = s->cfg.checks != NULL;
         l.werror_given = s->cfg.werror != NULL;
         oarena = pc_arena_new();

@@ -28,6 +28,22 @@ static char *path_in(const char *dir, const char *name)
     return p;
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char kernel_py[] = "import pypto\n"
+                                "\n"
+                                "\n"
+                                "@pypto.frontend.jit\n"
+                                "def k(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n"
+                                "    for i in pypto.loop(0, n, 1, name=\"l\"):\n"
+                                "        y[:] = pypto.add(x, x)\n";
+
 static double now(void)
 {
     struct timespec t;
@@ -47,6 +63,43 @@ START_TEST(unused_bindings_all_named)
                                 "effect; 2 more bindings name no symbol either: 'bb', 'cc' [PC018]") != NULL,
                   "%s", o.out);
     pc_test_output_free(&o);
+}
+END_TEST
+
+/* A binding names where it was given: one from .poolcheck.json or a --shapes file is no --bind
+ * the user could look for on the command line (it said "--bind nn" for all three). */
+START_TEST(unused_binding_names_its_source)
+{
+    char *dir = tmpdir(), *k = path_in(dir, "k.py"), *proj = path_in(dir, ".poolcheck.json"),
+         *shapes = path_in(dir, "shapes.json");
+    write_file(k, kernel_py);
+    write_file(proj, "{\"bind\": {\"nn\": 3}}");
+    write_file(shapes, "[{\"nq\": 3}]");
+    char want[4096];
+    pc_test_output o = pc_test_poolcheck("check", "--no-summary", "--bind", "n=4", k, NULL);
+    ck_assert_int_eq(o.status, 0);
+    snprintf(want, sizeof want, "warning: 'nn' bound in %s: no symbol 'nn' in kernel 'k'; did you mean 'n'? [PC018]", proj);
+    ck_assert_msg(strstr(o.out, want) != NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-summary", "--shapes", shapes, "--bind", "n=4", k, NULL);
+    ck_assert_int_eq(o.status, 0);
+    snprintf(want, sizeof want, "warning: 'nq' bound in %s (--shapes): no symbol 'nq' in kernel 'k'; did you mean 'n'? [PC018]",
+             shapes);
+    ck_assert_msg(strstr(o.out, want) != NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-summary", "--no-config-lookup", "--bind", "nz=4", k, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_msg(strstr(o.out, "warning: --bind nz: no symbol 'nz' in kernel 'k'; did you mean 'n'? [PC018]") != NULL, "%s",
+                  o.out);
+    pc_test_output_free(&o);
+    unlink(k);
+    unlink(proj);
+    unlink(shapes);
+    rmdir(dir);
+    free(k);
+    free(proj);
+    free(shapes);
+    free(dir);
 }
 END_TEST
 
@@ -85,6 +138,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("unused");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, unused_bindings_all_named);
+    tcase_add_test(t, unused_binding_names_its_source);
     tcase_add_test(t, many_bindings_linearithmic);
     suite_add_tcase(s, t);
     return s;
