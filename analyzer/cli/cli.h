@@ -26,6 +26,8 @@ typedef struct pc_cli_common {
     PC_VEC(pc_option) set_opts;        /* --set KEY=VALUE */
     PC_VEC(const char *) extra_args, extra_args_before, compiler_args;
     PC_VEC(const char *) python_path;  /* --python-path DIR (repeatable) */
+    PC_VEC(const char *) kernel_names; /* check --kernel-name NAME (repeatable): only these kernels */
+    size_t kernels_analysed;           /* kernels pc_cli_analyze analysed (after --kernel-name) */
     const char *config_path;           /* --config tile_fwk_config.json */
     const char *project_file;          /* --config-file .poolcheck.json */
     bool no_config_lookup;
@@ -53,6 +55,10 @@ const char *pc_cli_opt_value(int argc, char **argv, int *i, const char *name, bo
 /* Analyse one file with these options (.poolcheck.json lookup, config file, bindings).  Returns
  * NULL after printing an error (bad config file, unreadable input): exit status 2. */
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path);
+/* --show-settings: print what path would be analysed with (the options, the project and config
+ * files, every binding and runtime option from outside the source, each with its source) to out,
+ * without analysing.  False after printing an error (a broken project or config file). */
+bool pc_cli_show_settings(pc_cli_common *c, const char *path, FILE *out);
 /* The project file (.poolcheck.json) that governs path: --config-file, else the nearest one
  * (unless --no-config-lookup).  NULL when none; sets *failed after printing a located error. */
 const pc_project_config *pc_cli_project_for(pc_cli_common *c, const char *path, bool *failed);

@@ -180,6 +180,7 @@ void pc_cli_common_free(pc_cli_common *c)
     PC_VEC_FREE(c->extra_args);
     PC_VEC_FREE(c->extra_args_before);
     PC_VEC_FREE(c->python_path);
+    PC_VEC_FREE(c->kernel_names);
     PC_VEC_FREE(c->compiler_args);
     pc_arena_free(c->arena);
 }
@@ -471,34 +472,39 @@ static void cli_walk_progress(void *user, const char *kernel, int64_t instances,
             kernel ? kernel : "?", (long long)instances, seconds);
 }
 
-pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
+/* Everything one file's analysis runs with: the user's options, layered with the governing project
+ * file and the config file (pc_check_opts_layer).  False after printing an error (a broken project
+ * or config file).  Arrays live in c->arena. */
+static bool file_opts(pc_cli_common *c, const char *path, pc_check_opts *o, const pc_project_config **project,
+                      const pc_config_file **config)
 {
     bool failed = false;
     const pc_project_config *proj = pc_cli_project_for(c, path, &failed);
     if (failed)
-        return NULL;
+        return false;
 
-    pc_check_opts o;
-    pc_check_opts_init(&o);
-    o.parse.lang = c->lang;
-    o.parse.compile_db_dir = c->compile_db_dir;
-    o.parse.extra_args = c->extra_args.items;
-    o.parse.nextra_args = c->extra_args.count;
-    o.parse.extra_args_before = c->extra_args_before.items;
-    o.parse.nextra_args_before = c->extra_args_before.count;
-    o.parse.python_path = c->python_path.items;
-    o.parse.npython_path = c->python_path.count;
-    o.parse.compiler_args = c->compiler_args.items;
-    o.parse.ncompiler_args = c->compiler_args.count;
-    o.analysis.inner_policy = c->inner_policy;
-    o.analysis.assemble_headroom = c->assemble_headroom;
-    o.parse.max_parse_seconds = c->max_parse_seconds;
-    o.analysis.max_walk_seconds = c->max_walk_seconds;
+    pc_check_opts_init(o);
+    o->parse.lang = c->lang;
+    o->parse.compile_db_dir = c->compile_db_dir;
+    o->parse.extra_args = c->extra_args.items;
+    o->parse.nextra_args = c->extra_args.count;
+    o->parse.extra_args_before = c->extra_args_before.items;
+    o->parse.nextra_args_before = c->extra_args_before.count;
+    o->parse.python_path = c->python_path.items;
+    o->parse.npython_path = c->python_path.count;
+    o->parse.compiler_args = c->compiler_args.items;
+    o->parse.ncompiler_args = c->compiler_args.count;
+    o->parse.kernel_names = c->kernel_names.items;
+    o->parse.nkernel_names = c->kernel_names.count;
+    o->analysis.inner_policy = c->inner_policy;
+    o->analysis.assemble_headroom = c->assemble_headroom;
+    o->parse.max_parse_seconds = c->max_parse_seconds;
+    o->analysis.max_walk_seconds = c->max_walk_seconds;
     if (isatty(2))
-        o.analysis.progress = cli_walk_progress;
-    o.checks = c->checks;
-    o.werror = c->werror;
-    o.show_parse_errors = c->show_parse_errors;
+        o->analysis.progress = cli_walk_progress;
+    o->checks = c->checks;
+    o->werror = c->werror;
+    o->show_parse_errors = c->show_parse_errors;
 
     pc_opts_layers l = {0};
     l.project = proj;
@@ -508,7 +514,7 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
         if (!(l.config = pc_config_cache_config_file(c->configs, cfg_path, &err))) {
             pc_cli_error("%s", err ? err : cfg_path);
             pc_mem_free(err);
-            return NULL;
+            return false;
         }
     }
     l.set_opts = c->set_opts.items;
@@ -523,11 +529,217 @@ pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *pa
     l.inner_policy_given = c->inner_policy_set;
     l.headroom_given = c->assemble_headroom_set;
     /* in the command's arena: the results' configurations point at these options (provenance) */
-    pc_check_opts_layer(&o, &l, c->arena);
+    pc_check_opts_layer(o, &l, c->arena);
+    if (project)
+        *project = proj;
+    if (config)
+        *config = l.config;
+    return true;
+}
 
+pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
+{
+    pc_check_opts o;
+    if (!file_opts(c, path, &o, NULL, NULL))
+        return NULL;
     const char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
     if (!fr)
         pc_cli_error("%s", err ? err : "invalid options");
+    else
+        c->kernels_analysed += (size_t)fr->model->nkernels;
     return fr;
+}
+
+/* ---- --show-settings ------------------------------------------------------------------------------ */
+
+/* Where a runtime option was set, as a user finds it: "--set", "FILE:LINE:COL". */
+static void option_source(pc_sb *b, const pc_option *o)
+{
+    if (o->site == PC_SITE_COMMAND_LINE)
+        pc_sb_append(b, "--set");
+    else if (o->loc.file)
+        pc_sb_printf(b, "%s:%u:%u", o->loc.file, o->loc.line, o->loc.col);
+    else
+        pc_sb_append(b, "?");
+}
+
+static void setting(pc_sb *b, const char *name, const char *value, const char *source)
+{
+    pc_sb_printf(b, "  %-22s %s", name, value);
+    if (source)
+        pc_sb_printf(b, "  (%s)", source);
+    pc_sb_putc(b, '\n');
+}
+
+/* A string option: from the command line, the project file, or not set. */
+static const char *source_of(const char *value, const char *cli, const char *cli_name, const pc_project_config *proj,
+                             const char *proj_value)
+{
+    if (!value)
+        return "default";
+    if (value == cli)
+        return cli_name;
+    if (proj && value == proj_value)
+        return proj->path;
+    return "?";
+}
+
+/* Bindings of one set, sorted by name and then place: a name's later bindings are never read (the
+ * first one wins, pc_expr_eval). */
+typedef struct named_at {
+    const char *name;
+    size_t at;
+} named_at;
+
+static int by_name_then_place(const void *x, const void *y)
+{
+    const named_at *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* shadowed[i]: an earlier binding of set has the same name (sorted, not compared pairwise). */
+static bool *shadowed_bindings(const pc_bindings *set)
+{
+    size_t n = set->count;
+    bool *shadowed = pc_mem_calloc(n ? n : 1, sizeof *shadowed);
+    named_at *idx = pc_mem_alloc((n ? n : 1) * sizeof *idx);
+    for (size_t i = 0; i < n; i++) {
+        idx[i].name = set->items[i].name;
+        idx[i].at = i;
+    }
+    if (n > 1)
+        qsort(idx, n, sizeof *idx, by_name_then_place);
+    for (size_t i = 1; i < n; i++)
+        shadowed[idx[i].at] = strcmp(idx[i].name, idx[i - 1].name) == 0;
+    pc_mem_free(idx);
+    return shadowed;
+}
+
+static void print_settings(pc_cli_common *c, const char *path, const pc_check_opts *o, const pc_project_config *proj,
+                           const pc_config_file *cfg, pc_sb *b)
+{
+    pc_arena *a = c->arena;
+    pc_sb_printf(b, "settings for %s\n", path);
+    setting(b, "project file", proj ? proj->path : "none",
+            c->project_file ? "--config-file" : proj ? "the nearest .poolcheck.json" : c->no_config_lookup ? "--no-config-lookup" : NULL);
+    setting(b, "config file", cfg ? cfg->path : "none", cfg ? (c->config_path ? "--config" : proj->path) : NULL);
+    setting(b, "checks", o->checks ? o->checks : "all", source_of(o->checks, c->checks, "--checks", proj, proj ? proj->checks : NULL));
+    setting(b, "warnings as errors", o->werror ? o->werror : "none",
+            source_of(o->werror, c->werror, "--warnings-as-errors", proj, proj ? proj->warnings_as_errors : NULL));
+    bool policy_proj = !c->inner_policy_set && proj && proj->inner_policy;
+    setting(b, "inner policy", o->analysis.inner_policy == PC_INNER_ALL ? "all" : "boundary",
+            c->inner_policy_set ? "--inner-policy" : policy_proj ? proj->path : "default");
+    bool headroom_proj = !c->assemble_headroom_set && proj && proj->has_assemble_headroom;
+    setting(b, "assemble headroom", pc_arena_printf(a, "%lld", (long long)o->analysis.assemble_headroom),
+            c->assemble_headroom_set ? "--assemble-headroom" : headroom_proj ? proj->path : "default");
+    setting(b, "max walk seconds", pc_arena_printf(a, "%g", o->analysis.max_walk_seconds),
+            o->analysis.max_walk_seconds == PC_DEFAULT_MAX_WALK_SECONDS ? "default" : "--max-walk-seconds");
+    setting(b, "max parse seconds", pc_arena_printf(a, "%g", o->parse.max_parse_seconds),
+            o->parse.max_parse_seconds == PC_DEFAULT_MAX_PARSE_SECONDS ? "default" : "--max-parse-seconds");
+    const char *lang = o->parse.lang == PC_LANG_CPP ? "cpp" : o->parse.lang == PC_LANG_PYTHON ? "python" : NULL;
+    pc_lang by_ext = pc_frontend_lang_of(path);
+    if (lang || by_ext != PC_LANG_UNKNOWN)
+        setting(b, "language", lang ? lang : by_ext == PC_LANG_CPP ? "cpp" : "python", lang ? "--lang" : "the file name's extension");
+    else
+        setting(b, "language", "each file's, from its extension", NULL);
+    for (size_t i = 0; i < o->parse.npython_path; i++)
+        setting(b, "python path", o->parse.python_path[i], i < c->python_path.count ? "--python-path" : proj->path);
+    if (o->parse.compile_db_dir)
+        setting(b, "compile database", o->parse.compile_db_dir, "-p");
+    for (size_t i = 0; i < o->parse.nextra_args_before; i++)
+        setting(b, "extra arg before", o->parse.extra_args_before[i], "--extra-arg-before");
+    for (size_t i = 0; i < o->parse.nextra_args; i++)
+        setting(b, "extra arg", o->parse.extra_args[i], "--extra-arg");
+    for (size_t i = 0; i < o->parse.ncompiler_args; i++)
+        setting(b, "compiler arg", o->parse.compiler_args[i], "--");
+    for (size_t i = 0; i < o->parse.nkernel_names; i++)
+        setting(b, "kernel name", o->parse.kernel_names[i], "--kernel-name");
+
+    /* bindings, set by set, each with where it was given */
+    size_t nsets = o->analysis.nsets, nbound = 0;
+    for (size_t si = 0; si < nsets; si++)
+        nbound += o->analysis.sets[si].count;
+    if (!nbound) {
+        pc_sb_append(b, "bindings: none\n");
+    } else {
+        pc_sb_printf(b, "bindings: %zu set%s (the depths are the element-wise maximum over the sets)\n", nsets,
+                     nsets == 1 ? "" : "s");
+        for (size_t si = 0; si < nsets; si++) {
+            if (nsets > 1)
+                pc_sb_printf(b, "  set %zu\n", si);
+            bool *shadowed = shadowed_bindings(&o->analysis.sets[si]);
+            for (size_t bi = 0; bi < o->analysis.sets[si].count; bi++) {
+                const pc_binding *bd = &o->analysis.sets[si].items[bi];
+                const char *src = o->parse.binding_sources && o->parse.binding_sources[si] ? o->parse.binding_sources[si][bi]
+                                                                                             : NULL;
+                pc_sb_printf(b, "  %s%s = %lld  (%s)%s\n", nsets > 1 ? "  " : "", bd->name, (long long)bd->value,
+                             src ? src : "--bind", shadowed[bi] ? ": not used, the binding above wins" : "");
+            }
+            pc_mem_free(shadowed);
+        }
+    }
+
+    /* runtime options from outside the source, in the order they apply (later wins) */
+    size_t n = o->next_opts;
+    pc_sb_printf(b, "runtime options from outside the source: %s\n", n ? "(in the order they apply; later wins)" : "none");
+    for (size_t i = 0; i < n; i++) {
+        const pc_option *op = &o->ext_opts[i];
+        pc_sb_printf(b, "  %s = %s  (", op->key, pc_cfg_value_text(a, &op->value));
+        option_source(b, op);
+        pc_sb_putc(b, ')');
+        const char *why = pc_cfg_validate(a, op->key, &op->value);
+        if (!pc_cfg_runtime_key_known(op->key))
+            pc_sb_append(b, ": not a runtime option, never applied");
+        else if (why)
+            pc_sb_printf(b, ": %s Never applied.", why);
+        pc_sb_putc(b, '\n');
+    }
+    /* what they give before the source has its say (its own options come after the project file's
+     * and before --set: docs/model.md 8) */
+    size_t nfile = 0;
+    while (nfile < n && o->ext_opts[nfile].site != PC_SITE_COMMAND_LINE)
+        nfile++;
+    pc_runtime_config rc;
+    pc_cfg_resolve(&rc, NULL, 0, o->ext_opts, nfile, o->ext_opts ? o->ext_opts + nfile : NULL, n - nfile);
+    pc_sb_append(b, "runtime configuration, before the options in the source:\n");
+    struct { const char *key; char *value; const pc_option *src; } rows[] = {
+        {PC_KEY_POOL, pc_arena_printf(a, "[%lld, %lld, %lld]", (long long)rc.pool[0], (long long)rc.pool[1], (long long)rc.pool[2]),
+         rc.src_pool},
+        {PC_KEY_MAX_NUM, pc_arena_printf(a, "%lld", (long long)rc.max_num), rc.src_max_num},
+        {PC_KEY_WORKSPACE_KB, pc_arena_printf(a, "%lld", (long long)rc.workspace_kb), rc.src_workspace_kb},
+        {PC_KEY_PARALLELISM, pc_arena_printf(a, "%lld", (long long)rc.parallelism), rc.src_parallelism},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        pc_sb src = {0};
+        if (rows[i].src)
+            option_source(&src, rows[i].src);
+        else
+            pc_sb_append(&src, "default");
+        pc_sb_printf(b, "  %-30s %s  (%s)\n", rows[i].key, rows[i].value, src.data);
+        pc_sb_free(&src);
+    }
+}
+
+bool pc_cli_show_settings(pc_cli_common *c, const char *path, FILE *out)
+{
+    pc_check_opts o;
+    const pc_project_config *proj = NULL;
+    const pc_config_file *cfg = NULL;
+    if (!file_opts(c, path, &o, &proj, &cfg))
+        return false;
+    pc_sb b = {0};
+    print_settings(c, path, &o, proj, cfg, &b);
+    char *text = pc_sb_take(&b);
+    /* paths and names are the user's: control characters shown escaped, as in messages, line by line */
+    for (char *line = text, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        *nl = 0;
+        char *shown = pc_visible(line);
+        fprintf(out, "%s\n", shown ? shown : line);
+        pc_mem_free(shown);
+    }
+    pc_mem_free(text);
+    return true;
 }

@@ -35,8 +35,14 @@ static const char check_help[] =
     "  --exclude GLOB            skip matching files when searching directories (repeatable)\n"
     "  --verbose                 say which files hold no kernel\n"
     "  -j N                      analyse files in N worker processes (default 1)\n"
+    "  --kernel-name NAME        check only the kernels of this name (repeatable; as with\n"
+    "                            'logs --kernel-name' and 'plan --kernel-name'); no such kernel\n"
+    "                            in any file is a usage error\n"
     "  --statistics              text: after the report, one line per check with its count of\n"
     "                            findings, most frequent first (analyses in one process)\n"
+    "  --show-settings           print, for each FILE|DIR, the settings it would be checked with\n"
+    "                            (options, .poolcheck.json and config file, bindings, runtime\n"
+    "                            options), each with where it came from; exit 0, analyse nothing\n"
     "  --list-checks             list the checks and exit\n\n"
     "Exit status (docs/model.md 12):\n"
     "  0  no error-level finding\n"
@@ -453,6 +459,20 @@ static int fix_stdin(pc_file_result *fr)
     return ok ? n : -1;
 }
 
+/* --kernel-name that matched no kernel of any file checked: a usage error, as a misspelled name
+ * must not pass as "nothing to report".  Returns false after saying so. */
+static bool no_such_kernel(const pc_cli_common *c, size_t nfiles, int status)
+{
+    if (!c->kernel_names.count || c->kernels_analysed || status == PC_EXIT_USAGE)
+        return true;
+    pc_sb names = {0};
+    for (size_t i = 0; i < c->kernel_names.count; i++)
+        pc_sb_printf(&names, "%s'%s'", i ? (i + 1 == c->kernel_names.count ? " or " : ", ") : "", c->kernel_names.items[i]);
+    pc_cli_error("--kernel-name: no kernel named %s in the %zu file%s checked", names.data, nfiles, nfiles == 1 ? "" : "s");
+    pc_sb_free(&names);
+    return false;
+}
+
 int pc_cmd_check(int argc, char **argv)
 {
     pc_cli_common c;
@@ -461,14 +481,15 @@ int pc_cmd_check(int argc, char **argv)
     ro.format = PC_FMT_TEXT;
     ro.summary = true;
     const char *out_path = NULL, *emit = NULL, *color = "auto", *report = NULL;
-    bool fix = false, fix_dry = false, statistics = false;
+    bool fix = false, fix_dry = false, statistics = false, show_settings = false;
     size_t *counts = NULL; /* --statistics in the text format: findings per check */
     int64_t jobs = 1;
     str_vec inputs = {0}, excludes = {0}, files = {0};
     int status = PC_EXIT_OK;
 
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *name = NULL;
+        bool missing = false;
         if (strcmp(a, "--") == 0) {
             for (int j = i + 1; j < argc; j++)
                 PC_VEC_PUSH(c.compiler_args, argv[j]);
@@ -523,6 +544,15 @@ int pc_cmd_check(int argc, char **argv)
             report = a[8] == '=' ? a + 9 : argv[++i];
         } else if (strcmp(a, "--statistics") == 0) {
             statistics = true;
+        } else if (strcmp(a, "--show-settings") == 0) {
+            show_settings = true;
+        } else if ((name = pc_cli_opt_value(argc, argv, &i, "--kernel-name", &missing)) || missing) {
+            if (missing || !*name) {
+                pc_cli_error("option '--kernel-name' needs a kernel name");
+                status = PC_EXIT_USAGE;
+                goto done;
+            }
+            PC_VEC_PUSH(c.kernel_names, name);
         } else if (strcmp(a, "--no-summary") == 0) {
             ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -553,6 +583,18 @@ int pc_cmd_check(int argc, char **argv)
         status = PC_EXIT_USAGE;
         goto done;
     }
+    if (show_settings) {
+        /* as ruff --show-settings: what each input would be checked with, nothing analysed */
+        for (size_t i = 0; i < inputs.count && status == PC_EXIT_OK; i++) {
+            if (i)
+                putchar('\n');
+            if (!pc_cli_show_settings(&c, inputs.items[i], stdout))
+                status = PC_EXIT_USAGE;
+        }
+        if (!pc_cli_close_output(stdout, "<stdout>"))
+            status = PC_EXIT_USAGE;
+        goto done;
+    }
     ro.color = strcmp(color, "always") == 0 ||
                (strcmp(color, "auto") == 0 && !out_path && isatty(1) && !getenv("NO_COLOR"));
     ro.assemble_headroom = c.assemble_headroom;
@@ -562,6 +604,8 @@ int pc_cmd_check(int argc, char **argv)
         counts = pc_mem_calloc(nchecks ? nchecks : 1, sizeof *counts);
         jobs = 1; /* the workers send back the report of a file, not its diagnostics */
     }
+    if (c.kernel_names.count)
+        jobs = 1; /* whether any file had the kernel is counted in this process */
     ro.stats = ro.format == PC_FMT_TEXT ? stderr : NULL;
     {
         char cwd[4096];
@@ -621,6 +665,8 @@ int pc_cmd_check(int argc, char **argv)
         if (counts)
             print_statistics(sout, counts);
         if (!pc_cli_close_output(sout, sout != stdout ? out_path : "<stdout>"))
+            status = PC_EXIT_USAGE;
+        if (!no_such_kernel(&c, files.count, status))
             status = PC_EXIT_USAGE;
         goto done;
     }
@@ -716,6 +762,8 @@ int pc_cmd_check(int argc, char **argv)
         status = PC_EXIT_USAGE;
     }
     if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
+        status = PC_EXIT_USAGE;
+    if (!no_such_kernel(&c, files.count, status))
         status = PC_EXIT_USAGE;
 
     for (size_t i = 0; i < results.count; i++)

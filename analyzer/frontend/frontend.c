@@ -413,6 +413,87 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
     pc_mem_free(syms);
 }
 
+/* ---- --kernel-name: the kernels asked for ------------------------------------------------------- */
+
+static bool named(const pc_parse_opts *opts, const char *name)
+{
+    for (size_t i = 0; i < opts->nkernel_names; i++)
+        if (strcmp(opts->kernel_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+static int by_line(const void *a, const void *b, const pc_model *m)
+{
+    uint32_t x = m->kernels[*(const int *)a].loc.line, y = m->kernels[*(const int *)b].loc.line;
+    return (x > y) - (x < y);
+}
+
+/* The kernel whose code holds line: the last one starting at or before it (order: the kernels by
+ * first line), or -1 before the first. */
+static int kernel_at(const pc_model *m, const int *order, uint32_t line)
+{
+    int lo = 0, hi = m->nkernels - 1, at = -1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (m->kernels[order[mid]].loc.line <= line) {
+            at = order[mid];
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return at;
+}
+
+static void keep_named_kernels(pc_model *m, const pc_parse_opts *opts)
+{
+    if (!opts->nkernel_names || m->fatal || m->nkernels == 0)
+        return;
+    int n = m->nkernels;
+    int *order = pc_mem_alloc((size_t)n * sizeof *order), *map = pc_mem_alloc((size_t)n * sizeof *map);
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    /* insertion sort keeps equal lines in model order; n is the number of kernels of one file */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && by_line(&order[j - 1], &order[j], m) > 0; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    int kept = 0;
+    for (int k = 0; k < n; k++)
+        map[k] = named(opts, m->kernels[k].name) ? kept++ : -1;
+    /* the frontend's messages inside a kernel that goes (in the model's own file) go with it */
+    int nm = 0;
+    for (int i = 0; i < m->nmessages; i++) {
+        const pc_message *msg = &m->messages[i];
+        bool here = !msg->loc.file || !m->file || strcmp(msg->loc.file, m->file) == 0;
+        int in = here && msg->loc.line ? kernel_at(m, order, msg->loc.line) : -1;
+        if (in < 0 || map[in] >= 0)
+            m->messages[nm++] = *msg;
+    }
+    m->nmessages = nm;
+    int no = 0;
+    for (int i = 0; i < m->noptions; i++) {
+        pc_option o = m->options[i];
+        if (o.kernel >= 0 && o.kernel < n && map[o.kernel] < 0)
+            continue;
+        if (o.kernel >= 0 && o.kernel < n)
+            o.kernel = map[o.kernel];
+        m->options[no++] = o;
+    }
+    m->noptions = no;
+    for (int k = 0; k < n; k++)
+        if (map[k] >= 0) {
+            m->kernels[map[k]] = m->kernels[k];
+            m->kernels[map[k]].id = map[k];
+        }
+    m->nkernels = kept;
+    pc_mem_free(order);
+    pc_mem_free(map);
+}
+
 static pc_model *parse_lang(pc_frontend *fe, const char *path, const char *text, size_t len,
                             const pc_parse_opts *opts);
 
@@ -425,6 +506,7 @@ pc_model *pc_frontend_parse(pc_frontend *fe, const char *path, const char *text,
         opts = &none;
     }
     pc_model *m = parse_lang(fe, path, text, len, opts);
+    keep_named_kernels(m, opts);
     check_bindings(m, opts);
     return m;
 }

@@ -49,6 +49,11 @@ typedef struct pc_parse_opts {
      * .poolcheck.json, "the editor's `bind` setting").  NULL (the table, a set's row or an entry)
      * is the command line's --bind. */
     const char *const *const *binding_sources;
+    /* Keep only the kernels of these names (`check --kernel-name`; none: all): the others leave the
+     * model, with the options that belong to them and the frontend's messages inside them (from a
+     * kernel's first line to the next kernel's), so nothing is analysed or reported of them. */
+    const char *const *kernel_names;
+    size_t nkernel_names;
 } pc_parse_opts;
 
 /* The CLI's default for pc_parse_opts.max_parse_seconds (--max-parse-seconds). */

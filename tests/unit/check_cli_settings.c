@@ -1,0 +1,196 @@
+/* check_cli_settings.c - `poolcheck check --show-settings` (what a file would be checked with, and
+ * where each setting came from, without analysing) and `check --kernel-name`. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers/test_run.h"
+
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/pcclis-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    ck_assert_ptr_nonnull(d);
+    return strdup(d);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+#define KERNEL(DECORATOR, NAME, LOOP)                                                                  \
+    DECORATOR "\n"                                                                                     \
+    "def " NAME "(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n" \
+    "    for i in pypto.loop(0, 4, 1, name=\"" LOOP "\"):\n"                                           \
+    "        y[:] = pypto.add(x, x)\n"
+
+/* kb's own runtime option is invalid: a PC002 error that belongs to kb alone */
+static const char two_kernels[] =
+    "import pypto\n\n\n" KERNEL("@pypto.frontend.jit", "ka", "la") "\n\n"
+    KERNEL("@pypto.frontend.jit(runtime_options={\"stitch_function_num_per_pool\": [1, 2]})", "kb", "lb");
+
+typedef struct fixture {
+    char *dir, *py, *proj;
+} fixture;
+
+static fixture setup(const char *project)
+{
+    fixture f;
+    f.dir = tmpdir();
+    f.py = path_in(f.dir, "two.py");
+    f.proj = path_in(f.dir, ".poolcheck.json");
+    write_file(f.py, two_kernels);
+    if (project)
+        write_file(f.proj, project);
+    return f;
+}
+
+static void teardown(fixture *f)
+{
+    unlink(f->py);
+    unlink(f->proj);
+    rmdir(f->dir);
+    free(f->py);
+    free(f->proj);
+    free(f->dir);
+}
+
+static bool has(const char *text, const char *what) { return text && strstr(text, what) != NULL; }
+
+/* ---- --kernel-name ------------------------------------------------------------------------------ */
+
+START_TEST(kernel_name_selects)
+{
+    fixture f = setup(NULL);
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", f.py, NULL);
+    ck_assert_int_eq(o.status, 1);
+    ck_assert_msg(has(o.out, "kernel ka (") && has(o.out, "kernel kb (") && has(o.out, "[PC002]"), "%s", o.out);
+    pc_test_output_free(&o);
+    /* only ka: kb's summary and its option's PC002 are gone, and so is the exit status they gave */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "ka", f.py, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_msg(has(o.out, "kernel ka (") && !has(o.out, "kernel kb") && !has(o.out, "[PC002]"), "%s", o.out);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name=kb", "--format=json", f.py, NULL);
+    ck_assert_int_eq(o.status, 1);
+    ck_assert_msg(has(o.out, "\"kb\"") && !has(o.out, "\"ka\"") && has(o.out, "PC002"), "%s", o.out);
+    pc_test_output_free(&o);
+    /* repeatable */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "kb", "--kernel-name", "ka", f.py, NULL);
+    ck_assert_msg(has(o.out, "kernel ka (") && has(o.out, "kernel kb ("), "%s", o.out);
+    pc_test_output_free(&o);
+    /* a name no file has is an error, not a clean run */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "kc", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "--kernel-name: no kernel named 'kc' in the 1 file checked"), "%s", o.err);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-config-lookup", f.py, "--kernel-name", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "option '--kernel-name' needs a kernel name"), "%s", o.err);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--help", NULL);
+    ck_assert_msg(has(o.out, "--kernel-name NAME") && has(o.out, "--show-settings"), "%s", o.out);
+    pc_test_output_free(&o);
+    teardown(&f);
+}
+END_TEST
+
+/* ---- --show-settings ------------------------------------------------------------------------------ */
+
+START_TEST(show_settings_sources)
+{
+    fixture f = setup("{\"bind\": {\"m\": 8, \"n\": 2}, \"checks\": \"PC*,-PC009\", \"assemble_headroom\": 2,\n"
+                      " \"runtime\": {\"stitch_function_max_num\": 64}}");
+    char *cfg = path_in(f.dir, "tile_fwk_config.json");
+    write_file(cfg, "{\"runtime\": {\"device_sched_parallelism\": 2}}");
+    pc_test_output o = pc_test_poolcheck("check", "--show-settings", "--config", cfg, "--bind", "n=4", "--set",
+                                         "stitch_function_num_per_pool=64,2,1", "--inner-policy=all", f.py, NULL);
+    ck_assert_int_eq(o.status, 0);
+    char want[4096];
+    const char *lines[] = {
+        "settings for %s\n",
+        "  project file           %s  (the nearest .poolcheck.json)\n",
+        "  config file            %s  (--config)\n",
+        "  checks                 PC*,-PC009  (%s)\n",
+        "  warnings as errors     none  (default)\n",
+        "  inner policy           all  (--inner-policy)\n",
+        "  assemble headroom      2  (%s)\n",
+        "  language               python  (the file name's extension)\n",
+        "bindings: 1 set (the depths are the element-wise maximum over the sets)\n"
+        "  m = 8  (%s)\n",
+        "  n = 2  (%s)\n  n = 4  (--bind): not used, the binding above wins\n",
+        "runtime options from outside the source: (in the order they apply; later wins)\n"
+        "  device_sched_parallelism = 2  (%s:1:14)\n",
+        "  stitch_function_max_num = 64  (%s:2:14)\n  stitch_function_num_per_pool = [64, 2, 1]  (--set)\n",
+        "runtime configuration, before the options in the source:\n"
+        "  stitch_function_num_per_pool   [64, 2, 1]  (--set)\n"
+        "  stitch_function_max_num        64  (%s:2:14)\n"
+        "  max_workspace_kb               0  (default)\n"
+        "  device_sched_parallelism       2  (%s:1:14)\n",
+    };
+    const char *args[] = {f.py, f.proj, cfg, f.proj, "", "", f.proj, "", f.proj, f.proj, cfg, f.proj, ""};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        /* the last line names two files */
+        if (i + 1 == sizeof lines / sizeof *lines)
+            snprintf(want, sizeof want, lines[i], f.proj, cfg);
+        else
+            snprintf(want, sizeof want, lines[i], args[i]);
+        ck_assert_msg(has(o.out, want), "no\n%s\nin\n%s", want, o.out);
+    }
+    /* nothing was analysed: no diagnostics, no kernel summary */
+    ck_assert_msg(!has(o.out, "kernel ka") && !has(o.out, "[PC"), "%s", o.out);
+    pc_test_output_free(&o);
+
+    /* a source that cannot be parsed is not read */
+    write_file(f.py, "def (\n");
+    o = pc_test_poolcheck("check", "--show-settings", f.py, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_msg(has(o.out, "  m = 8  (") && has(o.err, "") && !has(o.err, "error"), "%s%s", o.out, o.err);
+    pc_test_output_free(&o);
+    /* a broken project file is the error it is for check */
+    write_file(f.proj, "{\"bind\": {\"m\": 1.5}}");
+    o = pc_test_poolcheck("check", "--show-settings", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, ".poolcheck.json:1:16: `bind.m` must be an integer, found 1.5"), "%s", o.err);
+    pc_test_output_free(&o);
+    unlink(cfg);
+    free(cfg);
+    teardown(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("cli_settings");
+    TCase *t = tcase_create("check");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, kernel_name_selects);
+    tcase_add_test(t, show_settings_sources);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
