@@ -1072,6 +1072,47 @@ START_TEST(scalar_reads)
 }
 END_TEST
 
+/* A loop_unroll body whose trace decides something on the factor is walked once per factor (an
+ * UNROLL body each, in upstream's order, the factor an integer); one that only sizes shapes with it
+ * stays one body with the factor a symbol. */
+START_TEST(unroll_per_factor)
+{
+    pc_model *m = parse("import pypto\n"
+                        "@pypto.frontend.jit\n"
+                        "def k(x: pypto.Tensor([128, 64], pypto.DT_FP32), w: pypto.Tensor([64, 64], pypto.DT_FP32)):\n"
+                        "    for i, t in pypto.loop_unroll(0, 128, 1, name='A', unroll_list=[4, 64, 4]):\n"
+                        "        rows = t\n"
+                        "        split = rows <= 4\n"
+                        "        if split:\n"
+                        "            y = pypto.matmul(x[i:i + t, :], w, pypto.DT_FP32)\n"
+                        "        else:\n"
+                        "            y = pypto.matmul(x[i:i + t, :], w, pypto.DT_FP32, b_trans=True)\n"
+                        "        x[i:i + t, :] = y + 1.0\n"
+                        "    for i, t in pypto.loop_unroll(0, 128, 1, name='B', unroll_list=[64]):\n"
+                        "        z = pypto.matmul(x[i:i + t, :], w, pypto.DT_FP32)\n"
+                        "        x[i:i + t, :] = z + 1.0\n");
+    const pc_kernel *k = &m->kernels[0];
+    const pc_loop *a = loop_named(k, "A");
+    ck_assert_int_eq(a->body.count, 3);
+    const int64_t want[3] = {64, 4, 1};
+    for (int i = 0; i < 3; i++) {
+        const pc_stmt *u = &k->stmts[a->body.stmts[i]];
+        ck_assert_int_eq(u->kind, PC_STMT_UNROLL);
+        ck_assert_int_eq(u->unroll_factor, want[i]);
+    }
+    /* decided in each trace: no IF is left, one y per factor with that factor's rows */
+    ck_assert_int_eq(count_kind(k, PC_STMT_IF), 0);
+    ck_assert_int_eq(count_tensors(k, "y"), 3);
+    ck_assert(shape_is(tensor(k, "y"), "[64, 64]"));
+    const pc_loop *b = loop_named(k, "B");
+    for (int i = 0; i < b->body.count; i++)
+        ck_assert_int_ne(k->stmts[b->body.stmts[i]].kind, PC_STMT_UNROLL);
+    ck_assert_int_eq(count_tensors(k, "z"), 1);
+    ck_assert(shape_is(tensor(k, "z"), "[t, 64]"));
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(open_rank_parameters)
 {
     pc_model *m = parse("import pypto\n"
@@ -1540,6 +1581,7 @@ int main(void)
     tcase_add_test(tc, quiet_and_isolated);
     tcase_add_test(tc, threads);
     tcase_add_test(tc, scalar_reads);
+    tcase_add_test(tc, unroll_per_factor);
     tcase_add_test(tc, open_rank_parameters);
     tcase_add_test(tc, branch_conditions);
     tcase_add_test(tc, trace_time_alternatives);

@@ -183,7 +183,9 @@ void pc_py_block_append(pc_py_ctx *c, int stmt)
 {
     pc_kernel *k = pc_py_kernel(c);
     pc_block *b;
-    if (c->block.stmt >= 0)
+    if (c->block.stmt >= 0 && c->block.branch < 0)
+        b = &k->stmts[c->block.stmt].unroll_body; /* a loop_unroll body traced for one factor */
+    else if (c->block.stmt >= 0)
         b = &k->stmts[c->block.stmt].branches[c->block.branch].body;
     else if (c->block.loop >= 0)
         b = &k->loops[c->block.loop].body;

@@ -226,7 +226,8 @@ struct pc_py_module {
  * indices because the model's arrays move when they grow. */
 typedef struct pc_py_blockref {
     int loop;       /* >= 0: that loop's body */
-    int stmt;       /* >= 0: branch `branch` of that if statement */
+    int stmt;       /* >= 0: branch `branch` of that if statement; branch -1: that UNROLL
+                     * statement's body (a loop_unroll body traced for one factor) */
     int branch;
 } pc_py_blockref;
 

@@ -581,6 +581,308 @@ static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v
     return pc_expr_sym(pc_model_arena(c->m), pc_model_strdup(c->m, name));
 }
 
+/* ---- loop_unroll bodies traced per factor ------------------------------------------------------
+ *
+ * Upstream runs a loop_unroll as one pypto.loop per factor p with the factor a Python int, so the
+ * body is traced once per factor and every trace-time decision on the factor (`if tile_t <= 32:`,
+ * a tile setter's argument, `range(tile_t)`, a helper that branches on it) is taken for that p.
+ * Walking the body once with the factor as a symbol gives the same model when no such decision
+ * reads it (the factor is only in shapes and offsets, which the analysis evaluates per factor); when
+ * one may, the body is walked once per factor, each walk a PC_STMT_UNROLL body of that factor with
+ * the factor bound to p.  Whether one may is found by reading the body (never running it): the
+ * names that may hold the factor as an integer (assigned from expressions of it, not from op
+ * results) and the places a trace-time decision reads them. */
+
+typedef struct taint { pc_py_ctx *c; pc_py_frame *names; bool grew; } taint;
+
+static bool safe_builtin(const char *name)
+{
+    static const char *const ok[] = {"min", "max", "abs", "int", "float", "bool", "round", "len", "tuple",
+                                     "list", "sum", "print", "isinstance", "str", "divmod", "pow"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp(ok[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Is the callee a builtin poolcheck evaluates (min, int, ...) rather than code of the kernel's? */
+static bool builtin_callee(pc_py_ctx *c, const pc_py_node *fn)
+{
+    return fn && fn->kind == PY_NAME && !pc_py_lookup(c->frame, fn->name) && safe_builtin(fn->name);
+}
+
+/* May the value of n hold a tainted name's integer?  Op results, helpers' results and tensor
+ * methods are not followed (a helper given the factor is a decision point of its own); a subscript
+ * holds it only through its base.  Iterative: expressions may be long chains. */
+static bool carries(taint *t, const pc_py_node *n)
+{
+    if (!n || !t->names->count)
+        return false;
+    const pc_py_node *stack0[64];
+    const pc_py_node **stack = stack0;
+    int sp = 0, cap = 64;
+    stack[sp++] = n;
+    while (sp > 0) {
+        const pc_py_node *x = stack[--sp];
+        if (!x)
+            continue;
+        if (x->kind == PY_NAME) {
+            if (pc_py_lookup_local(t->names, x->name))
+                return true;
+            continue;
+        }
+        if (x->kind == PY_OTHER_EXPR || (x->kind == PY_CALL && !builtin_callee(t->c, x->a)))
+            continue;
+        int need = 3 + x->list1.count + x->list2.count;
+        if (sp + need > cap) {
+            int ncap = (sp + need) * 2;
+            const pc_py_node **bigger = pc_arena_alloc(t->c->scratch, (size_t)ncap * sizeof *bigger);
+            memcpy(bigger, stack, (size_t)sp * sizeof *bigger);
+            stack = bigger;
+            cap = ncap;
+        }
+        if (x->kind == PY_SUBSCRIPT) {
+            stack[sp++] = x->a;
+            continue;
+        }
+        if (x->kind == PY_CALL) {
+            for (int i = 0; i < x->list1.count; i++)
+                stack[sp++] = x->list1.items[i];
+            for (int i = 0; i < x->list2.count; i++)
+                stack[sp++] = x->list2.items[i];
+            continue;
+        }
+        stack[sp++] = x->a;
+        stack[sp++] = x->b;
+        stack[sp++] = x->c;
+        for (int i = 0; i < x->list1.count; i++)
+            stack[sp++] = x->list1.items[i];
+        for (int i = 0; i < x->list2.count; i++)
+            stack[sp++] = x->list2.items[i];
+    }
+    return false;
+}
+
+static void taint_target(taint *t, const pc_py_node *target)
+{
+    if (!target)
+        return;
+    if (target->kind == PY_NAME) {
+        if (!pc_py_lookup_local(t->names, target->name)) {
+            pc_py_bind(t->c, t->names, target->name, pc_py_mkval(PV_NONE));
+            t->grew = true;
+        }
+    } else if (target->kind == PY_TUPLE || target->kind == PY_LIST) {
+        for (int i = 0; i < target->list1.count; i++)
+            taint_target(t, target->list1.items[i]);
+    } else if (target->kind == PY_STARRED) {
+        taint_target(t, target->a);
+    }
+}
+
+/* One pass of the names that may hold the factor over a body (nested bodies included). */
+static void taint_body(taint *t, const pc_py_list *body, int depth)
+{
+    for (int i = 0; i < body->count && depth < 64; i++) {
+        const pc_py_node *s = body->items[i];
+        if (!s)
+            continue;
+        switch (s->kind) {
+        case PY_ASSIGN:
+            if (carries(t, s->a))
+                for (int j = 0; j < s->list1.count; j++)
+                    taint_target(t, s->list1.items[j]);
+            break;
+        case PY_AUGASSIGN:
+            if (carries(t, s->b))
+                taint_target(t, s->a);
+            break;
+        case PY_ANNASSIGN:
+            if (carries(t, s->c))
+                taint_target(t, s->a);
+            break;
+        case PY_FOR:
+            if (carries(t, s->b))
+                taint_target(t, s->a);
+            taint_body(t, &s->list1, depth + 1);
+            taint_body(t, &s->list2, depth + 1);
+            break;
+        case PY_WHILE: case PY_IF:
+            taint_body(t, &s->list1, depth + 1);
+            taint_body(t, &s->list2, depth + 1);
+            break;
+        case PY_WITH: case PY_FUNCDEF:
+            taint_body(t, &s->list2, depth + 1);
+            break;
+        case PY_TRY:
+            taint_body(t, &s->list1, depth + 1);
+            taint_body(t, &s->list2, depth + 1);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Does expression n hold a trace-time decision on a tainted name: a conditional expression on it,
+ * a tile setter given it, a call of the kernel's own code (a helper, an imported function) given
+ * it? */
+static bool expr_decides(taint *t, const pc_py_node *n)
+{
+    if (!n)
+        return false;
+    const pc_py_node *stack0[64];
+    const pc_py_node **stack = stack0;
+    int sp = 0, cap = 64;
+    stack[sp++] = n;
+    while (sp > 0) {
+        const pc_py_node *x = stack[--sp];
+        if (!x)
+            continue;
+        if (x->kind == PY_IFEXP && carries(t, x->a))
+            return true;
+        if (x->kind == PY_CALL) {
+            const char *q = pc_py_qualname(t->c, x->a);
+            const char *leaf = pc_py_api_leaf(q);
+            bool pypto_api = leaf != NULL;
+            bool setter = pypto_api && strstr(leaf, "tile_shapes");
+            bool method = !pypto_api && x->a && x->a->kind == PY_ATTRIBUTE && x->a->name &&
+                          pc_py_find_op(x->a->name);
+            bool own_code = !pypto_api && !method && !builtin_callee(t->c, x->a);
+            if (setter || own_code)
+                for (int i = 0; i < x->list1.count + x->list2.count; i++) {
+                    const pc_py_node *a = i < x->list1.count ? x->list1.items[i]
+                                                             : x->list2.items[i - x->list1.count];
+                    if (a && a->kind == PY_KEYWORD)
+                        a = a->a;
+                    if (carries(t, a))
+                        return true;
+                }
+        }
+        int need = 3 + x->list1.count + x->list2.count;
+        if (sp + need > cap) {
+            int ncap = (sp + need) * 2;
+            const pc_py_node **bigger = pc_arena_alloc(t->c->scratch, (size_t)ncap * sizeof *bigger);
+            memcpy(bigger, stack, (size_t)sp * sizeof *bigger);
+            stack = bigger;
+            cap = ncap;
+        }
+        stack[sp++] = x->a;
+        stack[sp++] = x->b;
+        stack[sp++] = x->c;
+        for (int i = 0; i < x->list1.count; i++)
+            stack[sp++] = x->list1.items[i];
+        for (int i = 0; i < x->list2.count; i++)
+            stack[sp++] = x->list2.items[i];
+    }
+    return false;
+}
+
+static bool is_path_test(pc_py_ctx *c, const pc_py_node *test)
+{
+    if (!test || test->kind != PY_CALL)
+        return false;
+    const char *q = pc_py_qualname(c, test->a);
+    return pc_py_is_api(q, "cond") || pc_py_is_api(q, "is_loop_begin") || pc_py_is_api(q, "is_loop_end");
+}
+
+static bool body_decides(taint *t, const pc_py_list *body, int depth)
+{
+    for (int i = 0; i < body->count; i++) {
+        const pc_py_node *s = body->items[i];
+        if (!s)
+            continue;
+        if (depth >= 64)
+            return true; /* deeper than read: trace it per factor, which is always right */
+        switch (s->kind) {
+        case PY_IF:
+        case PY_WHILE:
+            if (!is_path_test(t->c, s->a) && carries(t, s->a))
+                return true;
+            if (expr_decides(t, s->a) || body_decides(t, &s->list1, depth + 1) ||
+                body_decides(t, &s->list2, depth + 1))
+                return true;
+            break;
+        case PY_FOR: {
+            const char *q = s->b && s->b->kind == PY_CALL ? pc_py_qualname(t->c, s->b->a) : NULL;
+            bool pypto_loop = pc_py_is_api(q, "loop") || pc_py_is_api(q, "loop_unroll");
+            if ((!pypto_loop && carries(t, s->b)) || expr_decides(t, s->b) ||
+                body_decides(t, &s->list1, depth + 1) || body_decides(t, &s->list2, depth + 1))
+                return true;
+            break;
+        }
+        case PY_WITH:
+            for (int j = 0; j < s->list1.count; j++)
+                if (s->list1.items[j] && expr_decides(t, s->list1.items[j]->a))
+                    return true;
+            if (body_decides(t, &s->list2, depth + 1))
+                return true;
+            break;
+        case PY_FUNCDEF:
+            if (body_decides(t, &s->list2, depth + 1))
+                return true;
+            break;
+        case PY_TRY:
+            if (body_decides(t, &s->list1, depth + 1) || body_decides(t, &s->list2, depth + 1))
+                return true;
+            break;
+        case PY_ASSIGN:
+        case PY_EXPR_STMT:
+        case PY_RETURN:
+            if (expr_decides(t, s->a))
+                return true;
+            break;
+        case PY_AUGASSIGN:
+            if (expr_decides(t, s->b))
+                return true;
+            break;
+        case PY_ANNASSIGN:
+            if (expr_decides(t, s->c))
+                return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
+/* Must the body of a loop_unroll whose factor variable is `factor` be traced once per factor? */
+static bool trace_per_factor(pc_py_ctx *c, const pc_py_list *body, const char *factor)
+{
+    taint t = {c, pc_py_frame_new(c, NULL), false};
+    pc_py_bind(c, t.names, factor, pc_py_mkval(PV_NONE));
+    for (int pass = 0; pass < 16; pass++) {
+        t.grew = false;
+        taint_body(&t, body, 0);
+        if (!t.grew)
+            break;
+    }
+    return body_decides(&t, body, 0);
+}
+
+/* The factors upstream runs, in its order: the unroll list sorted down without repeats, 1 added
+ * (python/pypto/_controller.py loop_unroll). */
+static int unroll_factors(pc_py_ctx *c, const int64_t *ulist, int n, int64_t **out)
+{
+    int64_t *f = pc_arena_alloc(c->scratch, (size_t)(n + 1) * sizeof *f);
+    int nf = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < nf && f[j] > ulist[i])
+            j++;
+        if (j < nf && f[j] == ulist[i])
+            continue;
+        memmove(f + j + 1, f + j, (size_t)(nf - j) * sizeof *f);
+        f[j] = ulist[i];
+        nf++;
+    }
+    if (nf == 0 || f[nf - 1] != 1)
+        f[nf++] = 1;
+    *out = f;
+    return nf;
+}
+
 /* for i in pypto.loop(...) / for i, t in pypto.loop_unroll(...) */
 static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
 {
@@ -714,7 +1016,29 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
     if (t && !index && !factor)
         pc_py_assign(c, t, pc_py_unknown(), NULL);
     const pc_tile_shapes *saved_tiles = pc_py_tiles_enter(c);
-    pc_py_walk_body(c, &s->list1);
+    if (unroll && factor && trace_per_factor(c, &s->list1, factor)) {
+        /* one trace per factor, in upstream's order; each sees what the previous one left (Python
+         * variables, tile shapes), as the factors' loops run one after the other */
+        int64_t *fs;
+        int nf = unroll_factors(c, ulist, nulist, &fs);
+        for (int i = 0; i < nf && !c->returned; i++) {
+            c->block.loop = lid;
+            c->block.stmt = -1;
+            c->block.branch = -1;
+            int uid = pc_kernel_add_stmt(c->m, pc_py_kernel(c), PC_STMT_UNROLL, header);
+            pc_py_kernel(c)->stmts[uid].unroll_factor = fs[i];
+            pc_py_kernel(c)->stmts[uid].has_op = false;
+            pc_py_block_append(c, uid);
+            c->block.loop = -1;
+            c->block.stmt = uid; /* branch -1: the UNROLL body (pc_py_block_append) */
+            if (index)
+                pc_py_bind(c, c->frame, index, sym(c, index));
+            pc_py_bind(c, c->frame, factor, pc_py_int(c, fs[i]));
+            pc_py_walk_body(c, &s->list1);
+        }
+    } else {
+        pc_py_walk_body(c, &s->list1);
+    }
     pc_py_tiles_leave(c, saved_tiles);
     c->block = saved_block;
     c->loop = saved_loop;
