@@ -131,7 +131,7 @@ void pc_chk_note_kernel(pc_chk_ctx *c, pc_diag *d, const pc_kernel *k, pc_loc pr
 {
     if (!d || !k || same_line(k->loc, primary))
         return;
-    pc_diag_note(c->sink, d, k->loc, "kernel '%s' is defined here", k->name);
+    pc_diag_note(c->sink, d, k->loc, "kernel %s is defined here", k->ref);
 }
 
 void pc_chk_pool_finding_tail(pc_chk_ctx *c, pc_diag *d, const pc_option *src, const pc_kernel *k, pc_loc at,
@@ -163,8 +163,8 @@ int pc_chk_note_pool_tensors(pc_chk_ctx *c, pc_diag *d, const pc_result *r, int 
             pc_diag_note(c->sink, d, mt->loc, "'%s' uses %s", mt->name, pc_pool_name((pc_pool)pool));
     }
     if (d && n > MAX_TENSOR_NOTES)
-        pc_diag_note(c->sink, d, r->kernel->loc, "and %d more %s tensors in kernel '%s'",
-                     n - MAX_TENSOR_NOTES, pc_pool_name((pc_pool)pool), r->kernel->name);
+        pc_diag_note(c->sink, d, r->kernel->loc, "and %d more %s tensors in kernel %s",
+                     n - MAX_TENSOR_NOTES, pc_pool_name((pc_pool)pool), r->kernel->ref);
     return n;
 }
 

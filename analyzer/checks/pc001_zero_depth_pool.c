@@ -21,9 +21,9 @@ static void zero_depth_pool(pc_chk_ctx *c, const pc_kernel *kern, const pc_resul
         pc_diag *d = pc_diag_report(
             c->sink, PC_CHK_ZERO_DEPTH_POOL, at, kern->name,
             "stitch_function_num_per_pool[%d] cannot be 0 because the current program requires "
-            "this workspace pool to construct one root function: kernel '%s' keeps %s in %s "
+            "this workspace pool to construct one root function: kernel %s keeps %s in %s "
             "(configured %s, suggested %s)",
-            i, kern->name, pc_chk_pool_tensor_names(c, r, i), pc_pool_name((pc_pool)i),
+            i, kern->ref, pc_chk_pool_tensor_names(c, r, i), pc_pool_name((pc_pool)i),
             pc_chk_triple(c, cfg->pool), pc_chk_triple(c, fix));
         if (!d)
             continue;

@@ -15,9 +15,9 @@ static void report(pc_chk_ctx *c, const pc_option *o, const pc_runtime_config *c
     const char *value = pc_cfg_value_text(c->arena, &o->value);
     pc_diag *d = pc_diag_report(
         c->sink, PC_CHK_IGNORED_OPTION, at, kern->name,
-        "%s=%s has no effect on kernel '%s': precise mode is on (%s=%s), so the runtime uses "
+        "%s=%s has no effect on kernel %s: precise mode is on (%s=%s), so the runtime uses "
         "the three pool depths as given",
-        o->key, value, kern->name, PC_KEY_POOL, pc_chk_triple(c, cfg->pool));
+        o->key, value, kern->ref, PC_KEY_POOL, pc_chk_triple(c, cfg->pool));
     if (!d)
         return;
     if (!pc_chk_loc_known(pc_chk_option_loc(o)))

@@ -26,9 +26,9 @@ void pc_chk_option_in_kernel(pc_chk_ctx *c)
         pc_diag *d;
         if (kern)
             d = pc_diag_report(c->sink, PC_CHK_OPTION_IN_KERNEL, at, kern->name,
-                               "%s is called inside kernel '%s': options are read when the kernel is "
+                               "%s is called inside kernel %s: options are read when the kernel is "
                                "compiled, so it does not apply; call it before the kernel",
-                               call, kern->name);
+                               call, kern->ref);
         else
             d = pc_diag_report(c->sink, PC_CHK_OPTION_IN_KERNEL, at, NULL,
                                "%s is called inside a kernel or loop body: options are read when the "

@@ -33,9 +33,9 @@ static void pool_too_shallow(pc_chk_ctx *c, const pc_kernel *kern, const pc_resu
         bool have_fix = src && pc_chk_suggest_for_option(c, src, fix);
         pc_diag *d = pc_diag_report(
             c->sink, PC_CHK_POOL_TOO_SHALLOW, at, kern->name,
-            "%s is %lld, below the predicted %lld for kernel '%s' (%s): DeviceTasks are cut "
+            "%s is %lld, below the predicted %lld for kernel %s (%s): DeviceTasks are cut "
             "early or instances serialised; suggested %s",
-            pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)r->predicted[i], kern->name,
+            pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)r->predicted[i], kern->ref,
             pc_chk_pool_tensor_names(c, r, i), pc_chk_triple(c, have_fix ? fix : r->suggested));
         if (!d)
             continue;

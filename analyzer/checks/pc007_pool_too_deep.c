@@ -26,9 +26,9 @@ static void pool_too_deep(pc_chk_ctx *c, const pc_kernel *kern, const pc_result 
         pc_loc at = pc_chk_primary(src, kern);
         pc_diag *d = pc_diag_report(
             c->sink, PC_CHK_POOL_TOO_DEEP, at, kern->name,
-            "%s is %lld, deeper than the suggested %lld for kernel '%s': it reserves %lld bytes "
+            "%s is %lld, deeper than the suggested %lld for kernel %s: it reserves %lld bytes "
             "of workspace never used (%lld instead of %lld bytes)",
-            pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)target, kern->name,
+            pc_chk_pool_label(i), (long long)cfg->pool[i], (long long)target, kern->ref,
             (long long)(now - then), (long long)then, (long long)now);
         if (!d)
             continue;

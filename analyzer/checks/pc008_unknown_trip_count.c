@@ -69,14 +69,14 @@ void pc_chk_unknown_trip_count(pc_chk_ctx *c)
             pc_diag *d;
             if (bounds.len)
                 d = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
-                                   "the depths of kernel '%s' depend on '%s', which is not bound: "
+                                   "the depths of kernel %s depend on '%s', which is not bound: "
                                    "%s; bind it with --bind %s=VALUE",
-                                   kern->name, sym, bounds.data, sym);
+                                   kern->ref, sym, bounds.data, sym);
             else
                 d = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
-                                   "the instance count of kernel '%s' depends on '%s', which is not "
+                                   "the instance count of kernel %s depends on '%s', which is not "
                                    "bound; bind it with --bind %s=VALUE",
-                                   kern->name, sym, sym);
+                                   kern->ref, sym, sym);
             if (d && what)
                 pc_chk_note_kernel(c, d, kern, at);
         }
@@ -100,20 +100,20 @@ void pc_chk_unknown_trip_count(pc_chk_ctx *c)
                     pc_sb_printf(&binds, "%s--bind %s=VALUE", i ? " " : "", d->symbols[i]);
                 }
                 diag = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
-                                      "kernel '%s': the path condition '%s' cannot be decided while %s "
+                                      "kernel %s: the path condition '%s' cannot be decided while %s "
                                       "%s not bound, so every instance that reaches it is charged the "
                                       "largest of its paths and the depths may be higher than a run needs; "
                                       "bind it with %s",
-                                      kern->name, d->cond_text, names.data, d->nsymbols > 1 ? "are" : "is",
+                                      kern->ref, d->cond_text, names.data, d->nsymbols > 1 ? "are" : "is",
                                       binds.data);
                 pc_sb_free(&names);
                 pc_sb_free(&binds);
             } else {
                 diag = pc_diag_report(c->sink, PC_CHK_UNKNOWN_TRIP_COUNT, at, kern->name,
-                                      "kernel '%s': the path condition '%s' depends on values known only "
+                                      "kernel %s: the path condition '%s' depends on values known only "
                                       "at run time, so every instance that reaches it is charged the "
                                       "largest of its paths and the depths may be higher than a run needs",
-                                      kern->name, d->cond_text);
+                                      kern->ref, d->cond_text);
             }
             if (diag)
                 pc_chk_note_kernel(c, diag, kern, at);

@@ -88,9 +88,9 @@ static const char *incomplete_tail(pc_chk_ctx *c, int k, const int64_t s[3])
         if (!r->needed[i])
             kept[n++] = i;
     pc_sb b = {0};
-    pc_sb_printf(&b, "; the suggestion is incomplete: kernel '%s' has code poolcheck did not model (PC012), so "
+    pc_sb_printf(&b, "; the suggestion is incomplete: kernel %s has code poolcheck did not model (PC012), so "
                      "the depths are what its modelled part needs, at least",
-                 c->model->kernels[k].name);
+                 c->model->kernels[k].ref);
     for (int j = 0; j < n; j++)
         pc_sb_printf(&b, "%s%s", j == 0 ? ", and " : j == n - 1 ? " and " : ", ", pc_pool_name((pc_pool)kept[j]));
     if (n == 1)
@@ -139,17 +139,17 @@ void pc_chk_suggest_precise_config(pc_chk_ctx *c)
         pc_diag *d;
         if (r->ws_default >= 0 && ws >= 0)
             d = pc_diag_report(c->sink, PC_CHK_SUGGEST_PRECISE_CONFIG, at, kern->name,
-                               "kernel '%s' runs with the default pool depths %s (%lld bytes of "
+                               "kernel %s runs with the default pool depths %s (%lld bytes of "
                                "workspace); %s=%s (predicted %s) needs %lld bytes and saves %lld%s",
-                               kern->name, pc_chk_triple(c, deflt), (long long)r->ws_default,
+                               kern->ref, pc_chk_triple(c, deflt), (long long)r->ws_default,
                                PC_KEY_POOL, pc_chk_triple(c, triple),
                                pc_chk_triple(c, r->predicted), (long long)ws,
                                (long long)(r->ws_default - ws), tail);
         else
             d = pc_diag_report(c->sink, PC_CHK_SUGGEST_PRECISE_CONFIG, at, kern->name,
-                               "kernel '%s' runs with the default pool depths %s; %s=%s (predicted "
+                               "kernel %s runs with the default pool depths %s; %s=%s (predicted "
                                "%s) keeps its parallelism with less workspace%s",
-                               kern->name, pc_chk_triple(c, deflt), PC_KEY_POOL,
+                               kern->ref, pc_chk_triple(c, deflt), PC_KEY_POOL,
                                pc_chk_triple(c, triple), pc_chk_triple(c, r->predicted), tail);
         if (!d)
             continue;

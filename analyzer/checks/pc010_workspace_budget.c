@@ -23,8 +23,8 @@ void pc_chk_workspace_budget(pc_chk_ctx *c)
         pc_diag *d = pc_diag_report(
             c->sink, PC_CHK_WORKSPACE_BUDGET, at, kern->name,
             "max_workspace_kb=%lldKB must be greater than the minimum runnable workspace=%lldKB: "
-            "kernel '%s' needs %lld bytes at the smallest depths %s; raise it above %lld or unset it",
-            (long long)cfg->workspace_kb, (long long)pc_ceil_div(r->ws_required, 1024), kern->name,
+            "kernel %s needs %lld bytes at the smallest depths %s; raise it above %lld or unset it",
+            (long long)cfg->workspace_kb, (long long)pc_ceil_div(r->ws_required, 1024), kern->ref,
             (long long)r->ws_required, pc_chk_triple(c, r->required),
             (long long)pc_ceil_div(r->ws_required, 1024));
         if (!d)

@@ -32,9 +32,9 @@ static void assemble_no_headroom(pc_chk_ctx *c, const pc_kernel *kern, const pc_
         pc_sb_printf(&names, " and %d more", r->ncross_task_assemble - 3);
     pc_diag *d = pc_diag_report(
         c->sink, PC_CHK_ASSEMBLE_NO_HEADROOM, at, kern->name,
-        "%s is %lld, exactly the live assemble allocations of kernel '%s', and %s lives across "
+        "%s is %lld, exactly the live assemble allocations of kernel %s, and %s lives across "
         "DeviceTasks: newer runtimes stop with 'Root cannot fit in an empty DeviceTask'; use %lld",
-        pc_chk_pool_label(PC_POOL_ASSEMBLE), (long long)depth, kern->name,
+        pc_chk_pool_label(PC_POOL_ASSEMBLE), (long long)depth, kern->ref,
         names.data ? names.data : "an assemble tensor", (long long)want[1]);
     pc_sb_free(&names);
     if (!d)

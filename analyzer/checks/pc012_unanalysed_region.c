@@ -17,9 +17,9 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
                 continue;
             pc_loc at = pc_chk_loc_known(st->loc) ? st->loc : kern->loc;
             pc_diag *d = pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, at, kern->name,
-                                        "kernel '%s': %s; this part is left out of the "
+                                        "kernel %s: %s; this part is left out of the "
                                         "analysis, so the predicted depths may be too low",
-                                        kern->name,
+                                        kern->ref,
                                         st->message && *st->message ? st->message
                                                                     : "a statement could not be modelled");
             if (d)
@@ -35,18 +35,18 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
         const pc_kernel *kern = &c->model->kernels[k];
         if (r->too_many_instances) {
             pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
-                           "kernel '%s' has more than 2^62 instances, more than poolcheck counts: "
+                           "kernel %s has more than 2^62 instances, more than poolcheck counts: "
                            "the analysis stopped after %lld, so the depths are only bounds and the "
                            "instance count is unknown",
-                           kern->name, (long long)r->instance_limit);
+                           kern->ref, (long long)r->instance_limit);
             continue;
         }
         if (r->nesting_what) {
             pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
-                           "kernel '%s' has %s nested more than %d deep, poolcheck's limit: the "
+                           "kernel %s has %s nested more than %d deep, poolcheck's limit: the "
                            "analysis stopped there, so the depths are only bounds and the instance "
                            "count is unknown",
-                           kern->name, r->nesting_what, r->nesting_limit);
+                           kern->ref, r->nesting_what, r->nesting_limit);
             continue;
         }
         if (r->walk_time_limit > 0 || r->cancelled) {
@@ -57,16 +57,16 @@ void pc_chk_unanalysed_region(pc_chk_ctx *c)
             else
                 snprintf(limit, sizeof limit, "its time limit of %g s (--max-walk-seconds) was reached", r->walk_time_limit);
             pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
-                           "kernel '%s': the analysis stopped walking instances after %lld: %s; "
+                           "kernel %s: the analysis stopped walking instances after %lld: %s; "
                            "the instances after that are left out, so the depths are "
                            "only bounds and the instance count is unknown",
-                           kern->name, (long long)r->instance_limit, limit);
+                           kern->ref, (long long)r->instance_limit, limit);
             continue;
         }
         pc_diag_report(c->sink, PC_CHK_UNANALYSED_REGION, kern->loc, kern->name,
-                       "kernel '%s': the analysis stopped after %lld instances (its limit); the "
+                       "kernel %s: the analysis stopped after %lld instances (its limit); the "
                        "instances after that are left out, so the depths are only bounds and the "
                        "instance count is unknown",
-                       kern->name, (long long)r->instance_limit);
+                       kern->ref, (long long)r->instance_limit);
     }
 }

@@ -19,8 +19,8 @@ static void judge_loop(pc_chk_ctx *c, const pc_kernel *kern, const pc_loop *loop
         if (!pc_expr_eval(loop->step, sets, 2, &step) || step != 0)
             continue;
         pc_sb msg = {0};
-        pc_sb_printf(&msg, "loop '%s' of kernel '%s': step must not be 0", loop->name ? loop->name : "?",
-                     kern->name ? kern->name : "?");
+        pc_sb_printf(&msg, "loop '%s' of kernel %s: step must not be 0", loop->name ? loop->name : "?",
+                     kern->ref);
         int64_t literal;
         if (!pc_expr_is_int(loop->step, &literal)) {
             char *text = pc_expr_to_string(loop->step);

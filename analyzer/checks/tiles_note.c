@@ -21,9 +21,9 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
             pc_diag_report(c->sink, PC_CHK_TILE_SPLIT_UNKNOWN,
                            pc_chk_loc_known(r->lowering_unknown_loc) ? r->lowering_unknown_loc : kern->loc,
                            kern->name,
-                           "kernel '%s': the root_inner bytes may be low: %s, so the buffers upstream's lowering "
+                           "kernel %s: the root_inner bytes may be low: %s, so the buffers upstream's lowering "
                            "adds there (docs/model.md section 4) are not counted",
-                           kern->name ? kern->name : "?", r->lowering_unknown_why);
+                           kern->ref, r->lowering_unknown_why);
         }
         if (!r || r->ntiles_unverified == 0)
             continue;
@@ -53,9 +53,9 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
         int t0 = r->tiles_unverified[0];
         pc_sb msg = {0};
         pc_sb_printf(&msg,
-                     "kernel '%s': the root_inner bytes may be low: %s %s counted as one piece, because %s; "
+                     "kernel %s: the root_inner bytes may be low: %s %s counted as one piece, because %s; "
                      "upstream may store %s as several tile pieces, each rounded up to 512 bytes",
-                     kern->name ? kern->name : "?", names.data ? names.data : "?", one ? "is" : "are",
+                     kern->ref, names.data ? names.data : "?", one ? "is" : "are",
                      same_why ? r->tiles_unverified_why[0] : "the tile split's inputs are unknown",
                      one ? "it" : "them");
         pc_loc at = pc_chk_loc_known(r->tiles_unverified_loc[0]) ? r->tiles_unverified_loc[0]

@@ -280,7 +280,8 @@ static bool eq_loop(eq *q, const pc_loop *a, const pc_loop *b)
 static bool eq_kernel(eq *q, const pc_kernel *a, const pc_kernel *b)
 {
     if (!eq_int(q, "id", a->id, b->id) || !eq_str(q, "name", a->name, b->name) ||
-        !eq_loc(q, "loc", a->loc, b->loc) || !eq_loc(q, "insert_loc", a->insert_loc, b->insert_loc))
+        !eq_str(q, "scope", a->scope, b->scope) || !eq_loc(q, "loc", a->loc, b->loc) ||
+        !eq_loc(q, "insert_loc", a->insert_loc, b->insert_loc))
         return false;
     EQ_ARRAY(q, "tensors", a, b, ntensors, tensors, eq_tensor);
     EQ_ARRAY(q, "stmts", a, b, nstmts, stmts, eq_stmt);

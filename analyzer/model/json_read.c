@@ -970,7 +970,7 @@ static int array_size_of(const pc_json *obj, const char *k)
 
 static bool read_kernel(jr *r, const pc_json *j, int index, pc_kernel *k)
 {
-    static const char *const fields[] = {"id", "name", "loc", "insert_loc", "tensors", "stmts",
+    static const char *const fields[] = {"id", "name", "scope", "loc", "insert_loc", "tensors", "stmts",
                                          "loops", "body", "constants", NULL};
     if (!want_object(r, j) || !check_fields(r, j, fields))
         return false;
@@ -979,7 +979,8 @@ static bool read_kernel(jr *r, const pc_json *j, int index, pc_kernel *k)
     r->nstmts = array_size_of(j, "stmts");
     r->nloops = array_size_of(j, "loops");
     if (!read_i32(r, j, "id", index, index, &k->id) || !read_str(r, j, "name", &k->name) ||
-        !read_loc(r, j, "loc", &k->loc) || !read_loc(r, j, "insert_loc", &k->insert_loc))
+        /* scope is optional: models written before kernels had one */
+        (field(r, j, "scope", false) && !read_str(r, j, "scope", &k->scope)) || !read_loc(r, j, "loc", &k->loc) || !read_loc(r, j, "insert_loc", &k->insert_loc))
         return false;
     READ_ARRAY(r, j, "tensors", k->tensors, k->ntensors, read_tensor);
     READ_ARRAY(r, j, "stmts", k->stmts, k->nstmts, read_stmt);
@@ -1078,6 +1079,7 @@ static bool read_model(jr *r, const pc_json *root)
     READ_ARRAY(r, root, "kernels", m->kernels, m->nkernels, read_kernel);
     READ_ARRAY(r, root, "options", m->options, m->noptions, read_option);
     READ_ARRAY(r, root, "messages", m->messages, m->nmessages, read_message);
+    pc_model_name_kernels(m); /* ref is derived from name and scope, not stored */
     return true;
 }
 

@@ -4,7 +4,8 @@
  *
  * Format (version 1), every field of model.h:
  *   {"version": 1, "file", "lang", "fatal", "kernels": [...], "options": [...], "messages": [...]}
- *   kernel  {"id", "name", "loc", "insert_loc", "tensors", "stmts", "loops", "body", "constants"}
+ *   kernel  {"id", "name", "scope": string or null (optional on input), "loc", "insert_loc", "tensors",
+ *            "stmts", "loops", "body", "constants"}
  *   tensor  {"id", "name", "variable", "kind", "dtype", "shape" (null = unknown), "base",
  *            "scope_loop", "def_stmt", "loc"}
  *   stmt    {"id", "kind", "loc", ...the fields of its kind, and any other field that is not at
@@ -479,6 +480,7 @@ static void jw_kernel(jw *w, const pc_kernel *k)
     jw_open(w, '{', false);
     jw_kint(w, "id", k->id);
     jw_kstr(w, "name", k->name);
+    jw_kstr(w, "scope", k->scope);
     jw_loc(w, "loc", k->loc);
     jw_loc(w, "insert_loc", k->insert_loc);
     JW_KLIST(w, "tensors", false, k->tensors, k->ntensors, jw_tensor);

@@ -3,6 +3,7 @@
 #include "model_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- data types ------------------------------------------------------------------------------ */
@@ -151,9 +152,44 @@ int pc_model_add_kernel(pc_model *m, const char *name, pc_loc loc)
     memset(k, 0, sizeof *k);
     k->id = m->nkernels;
     k->name = pc_model_strdup(m, name ? name : "");
+    k->ref = pc_arena_printf(m->arena, "'%s'", k->name);
     k->loc = loc;
     k->insert_loc = loc;
     return m->nkernels++;
+}
+
+bool pc_kernel_scope_shown(const pc_kernel *k)
+{
+    size_t n = strlen(k->name);
+    return k->scope && k->ref && strlen(k->ref) > n + 2; /* longer than 'name' */
+}
+
+typedef struct named_kernel { const char *name; int index; } named_kernel;
+
+static int by_kernel_name(const void *a, const void *b)
+{
+    const named_kernel *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : x->index - y->index;
+}
+
+void pc_model_name_kernels(pc_model *m)
+{
+    if (m->nkernels <= 0)
+        return;
+    /* shared names found by sorting: linear-logarithmic in the kernels of a file */
+    named_kernel *order = pc_mem_alloc(sizeof *order * (size_t)m->nkernels);
+    for (int i = 0; i < m->nkernels; i++)
+        order[i] = (named_kernel){m->kernels[i].name, i};
+    qsort(order, (size_t)m->nkernels, sizeof *order, by_kernel_name);
+    for (int i = 0; i < m->nkernels; i++) {
+        pc_kernel *k = &m->kernels[order[i].index];
+        bool shared = (i > 0 && !strcmp(order[i - 1].name, k->name)) ||
+                      (i + 1 < m->nkernels && !strcmp(order[i + 1].name, k->name));
+        k->ref = shared && k->scope ? pc_arena_printf(m->arena, "'%s' in %s", k->name, k->scope)
+                                    : pc_arena_printf(m->arena, "'%s'", k->name);
+    }
+    pc_mem_free(order);
 }
 
 int pc_kernel_add_tensor(pc_model *m, pc_kernel *k, const char *variable, pc_tensor_kind kind, pc_loc loc)

@@ -145,8 +145,8 @@ char *pc_rep_emit_caveats(pc_file_result *const *files, size_t n)
             continue;
         for (int k = 0; k < fr->model->nkernels; k++)
             if (fr->results[k] && partial(fr->results[k]->kernel))
-                pc_sb_printf(&b, "%s:%u: warning: kernel '%s': %s [PC012]\n", fr->model->file,
-                             fr->model->kernels[k].loc.line, fr->model->kernels[k].name, INCOMPLETE);
+                pc_sb_printf(&b, "%s:%u: warning: kernel %s: %s [PC012]\n", fr->model->file,
+                             fr->model->kernels[k].loc.line, fr->model->kernels[k].ref, INCOMPLETE);
     }
     return pc_sb_take(&b);
 }

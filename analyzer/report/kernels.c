@@ -28,6 +28,8 @@ void pc_rep_kernel_from_result(pc_rep_kernel *o, const pc_result *r, pc_arena *a
     const pc_kernel *k = r->kernel;
     memset(o, 0, sizeof *o);
     o->name = dup(a, k->name);
+    o->scope = dup(a, k->scope);
+    o->title = pc_kernel_scope_shown(k) ? pc_arena_printf(a, "%s in %s", k->name, k->scope) : o->name;
     o->file = dup(a, k->loc.file);
     o->model_file = dup(a, r->model->file);
     o->line = k->loc.line;
@@ -113,6 +115,7 @@ void *pc_rep_kernel_summary_json(const pc_rep_kernel *k)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", k->name);
+    cJSON_AddItemToObject(o, "scope", str_or_null(k->scope));
     cJSON_AddStringToObject(o, "file", k->file ? k->file : k->model_file);
     cJSON_AddNumberToObject(o, "line", k->line);
     cJSON_AddItemToObject(o, "predicted", triple(k->predicted));
@@ -282,7 +285,8 @@ void pc_rep_kernel_summary_text(FILE *out, const pc_rep_kernel *r, bool color)
 {
     pc_arena *a = pc_arena_new();
     const char *file = r->file ? r->file : r->model_file;
-    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), vis(a, r->name), reset(color), vis(a, file), r->line);
+    fprintf(out, "%skernel %s%s (%s:%u)\n", bold(color), vis(a, r->title ? r->title : r->name), reset(color),
+            vis(a, file), r->line);
 
     fputs("  tensors:\n", out);
     size_t wname = 4;

@@ -46,6 +46,8 @@ typedef struct pc_rep_why {
 /* A kernel's summary (pc_rep_kernel_json, pc_rep_kernel_text). */
 typedef struct pc_rep_kernel {
     const char *name;
+    const char *scope;          /* the TEST (Suite.Name) or host function it is defined in, or NULL */
+    const char *title;          /* name, or "name in SCOPE" when another kernel of the file shares the name */
     const char *file;           /* the kernel's location file, NULL when it has none */
     const char *model_file;     /* the analysed file */
     uint32_t line;

@@ -61,6 +61,8 @@ static void w_i64s(pc_sb *b, const int64_t *v, int n)
 static void w_kernel(pc_sb *b, const pc_rep_kernel *k)
 {
     w_str(b, k->name);
+    w_str(b, k->scope);
+    w_str(b, k->title);
     w_str(b, k->file);
     w_str(b, k->model_file);
     w_u32(b, k->line);
@@ -287,6 +289,8 @@ enum { MIN_STR = 4, MIN_LOC = 4 + 16 };
 static void r_kernel(rd *r, pc_rep_kernel *k)
 {
     k->name = r_str_req(r, "kernel without a name");
+    k->scope = r_str(r);
+    k->title = r_str(r);
     k->file = r_str(r);
     k->model_file = r_str_req(r, "kernel without its file");
     k->line = r_u32(r);

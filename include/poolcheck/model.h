@@ -338,6 +338,13 @@ typedef enum pc_lang { PC_LANG_UNKNOWN = 0, PC_LANG_CPP, PC_LANG_PYTHON } pc_lan
 typedef struct pc_kernel {
     int id;
     const char *name;
+    /* C++: the gtest TEST / TEST_F ("Suite.Name") or the host function the kernel is defined in;
+     * NULL when there is none (Python).  Upstream's tests call most kernels "main": the scope tells
+     * them apart. */
+    const char *scope;
+    /* How every output names the kernel after the word "kernel": 'name', or 'name' in SCOPE when
+     * another kernel of the model has the same name (pc_model_name_kernels).  Never NULL. */
+    const char *ref;
     pc_loc loc;                /* the def line (Python) / FUNCTION line (C++) */
     pc_loc insert_loc;         /* where an options call goes if the source has none (fixes) */
     pc_tensor *tensors; int ntensors;
@@ -381,6 +388,10 @@ pc_arena *pc_model_arena(pc_model *m);
 /* Builders used by frontends: they grow the arrays (amortised) and return the new item's index,
  * with the item zeroed except for its id and sensible defaults (base = scope_loop = -1, ...). */
 int pc_model_add_kernel(pc_model *m, const char *name, pc_loc loc);
+/* Set every kernel's ref from its name and scope: the scope is added where a name is shared. */
+void pc_model_name_kernels(pc_model *m);
+/* Does the kernel's ref add its scope (another kernel of the model has the same name)? */
+bool pc_kernel_scope_shown(const pc_kernel *k);
 int pc_kernel_add_tensor(pc_model *m, pc_kernel *k, const char *variable, pc_tensor_kind kind,
                          pc_loc loc);
 int pc_kernel_add_stmt(pc_model *m, pc_kernel *k, pc_stmt_kind kind, pc_loc loc);

@@ -1652,6 +1652,7 @@ static void cp_kernel(copier *c, const pc_kernel *k)
 {
     int idx = pc_model_add_kernel(c->dst, k->name, cp_loc(c, k->loc));
     pc_kernel *q = &c->dst->kernels[idx];
+    q->scope = cp_str(c, k->scope);
     q->insert_loc = cp_loc(c, k->insert_loc);
     q->tensors = cp_array(c, k->tensors, k->ntensors, sizeof *k->tensors);
     q->ntensors = k->ntensors;
@@ -2472,6 +2473,7 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
         pc_model_free(m);
         return parse_here2(fe, path, text, len, opts, false);
     }
+    pc_model_name_kernels(m); /* a shared kernel name gets its TEST (Suite.Name) in every output */
     return m;
 }
 

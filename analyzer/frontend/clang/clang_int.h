@@ -211,6 +211,9 @@ typedef struct pc_ctarget {
 /* A source extent (byte offsets) recorded while walking, for the LOOP-token cross-check. */
 typedef struct pc_cspan { int kernel; int loop; uint32_t begin, end; } pc_cspan;
 
+/* A function definition and its main-file extent (byte offsets). */
+typedef struct pc_cscopefn { CXCursor fn; uint32_t begin, end; } pc_cscopefn;
+
 typedef struct pc_cx {
     pc_model *m;
     pc_arena *scratch;           /* temporary strings for this parse */
@@ -278,6 +281,9 @@ typedef struct pc_cx {
      * one per kernel (freed by pc_clang_walk_tu) */
     PC_VEC(struct pc_chostfn { CXCursor fn; pc_loc loc; }) host_fns;
     bool host_fns_scanned;
+    /* clang_walk.c: function definitions with their main-file extents, for kernels' scopes */
+    PC_VEC(pc_cscopefn) scope_fns;
+    bool scope_fns_scanned;
 } pc_cx;
 
 /* ---- locations and tokens of cursors (clang_loc.c) ---- */

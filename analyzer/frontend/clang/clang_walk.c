@@ -269,6 +269,71 @@ static void add_kernel_constants(pc_cx *cx)
     PC_VEC_FREE(all);
 }
 
+/* The function definitions of the translation unit whose bodies lie in the main file (gtest's
+ * TEST bodies too, whose names come from a macro and so are not "from the main file"), with their
+ * main-file extents: where a kernel's scope is looked up.  Scanned once per translation unit. */
+static enum CXChildVisitResult scope_fn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pc_cx *cx = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor) &&
+        clang_isCursorDefinition(c)) {
+        pc_cscopefn f = {c, 0, 0};
+        if (pc_clang_offsets(cx, c, &f.begin, &f.end) && f.end > f.begin)
+            PC_VEC_PUSH(cx->scope_fns, f);
+    }
+    return CXChildVisit_Continue;
+}
+
+/* The test or host function the statement `s` (a kernel's FUNCTION) is in: gtest's Suite.Name for a
+ * TEST / TEST_F body (the stub's pc_stub_test member; with the real gtest, its class name less
+ * "_Test"), else the function's name.  NULL outside the main file. */
+static const char *kernel_scope(pc_cx *cx, CXCursor s)
+{
+    uint32_t sb, se;
+    if (!cx->in_main || !pc_clang_offsets(cx, s, &sb, &se))
+        return NULL;
+    if (!cx->scope_fns_scanned) {
+        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), scope_fn_visit, cx);
+        cx->scope_fns_scanned = true;
+    }
+    CXCursor fn = clang_getNullCursor();
+    uint32_t span = UINT32_MAX;
+    for (size_t i = 0; i < cx->scope_fns.count; i++) {
+        const pc_cscopefn *f = &cx->scope_fns.items[i];
+        if (f->begin <= sb && se <= f->end && f->end - f->begin < span) { /* the innermost */
+            fn = f->fn;
+            span = f->end - f->begin;
+        }
+    }
+    if (clang_Cursor_isNull(fn))
+        return NULL;
+    const char *name = pc_clang_spelling(cx, fn);
+    if (clang_getCursorKind(fn) == CXCursor_CXXMethod && !strcmp(name, "TestBody")) {
+        CXCursor cls = clang_getCursorSemanticParent(fn);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(cls, &ch);
+        const char *test = NULL;
+        for (size_t i = 0; i < ch.count && !test; i++)
+            if (clang_getCursorKind(ch.items[i]) == CXCursor_VarDecl &&
+                !strcmp(pc_clang_spelling(cx, ch.items[i]), "pc_stub_test") &&
+                !clang_Cursor_isNull(pc_clang_decl_init(ch.items[i])))
+                test = pc_clang_value_string(cx, pc_clang_decl_init(ch.items[i]));
+        PC_VEC_FREE(ch);
+        if (!test) {
+            const char *c = pc_clang_spelling(cx, cls);
+            size_t n = strlen(c);
+            test = n > 5 && !strcmp(c + n - 5, "_Test") ? pc_arena_strndup(cx->scratch, c, n - 5) : c;
+        }
+        name = test;
+    }
+    return *name ? pc_model_strdup(cx->m, name) : NULL;
+}
+
 void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 {
     pc_ctoks toks = {0};
@@ -301,6 +366,7 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     int saved_kernel = cx->kernel, saved_loop = cx->cur_loop;
     pc_cblock saved_block = cx->block;
     int k = pc_model_add_kernel(cx->m, name, loc);
+    cx->m->kernels[k].scope = kernel_scope(cx, s);
     cx->kernel = k;
     cx->cur_loop = -1;
     cx->block = (pc_cblock){PC_CBLK_KERNEL, 0, 0};
@@ -1085,4 +1151,6 @@ void pc_clang_walk_tu(pc_cx *cx)
     cx->main_toks_src = NULL;
     PC_VEC_FREE(cx->host_fns);
     cx->host_fns_scanned = false;
+    PC_VEC_FREE(cx->scope_fns);
+    cx->scope_fns_scanned = false;
 }

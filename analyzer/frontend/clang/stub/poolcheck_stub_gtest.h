@@ -40,8 +40,19 @@ template <class... T> pc_stub::Generator Values(const T &...values);
         ::testing::pc_stub::Instantiate(__VA_ARGS__)
 #define INSTANTIATE_TEST_CASE_P(prefix, fixture, ...) INSTANTIATE_TEST_SUITE_P(prefix, fixture, __VA_ARGS__)
 #define PC_STUB_TEST_NAME(a, b) a##_##b##_PoolcheckTest
-#define TEST(suite, name) void PC_STUB_TEST_NAME(suite, name)()
-#define TEST_F(fixture, name) struct PC_STUB_TEST_NAME(fixture, name) : fixture { void TestBody(); }; \
+/* Each test is a struct with its body as TestBody(), as gtest makes it; pc_stub_test names the test
+ * as gtest prints it (Suite.Name), which poolcheck shows to tell apart kernels of the same name. */
+#define TEST(suite, name)                                                                          \
+    struct PC_STUB_TEST_NAME(suite, name) {                                                        \
+        void TestBody();                                                                           \
+        static constexpr const char *pc_stub_test = #suite "." #name;                              \
+    };                                                                                             \
+    void PC_STUB_TEST_NAME(suite, name)::TestBody()
+#define TEST_F(fixture, name)                                                                      \
+    struct PC_STUB_TEST_NAME(fixture, name) : fixture {                                            \
+        void TestBody();                                                                           \
+        static constexpr const char *pc_stub_test = #fixture "." #name;                            \
+    };                                                                                             \
     void PC_STUB_TEST_NAME(fixture, name)::TestBody()
 #define TEST_P(fixture, name) TEST_F(fixture, name)
 /* The assertions evaluate what they assert, as gtest's do (a comparison needs its operator, a
