@@ -217,7 +217,48 @@ static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientD
     (void)parent;
     if (clang_getCursorKind(c) == CXCursor_CallExpr)
         PC_VEC_PUSH(*(pc_clang_cursors *)d, c);
+    /* a lambda's body is host code of its own, walked where the call it is passed to runs it
+     * (lambda_arguments): its calls are made then, not where the lambda is written */
+    return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
+/* The lambdas an argument passes (through the conversions and constructions that make a
+ * std::function of it), not those of a call inside it, which that call passes. */
+static enum CXChildVisitResult lambda_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr) {
+        PC_VEC_PUSH(*(pc_clang_cursors *)d, c);
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_CallExpr && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_Constructor)
+        return CXChildVisit_Continue;
     return CXChildVisit_Recurse;
+}
+
+/* model.md 8: a lambda handed to a call (upstream's tests wrap kernels in
+ * CaptureLogFileAndEcho([]() { ... FUNCTION ... })) runs during that call: its body is walked
+ * there as host code, so its FUNCTIONs are kernels with the options in force at the call. */
+static void lambda_arguments(pc_cx *cx, host_walk *w, CXCursor call)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < nargs; i++) {
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+        pc_clang_cursors lambdas = {0};
+        if (clang_getCursorKind(arg) == CXCursor_LambdaExpr)
+            PC_VEC_PUSH(lambdas, arg);
+        else
+            clang_visitChildren(arg, lambda_visit, &lambdas);
+        for (size_t j = 0; j < lambdas.count; j++) {
+            pc_clang_cursors ch = {0};
+            pc_clang_children(lambdas.items[j], &ch);
+            if (ch.count && clang_getCursorKind(ch.items[ch.count - 1]) == CXCursor_CompoundStmt)
+                host_stmt(cx, w, ch.items[ch.count - 1]);
+            PC_VEC_FREE(ch);
+        }
+        PC_VEC_FREE(lambdas);
+    }
 }
 
 /* The calls host code makes in c: config::Reset, and the helpers that may set options or run a
@@ -238,6 +279,8 @@ static void host_calls(pc_cx *cx, host_walk *w, CXCursor c)
         CXCursor def = clang_Cursor_isNull(ref) ? ref : clang_getCursorDefinition(ref);
         if (!clang_Cursor_isNull(def) && pc_clang_inlinable(cx, def))
             follow(cx, w, def, call);
+        if (clang_getCursorKind(ref) != CXCursor_Constructor) /* a std::function made of it: the call's */
+            lambda_arguments(cx, w, call);
     }
     PC_VEC_FREE(calls);
 }
@@ -459,7 +502,11 @@ static void host_stmt(pc_cx *cx, host_walk *w, CXCursor s)
         break;
     }
     if (clang_isExpression(k)) {
-        if (pc_clang_mentions(cx, s, "SetRuntimeOption")) {
+        pc_clang_cursors lambdas = {0};
+        clang_visitChildren(s, lambda_visit, &lambdas);
+        bool passes_lambda = lambdas.count > 0; /* its SetRuntimeOption may be the lambda's */
+        PC_VEC_FREE(lambdas);
+        if (!passes_lambda && pc_clang_mentions(cx, s, "SetRuntimeOption")) {
             host_option(cx, w, s);
             return;
         }
