@@ -1,8 +1,10 @@
 /*
- * features.c - pc_file_result -> LSP JSON: published diagnostics, quickfix code actions, hovers.
+ * features.c - pc_file_result -> LSP JSON: published diagnostics, quickfix code actions, hovers,
+ * inlay hints, code lenses and the edit of a kernel's suggested configuration.
  *
  * Nothing is computed here that the library has not already decided: diagnostics, notes and fixes
- * come from the driver's sink, hover facts from pc_result (tensors, roots, DeviceTasks).  This file
+ * come from the driver's sink, hover and inlay hint facts from pc_result (tensors, roots,
+ * DeviceTasks), a code lens's depths from pc_result and its command's edit from PC009's fix.  This file
  * only moves them into LSP's shapes and converts byte columns to the negotiated encoding, using
  * the text of whichever file a location points into (usually the document itself, sometimes a
  * config file).
@@ -307,17 +309,12 @@ static char *action_title(const pc_diag *d)
     return pc_sb_take(&t);
 }
 
-static cJSON *action_json(conv *c, const pc_diag *d)
+/* The WorkspaceEdit of a diagnostic's fixes: {"changes": {uri: [TextEdit...]}}, edits grouped by
+ * the file each fix is in.  The quickfix and the code lens command apply the same one. */
+static cJSON *fix_edit_json(conv *c, const pc_diag *d)
 {
-    cJSON *a = cJSON_CreateObject();
-    char *title = action_title(d);
-    cJSON_AddStringToObject(a, "title", title);
-    pc_mem_free(title);
-    cJSON_AddStringToObject(a, "kind", "quickfix");
-    cJSON *diags = cJSON_AddArrayToObject(a, "diagnostics");
-    cJSON_AddItemToArray(diags, diag_json(c, d));
-    cJSON_AddBoolToObject(a, "isPreferred", 1);
-    cJSON *changes = cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "edit"), "changes");
+    cJSON *edit = cJSON_CreateObject();
+    cJSON *changes = cJSON_AddObjectToObject(edit, "changes");
     for (int i = 0; i < d->nfixes; i++) {
         const pc_fix *f = &d->fixes[i];
         const char *file = f->range.file ? f->range.file : c->v->path;
@@ -333,6 +330,20 @@ static cJSON *action_json(conv *c, const pc_diag *d)
         cJSON_AddStringToObject(e, "newText", f->replacement ? f->replacement : "");
         cJSON_AddItemToArray(edits, e);
     }
+    return edit;
+}
+
+static cJSON *action_json(conv *c, const pc_diag *d)
+{
+    cJSON *a = cJSON_CreateObject();
+    char *title = action_title(d);
+    cJSON_AddStringToObject(a, "title", title);
+    pc_mem_free(title);
+    cJSON_AddStringToObject(a, "kind", "quickfix");
+    cJSON *diags = cJSON_AddArrayToObject(a, "diagnostics");
+    cJSON_AddItemToArray(diags, diag_json(c, d));
+    cJSON_AddBoolToObject(a, "isPreferred", 1);
+    cJSON_AddItemToObject(a, "edit", fix_edit_json(c, d));
     return a;
 }
 
@@ -365,6 +376,19 @@ void *pc_lsp_code_actions_json(const pc_lsp_view *v, pc_lsp_pos start, pc_lsp_po
 
 /* ---- hover ----------------------------------------------------------------------------------- */
 
+/* The (exclusive, 1-based byte) column where the identifier at line:col of the document ends;
+ * col itself when no identifier starts there. */
+static uint32_t ident_end(const pc_lsp_lines *ls, uint32_t line, uint32_t col)
+{
+    uint32_t ec = col;
+    if (line >= 1 && line <= ls->nlines) {
+        size_t s = ls->starts[line - 1], n = pc_lsp_line_len(ls, line - 1);
+        while (ec >= 1 && ec - 1 < n && (isalnum((unsigned char)ls->text[s + ec - 1]) || ls->text[s + ec - 1] == '_'))
+            ec++;
+    }
+    return ec;
+}
+
 /* Is (line, col) inside loc, end inclusive (the cursor just after a name still names it)?  An
  * unknown end covers the identifier that starts at loc. *span is the range's size, to prefer the
  * innermost of nested candidates. */
@@ -375,15 +399,8 @@ static bool loc_contains(const pc_lsp_view *v, conv *c, const pc_loc *l, uint32_
         return false;
     uint32_t el = l->end_line, ec = l->end_col;
     if (!el) {
-        const pc_lsp_lines *ls = v->lines;
         el = l->line;
-        ec = l->col;
-        if (l->line <= ls->nlines) {
-            size_t s = ls->starts[l->line - 1], n = pc_lsp_line_len(ls, l->line - 1);
-            while (ec >= 1 && ec - 1 < n && (isalnum((unsigned char)ls->text[s + ec - 1]) ||
-                                  ls->text[s + ec - 1] == '_'))
-                ec++;
-        }
+        ec = ident_end(v->lines, l->line, l->col);
     }
     uint64_t a = (uint64_t)l->line << 32 | l->col, b = (uint64_t)el << 32 | ec;
     uint64_t p = (uint64_t)line << 32 | col;
@@ -416,10 +433,60 @@ static void append_expr(pc_sb *b, const pc_expr *e)
     pc_mem_free(s);
 }
 
-static void append_unknowns(pc_sb *b, const pc_result *r)
+/* The unbound symbols, `quoted` in Markdown (hovers) or bare (inlay hints, code lenses). */
+static void append_unknowns(pc_sb *b, const pc_result *r, bool markdown)
 {
+    const char *q = markdown ? "`" : "";
     for (int i = 0; i < r->nunknowns; i++)
-        pc_sb_printf(b, "%s`%s`", i ? ", " : "", r->unknowns[i]);
+        pc_sb_printf(b, "%s%s%s%s", i ? ", " : "", q, r->unknowns[i], q);
+}
+
+/* "4 instances", "1 instance", or "instances unknown (bind n)": a root's or a loop's instances, as
+ * the hover and the inlay hint say them. */
+static void append_instances(pc_sb *b, const pc_result *r, int64_t n, bool markdown)
+{
+    if (n >= 0) {
+        pc_sb_printf(b, "%lld instance%s", (long long)n, n == 1 ? "" : "s");
+        return;
+    }
+    pc_sb_append(b, "instances unknown");
+    if (r->nunknowns) {
+        pc_sb_append(b, " (bind ");
+        append_unknowns(b, r, markdown);
+        pc_sb_putc(b, ')');
+    }
+}
+
+/* DeviceTasks that hold instances of a root: how many, the first and the last (0-based). */
+typedef struct task_span { int64_t count, first, last; } task_span;
+
+/* The task spans of every root (by_loop false: r->nroots entries) or of every loop, counting the
+ * instances of all the loop's roots (by_loop: r->kernel->nloops entries), in one pass over the
+ * instances.  NULL when the result does not keep its DeviceTasks (more than it lists). */
+static task_span *task_spans(const pc_result *r, bool by_loop)
+{
+    int n = by_loop ? r->kernel->nloops : r->nroots;
+    if (!r->tasks || n <= 0)
+        return NULL;
+    task_span *sp = pc_mem_calloc((size_t)n, sizeof *sp);
+    for (int i = 0; i < n; i++)
+        sp[i].first = sp[i].last = -1;
+    for (int64_t t = 0; t < r->ntasks; t++) {
+        const pc_task *task = &r->tasks[t];
+        for (int64_t i = task->first < 0 ? 0 : task->first; i <= task->last && i < r->ninstances; i++) {
+            int root = r->instance_roots[i];
+            if (root < 0 || root >= r->nroots)
+                continue;
+            int at = by_loop ? r->roots[root].loop : root;
+            if (at < 0 || at >= n || sp[at].last == t)
+                continue;
+            if (sp[at].first < 0)
+                sp[at].first = t;
+            sp[at].last = t;
+            sp[at].count++;
+        }
+    }
+    return sp;
 }
 
 static void append_kernel_line(pc_sb *b, const pc_result *r)
@@ -434,7 +501,7 @@ static void append_kernel_line(pc_sb *b, const pc_result *r)
                      (long long)r->k);
     if (r->nunknowns) {
         pc_sb_append(b, "; depends on ");
-        append_unknowns(b, r);
+        append_unknowns(b, r, true);
     }
 }
 
@@ -479,26 +546,6 @@ static void hover_tensor(pc_sb *b, const pc_result *r, int t)
     append_kernel_line(b, r);
 }
 
-/* DeviceTasks that hold instances of root `root`: first, last (0-based) and how many. */
-static int64_t root_tasks(const pc_result *r, int root, int64_t *first, int64_t *last)
-{
-    int64_t count = 0;
-    *first = *last = -1;
-    for (int64_t t = 0; t < r->ntasks; t++) {
-        const pc_task *task = &r->tasks[t];
-        for (int64_t i = task->first; i <= task->last && i < r->ninstances; i++) {
-            if (i >= 0 && r->instance_roots[i] == root) {
-                if (*first < 0)
-                    *first = t;
-                *last = t;
-                count++;
-                break;
-            }
-        }
-    }
-    return count;
-}
-
 static void hover_loop(pc_sb *b, const pc_result *r, int loop)
 {
     const pc_loop *lp = &r->kernel->loops[loop];
@@ -520,23 +567,17 @@ static void hover_loop(pc_sb *b, const pc_result *r, int loop)
     if (lp->parallel)
         pc_sb_append(b, ", parallel");
     int shown = 0;
+    task_span *spans = task_spans(r, false);
     for (int i = 0; i < r->nroots; i++) {
         const pc_root_result *rr = &r->roots[i];
         if (rr->loop != loop)
             continue;
         shown++;
         pc_sb_printf(b, "\n\n- root function `%s`: ", rr->name);
-        if (rr->instances < 0) {
-            pc_sb_append(b, "instances unknown");
-            if (r->nunknowns) {
-                pc_sb_append(b, " (bind ");
-                append_unknowns(b, r);
-                pc_sb_putc(b, ')');
-            }
+        append_instances(b, r, rr->instances, true);
+        if (rr->instances < 0 || !spans)
             continue;
-        }
-        pc_sb_printf(b, "%lld instance%s", (long long)rr->instances, rr->instances == 1 ? "" : "s");
-        int64_t first, last, n = r->tasks ? root_tasks(r, i, &first, &last) : 0;
+        int64_t first = spans[i].first, last = spans[i].last, n = spans[i].count;
         /* DeviceTasks numbered from 0, as in the CLI, JSON and HTML (docs/model.md section 5) */
         if (n == 1)
             pc_sb_printf(b, ", in DeviceTask %lld (of %lld, numbered from 0)", (long long)first,
@@ -545,6 +586,7 @@ static void hover_loop(pc_sb *b, const pc_result *r, int loop)
             pc_sb_printf(b, ", across %lld DeviceTasks (%lld to %lld of %lld, numbered from 0)", (long long)n,
                          (long long)first, (long long)last, (long long)r->ntasks);
     }
+    pc_mem_free(spans);
     if (!shown)
         pc_sb_append(b, "\n\nno root function of its own (its body only holds loops, or does no tensor work)");
     append_kernel_line(b, r);
@@ -621,4 +663,325 @@ void *pc_lsp_hover_json(const pc_lsp_view *v, pc_lsp_pos pos)
     cJSON_AddItemToObject(h, "range", range_json(conv_range(&c, &best_loc)));
     conv_free(&c);
     return h;
+}
+
+/* ---- inlay hints ----------------------------------------------------------------------------- */
+
+/* InlayHintKind (LSP 3.17): 1 Type, 2 Parameter.  A loop's hint is neither, so it has no kind. */
+enum { HINT_NO_KIND = 0, HINT_TYPE = 1 };
+
+typedef struct hint {
+    pc_lsp_pos pos;
+    char *label;
+    char *tooltip;           /* NULL: none */
+    int kind;
+    size_t order;            /* ties keep the order they were made in */
+} hint;
+
+static int hint_cmp(const void *a, const void *b)
+{
+    const hint *x = a, *y = b;
+    int c = pos_cmp(x->pos, y->pos);
+    return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Where a loop's hint goes: the end of its header (or, without a header, of the line of its
+ * keyword), after the block's `:` when one follows (Python) so the hint does not split `):`. */
+static bool loop_hint_at(const pc_lsp_view *v, conv *c, const pc_loop *lp, pc_lsp_pos *out)
+{
+    const pc_loc *h = lp->header.line ? &lp->header : &lp->loc;
+    if (!h->file || !h->line || !is_doc_file(c, h->file) || h->line > v->lines->nlines)
+        return false;
+    uint32_t line = h->end_line ? h->end_line : h->line;
+    uint32_t col;
+    if (line > v->lines->nlines)
+        return false;
+    size_t s = v->lines->starts[line - 1], n = pc_lsp_line_len(v->lines, line - 1);
+    col = h->end_line ? h->end_col : (uint32_t)n + 1;
+    size_t i = col >= 1 ? col - 1 : 0;
+    while (i < n && (v->lines->text[s + i] == ' ' || v->lines->text[s + i] == '\t'))
+        i++;
+    if (i < n && v->lines->text[s + i] == ':')
+        col = (uint32_t)i + 2;
+    *out = conv_pos(c, h->file, line, col);
+    return true;
+}
+
+/* "64 instances, 1 DeviceTask": the instances of the loop's root functions and how many
+ * DeviceTasks hold them; NULL when the loop has no root function of its own. */
+static char *loop_hint_label(const pc_result *r, int loop, const task_span *spans)
+{
+    int nroots = 0;
+    int64_t instances = 0;
+    for (int i = 0; i < r->nroots; i++) {
+        if (r->roots[i].loop != loop)
+            continue;
+        nroots++;
+        if (r->roots[i].instances < 0 || instances < 0)
+            instances = -1;
+        else
+            instances += r->roots[i].instances;
+    }
+    if (!nroots)
+        return NULL;
+    pc_sb b = {0};
+    append_instances(&b, r, instances, false);
+    if (instances >= 0 && spans)
+        pc_sb_printf(&b, ", %lld DeviceTask%s", (long long)spans[loop].count, spans[loop].count == 1 ? "" : "s");
+    return pc_sb_take(&b);
+}
+
+static bool pos_in(pc_lsp_pos p, pc_lsp_pos start, pc_lsp_pos end)
+{
+    return pos_cmp(start, p) <= 0 && pos_cmp(p, end) <= 0;
+}
+
+void *pc_lsp_inlay_hints_json(const pc_lsp_view *v, pc_lsp_pos start, pc_lsp_pos end)
+{
+    const pc_file_result *fr = v->result;
+    cJSON *arr = cJSON_CreateArray();
+    if (!fr->model || fr->model->fatal || !fr->results)
+        return arr;
+    if (pos_cmp(end, start) < 0) {
+        pc_lsp_pos t = start;
+        start = end;
+        end = t;
+    }
+    conv c;
+    conv_init(&c, v);
+    PC_VEC(hint) hints = {0};
+    for (int k = 0; k < fr->model->nkernels; k++) {
+        const pc_kernel *kn = &fr->model->kernels[k];
+        const pc_result *r = fr->results[k];
+        if (!r)
+            continue;
+        /* each intermediate tensor, after its name where it is created: its pool and bytes */
+        for (int t = 0; t < kn->ntensors && t < r->ntensors; t++) {
+            const pc_tensor *tn = &kn->tensors[t];
+            const pc_tensor_result *tr = &r->tensors[t];
+            if (tr->pool == PC_POOL_NONE || !tn->loc.file || !tn->loc.line || !is_doc_file(&c, tn->loc.file))
+                continue;
+            uint32_t line = tn->loc.end_line ? tn->loc.end_line : tn->loc.line;
+            uint32_t col = tn->loc.end_line ? tn->loc.end_col : ident_end(v->lines, tn->loc.line, tn->loc.col);
+            hint h = {conv_pos(&c, tn->loc.file, line, col), NULL, NULL, HINT_TYPE, hints.count};
+            if (!pos_in(h.pos, start, end))
+                continue;
+            pc_sb b = {0};
+            pc_sb_printf(&b, "%s, ", pc_pool_name(tr->pool));
+            if (tr->aligned_bytes >= 0)
+                pc_sb_printf(&b, "%lld B", (long long)tr->aligned_bytes);
+            else
+                pc_sb_append(&b, "? B");
+            h.label = pc_sb_take(&b);
+            /* the bytes as the hover gives them, and why this pool */
+            if (tr->bytes >= 0)
+                pc_sb_printf(&b, "%lld bytes, %lld after 512-byte alignment", (long long)tr->bytes,
+                             (long long)tr->aligned_bytes);
+            else
+                pc_sb_append(&b, "bytes unknown");
+            if (tr->reason && *tr->reason)
+                pc_sb_printf(&b, "; %s: %s", pc_pool_name(tr->pool), tr->reason);
+            h.tooltip = pc_sb_take(&b);
+            PC_VEC_PUSH(hints, h);
+        }
+        /* each loop, at the end of its header: its root functions' instances and DeviceTasks */
+        task_span *spans = task_spans(r, true);
+        for (int l = 0; l < kn->nloops; l++) {
+            hint h = {{0, 0}, NULL, NULL, HINT_NO_KIND, hints.count};
+            if (!loop_hint_at(v, &c, &kn->loops[l], &h.pos) || !pos_in(h.pos, start, end))
+                continue;
+            h.label = loop_hint_label(r, l, spans);
+            if (h.label)
+                PC_VEC_PUSH(hints, h);
+        }
+        pc_mem_free(spans);
+    }
+    if (hints.count)
+        qsort(hints.items, hints.count, sizeof *hints.items, hint_cmp);
+    for (size_t i = 0; i < hints.count; i++) {
+        hint *h = &hints.items[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "position", pos_json(h->pos));
+        cJSON_AddStringToObject(o, "label", h->label);
+        if (h->kind != HINT_NO_KIND)
+            cJSON_AddNumberToObject(o, "kind", h->kind);
+        if (h->tooltip)
+            cJSON_AddStringToObject(o, "tooltip", h->tooltip);
+        cJSON_AddBoolToObject(o, "paddingLeft", 1);
+        cJSON_AddItemToArray(arr, o);
+        pc_mem_free(h->label);
+        pc_mem_free(h->tooltip);
+    }
+    PC_VEC_FREE(hints);
+    conv_free(&c);
+    return arr;
+}
+
+/* ---- code lenses and the suggested configuration -------------------------------------------- */
+
+/* Does another kernel of the model have kernel k's name? */
+static bool name_shared(const pc_model *m, int k)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        if (i != k && strcmp(m->kernels[i].name, m->kernels[k].name) == 0)
+            return true;
+    return false;
+}
+
+/* PC009's diagnostic for kernel k when it carries a fix (the suggested configuration), else NULL.
+ * Diagnostics name their kernel by name; when kernels share a name, PC009's message names it the
+ * way every output does ("kernel 'main' in Suite.Case runs with ...", pc_kernel.ref). */
+static const pc_diag *kernel_suggestion(const pc_file_result *fr, int k)
+{
+    const pc_kernel *kn = &fr->model->kernels[k];
+    bool shared = name_shared(fr->model, k);
+    size_t n = 0;
+    const pc_diag *items = pc_diag_items(fr->sink, &n);
+    for (size_t i = 0; i < n; i++) {
+        const pc_diag *d = &items[i];
+        if (!d->id || strcmp(d->id, "PC009") != 0 || d->nfixes == 0 || !d->kernel || strcmp(d->kernel, kn->name) != 0)
+            continue;
+        if (shared) {
+            size_t rl = strlen(kn->ref);
+            if (!d->message || strncmp(d->message, "kernel ", 7) != 0 || strncmp(d->message + 7, kn->ref, rl) != 0 ||
+                d->message[7 + rl] != ' ')
+                continue;
+        }
+        return d;
+    }
+    return NULL;
+}
+
+/* The triple a fix writes: the first three integers separated by commas in its replacement
+ * (`[64, 2, 1]`, `{64, 2, 1}`, `(64, 2, 1)`; `int64_t`'s digits are part of a name). */
+static bool fix_triple(const pc_diag *d, int64_t t[3])
+{
+    for (int f = 0; f < d->nfixes; f++) {
+        const char *s = d->fixes[f].replacement;
+        for (size_t i = 0; s && s[i]; i++) {
+            if (!isdigit((unsigned char)s[i]) || (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')))
+                continue;
+            const char *p = s + i;
+            int got = 0;
+            while (got < 3) {
+                char *e;
+                long long x = strtoll(p, &e, 10);
+                if (e == p || x < 0)
+                    break;
+                t[got++] = x;
+                p = e;
+                while (*p == ' ')
+                    p++;
+                if (got < 3) {
+                    if (*p != ',')
+                        break;
+                    p++;
+                    while (*p == ' ')
+                        p++;
+                    if (!isdigit((unsigned char)*p))
+                        break;
+                }
+            }
+            if (got == 3)
+                return true;
+            while (isdigit((unsigned char)s[i + 1]))
+                i++;
+        }
+    }
+    return false;
+}
+
+/* "apply stitch_function_num_per_pool=[64, 2, 1]": what the fix of d does, in words. */
+static void append_apply(pc_sb *b, const pc_diag *d)
+{
+    int64_t t[3];
+    if (fix_triple(d, t)) {
+        pc_sb_printf(b, "apply %s=", PC_KEY_POOL);
+        append_triple(b, t);
+    } else {
+        pc_sb_append(b, "apply the suggested configuration");
+    }
+}
+
+void *pc_lsp_code_lenses_json(const pc_lsp_view *v)
+{
+    const pc_file_result *fr = v->result;
+    cJSON *arr = cJSON_CreateArray();
+    if (!fr->model || fr->model->fatal || !fr->results)
+        return arr;
+    conv c;
+    conv_init(&c, v);
+    for (int k = 0; k < fr->model->nkernels; k++) {
+        const pc_kernel *kn = &fr->model->kernels[k];
+        const pc_result *r = fr->results[k];
+        if (!r || !kn->loc.file || !kn->loc.line || !is_doc_file(&c, kn->loc.file))
+            continue;
+        lsp_range range = conv_range(&c, &kn->loc);
+        if (range.end.line != range.start.line)   /* a lens spans one line */
+            range.end = range.start;
+        const pc_diag *d = kernel_suggestion(fr, k);
+        pc_sb title = {0};
+        pc_sb_append(&title, "poolcheck: predicted ");
+        append_triple(&title, r->predicted);
+        if (r->nunknowns) {
+            pc_sb_append(&title, " (bind ");
+            append_unknowns(&title, r, false);
+            pc_sb_putc(&title, ')');
+        }
+        if (d) {
+            pc_sb_append(&title, " \xC2\xB7 ");   /* U+00B7 MIDDLE DOT */
+            append_apply(&title, d);
+        }
+        cJSON *lens = cJSON_CreateObject();
+        cJSON_AddItemToObject(lens, "range", range_json(range));
+        cJSON *cmd = cJSON_AddObjectToObject(lens, "command");
+        cJSON_AddStringToObject(cmd, "title", title.data);
+        pc_sb_free(&title);
+        /* A resolved lens has a Command; with nothing to run its identifier is empty, which
+         * editors show as a label that does nothing when clicked. */
+        cJSON_AddStringToObject(cmd, "command", d ? PC_LSP_CMD_APPLY_CONFIG : "");
+        if (d) {
+            cJSON *args = cJSON_AddArrayToObject(cmd, "arguments");
+            cJSON_AddItemToArray(args, cJSON_CreateString(v->uri));
+            cJSON_AddItemToArray(args, cJSON_CreateString(kn->name));
+            if (kn->scope && name_shared(fr->model, k))
+                cJSON_AddItemToArray(args, cJSON_CreateString(kn->scope));
+        }
+        cJSON_AddItemToArray(arr, lens);
+    }
+    conv_free(&c);
+    return arr;
+}
+
+void *pc_lsp_suggested_edit_json(const pc_lsp_view *v, const char *name, const char *scope, char **label,
+                                 char **why)
+{
+    const pc_file_result *fr = v->result;
+    *label = *why = NULL;
+    bool found = false;
+    for (int k = 0; fr->model && !fr->model->fatal && k < fr->model->nkernels; k++) {
+        const pc_kernel *kn = &fr->model->kernels[k];
+        if (strcmp(kn->name, name) != 0 || (scope && (!kn->scope || strcmp(kn->scope, scope) != 0)))
+            continue;
+        found = true;
+        const pc_diag *d = kernel_suggestion(fr, k);
+        if (!d)
+            continue;
+        pc_sb b = {0};
+        pc_sb_printf(&b, "poolcheck: kernel %s: ", kn->ref);
+        append_apply(&b, d);
+        *label = pc_sb_take(&b);
+        conv c;
+        conv_init(&c, v);
+        cJSON *edit = fix_edit_json(&c, d);
+        conv_free(&c);
+        return edit;
+    }
+    pc_sb b = {0};
+    if (found)
+        pc_sb_printf(&b, "kernel '%s' has no suggested configuration in the latest analysis (no PC009 fix)", name);
+    else
+        pc_sb_printf(&b, "no kernel '%s'%s%s in %s", name, scope ? " in " : "", scope ? scope : "", v->uri);
+    *why = pc_sb_take(&b);
+    return NULL;
 }

@@ -1,8 +1,8 @@
 /*
  * lsp.h - internal header of poolcheck-lsp (plugin/lsp/), the Language Server Protocol 3.17 server.
  *
- * The server has no analysis logic: every diagnostic, fix and hover fact comes from the library's
- * one-call driver pc_check_file().  What lives here is protocol: framing, JSON-RPC dispatch, the
+ * The server has no analysis logic: every diagnostic, fix, hover, inlay hint and code lens fact
+ * comes from the library's one-call driver pc_check_file().  What lives here is protocol: framing, JSON-RPC dispatch, the
  * lifecycle, open documents and their debounce, position-encoding conversion, and turning
  * pc_file_result into LSP JSON.  The core runs on an abstract transport, so the unit tests
  * (tests/unit/check_lsp.c) drive it in memory and the binary drives it over stdio.
@@ -130,8 +130,14 @@ enum {
     PC_LSP_METHOD_NOT_FOUND = -32601,
     PC_LSP_INVALID_PARAMS = -32602,
     PC_LSP_INTERNAL_ERROR = -32603,
-    PC_LSP_SERVER_NOT_INITIALIZED = -32002
+    PC_LSP_SERVER_NOT_INITIALIZED = -32002,
+    PC_LSP_REQUEST_FAILED = -32803   /* LSP 3.17: valid request, but it could not be carried out */
 };
+
+/* The workspace/executeCommand command of the code lenses: arguments [uri, kernel name] (and the
+ * kernel's scope when kernels of the file share the name); it sends workspace/applyEdit with the
+ * fix of that kernel's PC009, the quickfix's edit. */
+#define PC_LSP_CMD_APPLY_CONFIG "poolcheck.applySuggestedConfiguration"
 
 typedef struct pc_lsp_server_opts {
     int debounce_ms;         /* quiet period before a changed document is analysed (default 150) */
@@ -177,5 +183,18 @@ void *pc_lsp_code_actions_json(const pc_lsp_view *v, pc_lsp_pos start, pc_lsp_po
                                const void *context_diags);
 /* textDocument/hover result (a Hover object) or NULL when nothing is under the position. */
 void *pc_lsp_hover_json(const pc_lsp_view *v, pc_lsp_pos pos);
+/* textDocument/inlayHint result: the hints whose position is in [start, end] -- after the name of
+ * each tensor in a pool where it is created ("root_inner, 4096 B", kind Type), and at the end of
+ * each loop header with root functions ("64 instances, 1 DeviceTask"; the facts of the hover). */
+void *pc_lsp_inlay_hints_json(const pc_lsp_view *v, pc_lsp_pos start, pc_lsp_pos end);
+/* textDocument/codeLens result: one resolved lens per kernel at its name, titled with the
+ * predicted depths; with PC_LSP_CMD_APPLY_CONFIG when PC009 has a fix for it, else the command
+ * "" (a label). */
+void *pc_lsp_code_lenses_json(const pc_lsp_view *v);
+/* The WorkspaceEdit of kernel `name`'s suggested configuration (PC009's fix; scope: its
+ * pc_kernel.scope, or NULL for the first kernel of that name that has one) and *label for
+ * workspace/applyEdit; or NULL and *why.  Caller frees *label / *why (pc_mem_free). */
+void *pc_lsp_suggested_edit_json(const pc_lsp_view *v, const char *name, const char *scope, char **label,
+                                 char **why);
 
 #endif

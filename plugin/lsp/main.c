@@ -19,7 +19,9 @@
 static const char usage[] =
     "usage: poolcheck-lsp [--stdio] [--debounce-ms=N] [--max-walk-seconds=S] [--docs-url=URL] [--verbose]\n"
     "\n"
-    "A Language Server Protocol 3.17 server for poolcheck: diagnostics, quickfixes and hovers for\n"
+    "A Language Server Protocol 3.17 server for poolcheck: diagnostics, quickfixes, hovers, inlay\n"
+    "hints (instances and DeviceTasks of each loop, pool and bytes of each tensor) and code lenses\n"
+    "(each kernel's predicted depths, with a command that applies the suggested configuration) for\n"
     "PyPTO kernels (Python and C++), over stdin/stdout.\n"
     "\n"
     "  --stdio          accepted for editors that pass it (stdio is the only transport)\n"

@@ -4,8 +4,8 @@
  *
  * Single-threaded: the main loop asks the transport for input with a timeout equal to the time
  * left until the next analysis is due (poll() on stdin in the binary), so rapid edits coalesce
- * without threads.  Requests that need an up-to-date analysis (hover, code actions) analyse a
- * pending document at once before answering.
+ * without threads.  Requests that need an up-to-date analysis (hover, code actions, inlay hints,
+ * code lenses, commands) analyse a pending document at once before answering.
  *
  * An analysis does not hold the loop up: the walk polls the cancel callback,
  * which reads what the client sent meanwhile without waiting (the transport's read with timeout
@@ -91,6 +91,9 @@ struct pc_lsp_server {
     long early_end;          /* the read during an analysis ended (EOF / error code), else 0 */
     bool cancel;             /* the running analysis was cancelled */
     int64_t last_poll_ms;
+    bool client_apply_edit;  /* the client handles workspace/applyEdit (capabilities.workspace.applyEdit) */
+    int64_t last_request_id; /* ids of the requests this server sends: 1, 2, ... */
+    int64_t apply_edit_id;   /* the last workspace/applyEdit sent (0: none), to report a refusal */
 };
 
 /* ---- output ---------------------------------------------------------------------------------- */
@@ -151,6 +154,19 @@ static void send_notification(pc_lsp_server *s, const char *method, cJSON *param
     cJSON_AddStringToObject(m, "method", method);
     cJSON_AddItemToObject(m, "params", params);
     send_json(s, m);
+}
+
+/* A server -> client request; returns its id (the client's response comes back as a message
+ * with that id and no method: handle_response). */
+static int64_t send_request(pc_lsp_server *s, const char *method, cJSON *params)
+{
+    int64_t id = ++s->last_request_id;
+    cJSON *m = new_message();
+    cJSON_AddNumberToObject(m, "id", (double)id);
+    cJSON_AddStringToObject(m, "method", method);
+    cJSON_AddItemToObject(m, "params", params);
+    send_json(s, m);
+    return id;
 }
 
 /* MessageType: 1 Error, 2 Warning, 3 Info, 4 Log. */
@@ -675,6 +691,9 @@ static cJSON *req_initialize(pc_lsp_server *s, const cJSON *params, rpc_error *e
     if (!cJSON_IsObject(params))
         return fail(e, PC_LSP_INVALID_PARAMS, "initialize: params must be an InitializeParams object");
     s->enc = offers_utf8(params) ? PC_LSP_UTF8 : PC_LSP_UTF16;
+    const cJSON *wcaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "capabilities"),
+                                                          "workspace");
+    s->client_apply_edit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(wcaps, "applyEdit"));
     const char *root_uri = get_string(params, "rootUri");
     const char *root_path = get_string(params, "rootPath");
     pc_mem_free(s->root);
@@ -695,6 +714,10 @@ static cJSON *req_initialize(pc_lsp_server *s, const cJSON *params, rpc_error *e
     cJSON *kinds = cJSON_AddArrayToObject(ca, "codeActionKinds");
     cJSON_AddItemToArray(kinds, cJSON_CreateString("quickfix"));
     cJSON_AddBoolToObject(caps, "hoverProvider", 1);
+    cJSON_AddBoolToObject(caps, "inlayHintProvider", 1);
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "codeLensProvider"), "resolveProvider", 0);
+    cJSON *cmds = cJSON_AddArrayToObject(cJSON_AddObjectToObject(caps, "executeCommandProvider"), "commands");
+    cJSON_AddItemToArray(cmds, cJSON_CreateString(PC_LSP_CMD_APPLY_CONFIG));
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
     cJSON_AddStringToObject(info, "name", "poolcheck-lsp");
     cJSON_AddStringToObject(info, "version", pc_version());
@@ -762,6 +785,116 @@ static cJSON *req_hover(pc_lsp_server *s, const cJSON *params, rpc_error *e)
         return NULL;
     pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
     return pc_lsp_hover_json(&v, pos);
+}
+
+static bool get_range(const cJSON *range, pc_lsp_pos *start, pc_lsp_pos *end)
+{
+    return get_pos(cJSON_GetObjectItemCaseSensitive(range, "start"), start) &&
+           get_pos(cJSON_GetObjectItemCaseSensitive(range, "end"), end);
+}
+
+static cJSON *req_inlay_hint(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    const char *uri = doc_uri(params);
+    pc_lsp_pos start, end;
+    if (!uri || !get_range(cJSON_GetObjectItemCaseSensitive(params, "range"), &start, &end))
+        return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/inlayHint: expected textDocument.uri and range");
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d)
+        return cJSON_CreateArray();
+    flush(s, d);
+    if (!d->result)
+        return cJSON_CreateArray();
+    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    return pc_lsp_inlay_hints_json(&v, start, end);
+}
+
+static cJSON *req_code_lens(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    const char *uri = doc_uri(params);
+    if (!uri)
+        return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/codeLens: expected textDocument.uri");
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d)
+        return cJSON_CreateArray();
+    flush(s, d);
+    if (!d->result)
+        return cJSON_CreateArray();
+    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    return pc_lsp_code_lenses_json(&v);
+}
+
+/* workspace/executeCommand of a code lens: PC_LSP_CMD_APPLY_CONFIG [uri, kernel(, scope)] sends
+ * workspace/applyEdit with the kernel's suggested configuration and answers null.  The command ""
+ * (the lens of a kernel with nothing to apply) does nothing. */
+static cJSON *req_execute_command(pc_lsp_server *s, const cJSON *params, rpc_error *e)
+{
+    const char *cmd = get_string(params, "command");
+    if (!cmd)
+        return fail(e, PC_LSP_INVALID_PARAMS, "workspace/executeCommand: expected command");
+    if (!*cmd)
+        return NULL;
+    if (strcmp(cmd, PC_LSP_CMD_APPLY_CONFIG) != 0) {
+        e->code = PC_LSP_INVALID_PARAMS;
+        snprintf(e->message, sizeof e->message, "workspace/executeCommand: unknown command '%.100s' (known: %s)", cmd,
+                 PC_LSP_CMD_APPLY_CONFIG);
+        return NULL;
+    }
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    int nargs = cJSON_IsArray(args) ? cJSON_GetArraySize(args) : 0;
+    const cJSON *a0 = cJSON_GetArrayItem(args, 0), *a1 = cJSON_GetArrayItem(args, 1), *a2 = cJSON_GetArrayItem(args, 2);
+    if ((nargs != 2 && nargs != 3) || !cJSON_IsString(a0) || !cJSON_IsString(a1) || (a2 && !cJSON_IsString(a2)))
+        return fail(e, PC_LSP_INVALID_PARAMS,
+                    "workspace/executeCommand " PC_LSP_CMD_APPLY_CONFIG ": expected arguments [uri, kernel name] "
+                    "(and the kernel's scope)");
+    if (!s->client_apply_edit)
+        return fail(e, PC_LSP_REQUEST_FAILED,
+                    PC_LSP_CMD_APPLY_CONFIG ": the client does not accept workspace/applyEdit "
+                    "(capabilities.workspace.applyEdit); use the PC009 quickfix instead");
+    pc_lsp_doc *d = find_doc(s, a0->valuestring);
+    if (!d) {
+        e->code = PC_LSP_INVALID_PARAMS;
+        snprintf(e->message, sizeof e->message, PC_LSP_CMD_APPLY_CONFIG ": %.150s is not open", a0->valuestring);
+        return NULL;
+    }
+    flush(s, d);
+    if (!d->result)
+        return fail(e, PC_LSP_REQUEST_FAILED, PC_LSP_CMD_APPLY_CONFIG ": the document has not been analysed");
+    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    char *label = NULL, *why = NULL;
+    cJSON *edit = pc_lsp_suggested_edit_json(&v, a1->valuestring, a2 ? a2->valuestring : NULL, &label, &why);
+    if (!edit) {
+        e->code = PC_LSP_REQUEST_FAILED;
+        snprintf(e->message, sizeof e->message, PC_LSP_CMD_APPLY_CONFIG ": %s", why ? why : "nothing to apply");
+        pc_mem_free(why);
+        return NULL;
+    }
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "label", label);
+    cJSON_AddItemToObject(p, "edit", edit);
+    pc_mem_free(label);
+    s->apply_edit_id = send_request(s, "workspace/applyEdit", p);
+    return NULL;   /* result: null */
+}
+
+/* A response of the client to a request of ours.  Only workspace/applyEdit's says anything: an
+ * edit the editor refused is told to the user; everything else is ignored. */
+static void handle_response(pc_lsp_server *s, const cJSON *id, const cJSON *msg)
+{
+    if (!s->apply_edit_id || !cJSON_IsNumber(id) || id->valuedouble != (double)s->apply_edit_id)
+        return;
+    s->apply_edit_id = 0;
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const cJSON *applied = cJSON_GetObjectItemCaseSensitive(result, "applied");
+    if (err) {
+        const char *m = get_string(err, "message");
+        log_client(s, MSG_WARNING, "workspace/applyEdit failed: %s", m ? m : "(no message)");
+    } else if (cJSON_IsFalse(applied)) {
+        const char *why = get_string(result, "failureReason");
+        tell_user(s, MSG_WARNING, "poolcheck: the editor did not apply the suggested configuration%s%s",
+                  why ? ": " : "", why ? why : "");
+    }
 }
 
 /* ---- notifications --------------------------------------------------------------------------- */
@@ -928,6 +1061,9 @@ static const struct {
     {"shutdown", req_shutdown},
     {"textDocument/codeAction", req_code_action},
     {"textDocument/hover", req_hover},
+    {"textDocument/inlayHint", req_inlay_hint},
+    {"textDocument/codeLens", req_code_lens},
+    {"workspace/executeCommand", req_execute_command},
 };
 
 static const struct {
@@ -1063,10 +1199,12 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
     } else if (!cJSON_IsString(ver) || strcmp(ver->valuestring, "2.0") != 0) {
         send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
     } else if (!method) {
-        /* A response to a request of ours: we send none, so there is nothing to match. */
+        /* A response to a request of ours (workspace/applyEdit), else a message with no method. */
         if (!id || (!cJSON_GetObjectItemCaseSensitive(msg, "result") &&
                     !cJSON_GetObjectItemCaseSensitive(msg, "error")))
             send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: no \"method\"");
+        else
+            handle_response(s, id, msg);
     } else if (!cJSON_IsString(method)) {
         send_error(s, id, PC_LSP_INVALID_REQUEST, "Invalid Request: \"method\" must be a string");
     } else {

@@ -1,8 +1,9 @@
 /*
  * check_lsp.c - poolcheck-lsp's core over an in-memory transport: framing, JSON-RPC dispatch and
  * the lifecycle, position-encoding conversion, debounce on a virtual clock, and the diagnostics,
- * quickfixes and hovers for the seed example (examples/k_tmp_to_d_emb.py, bundled) with a
- * zero-depth assemble pool configured.
+ * quickfixes, hovers, inlay hints, code lenses and the lens's apply command for the seed example
+ * (examples/k_tmp_to_d_emb.py, bundled), with a zero-depth assemble pool configured where a
+ * diagnostic is wanted.
  *
  * Outputs are parsed here with an independent, strict framing parser, so a server that wrote a
  * stray byte to its protocol stream fails every session test.
@@ -1361,6 +1362,413 @@ START_TEST(hostile_config_file_fifo)
 }
 END_TEST
 
+/* ==== inlay hints, code lenses, the apply command ============================================= */
+
+/* A kernel with an exclusive_outcast tensor created after a non-ASCII string on its line, and a
+ * loop whose name is non-ASCII: byte columns and UTF-16 characters differ at both hints. */
+static const char hint_text[] =
+    "import pypto\n"
+    "\n"
+    "\n"
+    "@pypto.frontend.jit\n"
+    "def k_hint(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n"
+    "    note = \"\xE6\xB1\xA0\"; t = pypto.tensor([16, 16], pypto.DT_FP32, \"t\")\n"
+    "    for i in pypto.loop(0, 4, 1, name=\"\xE6\xB1\xA0\"):\n"
+    "        u = pypto.add(x, x)\n"
+    "        t[:] = pypto.add(u, u)\n"
+    "    for j in pypto.loop(0, 4, 1, name=\"l_read\"):\n"
+    "        y[:] = pypto.add(t, t)\n";
+
+static cJSON *range_params(const char *uri, int l0, int c0, int l1, int c1)
+{
+    cJSON *p = text_document_params(uri);
+    cJSON *range = cJSON_AddObjectToObject(p, "range");
+    cJSON_AddItemToObject(range, "start", position_json(l0, c0));
+    cJSON_AddItemToObject(range, "end", position_json(l1, c1));
+    return p;
+}
+
+/* The inlay hint with this label in a result array, or NULL. */
+static const cJSON *hint_labelled(const cJSON *hints, const char *label)
+{
+    const cJSON *h;
+    cJSON_ArrayForEach(h, hints)
+    {
+        const char *l = str(h, "label");
+        if (l && strcmp(l, label) == 0)
+            return h;
+    }
+    return NULL;
+}
+
+static void check_hint_at(const cJSON *h, int line, int ch, int kind)
+{
+    ck_assert_ptr_nonnull(h);
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(h, "position");
+    ck_assert_int_eq(num(pos, "line"), line);
+    ck_assert_int_eq(num(pos, "character"), ch);
+    if (kind)
+        ck_assert_int_eq(num(h, "kind"), kind);
+    else
+        ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(h, "kind"));
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "paddingLeft")));
+}
+
+static void check_hints(const char *encodings, bool utf8)
+{
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_hint_k.py";
+    /* Where the hints belong, from the text: after the name `t`, and after the `:` that ends
+     * the header of each loop (the end of its line). */
+    const char *tl = line_start(hint_text, 6), *ll = line_start(hint_text, 7), *rl = line_start(hint_text, 10);
+    size_t t_end = (size_t)(strstr(tl, "t = pypto.tensor") - tl) + 1;
+    size_t l_end = (size_t)(strchr(ll, '\n') - ll), r_end = (size_t)(strchr(rl, '\n') - rl);
+    ck_assert_int_eq(ll[l_end - 1], ':');
+    int t_ch = utf8 ? (int)t_end : (int)utf16_units(tl, t_end);
+    int l_ch = utf8 ? (int)l_end : (int)utf16_units(ll, l_end);
+    if (!utf8)
+        ck_assert_int_ne(t_ch, (int)t_end);   /* the encodings really differ there */
+
+    session x;
+    sess_init(&x, 0);
+    sess_send_json(&x, 0, initialize_with(encodings, NULL));
+    sess_send_json(&x, 0, did_open(uri, "python", 1, hint_text));
+    sess_send_json(&x, 0, request(2, "textDocument/inlayHint", range_params(uri, 0, 0, 20, 0)));
+    /* only the first loop's header line */
+    sess_send_json(&x, 0, request(3, "textDocument/inlayHint", range_params(uri, 6, 0, 6, 200)));
+    /* the lines before the kernel body: nothing */
+    sess_send_json(&x, 0, request(4, "textDocument/inlayHint", range_params(uri, 0, 0, 4, 0)));
+    /* a range ending exactly at the tensor hint includes it (positions are inclusive) */
+    sess_send_json(&x, 0, request(5, "textDocument/inlayHint", range_params(uri, 5, 0, 5, t_ch)));
+    sess_send_json(&x, 0, request(6, "textDocument/inlayHint", range_params(uri, 5, 0, 5, t_ch - 1)));
+    sess_send(&x, 0, shutdown_req);
+    sess_send(&x, 0, exit_note);
+    sess_run(&x);
+
+    const cJSON *all = cJSON_GetObjectItemCaseSensitive(response(&x, 2), "result");
+    ck_assert_int_eq(cJSON_GetArraySize(all), 3);
+    /* u stays on chip (pool none): no hint; the parameters neither */
+    check_hint_at(hint_labelled(all, "exclusive_outcast, 1024 B"), 5, t_ch, 1);
+    check_hint_at(cJSON_GetArrayItem(all, 1), 6, l_ch, 0);
+    ck_assert_str_eq(str(cJSON_GetArrayItem(all, 1), "label"), "4 instances, 1 DeviceTask");
+    check_hint_at(cJSON_GetArrayItem(all, 2), 9, (int)r_end, 0);
+    ck_assert_str_eq(str(cJSON_GetArrayItem(all, 2), "label"), "4 instances, 1 DeviceTask");
+    ck_assert_ptr_nonnull(strstr(str(cJSON_GetArrayItem(all, 0), "tooltip"), "created outside the root"));
+
+    const cJSON *one = cJSON_GetObjectItemCaseSensitive(response(&x, 3), "result");
+    ck_assert_int_eq(cJSON_GetArraySize(one), 1);
+    ck_assert_int_eq(num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(one, 0), "position"), "line"), 6);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(response(&x, 4), "result")), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(response(&x, 5), "result")), 1);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(response(&x, 6), "result")), 0);
+    ck_assert_int_eq(x.rc, 0);
+    sess_free(&x);
+}
+
+START_TEST(hints_utf16)
+{
+    check_hints(NULL, false);
+}
+END_TEST
+
+START_TEST(hints_utf8)
+{
+    check_hints("[\"utf-8\"]", true);
+}
+END_TEST
+
+/* The seed example: the matmul result is root_inner at its aligned size, loop 2 spans two
+ * DeviceTasks; a trip count of an unbound dim says what to bind. */
+START_TEST(hints_seed_and_unknown)
+{
+    int unused;
+    char *text = seed_text(false, &unused);
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_hint_seed.py";
+    const char *dyn_uri = "file://" PC_BINARY_DIR "/lsp_hint_dyn.py";
+    const char *dyn = "import pypto\n"
+                      "\n"
+                      "\n"
+                      "@pypto.frontend.jit\n"
+                      "def k_dyn(x: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32), w: pypto.Tensor([16, 16], pypto.DT_FP32),\n"
+                      "          y: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)):\n"
+                      "    for i in pypto.loop(0, x.shape[0], 1, name=\"rows\"):\n"
+                      "        mm = pypto.matmul(x[i : i + 1, :], w, pypto.DT_FP32)\n"
+                      "        y[i : i + 1, :] = mm + 1.0\n";
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+    sess_send_json(&x, 0, did_open(dyn_uri, "python", 1, dyn));
+    sess_send_json(&x, 0, request(2, "textDocument/inlayHint", range_params(uri, 0, 0, 100, 0)));
+    sess_send_json(&x, 0, request(3, "textDocument/inlayHint", range_params(dyn_uri, 0, 0, 100, 0)));
+    sess_run(&x);
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(response(&x, 2), "result");
+    /* the CLI's table: tmp_assemble 4096 B, tmp_exclusive 4096 B, dx 512 B; 1 + 64 + 64 instances */
+    const cJSON *dx = hint_labelled(seed, "root_inner, 512 B");
+    ck_assert_ptr_nonnull(dx);
+    const char *dxl = strstr(text, "        dx = pypto.matmul");
+    int dx_line = 0;
+    for (const char *p = text; p < dxl; p++)
+        dx_line += *p == '\n';
+    check_hint_at(dx, dx_line, 10, 1);
+    ck_assert_ptr_nonnull(hint_labelled(seed, "assemble_outcast, 4096 B"));
+    ck_assert_ptr_nonnull(hint_labelled(seed, "exclusive_outcast, 4096 B"));
+    ck_assert_ptr_nonnull(hint_labelled(seed, "1 instance, 1 DeviceTask"));
+    ck_assert_ptr_nonnull(hint_labelled(seed, "64 instances, 1 DeviceTask"));
+    ck_assert_ptr_nonnull(hint_labelled(seed, "64 instances, 2 DeviceTasks"));
+    ck_assert_int_eq(cJSON_GetArraySize(seed), 6);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(response(&x, 3), "result");
+    check_hint_at(hint_labelled(d, "instances unknown (bind x.shape[0])"), 6, 55, 0);
+    ck_assert_ptr_nonnull(hint_labelled(d, "root_inner, 512 B"));
+    sess_free(&x);
+    pc_mem_free(text);
+}
+END_TEST
+
+static const cJSON *only_lens(const session *x, int id)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(response(x, id), "result");
+    ck_assert_int_eq(cJSON_GetArraySize(r), 1);
+    return cJSON_GetArrayItem(r, 0);
+}
+
+/* One lens per kernel at its def line: the predicted depths, and the command that applies
+ * PC009's suggestion when there is one; a label (command "") when there is none. */
+START_TEST(lens_titles)
+{
+    int unused;
+    char *text = seed_text(false, &unused);
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_lens_seed.py";
+    const char *precise_uri = "file://" PC_BINARY_DIR "/lsp_lens_precise.py";
+    const char *dyn_uri = "file://" PC_BINARY_DIR "/lsp_lens_dyn.py";
+    /* precise mode with the suggested depths already: no PC009 */
+    pc_sb pb = {0};
+    const char *imp = strstr(text, "import pypto\n") + strlen("import pypto\n");
+    pc_sb_appendn(&pb, text, (size_t)(imp - text));
+    pc_sb_append(&pb, "pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n");
+    pc_sb_append(&pb, imp);
+    const char *dyn = "import pypto\n"
+                      "\n"
+                      "\n"
+                      "@pypto.frontend.jit\n"
+                      "def k_dyn(x: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32), w: pypto.Tensor([16, 16], pypto.DT_FP32),\n"
+                      "          y: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)):\n"
+                      "    for i in pypto.loop(0, x.shape[0], 1, name=\"rows\"):\n"
+                      "        mm = pypto.matmul(x[i : i + 1, :], w, pypto.DT_FP32)\n"
+                      "        y[i : i + 1, :] = mm + 1.0\n";
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+    sess_send_json(&x, 0, did_open(precise_uri, "python", 1, pb.data));
+    sess_send_json(&x, 0, did_open(dyn_uri, "python", 1, dyn));
+    sess_send_json(&x, 0, request(2, "textDocument/codeLens", text_document_params(uri)));
+    sess_send_json(&x, 0, request(3, "textDocument/codeLens", text_document_params(precise_uri)));
+    sess_send_json(&x, 0, request(4, "textDocument/codeLens", text_document_params(dyn_uri)));
+    sess_send_json(&x, 0, request(5, "textDocument/codeLens",
+                                  text_document_params("file:///not/open.py")));
+    sess_run(&x);
+
+    const cJSON *lens = only_lens(&x, 2);
+    const cJSON *start = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lens, "range"), "start");
+    const cJSON *end = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lens, "range"), "end");
+    const char *def = strstr(text, "\ndef k_tmp_to_d_emb(") + 1;
+    int def_line = 0;
+    for (const char *p = text; p < def; p++)
+        def_line += *p == '\n';
+    ck_assert_int_eq(num(start, "line"), def_line);
+    ck_assert_int_eq(num(start, "character"), 0);
+    ck_assert_int_eq(num(end, "line"), def_line);
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(lens, "command");
+    ck_assert_str_eq(str(cmd, "title"),
+                     "poolcheck: predicted [64, 1, 1] \xC2\xB7 apply stitch_function_num_per_pool=[64, 2, 1]");
+    ck_assert_str_eq(str(cmd, "command"), "poolcheck.applySuggestedConfiguration");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(cmd, "arguments");
+    ck_assert_int_eq(cJSON_GetArraySize(args), 2);
+    ck_assert_str_eq(cJSON_GetArrayItem(args, 0)->valuestring, uri);
+    ck_assert_str_eq(cJSON_GetArrayItem(args, 1)->valuestring, "k_tmp_to_d_emb");
+
+    cmd = cJSON_GetObjectItemCaseSensitive(only_lens(&x, 3), "command");
+    ck_assert_str_eq(str(cmd, "title"), "poolcheck: predicted [64, 1, 1]");
+    ck_assert_str_eq(str(cmd, "command"), "");
+    ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(cmd, "arguments"));
+
+    cmd = cJSON_GetObjectItemCaseSensitive(only_lens(&x, 4), "command");
+    ck_assert_str_eq(str(cmd, "title"), "poolcheck: predicted [?, 0, 0] (bind x.shape[0])");
+    ck_assert_str_eq(str(cmd, "command"), "");
+
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(response(&x, 5), "result")), 0);
+    sess_free(&x);
+    pc_sb_free(&pb);
+    pc_mem_free(text);
+}
+END_TEST
+
+static cJSON *execute_command(int id, const char *command, const char *args_json)
+{
+    cJSON *p = cJSON_CreateObject();
+    if (command)
+        cJSON_AddStringToObject(p, "command", command);
+    if (args_json)
+        cJSON_AddItemToObject(p, "arguments", cJSON_Parse(args_json));
+    return request(id, "workspace/executeCommand", p);
+}
+
+/* The server's n-th (0-based) request with this method, or NULL. */
+static const cJSON *server_request(const session *x, const char *method, int n)
+{
+    for (size_t i = 0; i < x->nmsgs; i++) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(x->msgs[i], "method");
+        if (cJSON_IsString(m) && strcmp(m->valuestring, method) == 0 &&
+            cJSON_GetObjectItemCaseSensitive(x->msgs[i], "id") && n-- == 0)
+            return x->msgs[i];
+    }
+    return NULL;
+}
+
+/* The lens's command sends workspace/applyEdit with the PC009 quickfix's own edit, answers null,
+ * and takes the client's response (a message with an id and a result, no method) quietly; the
+ * edited text gets no PC009 and a lens without a command. */
+START_TEST(command_applies_suggestion)
+{
+    int unused;
+    char *text = seed_text(false, &unused);
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_cmd_seed.py";
+    char args[512];
+    snprintf(args, sizeof args, "[\"%s\", \"k_tmp_to_d_emb\"]", uri);
+    session x;
+    sess_init(&x, 0);
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":"
+                     "{\"workspace\":{\"applyEdit\":true}}}}");
+    sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+    /* the quickfix of PC009 (at the def line), for comparison */
+    const char *def = strstr(text, "\ndef k_tmp_to_d_emb(") + 1;
+    int def_line = 0;
+    for (const char *p = text; p < def; p++)
+        def_line += *p == '\n';
+    cJSON *ca = range_params(uri, def_line, 0, def_line, 0);
+    cJSON_AddItemToObject(cJSON_AddObjectToObject(ca, "context"), "diagnostics", cJSON_CreateArray());
+    sess_send_json(&x, 0, request(2, "textDocument/codeAction", ca));
+    sess_send_json(&x, 0, execute_command(3, "poolcheck.applySuggestedConfiguration", args));
+    /* the client's answers to the server's request 1: applied, then (again) refused */
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"applied\":true}}");
+    sess_send_json(&x, 0, execute_command(4, "poolcheck.applySuggestedConfiguration", args));
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"applied\":false,\"failureReason\":\"read-only\"}}");
+    /* a response to a request never sent is ignored too */
+    sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":77,\"result\":null}");
+    sess_send(&x, 0, shutdown_req);
+    sess_send(&x, 0, exit_note);
+    sess_run(&x);
+
+    const cJSON *fix = NULL, *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(response(&x, 2), "result"))
+        if (find_code(cJSON_GetObjectItemCaseSensitive(a, "diagnostics"), "PC009"))
+            fix = a;
+    ck_assert_msg(fix != NULL, "no PC009 quickfix");
+    const cJSON *req = server_request(&x, "workspace/applyEdit", 0);
+    ck_assert_ptr_nonnull(req);
+    ck_assert_int_eq(num(req, "id"), 1);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(req, "params");
+    ck_assert_str_eq(str(params, "label"),
+                     "poolcheck: kernel 'k_tmp_to_d_emb': apply stitch_function_num_per_pool=[64, 2, 1]");
+    const cJSON *edit = cJSON_GetObjectItemCaseSensitive(params, "edit");
+    ck_assert(cJSON_Compare(edit, cJSON_GetObjectItemCaseSensitive(fix, "edit"), 1));
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(response(&x, 3), "result")));
+    ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(response(&x, 3), "error"));
+    const cJSON *req2 = server_request(&x, "workspace/applyEdit", 1);
+    ck_assert_ptr_nonnull(req2);
+    ck_assert_int_eq(num(req2, "id"), 2);
+    /* applied: silent; refused: the user is told why; the unknown id: nothing */
+    int shown = count_notifications(&x, "window/showMessage");
+    ck_assert_int_eq(shown, 1);
+    ck_assert(told(&x, "did not apply the suggested configuration: read-only"));
+    for (size_t i = 0; i < x.nmsgs; i++)
+        ck_assert_msg(!cJSON_GetObjectItemCaseSensitive(x.msgs[i], "error"), "an error: %s",
+                      str(cJSON_GetObjectItemCaseSensitive(x.msgs[i], "error"), "message"));
+    ck_assert_int_eq(x.rc, 0);
+
+    /* The edit applied: PC009 is gone and the lens has nothing to run. */
+    char *fixed = apply_edits(text, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(edit, "changes"), uri));
+    ck_assert_ptr_nonnull(strstr(fixed, "stitch_function_num_per_pool=[64, 2, 1]"));
+    sess_free(&x);
+    sess_init(&x, 0);
+    sess_send(&x, 0, initialize_utf16);
+    sess_send_json(&x, 0, did_open(uri, "python", 1, fixed));
+    sess_send_json(&x, 0, request(2, "textDocument/codeLens", text_document_params(uri)));
+    sess_run(&x);
+    ck_assert_ptr_null(find_code(cJSON_GetObjectItemCaseSensitive(notification(&x, "textDocument/publishDiagnostics", 0),
+                                                                  "diagnostics"),
+                                 "PC009"));
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(only_lens(&x, 2), "command");
+    ck_assert_str_eq(str(cmd, "title"), "poolcheck: predicted [64, 1, 1]");
+    ck_assert_str_eq(str(cmd, "command"), "");
+    sess_free(&x);
+    pc_mem_free(fixed);
+    pc_mem_free(text);
+}
+END_TEST
+
+/* Bad requests get InvalidParams; a client without workspace/applyEdit, or a kernel with nothing
+ * to apply, RequestFailed; the lens label's command "" does nothing. */
+START_TEST(command_bad_params)
+{
+    int unused;
+    char *text = seed_text(false, &unused);
+    const char *uri = "file://" PC_BINARY_DIR "/lsp_cmd_bad.py";
+    char args[512], nokernel[512], closed[512];
+    snprintf(args, sizeof args, "[\"%s\", \"k_tmp_to_d_emb\"]", uri);
+    snprintf(nokernel, sizeof nokernel, "[\"%s\", \"nope\"]", uri);
+    snprintf(closed, sizeof closed, "[\"file:///not/open.py\", \"k_tmp_to_d_emb\"]");
+    const char *apply = "poolcheck.applySuggestedConfiguration";
+    for (int round = 0; round < 2; round++) {
+        session x;
+        sess_init(&x, 0);
+        if (round == 0)
+            sess_send(&x, 0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":"
+                             "{\"workspace\":{\"applyEdit\":true}}}}");
+        else
+            sess_send(&x, 0, initialize_utf16);   /* no workspace.applyEdit */
+        sess_send_json(&x, 0, did_open(uri, "python", 1, text));
+        sess_send_json(&x, 0, execute_command(2, NULL, args));
+        sess_send_json(&x, 0, execute_command(3, "poolcheck.nothing", args));
+        sess_send_json(&x, 0, execute_command(4, apply, NULL));
+        sess_send_json(&x, 0, execute_command(5, apply, "[1, 2]"));
+        sess_send_json(&x, 0, execute_command(6, apply, "[\"a\", \"b\", \"c\", \"d\"]"));
+        sess_send_json(&x, 0, execute_command(7, "", NULL));
+        sess_send_json(&x, 0, execute_command(8, apply, args));
+        sess_send_json(&x, 0, execute_command(9, apply, nokernel));
+        sess_send_json(&x, 0, execute_command(10, apply, closed));
+        cJSON *p = text_document_params(uri);
+        cJSON_AddItemToObject(p, "range", cJSON_Parse("{\"start\":{\"line\":0}}"));
+        sess_send_json(&x, 0, request(11, "textDocument/inlayHint", p));
+        sess_send_json(&x, 0, request(12, "textDocument/codeLens", cJSON_CreateObject()));
+        sess_send(&x, 0, shutdown_req);
+        sess_send(&x, 0, exit_note);
+        sess_run(&x);
+        for (int id = 2; id <= 6; id++)
+            ck_assert_int_eq(error_code(response(&x, id)), PC_LSP_INVALID_PARAMS);
+        ck_assert_int_eq(error_code(response(&x, 7)), 0);
+        ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(response(&x, 7), "result")));
+        if (round == 0) {
+            ck_assert_int_eq(error_code(response(&x, 8)), 0);
+            ck_assert_int_eq(error_code(response(&x, 9)), PC_LSP_REQUEST_FAILED);
+            ck_assert_int_eq(error_code(response(&x, 10)), PC_LSP_INVALID_PARAMS);
+            ck_assert_ptr_nonnull(server_request(&x, "workspace/applyEdit", 0));
+            ck_assert_ptr_null(server_request(&x, "workspace/applyEdit", 1));
+        } else {
+            ck_assert_int_eq(error_code(response(&x, 8)), PC_LSP_REQUEST_FAILED);
+            ck_assert_ptr_nonnull(strstr(str(cJSON_GetObjectItemCaseSensitive(response(&x, 8), "error"), "message"),
+                                         "workspace/applyEdit"));
+            ck_assert_ptr_null(server_request(&x, "workspace/applyEdit", 0));
+        }
+        ck_assert_int_eq(error_code(response(&x, 11)), PC_LSP_INVALID_PARAMS);
+        ck_assert_int_eq(error_code(response(&x, 12)), PC_LSP_INVALID_PARAMS);
+        ck_assert_int_eq(x.rc, 0);
+        sess_free(&x);
+    }
+    pc_mem_free(text);
+}
+END_TEST
+
 static Suite *lsp_suite(void)
 {
     Suite *s = suite_create("lsp");
@@ -1411,6 +1819,15 @@ static Suite *lsp_suite(void)
     tcase_add_test(tc, hostile_params_null);
     tcase_add_test(tc, hostile_cpp_lone_cr_position);
     tcase_add_test(tc, hostile_config_file_fifo);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("model_in_editor");
+    tcase_add_test(tc, hints_utf16);
+    tcase_add_test(tc, hints_utf8);
+    tcase_add_test(tc, hints_seed_and_unknown);
+    tcase_add_test(tc, lens_titles);
+    tcase_add_test(tc, command_applies_suggestion);
+    tcase_add_test(tc, command_bad_params);
     suite_add_tcase(s, tc);
     return s;
 }
