@@ -1,7 +1,9 @@
 // client.js - drive poolcheck-lsp with a real LSP client library (vscode-jsonrpc), as an editor
 // would: initialize, open a copy of the seed example with a zero-depth assemble pool, receive
 // PC001 at the option's line, apply the quickfix's edit, send it as didChange, receive the
-// cleared diagnostics, hover a tensor and a loop, close, shutdown, exit (status 0).
+// cleared diagnostics, hover a tensor and a loop, ask for inlay hints and code lenses; open the
+// example as it is (default mode), run its code lens's command, apply the workspace/applyEdit
+// the server sends, and see PC009 go and the lens lose its command; close, shutdown, exit (0).
 //
 //   node client.js <poolcheck-lsp> <k_tmp_to_d_emb.py> <scratch dir>
 'use strict';
@@ -40,6 +42,12 @@ const optionLine = lines.findIndex((l) => l.startsWith(option));
 const tensorLine = lines.findIndex((l) => l.includes('tmp_assemble = pypto.tensor('));
 const loopLine = lines.findIndex((l) => l.includes('name="l_loop_1"'));
 
+// The example unchanged, in default mode: PC009 suggests a configuration and its lens applies it.
+const plainFile = path.join(work, 'k_plain.py');
+let plainText = fs.readFileSync(example, 'utf8');
+fs.writeFileSync(plainFile, plainText);
+const plainUri = url.pathToFileURL(plainFile).href;
+
 const child = cp.spawn(server, ['--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 child.on('error', (e) => fail('cannot start ' + server + ': ' + e.message));
@@ -77,6 +85,16 @@ function applyEdits(src, edits) {
   return src;
 }
 
+// workspace/applyEdit from the server: apply it to the plain document, as an editor would.
+const applyRequests = [];
+conn.onRequest('workspace/applyEdit', (p) => {
+  applyRequests.push(p);
+  const edits = p.edit && p.edit.changes && p.edit.changes[plainUri];
+  if (!edits) return { applied: false, failureReason: 'no edit for ' + plainUri };
+  plainText = applyEdits(plainText, edits);
+  return { applied: true };
+});
+
 async function main() {
   conn.listen();
   const init = await conn.sendRequest('initialize', {
@@ -84,6 +102,7 @@ async function main() {
     rootUri: url.pathToFileURL(work).href,
     capabilities: {
       general: { positionEncodings: ['utf-16'] },
+      workspace: { applyEdit: true },
       textDocument: {
         publishDiagnostics: { relatedInformation: true, versionSupport: true },
         codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
@@ -95,6 +114,9 @@ async function main() {
   check(caps.positionEncoding === 'utf-16', 'positionEncoding ' + caps.positionEncoding);
   check(caps.textDocumentSync && caps.textDocumentSync.change === 1, 'not full sync');
   check(caps.hoverProvider === true && caps.codeActionProvider, 'hover/code actions not advertised');
+  check(caps.inlayHintProvider && caps.codeLensProvider && caps.executeCommandProvider &&
+    caps.executeCommandProvider.commands.includes('poolcheck.applySuggestedConfiguration'),
+    'inlay hints / code lenses / executeCommand not advertised: ' + JSON.stringify(caps));
   conn.sendNotification('initialized', {});
 
   conn.sendNotification('textDocument/didOpen', {
@@ -140,6 +162,59 @@ async function main() {
   });
   check(loopHover && /64 instances/.test(loopHover.contents.value), 'loop hover: ' + JSON.stringify(loopHover));
 
+  // Inlay hints: the tensor's pool and bytes after its name, the loop's instances after its header.
+  const hints = await conn.sendRequest('textDocument/inlayHint', {
+    textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
+  const fixedLines = fixed.split('\n');
+  const tHint = (hints || []).find((h) => h.label === 'assemble_outcast, 4096 B');
+  check(tHint && tHint.position.line === tensorLine &&
+    tHint.position.character === fixedLines[tensorLine].indexOf('tmp_assemble') + 'tmp_assemble'.length &&
+    tHint.kind === 1 && tHint.paddingLeft === true, 'tensor inlay hint: ' + JSON.stringify(hints));
+  const lHint = (hints || []).find((h) => h.position.line === loopLine);
+  check(lHint && lHint.label === '64 instances, 1 DeviceTask' &&
+    lHint.position.character === fixedLines[loopLine].length, 'loop inlay hint: ' + JSON.stringify(hints));
+  const oneLine = await conn.sendRequest('textDocument/inlayHint', {
+    textDocument: { uri }, range: { start: { line: loopLine, character: 0 }, end: { line: loopLine + 1, character: 0 } },
+  });
+  check(oneLine.length === 1, 'inlay hints of one line: ' + JSON.stringify(oneLine));
+  console.log(`inlay hints: ${hints.length}, e.g. "${tHint.label}", "${lHint.label}"`);
+
+  // Code lens of the precise-mode document: the predicted depths, nothing to apply.
+  const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+  check(lenses.length === 1 && lenses[0].command.title === 'poolcheck: predicted [64, 1, 1]' &&
+    lenses[0].command.command === '', 'code lens (precise mode): ' + JSON.stringify(lenses));
+
+  // The plain example: its lens applies the suggestion through workspace/applyEdit.
+  conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: plainUri, languageId: 'python', version: 1, text: plainText },
+  });
+  const plainFirst = await published_matching((p) => p.uri === plainUri && p.version === 1);
+  check(plainFirst.diagnostics.some((d) => d.code === 'PC009'), 'no PC009 on the plain example');
+  const plainLenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: plainUri } });
+  const lens = plainLenses[0];
+  check(plainLenses.length === 1 && lens.command.command === 'poolcheck.applySuggestedConfiguration' &&
+    lens.command.title === 'poolcheck: predicted [64, 1, 1] \u00b7 apply stitch_function_num_per_pool=[64, 2, 1]' &&
+    lens.command.arguments[0] === plainUri && lens.command.arguments[1] === 'k_tmp_to_d_emb',
+    'code lens (default mode): ' + JSON.stringify(plainLenses));
+  console.log(`code lens at line ${lens.range.start.line}: ${lens.command.title}`);
+  const res = await conn.sendRequest('workspace/executeCommand', {
+    command: lens.command.command, arguments: lens.command.arguments,
+  });
+  check(res === null, 'executeCommand result ' + JSON.stringify(res));
+  check(applyRequests.length === 1, 'workspace/applyEdit requests: ' + applyRequests.length);
+  check(plainText.includes('stitch_function_num_per_pool=[64, 2, 1]'), 'the edit did not configure the pool');
+  conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri: plainUri, version: 2 }, contentChanges: [{ text: plainText }],
+  });
+  const plainSecond = await published_matching((p) => p.uri === plainUri && p.version === 2);
+  check(!plainSecond.diagnostics.some((d) => d.code === 'PC009' || d.severity === 1),
+    'after applying: ' + JSON.stringify(plainSecond.diagnostics));
+  const after = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri: plainUri } });
+  check(after.length === 1 && after[0].command.command === '', 'lens after applying: ' + JSON.stringify(after));
+  console.log(`applied "${applyRequests[0].label}"; the lens now reads: ${after[0].command.title}`);
+  conn.sendNotification('textDocument/didClose', { textDocument: { uri: plainUri } });
+
   conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
   await published_matching((p) => p.uri === uri && p.version === undefined && p.diagnostics.length === 0);
 
@@ -149,7 +224,8 @@ async function main() {
   check(code === 0, 'server exit status ' + code + ' after shutdown/exit');
   clearTimeout(deadline);
   conn.dispose();
-  console.log('PASS: PC001 published, quickfix applied, diagnostics cleared, hovers, exit 0');
+  console.log('PASS: PC001 published, quickfix applied, diagnostics cleared, hovers, inlay hints, ' +
+    'code lenses, the lens command applied through workspace/applyEdit, exit 0');
 }
 
 main().catch((e) => fail(e && e.stack ? e.stack : String(e)));
