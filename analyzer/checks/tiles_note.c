@@ -12,6 +12,11 @@
 
 #include <string.h>
 
+static bool same_place(pc_loc a, pc_loc b)
+{
+    return a.line == b.line && a.col == b.col && (a.file == b.file || (a.file && b.file && !strcmp(a.file, b.file)));
+}
+
 void pc_chk_tiles_note(pc_chk_ctx *c)
 {
     for (int k = 0; k < pc_chk_nkernels(c); k++) {
@@ -64,7 +69,19 @@ void pc_chk_tiles_note(pc_chk_ctx *c)
         pc_diag *d = pc_diag_report(c->sink, PC_CHK_TILE_SPLIT_UNKNOWN, at, kern->name, "%s", msg.data);
         for (int i = 0; d && !same_why && i < r->ntiles_unverified; i++) {
             int t = r->tiles_unverified[i];
-            if (t >= 0 && t < kern->ntensors)
+            if (t < 0 || t >= kern->ntensors)
+                continue;
+            /* a tensor traced once per unroll factor is one place and one reason: said once */
+            char mine[64];
+            pc_tensor_label(&kern->tensors[t], mine, sizeof mine);
+            bool said = false;
+            for (int j = 0; j < i && !said; j++) {
+                int u = r->tiles_unverified[j];
+                said = u >= 0 && u < kern->ntensors && same_place(r->tiles_unverified_loc[j], r->tiles_unverified_loc[i]) &&
+                       strcmp(r->tiles_unverified_why[j], r->tiles_unverified_why[i]) == 0 &&
+                       strcmp(pc_tensor_label(&kern->tensors[u], label, sizeof label), mine) == 0;
+            }
+            if (!said)
                 pc_diag_note(c->sink, d, r->tiles_unverified_loc[i], "'%s': %s",
                              pc_tensor_label(&kern->tensors[t], label, sizeof label), r->tiles_unverified_why[i]);
         }
