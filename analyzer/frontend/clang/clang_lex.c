@@ -909,16 +909,20 @@ bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***di
         int close = pc_clang_match(t, n, 0);
         if (close != n - 1)
             return false;
-        int st[64], en[64];
-        int na = pc_clang_split_args(t + 1, close - 1, st, en, 64);
+        /* as many items as are written: a list has at most one more than it has tokens */
+        int *st = pc_mem_alloc(sizeof *st * (size_t)n), *en = pc_mem_alloc(sizeof *en * (size_t)n);
+        int na = pc_clang_split_args(t + 1, close - 1, st, en, n);
         const pc_expr **d = pc_arena_alloc(a, sizeof *d * (size_t)(na ? na : 1));
-        for (int k = 0; k < na; k++) {
-            if (en[k] > st[k] && pc_ctok_is(&t[1 + st[k]], "{"))
-                return false;
-            d[k] = pc_clang_int_expr(cx, t + 1 + st[k], en[k] - st[k]);
-            if (!d[k])
-                return false;
+        bool ok = true;
+        for (int k = 0; k < na && ok; k++) {
+            ok = !(en[k] > st[k] && pc_ctok_is(&t[1 + st[k]], "{"));
+            if (ok)
+                ok = (d[k] = pc_clang_int_expr(cx, t + 1 + st[k], en[k] - st[k])) != NULL;
         }
+        pc_mem_free(st);
+        pc_mem_free(en);
+        if (!ok)
+            return false;
         *dims = d;
         *ndims = na;
         return true;
@@ -1068,13 +1072,15 @@ void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out)
             inn -= 2;
         }
         if (pc_ctok_is(&t[b], "{") || (pc_ctok_is(&t[b], "(") && in != t + b + 1)) {
-            int st[64], en[64];
-            int na = pc_clang_split_args(in, inn, st, en, 64);
+            int *st = pc_mem_alloc(sizeof *st * (size_t)(inn + 1)), *en = pc_mem_alloc(sizeof *en * (size_t)(inn + 1));
+            int na = pc_clang_split_args(in, inn, st, en, inn + 1);
             out->kind = PC_OPT_LIST;
             out->nitems = na;
             out->items = pc_arena_alloc(pc_model_arena(cx->m), sizeof *out->items * (size_t)(na ? na : 1));
             for (int k = 0; k < na; k++)
                 pc_clang_optval(cx, in + st[k], en[k] - st[k], &out->items[k]);
+            pc_mem_free(st);
+            pc_mem_free(en);
             return;
         }
     }
