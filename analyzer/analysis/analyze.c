@@ -283,95 +283,99 @@ static pc_bindings alias_param_names(pc_arena *a, const pc_kernel *k, pc_binding
     return out;
 }
 
-pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cfg, const pc_analysis_opts *in_opts)
+/* ---- pc_analyze, phase by phase ----------------------------------------------------------------
+ * One analysis (an_run) goes: the context (roots, pools, slots), the walk of every binding set with
+ * its units, the merge of the sets into depths, units and tensor bytes, the instances, tasks and
+ * "why" of the set with the most instances, the roots, and the workspace bytes.  Each phase reads
+ * what the ones before it left in the an_run. */
+typedef struct an_run_state {
+    an_ctx c;
+    pc_analysis_opts opts;
+    pc_result *r;
+    pc_bindings empty;
+    size_t nsets;
+    an_set_result *sets;
+    set_depths *depths;
+    bool all_known;
+    size_t chosen;                 /* the set with the most instances (the first of equals) */
+    size_t first_max[3];           /* per pool, the first set to reach the largest depth */
+    int64_t *static_inner, *static_excl; /* per root, over every set: the compiled units */
+} an_run_state;
+
+static pc_bindings set_bindings(const an_run_state *st, size_t i)
+{
+    return st->opts.nsets ? st->opts.sets[i] : st->empty;
+}
+
+/* E and A count slots: upstream binds one runtime slot per program-level tensor variable
+ * (TensorSlotManager), so `h = x + 1` and a loop's `h = h + x` share one slot. */
+static void count_slots(const an_ctx *c, pc_result *r)
+{
+    const pc_kernel *k = c->k;
+    for (int t = 0; t < k->ntensors; t++) {
+        if (c->pool[t] != PC_POOL_ASSEMBLE && c->pool[t] != PC_POOL_EXCLUSIVE)
+            continue;
+        const char *v = k->tensors[t].variable;
+        bool seen = false;
+        for (int u = 0; u < t && v && *v && !seen; u++)
+            seen = c->pool[u] == c->pool[t] && k->tensors[u].variable && strcmp(k->tensors[u].variable, v) == 0;
+        if (seen)
+            continue;
+        if (c->pool[t] == PC_POOL_ASSEMBLE) r->n_assemble++;
+        else r->n_exclusive++;
+    }
+}
+
+/* The context of one analysis: roots and pools of the kernel under cfg, and the result's header. */
+static void setup(an_run_state *st, const pc_model *m, int kernel, const pc_runtime_config *cfg)
 {
     pc_arena *arena = pc_arena_new();
     pc_result *r = pc_arena_alloc(arena, sizeof *r);
     r->arena = arena;
     r->model = m;
     r->kernel = &m->kernels[kernel];
-    pc_analysis_opts opts;
-    if (in_opts)
-        opts = *in_opts;
-    else
-        pc_an_default_opts(&opts);
-    pc_runtime_config defaults;
-    if (!cfg) {
-        pc_cfg_defaults(&defaults);
-        cfg = &defaults;
-    }
-
-    an_ctx c = {0};
-    c.arena = arena;
-    c.model = m;
-    c.k = r->kernel;
-    c.opts = &opts;
-    c.cfg = cfg;
-    c.kcap = pc_cfg_k(cfg);
-    if (c.kcap < 1)
-        c.kcap = 1;
-    c.parallelism = cfg->parallelism < 1 ? 1 : cfg->parallelism;
-    pc_an_build_roots(&c);
-    pc_an_classify(&c);
-    c.root_lowered = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(int64_t));
-    c.root_lowered_kinds = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(unsigned));
-    memset(c.root_lowered, 0, (size_t)(c.nroots ? c.nroots : 1) * sizeof(int64_t));
-    memset(c.root_lowered_kinds, 0, (size_t)(c.nroots ? c.nroots : 1) * sizeof(unsigned));
-
-    const pc_kernel *k = c.k;
-    r->k = c.kcap;
-    r->parallelism = c.parallelism;
+    st->r = r;
+    an_ctx *c = &st->c;
+    c->arena = arena;
+    c->model = m;
+    c->k = r->kernel;
+    c->opts = &st->opts;
+    c->cfg = cfg;
+    c->kcap = pc_cfg_k(cfg);
+    if (c->kcap < 1)
+        c->kcap = 1;
+    c->parallelism = cfg->parallelism < 1 ? 1 : cfg->parallelism;
+    pc_an_build_roots(c);
+    pc_an_classify(c);
+    size_t nr = (size_t)(c->nroots ? c->nroots : 1);
+    c->root_lowered = pc_arena_alloc(arena, nr * sizeof(int64_t));
+    c->root_lowered_kinds = pc_arena_alloc(arena, nr * sizeof(unsigned));
+    memset(c->root_lowered, 0, nr * sizeof(int64_t));
+    memset(c->root_lowered_kinds, 0, nr * sizeof(unsigned));
+    r->k = c->kcap;
+    r->parallelism = c->parallelism;
     r->precise = pc_cfg_precise(cfg);
     pc_cfg_effective_pool(cfg, r->configured);
     for (int i = 0; i < 3; i++)
-        r->needed[i] = c.needed[i];
-    /* E and A count slots: upstream binds one runtime slot per program-level tensor variable
-     * (TensorSlotManager), so `h = x + 1` and a loop's `h = h + x` share one slot. */
-    for (int t = 0; t < k->ntensors; t++) {
-        if (c.pool[t] != PC_POOL_ASSEMBLE && c.pool[t] != PC_POOL_EXCLUSIVE)
-            continue;
-        const char *v = k->tensors[t].variable;
-        bool seen = false;
-        for (int u = 0; u < t && v && *v && !seen; u++)
-            seen = c.pool[u] == c.pool[t] && k->tensors[u].variable && strcmp(k->tensors[u].variable, v) == 0;
-        if (seen)
-            continue;
-        if (c.pool[t] == PC_POOL_ASSEMBLE) r->n_assemble++;
-        else r->n_exclusive++;
-    }
-    int64_t A = r->n_assemble;
+        r->needed[i] = c->needed[i];
+    count_slots(c, r);
+}
 
-    /* ---- walk every binding set ---- */
-    pc_bindings empty = {NULL, 0};
-    size_t nsets = opts.nsets ? opts.nsets : 1;
-    if (opts.nsets) {
-        pc_bindings *aliased = pc_arena_alloc(arena, opts.nsets * sizeof(pc_bindings));
-        for (size_t i = 0; i < opts.nsets; i++)
-            aliased[i] = alias_param_names(arena, k, opts.sets[i]);
-        opts.sets = aliased;
-    }
-    an_set_result *sets = pc_mem_calloc(nsets, sizeof(an_set_result));
-    set_depths *depths = pc_mem_calloc(nsets, sizeof(set_depths));
-    bool all_known = true;
-    size_t chosen = 0;
-    /* U0 / U2 (model.md section 6, "Units"): the largest inner / excl of every compiled root
-     * function -- every path, every unroll factor, every loop body, whether or not an instance of
-     * it ran (upstream's rootInnerUnitBytes / exclusiveOutcastUnitBytes are compile-time) -- and of
-     * every instance walked (sizes that follow the loop index are known only per instance).  Per
-     * binding set: each set is its own compilation. */
-    size_t first_max[3] = {0, 0, 0};
-    /* the symbols the units can depend on: those of every tensor size and loop begin */
+/* The symbols the units can depend on: those of every tensor size and loop begin.  *all is false
+ * when there may be more than were listed (then no set reuses another's units). */
+static void unit_symbols(const pc_kernel *k, pc_arena *a, const char ***out, size_t *n, bool *all)
+{
     PC_VEC(const char *) usyms = {0};
-    bool usyms_all = true;
+    *all = true;
     for (int t = 0; t < k->ntensors + k->nloops; t++) {
         const pc_expr *const *exprs = t < k->ntensors ? k->tensors[t].shape : &k->loops[t - k->ntensors].begin;
         int ne = t < k->ntensors ? (k->tensors[t].shape ? k->tensors[t].ndims : 0) : 1;
         for (int d = 0; d < ne; d++) {
             const char *names[32];
-            size_t n = pc_expr_symbols(exprs[d], names, 0, 32);
-            if (n == 32)
-                usyms_all = false; /* maybe more than the list holds: no reuse */
-            for (size_t j = 0; j < n; j++) {
+            size_t nn = pc_expr_symbols(exprs[d], names, 0, 32);
+            if (nn == 32)
+                *all = false; /* maybe more than the list holds: no reuse */
+            for (size_t j = 0; j < nn; j++) {
                 bool dup = false;
                 for (size_t q = 0; q < usyms.count && !dup; q++)
                     dup = strcmp(usyms.items[q], names[j]) == 0;
@@ -380,20 +384,82 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             }
         }
     }
-    int64_t *unit_key = pc_mem_calloc(usyms.count + 1, sizeof(int64_t));
-    struct unit_entry { int64_t ui, ue; bool only_loop; } *unit_cache =
-        pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(struct unit_entry));
-    int64_t *static_inner = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
-    int64_t *static_excl = pc_mem_calloc((size_t)(c.nroots ? c.nroots : 1), sizeof(int64_t));
+    *n = usyms.count;
+    *out = pc_arena_alloc(a, (usyms.count ? usyms.count : 1) * sizeof **out);
+    for (size_t i = 0; i < usyms.count; i++)
+        (*out)[i] = usyms.items[i];
+    PC_VEC_FREE(usyms);
+}
+
+/* Why a set's walk stopped early, into the result. */
+static void record_stop(pc_result *r, const an_set_result *s, const pc_analysis_opts *opts)
+{
+    r->truncated = true;
+    /* an explicit limit, or where a count past 2^62 instances stopped the walk */
+    if (s->stop_reason == AN_STOP_NESTING) {
+        if (!r->nesting_what) {
+            r->nesting_what = s->limit_what;
+            r->nesting_limit = s->limit;
+        }
+        r->instance_limit = s->ninstances;
+    } else if (s->stop_reason == AN_STOP_TIME || s->stop_reason == AN_STOP_CANCELLED) {
+        /* the budget, not the count: what was walked is the bound's basis */
+        if (s->stop_reason == AN_STOP_TIME)
+            r->walk_time_limit = opts->max_walk_seconds;
+        else
+            r->cancelled = true;
+        r->instance_limit = s->ninstances;
+    } else {
+        r->instance_limit = opts->max_instances > 0 ? opts->max_instances : s->ninstances;
+        if (opts->max_instances <= 0)
+            r->too_many_instances = true;
+    }
+}
+
+/* Walk every binding set: its instances and tasks, its units (U0 / U2, model.md section 6,
+ * "Units": the largest inner / excl of every compiled root function -- every path, every unroll
+ * factor, every loop body, whether or not an instance of it ran (upstream's rootInnerUnitBytes /
+ * exclusiveOutcastUnitBytes are compile-time) -- and of every instance walked (sizes that follow the
+ * loop index are known only per instance)), its depths.  Per binding set: each set is its own
+ * compilation. */
+static void walk_sets(an_run_state *st)
+{
+    an_ctx *c = &st->c;
+    pc_result *r = st->r;
+    const pc_kernel *k = c->k;
+    int64_t A = r->n_assemble;
+    st->nsets = st->opts.nsets ? st->opts.nsets : 1;
+    if (st->opts.nsets) {
+        pc_bindings *aliased = pc_arena_alloc(c->arena, st->opts.nsets * sizeof(pc_bindings));
+        for (size_t i = 0; i < st->opts.nsets; i++)
+            aliased[i] = alias_param_names(c->arena, k, st->opts.sets[i]);
+        st->opts.sets = aliased;
+    }
+    size_t nsets = st->nsets;
+    st->sets = pc_mem_calloc(nsets, sizeof(an_set_result));
+    st->depths = pc_mem_calloc(nsets, sizeof(set_depths));
+    st->all_known = true;
+    an_set_result *sets = st->sets;
+    set_depths *depths = st->depths;
+    const char **usyms;
+    size_t nusyms;
+    bool usyms_all;
+    unit_symbols(k, c->arena, &usyms, &nusyms, &usyms_all);
+    int64_t *unit_key = pc_mem_calloc(nusyms + 1, sizeof(int64_t));
+    size_t nr = (size_t)(c->nroots ? c->nroots : 1);
+    struct unit_entry { int64_t ui, ue; bool only_loop; } *unit_cache = pc_mem_calloc(nr, sizeof(struct unit_entry));
+    st->static_inner = pc_mem_calloc(nr, sizeof(int64_t));
+    st->static_excl = pc_mem_calloc(nr, sizeof(int64_t));
     for (size_t i = 0; i < nsets; i++) {
-        pc_an_walk(&c, opts.nsets ? &opts.sets[i] : &empty, &sets[i]);
+        pc_bindings set = set_bindings(st, i);
+        pc_an_walk(c, &set, &sets[i]);
         an_set_result *sr = &sets[i];
         /* the units depend on the set only through the symbols of the sizes and loop begins: a
          * set that gives them the previous set's values has its units (--shapes sweeps) */
         bool same_units = i > 0 && usyms_all;
-        for (size_t q = 0; q < usyms.count; q++) {
-            pc_expr probe = {.kind = PC_EXPR_SYM, .name = usyms.items[q]};
-            pc_bindings bs[2] = {opts.nsets ? opts.sets[i] : empty, {k->constants, (size_t)k->nconstants}};
+        for (size_t q = 0; q < nusyms; q++) {
+            pc_expr probe = {.kind = PC_EXPR_SYM, .name = usyms[q]};
+            pc_bindings bs[2] = {set, {k->constants, (size_t)k->nconstants}};
             int64_t v = 0;
             bool known = pc_expr_eval(&probe, bs, 2, &v);
             int64_t key = known ? v : INT64_MIN;
@@ -401,7 +467,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
                 same_units = false;
             unit_key[q] = key;
         }
-        for (int root = 0; root < c.nroots; root++) {
+        for (int root = 0; root < c->nroots; root++) {
             int64_t ui, ue;
             bool only_loop;
             if (same_units) {
@@ -409,7 +475,7 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
                 ue = unit_cache[root].ue;
                 only_loop = unit_cache[root].only_loop;
             } else {
-                pc_an_root_units(&c, root, opts.nsets ? &opts.sets[i] : &empty, &ui, &ue, &only_loop);
+                pc_an_root_units(c, root, &set, &ui, &ue, &only_loop);
                 unit_cache[root].ui = ui;
                 unit_cache[root].ue = ue;
                 unit_cache[root].only_loop = only_loop;
@@ -418,88 +484,83 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             else if (ui > 0 && sr->unit_inner >= 0 && ui > sr->unit_inner) sr->unit_inner = ui;
             if (ue < 0 && !only_loop) sr->unit_excl = -1;
             else if (ue > 0 && sr->unit_excl >= 0 && ue > sr->unit_excl) sr->unit_excl = ue;
-            if (ui > static_inner[root]) static_inner[root] = ui;
+            if (ui > st->static_inner[root]) st->static_inner[root] = ui;
             /* a root with root_inner bytes needs the pool, also when they are all buffers
              * upstream's lowering adds (lower.c) and no tensor of the kernel is root_inner */
             if (ui > 0)
-                c.needed[PC_POOL_ROOT_INNER] = r->needed[PC_POOL_ROOT_INNER] = true;
-            if (ue > static_excl[root]) static_excl[root] = ue;
+                c->needed[PC_POOL_ROOT_INNER] = r->needed[PC_POOL_ROOT_INNER] = true;
+            if (ue > st->static_excl[root]) st->static_excl[root] = ue;
         }
         if (sets[i].known || sets[i].truncated)
-            task_needs(&c, &sets[i], A, &depths[i]); /* truncated: what was seen, a lower bound */
+            task_needs(c, &sets[i], A, &depths[i]); /* truncated: what was seen, a lower bound */
         if (!sets[i].known)
-            all_known = false;
-        if (sets[i].truncated) {
-            r->truncated = true;
-            /* an explicit limit, or where a count past 2^62 instances stopped the walk */
-            if (sets[i].stop_reason == AN_STOP_NESTING) {
-                if (!r->nesting_what) {
-                    r->nesting_what = sets[i].limit_what;
-                    r->nesting_limit = sets[i].limit;
-                }
-                r->instance_limit = sets[i].ninstances;
-            } else if (sets[i].stop_reason == AN_STOP_TIME || sets[i].stop_reason == AN_STOP_CANCELLED) {
-                /* the budget, not the count: what was walked is the bound's basis */
-                if (sets[i].stop_reason == AN_STOP_TIME)
-                    r->walk_time_limit = opts.max_walk_seconds;
-                else
-                    r->cancelled = true;
-                r->instance_limit = sets[i].ninstances;
-            } else {
-                r->instance_limit = opts.max_instances > 0 ? opts.max_instances : sets[i].ninstances;
-                if (opts.max_instances <= 0)
-                    r->too_many_instances = true;
-            }
-        }
-        if (sets[i].ninstances > sets[chosen].ninstances)
-            chosen = i;
+            st->all_known = false;
+        if (sets[i].truncated)
+            record_stop(r, &sets[i], &st->opts);
+        if (sets[i].ninstances > sets[st->chosen].ninstances)
+            st->chosen = i;
         r->fast_forwards += sets[i].fast_forwards;
         /* keep the tasks of the sets a report can read: the one with the most instances (the
          * first of equals) and, per pool, the first to reach the largest depth */
         for (int p = 0; p < 3; p++)
-            if (depths[i].pred[p] > depths[first_max[p]].pred[p])
-                first_max[p] = i;
+            if (depths[i].pred[p] > depths[st->first_max[p]].pred[p])
+                st->first_max[p] = i;
         for (size_t j = 0; j <= i; j++)
-            if (!sets[j].trimmed && j != chosen && j != first_max[0] && j != first_max[1] && j != first_max[2])
+            if (!sets[j].trimmed && j != st->chosen && j != st->first_max[0] && j != st->first_max[1] &&
+                j != st->first_max[2])
                 pc_an_set_result_trim(&sets[j]);
     }
-    PC_VEC_FREE(usyms);
     pc_mem_free(unit_key);
     pc_mem_free(unit_cache);
-    collect_paths(&c, r, sets, nsets, opts.nsets ? opts.sets[0] : empty);
+    collect_paths(c, r, sets, nsets, set_bindings(st, 0));
+}
 
-    /* ---- depths ---- */
+/* The depths: per pool the largest over the sets (unknown when a set could not finish: then its
+ * bound and formula), and the suggestion with the assemble headroom. */
+static void merge_depths(an_run_state *st)
+{
+    an_ctx *c = &st->c;
+    pc_result *r = st->r;
+    const pc_kernel *k = c->k;
     for (int p = 0; p < 3; p++) {
         int64_t best = 0;
         bool unknown = false;
-        for (size_t i = 0; i < nsets; i++) {
-            if (!sets[i].known)
+        for (size_t i = 0; i < st->nsets; i++) {
+            if (!st->sets[i].known)
                 unknown = true;
-            if ((sets[i].known || sets[i].truncated) && depths[i].pred[p] > best)
-                best = depths[i].pred[p];
+            if ((st->sets[i].known || st->sets[i].truncated) && st->depths[i].pred[p] > best)
+                best = st->depths[i].pred[p];
         }
-        r->required[p] = c.needed[p] ? 1 : 0;
-        if (!c.needed[p]) {
+        r->required[p] = c->needed[p] ? 1 : 0;
+        if (!c->needed[p]) {
             r->predicted[p] = r->bounds[p] = 0;
         } else if (unknown) {
             r->predicted[p] = -1;
-            r->bounds[p] = best > c.kcap ? best : c.kcap;
-            pc_bindings fsets[2] = {opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}};
-            r->formulas[p] = depth_formula(&c, (pc_pool)p, fsets, 2);
+            r->bounds[p] = best > c->kcap ? best : c->kcap;
+            pc_bindings fsets[2] = {set_bindings(st, 0), {k->constants, (size_t)k->nconstants}};
+            r->formulas[p] = depth_formula(c, (pc_pool)p, fsets, 2);
         } else {
             r->predicted[p] = r->bounds[p] = best;
         }
         int64_t base = r->predicted[p] >= 0 ? r->predicted[p] : r->bounds[p];
-        if (p == PC_POOL_ASSEMBLE && c.needed[p])
-            base += opts.assemble_headroom > 0 ? opts.assemble_headroom : 0;
+        if (p == PC_POOL_ASSEMBLE && c->needed[p])
+            base += st->opts.assemble_headroom > 0 ? st->opts.assemble_headroom : 0;
         if (base > 1024)
             base = 1024;
         if (base < r->required[p])
             base = r->required[p];
         r->suggested[p] = base;
     }
+}
 
-    /* ---- units and bytes (largest over the sets) ---- */
+/* The units (largest over the sets) and every tensor's pool, bytes, root and unknown symbols. */
+static void merge_units_and_tensors(an_run_state *st)
+{
+    an_ctx *c = &st->c;
+    pc_result *r = st->r;
+    const pc_kernel *k = c->k;
+    const an_set_result *sets = st->sets;
+    size_t nsets = st->nsets;
     r->unit_inner = r->unit_excl = 0;
     for (size_t i = 0; i < nsets; i++) {
         if ((!sets[i].known && !sets[i].truncated) || sets[i].unit_inner < 0 || r->unit_inner < 0) r->unit_inner = -1;
@@ -511,21 +572,21 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
      * costs 0 bytes per instance whatever the walk could not count: a kernel that needs no pool
      * needs no workspace, not an unknown one. */
     bool lowered_any = false;
-    for (int i = 0; i < c.nroots && !lowered_any; i++)
-        lowered_any = c.root_lowered[i] != 0;
-    if (!c.needed[PC_POOL_ROOT_INNER] && !lowered_any)
+    for (int i = 0; i < c->nroots && !lowered_any; i++)
+        lowered_any = c->root_lowered[i] != 0;
+    if (!c->needed[PC_POOL_ROOT_INNER] && !lowered_any)
         r->unit_inner = 0;
-    if (!c.needed[PC_POOL_EXCLUSIVE])
+    if (!c->needed[PC_POOL_EXCLUSIVE])
         r->unit_excl = 0;
     r->ntensors = k->ntensors;
-    r->tensors = pc_arena_alloc(arena, (size_t)(k->ntensors ? k->ntensors : 1) * sizeof(pc_tensor_result));
+    r->tensors = pc_arena_alloc(c->arena, (size_t)(k->ntensors ? k->ntensors : 1) * sizeof(pc_tensor_result));
     /* Bindings for sizes outside the walk: loop factor variables at their largest factor. */
     pc_binding *factor_b = pc_mem_calloc((size_t)(k->nloops ? k->nloops : 1), sizeof(pc_binding));
     size_t nfb = 0;
     for (int l = 0; l < k->nloops; l++)
         if (k->loops[l].factor_var && *k->loops[l].factor_var) {
             factor_b[nfb].name = k->loops[l].factor_var;
-            factor_b[nfb].value = c.loop_factors[l][0];
+            factor_b[nfb].value = c->loop_factors[l][0];
             nfb++;
         }
     int64_t slot = 0;
@@ -533,17 +594,17 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     for (int t = 0; t < k->ntensors; t++) {
         pc_tensor_result *tr = &r->tensors[t];
         tr->tensor = t;
-        tr->pool = c.pool[t];
-        tr->reason = c.reason[t];
+        tr->pool = c->pool[t];
+        tr->reason = c->reason[t];
         tr->root = -1;
         int64_t bytes = -1;
         bool unknown = false;
         for (size_t i = 0; i < nsets; i++) {
             int64_t b = sets[i].tensor_bytes[t];
             if (b < 0) {
-                pc_bindings bs[3] = {{factor_b, nfb}, opts.nsets ? opts.sets[i] : empty,
+                pc_bindings bs[3] = {{factor_b, nfb}, set_bindings(st, i),
                                      {k->constants, (size_t)k->nconstants}};
-                b = pc_an_tensor_bytes(&c, t, bs, 3);
+                b = pc_an_tensor_bytes(c, t, bs, 3);
             }
             if (b < 0)
                 unknown = true;
@@ -552,10 +613,10 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         tr->bytes = unknown ? -1 : bytes;
         tr->aligned_bytes = tr->bytes < 0 ? -1 : pc_align_up(tr->bytes, 512);
-        pc_an_tiles_tensor_result(&c, r, t, (pc_bindings[3]){{factor_b, nfb}, opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}}, 3);
+        pc_an_tiles_tensor_result(c, r, t, (pc_bindings[3]){{factor_b, nfb}, set_bindings(st, 0), {k->constants, (size_t)k->nconstants}}, 3);
         const pc_tensor *T = &k->tensors[t];
-        if (T->def_stmt >= 0 && T->def_stmt < k->nstmts && c.stmt_run[T->def_stmt] >= 0)
-            tr->root = c.root_of_run_factor[c.stmt_run[T->def_stmt]];
+        if (T->def_stmt >= 0 && T->def_stmt < k->nstmts && c->stmt_run[T->def_stmt] >= 0)
+            tr->root = c->root_of_run_factor[c->stmt_run[T->def_stmt]];
         if (tr->pool == PC_POOL_EXCLUSIVE || tr->pool == PC_POOL_ASSEMBLE) {
             if (tr->aligned_bytes < 0)
                 slot_unknown = true;
@@ -570,24 +631,36 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
                 for (size_t j = 0; j < n; j++) {
                     int64_t v;
                     pc_expr probe = {.kind = PC_EXPR_SYM, .name = names[j]};
-                    pc_bindings bs[2] = {opts.nsets ? opts.sets[0] : empty, {k->constants, (size_t)k->nconstants}};
+                    pc_bindings bs[2] = {set_bindings(st, 0), {k->constants, (size_t)k->nconstants}};
                     if (!is_loop_var(k, names[j]) && !pc_expr_eval(&probe, bs, 2, &v))
-                        add_name(arena, &r->unknowns, &r->nunknowns, names[j]);
+                        add_name(c->arena, &r->unknowns, &r->nunknowns, names[j]);
                 }
             }
     }
     pc_mem_free(factor_b);
     r->slot_size = slot_unknown ? -1 : slot;
 
-    /* ---- instances, tasks, why (the set with the most instances) ---- */
-    an_set_result *cs = &sets[chosen];
+}
+
+/* Instances, DeviceTasks and the "why" of each depth, from the set with the most instances; every
+ * unbound symbol the counts depend on. */
+static void instances_and_tasks(an_run_state *st)
+{
+    an_ctx *c = &st->c;
+    pc_result *r = st->r;
+    const pc_kernel *k = c->k;
+    pc_arena *arena = c->arena;
+    an_set_result *sets = st->sets;
+    size_t nsets = st->nsets;
+    bool all_known = st->all_known;
+    an_set_result *cs = &sets[st->chosen];
     /* The walk stops at the first trip count it cannot know, so it saw only that loop's symbols;
      * every other unbound symbol of a loop's range matters to the counts too: name them all at
      * once (a user binds them in one run, not one per run). */
     for (size_t i = 0; i < nsets; i++) {
         if (sets[i].known || sets[i].nunknowns == 0)
             continue;
-        pc_bindings bs[2] = {opts.nsets ? opts.sets[i] : empty, {k->constants, (size_t)k->nconstants}};
+        pc_bindings bs[2] = {set_bindings(st, i), {k->constants, (size_t)k->nconstants}};
         for (int l = 0; l < k->nloops; l++) {
             const pc_expr *ends[3] = {k->loops[l].begin, k->loops[l].end, k->loops[l].step};
             for (int e = 0; e < 3; e++) {
@@ -627,11 +700,11 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
         }
         for (int p = 0; p < 3; p++) {
             /* the set that sets the maximum for this pool */
-            size_t best = chosen;
+            size_t best = st->chosen;
             for (size_t i = 0; i < nsets; i++)
-                if (depths[i].pred[p] > depths[best].pred[p])
+                if (st->depths[i].pred[p] > st->depths[best].pred[p])
                     best = i;
-            fill_why(&c, r, &sets[best], p, depths[best].arg_task[p]);
+            fill_why(c, r, &sets[best], p, st->depths[best].arg_task[p]);
         }
         /* assemble allocations that live across DeviceTasks (PC011) */
         for (size_t a = 0; a < cs->alloc_start.count; a++) {
@@ -660,20 +733,32 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
     }
 
     /* a buffer upstream's lowering adds that lower.c could not size (PC015 says so) */
-    if (c.lowering.why) {
-        r->lowering_unknown_why = pc_arena_strdup(arena, c.lowering.why);
-        r->lowering_unknown_loc = c.lowering.loc;
+    if (c->lowering.why) {
+        r->lowering_unknown_why = pc_arena_strdup(arena, c->lowering.why);
+        r->lowering_unknown_loc = c->lowering.loc;
     }
 
-    /* ---- roots ---- */
-    r->nroots = c.nroots;
-    r->roots = pc_arena_alloc(arena, (size_t)(c.nroots ? c.nroots : 1) * sizeof(pc_root_result));
-    for (int i = 0; i < c.nroots; i++) {
+}
+
+/* Each root function: its instances and its bytes over the sets (every path as compiled). */
+static void roots_result(an_run_state *st)
+{
+    an_ctx *c = &st->c;
+    pc_result *r = st->r;
+    const pc_kernel *k = c->k;
+    pc_arena *arena = c->arena;
+    an_set_result *sets = st->sets;
+    size_t nsets = st->nsets;
+    bool all_known = st->all_known;
+    an_set_result *cs = &sets[st->chosen];
+    r->nroots = c->nroots;
+    r->roots = pc_arena_alloc(arena, (size_t)(c->nroots ? c->nroots : 1) * sizeof(pc_root_result));
+    for (int i = 0; i < c->nroots; i++) {
         pc_root_result *rr = &r->roots[i];
-        const an_run *run = &c.runs[c.roots[i].run];
-        rr->name = c.roots[i].name;
+        const an_run *run = &c->runs[c->roots[i].run];
+        rr->name = c->roots[i].name;
         rr->loop = run->loop;
-        rr->unroll_factor = c.roots[i].factor;
+        rr->unroll_factor = c->roots[i].factor;
         rr->instances = all_known ? cs->root_instances[i] : -1;
         rr->inner_bytes = rr->excl_bytes = 0;
         for (size_t s = 0; s < nsets; s++) {
@@ -683,10 +768,10 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
             else if (sets[s].root_excl[i] > rr->excl_bytes) rr->excl_bytes = sets[s].root_excl[i];
         }
         /* every path of the root, as compiled (also for a root that never ran) */
-        if (rr->inner_bytes >= 0 && static_inner[i] > rr->inner_bytes) rr->inner_bytes = static_inner[i];
-        if (rr->excl_bytes >= 0 && static_excl[i] > rr->excl_bytes) rr->excl_bytes = static_excl[i];
-        rr->lowered_bytes = c.root_lowered[i];
-        unsigned kinds = c.root_lowered_kinds[i];
+        if (rr->inner_bytes >= 0 && st->static_inner[i] > rr->inner_bytes) rr->inner_bytes = st->static_inner[i];
+        if (rr->excl_bytes >= 0 && st->static_excl[i] > rr->excl_bytes) rr->excl_bytes = st->static_excl[i];
+        rr->lowered_bytes = c->root_lowered[i];
+        unsigned kinds = c->root_lowered_kinds[i];
         rr->lowered_what = !rr->lowered_bytes ? NULL
                          : kinds == (LOW_COPIES | LOW_REDUCTION) ? "FP32 copies of FP16 / BF16 operands and a reduction's halves"
                          : kinds == LOW_REDUCTION ? "the halves of a reduction over four or more vector tiles"
@@ -695,19 +780,42 @@ pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cf
                                  : (run->nstmts ? k->stmts[run->stmts[0]].loc : k->loc);
     }
 
-    /* ---- workspace bytes ---- */
-    int64_t kd[3] = {c.kcap, c.kcap, c.kcap};
+}
+
+pc_result *pc_analyze(const pc_model *m, int kernel, const pc_runtime_config *cfg, const pc_analysis_opts *in_opts)
+{
+    an_run_state st;
+    memset(&st, 0, sizeof st);
+    if (in_opts)
+        st.opts = *in_opts;
+    else
+        pc_an_default_opts(&st.opts);
+    pc_runtime_config defaults;
+    if (!cfg) {
+        pc_cfg_defaults(&defaults);
+        cfg = &defaults;
+    }
+    setup(&st, m, kernel, cfg);
+    walk_sets(&st);
+    merge_depths(&st);
+    merge_units_and_tensors(&st);
+    instances_and_tasks(&st);
+    roots_result(&st);
+
+    /* the workspace bytes at each triple */
+    pc_result *r = st.r;
+    int64_t kd[3] = {st.c.kcap, st.c.kcap, st.c.kcap};
     r->ws_predicted = pc_workspace_bytes(r, r->predicted, r->parallelism);
     r->ws_suggested = pc_workspace_bytes(r, r->suggested, r->parallelism);
     r->ws_required = pc_workspace_bytes(r, r->required, r->parallelism);
     r->ws_default = pc_workspace_bytes(r, kd, r->parallelism);
     r->ws_configured = pc_workspace_bytes(r, r->configured, r->parallelism);
 
-    pc_mem_free(static_inner);
-    pc_mem_free(static_excl);
-    for (size_t i = 0; i < nsets; i++)
-        pc_an_set_result_free(&sets[i]);
-    pc_mem_free(sets);
-    pc_mem_free(depths);
+    pc_mem_free(st.static_inner);
+    pc_mem_free(st.static_excl);
+    for (size_t i = 0; i < st.nsets; i++)
+        pc_an_set_result_free(&st.sets[i]);
+    pc_mem_free(st.sets);
+    pc_mem_free(st.depths);
     return r;
 }
