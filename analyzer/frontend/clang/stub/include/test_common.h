@@ -40,3 +40,4 @@ std::string GetGoldenDir();
 void SetInterpreterConfig();
 /* test_common_types.h, which it includes: the device the tests run on (TILE_FWK_DEVICE_ID) */
 int GetDeviceIdByEnvVar();
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

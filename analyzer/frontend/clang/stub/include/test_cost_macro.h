@@ -18,3 +18,4 @@ void ListTestsWithMetadata();
 #define TEST_WITH_COST(suite, name, costSeconds) PC_STUB_TEST_COST(suite, name, costSeconds); TEST(suite, name)
 #define TEST_F_WITH_COST(fixture, name, costSeconds) PC_STUB_TEST_COST(fixture, name, costSeconds); TEST_F(fixture, name)
 #define TEST_P_WITH_COST(fixture, name, costSeconds) PC_STUB_TEST_COST(fixture, name, costSeconds); TEST_P(fixture, name)
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

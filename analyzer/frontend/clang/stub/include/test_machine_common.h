@@ -12,3 +12,4 @@ protected:
     void TearDown() override;
 };
 extern "C" int PyptoKernelCtrlServerRegisterTaskInspector(DeviceTaskInspectorEntry inspectorEntry, void *inspector);
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

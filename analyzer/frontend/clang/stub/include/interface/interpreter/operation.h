@@ -2,3 +2,4 @@
  * poolcheck_stub_interpreter.h (RawTensorData and ProgramData are in the stub, injected with -include) */
 #pragma once
 #include "interface/interpreter/poolcheck_stub_interpreter.h"
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

@@ -3,3 +3,4 @@
  * interface/utils/string_utils.h (through attr_holder.h), and with it securec's functions. */
 #pragma once
 #include "interface/utils/string_utils.h"
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

@@ -4,3 +4,4 @@
  * get through it. */
 #pragma once
 #include <securec.h>
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

@@ -4,3 +4,4 @@
 #pragma once
 #pragma clang system_header
 #include "passes/poolcheck_stub_passes.h"
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

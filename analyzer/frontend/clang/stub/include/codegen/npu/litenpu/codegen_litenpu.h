@@ -1,1 +1,2 @@
 /* codegen/npu/litenpu/codegen_litenpu.h in poolcheck's stub mode: stood in for by poolcheck_tilefwk_stub.h (injected with -include; its part poolcheck_stub_codegen.h) */
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */

@@ -3,3 +3,4 @@
 #pragma once
 #pragma clang system_header
 #define AOT_CODE_POOL_NUM 16
+#include "poolcheck_stub_framework.h" /* the framework internals upstream's tests reach */
