@@ -37,7 +37,9 @@
  *   poolcheck_stub_gtest.h     gtest: TEST / TEST_F / TEST_P and the assertion macros
  *   poolcheck_stub_internal.h  framework internals upstream tests reach (IR, passes, configs)
  *   poolcheck_stub_machine.h   runtime / machine / simulation internals and system-test helpers
- *   poolcheck_stub_codegen.h   codegen internals the codegen unit tests reach */
+ *   poolcheck_stub_codegen.h   codegen internals the codegen unit tests reach
+ * The last three load only through include/poolcheck_stub_framework.h, when the source includes an
+ * upstream header outside the public API. */
 #include "poolcheck_stub_std.h"
 
 /* ============================================================================================
