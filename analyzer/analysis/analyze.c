@@ -545,8 +545,8 @@ static void merge_depths(an_run_state *st)
         int64_t base = r->predicted[p] >= 0 ? r->predicted[p] : r->bounds[p];
         if (p == PC_POOL_ASSEMBLE && c->needed[p])
             base += st->opts.assemble_headroom > 0 ? st->opts.assemble_headroom : 0;
-        if (base > 1024)
-            base = 1024;
+        if (base > PC_MAX_DEPTH)
+            base = PC_MAX_DEPTH;
         if (base < r->required[p])
             base = r->required[p];
         r->suggested[p] = base;

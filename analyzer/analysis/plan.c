@@ -20,7 +20,7 @@
 
 #include <string.h>
 
-#define PLAN_MAX_DEPTH 1024 /* stitch_function_num_per_pool elements are 0..1024 */
+#define PLAN_MAX_DEPTH PC_MAX_DEPTH /* stitch_function_num_per_pool elements are 0..PC_MAX_DEPTH */
 
 int64_t pc_plan_costs_bytes(const pc_plan_costs *c, const int64_t d[3])
 {

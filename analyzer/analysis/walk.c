@@ -970,7 +970,7 @@ static void emit_instance(walker *w, int r, const inst_req *q)
     an_ctx *c = w->c;
     an_set_result *o = w->out;
     if (w->parallel_depth > 0) {
-        if (w->task_count >= 1024)
+        if (w->task_count >= PC_MAX_DEPTH) /* upstream's threshold inside a parallel-for: the largest depth */
             cut(w, PC_CLOSE_HARD_LIMIT);
     } else if (w->task_count >= c->kcap) {
         cut(w, PC_CLOSE_LIMIT);

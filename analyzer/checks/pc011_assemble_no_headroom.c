@@ -18,8 +18,8 @@ static void assemble_no_headroom(pc_chk_ctx *c, const pc_kernel *kern, const pc_
     const pc_option *src = cfg->src_pool;
     pc_loc at = pc_chk_primary(src, kern);
     int64_t want[3] = {cfg->pool[0], depth + c->in->assemble_headroom, cfg->pool[2]};
-    if (want[1] > 1024)
-        want[1] = 1024;
+    if (want[1] > PC_MAX_DEPTH)
+        want[1] = PC_MAX_DEPTH;
     /* Name the tensors that cross a DeviceTask boundary. */
     pc_sb names = {0};
     for (int i = 0; i < r->ncross_task_assemble && i < 3; i++) {

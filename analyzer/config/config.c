@@ -28,7 +28,7 @@ void pc_cfg_defaults(pc_runtime_config *c)
 bool pc_cfg_precise(const pc_runtime_config *c) { return c->pool[0] || c->pool[1] || c->pool[2]; }
 
 /* upstream reads stitch_function_max_num as uint16 and caps it at MAX_STITCH_FUNC_NUM = 1024 */
-int64_t pc_cfg_k(const pc_runtime_config *c) { return c->max_num > 1024 ? 1024 : c->max_num; }
+int64_t pc_cfg_k(const pc_runtime_config *c) { return c->max_num > PC_MAX_DEPTH ? PC_MAX_DEPTH : c->max_num; }
 
 void pc_cfg_effective_pool(const pc_runtime_config *c, int64_t out[3])
 {
@@ -205,7 +205,7 @@ typedef enum verdict {
 typedef struct int_option { const char *key; int64_t lo, hi; } int_option;
 
 static const int_option int_options[] = {
-    {PC_KEY_MAX_NUM, 1, 1024},
+    {PC_KEY_MAX_NUM, 1, PC_MAX_DEPTH},
     {PC_KEY_WORKSPACE_KB, 0, 2147483647},
     {PC_KEY_PARALLELISM, 1, 8},
 };
@@ -242,7 +242,7 @@ static verdict judge(const char *key, const pc_optval *v)
     for (int i = 0; i < 3; i++) {
         if (v->items[i].kind == PC_OPT_UNKNOWN)
             unknown = true;    /* evaluated at run time: only the others can be judged */
-        else if (!is_int_in(&v->items[i], 0, 1024))
+        else if (!is_int_in(&v->items[i], 0, PC_MAX_DEPTH))
             return V_BAD_ELEMENT;
     }
     return unknown ? V_NO_CHANGE : V_OK;

@@ -295,7 +295,7 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
         return NULL;
     }
     if (!strcmp(k, "assemble_headroom")) {
-        char *e = int_field(s, c, k, 0, 1024, &pc->assemble_headroom);
+        char *e = int_field(s, c, k, 0, PC_MAX_DEPTH, &pc->assemble_headroom);
         pc->has_assemble_headroom = e == NULL;
         return e;
     }

@@ -35,7 +35,7 @@ static void suggested(const pc_result *r, const pc_runtime_config *cfg, int64_t 
         pc_cfg_effective_pool(cfg, now);
     for (int i = 0; i < 3; i++) {
         if (floor_only && !r->needed[i]) {
-            out[i] = now[i] > 1024 ? 1024 : now[i];
+            out[i] = now[i] > PC_MAX_DEPTH ? PC_MAX_DEPTH : now[i];
             continue;
         }
         int64_t d = r->predicted[i] >= 0 ? r->predicted[i] : r->bounds[i];
@@ -47,7 +47,7 @@ static void suggested(const pc_result *r, const pc_runtime_config *cfg, int64_t 
             d = 1;
         if (!r->needed[i])
             d = 0;
-        out[i] = d > 1024 ? 1024 : d;
+        out[i] = d > PC_MAX_DEPTH ? PC_MAX_DEPTH : d;
     }
 }
 

@@ -33,7 +33,10 @@ typedef struct pc_runtime_config {
 void pc_cfg_defaults(pc_runtime_config *c);
 /* Precise mode: any element of the pool triple is non-zero. */
 bool pc_cfg_precise(const pc_runtime_config *c);
-/* k = min(stitch_function_max_num, 1024) */
+/* The largest pool depth and stitch_function_max_num the runtime accepts (upstream's
+ * tile_fwk_config_schema.json); every depth poolcheck suggests or checks is at most this. */
+#define PC_MAX_DEPTH 1024
+/* k = min(stitch_function_max_num, PC_MAX_DEPTH) */
 int64_t pc_cfg_k(const pc_runtime_config *c);
 /* The triple the runtime uses: {k,k,k} unless precise. */
 void pc_cfg_effective_pool(const pc_runtime_config *c, int64_t out[3]);
