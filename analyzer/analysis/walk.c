@@ -1024,8 +1024,14 @@ static bool eval(walker *w, const pc_expr *e, int64_t *v)
 
 static void push_binding(walker *w, const char *name, int64_t v)
 {
-    if (!name || !*name || w->nscope >= AN_MAX_DEPTH * 2)
+    if (!name || !*name)
         return;
+    /* two bindings (index, factor) per enclosing loop: the loop-nesting limit stops the walk
+     * first, so this is never reached; if it were, the walk stops and says so, never a lost index */
+    if (w->nscope >= AN_MAX_DEPTH * 2) {
+        nesting_limit(w, "loop bindings", AN_MAX_DEPTH * 2);
+        return;
+    }
     w->scope[w->nscope].name = name;
     w->scope[w->nscope].value = v;
     w->nscope++;
