@@ -859,7 +859,7 @@ START_TEST(units_over_compiled_roots)
 }
 END_TEST
 
-/* Issue 16: a step of 0 gives no iterations and a flag (never a division by zero or a formula);
+/* A step of 0 gives no iterations and a flag (never a division by zero or a formula);
  * a walk cut by the instance cap is never reported as exact. */
 START_TEST(zero_step_and_truncation)
 {
@@ -898,7 +898,7 @@ START_TEST(zero_step_and_truncation)
 END_TEST
 
 
-/* Issue 17: a loop of identical iterations is added DeviceTask by DeviceTask in closed form, with
+/* A loop of identical iterations is added DeviceTask by DeviceTask in closed form, with
  * the per-instance walk's result.  3,000,000 iterations of [matmul 512 B root_inner, write of an
  * exclusive 1024 B outcast read at the end], k = 100: tasks of 100 instances, ceil(100 * 512 / 512)
  * = 100 and ceil(100 * 1024 / 1024) = 100; the reader closes with one task of 1. */
@@ -974,7 +974,7 @@ START_TEST(seed_large_closed_form)
 }
 END_TEST
 
-/* Issue 17: the closed form against the per-instance walk, in the fields reports read. */
+/* The closed form against the per-instance walk, in the fields reports read. */
 static void assert_same(const pc_result *a, const pc_result *b)
 {
     for (int i = 0; i < 3; i++) {
@@ -1002,7 +1002,7 @@ static void assert_same(const pc_result *a, const pc_result *b)
     ck_assert_int_eq(a->ncross_task_assemble, b->ncross_task_assemble);
 }
 
-/* Issue 17: the seed example with L_STATIC = 10^12 is exact (the instance cap of 50 million made
+/* The seed example with L_STATIC = 10^12 is exact (the instance cap of 50 million made
  * it a bound before): 2*10^12 + 1 instances, ceil(that / 128) DeviceTasks, [128, 1, 1] from
  * DeviceTask 1, the first full task of l_loop_1 (task 0 holds l_loop_0 and 127 of l_loop_1). */
 START_TEST(seed_trillion_exact)
@@ -1030,7 +1030,7 @@ START_TEST(seed_trillion_exact)
 }
 END_TEST
 
-/* Issue 17: "exact for trip counts up to 2^62": the seed example at L = 2^61 - 1 has 2^62 - 1
+/* "exact for trip counts up to 2^62": the seed example at L = 2^61 - 1 has 2^62 - 1
  * instances (the walk stopped at 2^61 before: truncated), ceil(that / 128) = 2^55 DeviceTasks;
  * at L = 2^62 (2^63 + 1 instances, past int64) it stops as truncated, never a wrapped count. */
 START_TEST(seed_two_to_the_62_exact)

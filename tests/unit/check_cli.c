@@ -45,7 +45,7 @@ START_TEST(version_and_help)
     o = pc_test_poolcheck(NULL);
     ck_assert_int_eq(o.status, 2);
     pc_test_output_free(&o);
-    /* `model --help` says what the command prints, not only its usage line (issue 14) */
+    /* `model --help` says what the command prints, not only its usage line */
     o = pc_test_poolcheck("model", "--help", NULL);
     ck_assert_int_eq(o.status, 0);
     ck_assert_ptr_nonnull(strstr(o.out, "Print the kernel model of FILE as JSON"));
@@ -243,7 +243,7 @@ START_TEST(subcommand_vs_file)
 }
 END_TEST
 
-/* A mistyped subcommand that names no file: the nearest subcommand as a hint, exit 2 (issue 14).
+/* A mistyped subcommand that names no file: the nearest subcommand as a hint, exit 2.
  * The same word as an existing file is read as a kernel file; a word far from every subcommand
  * is a file that cannot be opened. */
 START_TEST(mistyped_subcommand)
@@ -328,7 +328,7 @@ static char *slurp_file(const char *path)
 }
 
 /* --fix reports what remains after the rewrite (as ruff --fix does), not the finding it just
- * fixed, and takes the exit status from what remains (issue 14). */
+ * fixed, and takes the exit status from what remains. */
 START_TEST(fix_reports_what_remains)
 {
     char *d = tmpdir();
@@ -488,7 +488,7 @@ START_TEST(device_task_numbering)
 END_TEST
 
 /* --fix-dry-run inserting the module-level call before the decorator keeps blank lines between
- * the call and the decorator (issue 14). */
+ * the call and the decorator. */
 START_TEST(fix_dry_run_blank_line_before_decorator)
 {
     pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", "--fix-dry-run", SEED_PY, NULL);

@@ -1,4 +1,4 @@
-/* check_cli_typos.c - what the command line does with a typo and with no evidence (issue 25):
+/* check_cli_typos.c - what the command line does with a typo and with no evidence:
  * an unknown runtime option key from --set or .poolcheck.json is PC003 (exit 1) with the key
  * meant; an unknown command-line option names the option meant (exit 2); `logs --kernel` that
  * compared nothing exits 3. */
@@ -140,7 +140,7 @@ START_TEST(unknown_flag_did_you_mean)
 }
 END_TEST
 
-/* issue 25 item 6: `logs --kernel` over logs that show nothing passes no gate: exit 3, said on
+/* `logs --kernel` over logs that show nothing passes no gate: exit 3, said on
  * stderr; the table is still printed.  Without --kernel nothing was to be compared (exit 0); with
  * real logs the comparison exits 0. */
 START_TEST(logs_nothing_compared)

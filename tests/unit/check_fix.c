@@ -1,4 +1,4 @@
-/* check_fix.c - what `check --fix` may write and how (issue 26 items 5, 6 and 8):
+/* check_fix.c - what `check --fix` may write and how:
  *   - a source on stdin (/dev/stdin < victim.py) gets its fixed text printed, and the file behind
  *     stdin is left alone; a name of another open descriptor (/proc/self/fd/3, /dev/fd/3, a link
  *     to one) is refused; so is a file that is not a regular file;

@@ -15,7 +15,7 @@
  * analysed with pc_analysis_opts.walk_every_instance, and the closed form for loops of identical
  * iterations must give the per-instance walk's result in every field reports read.
  *
- * Issue 17: long generated kernels (refwalk.py --long) where the closed form adds repeating
+ * Long generated kernels (refwalk.py --long) where the closed form adds repeating
  * periods, and every fixture under tests/fixtures (Python and C++; Python only under ASan) at
  * k = 128, 4 and 1, analysed both ways, must agree in every field reports read.
  *
@@ -281,7 +281,7 @@ START_TEST(generated_kernels_agree)
 }
 END_TEST
 
-/* Issue 17: kernels with longer loops and small k, where DeviceTask windows repeat and the closed
+/* Kernels with longer loops and small k, where DeviceTask windows repeat and the closed
  * form adds periods (nested loops, index-dependent paths, unroll, barriers, parallel loops,
  * kernel-body and loop-body assemble tensors): the reference walker, the per-instance walk and the
  * closed form agree, and the closed form really ran on a good part of them. */

@@ -1003,7 +1003,7 @@ START_TEST(threads)
 }
 END_TEST
 
-/* ---- issue 13 and 11: scalars, open ranks, conditions, alternatives, modules, noise, limits ---- */
+/* ---- scalars, open ranks, conditions, alternatives, modules, noise, limits ---- */
 
 static int count_kind(const pc_kernel *k, pc_stmt_kind kind)
 {
@@ -1396,7 +1396,7 @@ START_TEST(binding_names_nothing)
 }
 END_TEST
 
-/* Issue 26 item 3: module constants wait until a kernel reads them, and then are what Python's order
+/* Module constants wait until a kernel reads them, and then are what Python's order
  * makes them: a constant reading a name bound again later is evaluated at once (A is 2, not 6), a
  * forward reference stays the symbol it was, a kernel parameter hiding a constant still finds it
  * among the kernel's constants, and what no kernel reads is never evaluated (no note for S30). */

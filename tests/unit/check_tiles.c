@@ -1,5 +1,5 @@
-/* check_tiles.c - tile shapes in the model and root_inner tensors as tile pieces (issue 18,
- * docs/model.md section 7 "Tile pieces of root_inner tensors").
+/* check_tiles.c - tile shapes in the model and root_inner tensors as tile pieces
+ * (docs/model.md section 7 "Tile pieces of root_inner tensors").
  *
  * The frontends record the tiles in force at each op (Python: a pypto.loop body scopes them, a helper
  * does not; C++: one current tile in program order, across FUNCTIONs); the model JSON carries them
