@@ -55,6 +55,9 @@ const char *pc_cli_opt_value(int argc, char **argv, int *i, const char *name, bo
 /* Analyse one file with these options (.poolcheck.json lookup, config file, bindings).  Returns
  * NULL after printing an error (bad config file, unreadable input): exit status 2. */
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path);
+/* The same, and *in (when not NULL) says what the file was given from outside its source, for the
+ * HTML report (pointers into c's arena and configurations; valid while c is). */
+pc_file_result *pc_cli_analyze_inputs(pc_cli_common *c, pc_frontend *fe, const char *path, pc_rep_html_file_inputs *in);
 /* --show-settings: print what path would be analysed with (the options, the project and config
  * files, every binding and runtime option from outside the source, each with its source) to out,
  * without analysing.  False after printing an error (a broken project or config file). */

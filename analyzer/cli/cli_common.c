@@ -539,9 +539,31 @@ static bool file_opts(pc_cli_common *c, const char *path, pc_check_opts *o, cons
 
 pc_file_result *pc_cli_analyze(pc_cli_common *c, pc_frontend *fe, const char *path)
 {
+    return pc_cli_analyze_inputs(c, fe, path, NULL);
+}
+
+pc_file_result *pc_cli_analyze_inputs(pc_cli_common *c, pc_frontend *fe, const char *path, pc_rep_html_file_inputs *in)
+{
     pc_check_opts o;
-    if (!file_opts(c, path, &o, NULL, NULL))
+    const pc_project_config *proj = NULL;
+    const pc_config_file *cfg = NULL;
+    if (!file_opts(c, path, &o, &proj, &cfg))
         return NULL;
+    if (in) {
+        /* the facts --show-settings prints, for the HTML report's Inputs section */
+        *in = (pc_rep_html_file_inputs){
+            .file = path,
+            .project_file = proj ? proj->path : NULL,
+            .project_how = !proj ? NULL : c->project_file ? "--config-file" : "the nearest .poolcheck.json",
+            .config_file = cfg ? cfg->path : NULL,
+            .config_how = !cfg ? NULL : c->config_path ? "--config" : proj ? proj->path : NULL,
+            .sets = o.analysis.sets,
+            .nsets = o.analysis.nsets,
+            .binding_sources = o.parse.binding_sources,
+            .ext_opts = o.ext_opts,
+            .next_opts = o.next_opts,
+        };
+    }
     const char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
     if (!fr)

@@ -673,8 +673,12 @@ int pc_cmd_check(int argc, char **argv)
 
     pc_frontend *fe = pc_frontend_new();
     PC_VEC(pc_file_result *) results = {0};
+    PC_VEC(pc_rep_html_file_inputs) file_inputs = {0}; /* --report: what each file was given */
     for (size_t i = 0; i < files.count; i++) {
-        pc_file_result *fr = pc_cli_analyze(&c, fe, files.items[i]);
+        pc_rep_html_file_inputs in;
+        pc_file_result *fr = pc_cli_analyze_inputs(&c, fe, files.items[i], report ? &in : NULL);
+        if (fr && report)
+            PC_VEC_PUSH(file_inputs, in);
         if (!fr) {
             status = PC_EXIT_USAGE;
             break;
@@ -757,10 +761,16 @@ int pc_cmd_check(int argc, char **argv)
             print_statistics(out, counts);
         }
     }
-    if (report && pc_rep_html_write(report, results.items, results.count, NULL) != 0) {
-        pc_cli_error("cannot write '%s': %s", report, strerror(errno));
-        status = PC_EXIT_USAGE;
+    if (report) {
+        pc_rep_html_inputs in = {.argv = (const char *const *)argv, .argc = (size_t)argc, .cwd = ro.base_dir,
+                                 .files = file_inputs.items, .nfiles = file_inputs.count,
+                                 .assemble_headroom = c.assemble_headroom};
+        if (pc_rep_html_write_inputs(report, results.items, results.count, NULL, &in) != 0) {
+            pc_cli_error("cannot write '%s': %s", report, strerror(errno));
+            status = PC_EXIT_USAGE;
+        }
     }
+    PC_VEC_FREE(file_inputs);
     if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
         status = PC_EXIT_USAGE;
     if (!no_such_kernel(&c, files.count, status))

@@ -54,9 +54,9 @@ static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
  * Returns the analysis (the caller frees it, after the HTML report that draws it), or NULL
  * after printing an error (exit 2). */
 static pc_file_result *kernel_prediction(pc_cli_common *c, pc_frontend *fe, const char *file,
-                                         const char *name, int64_t pred[3])
+                                         const char *name, int64_t pred[3], pc_rep_html_file_inputs *in)
 {
-    pc_file_result *fr = pc_cli_analyze(c, fe, file);
+    pc_file_result *fr = pc_cli_analyze_inputs(c, fe, file, in);
     bool ok = fr != NULL;
     if (ok && fr->model->fatal) {
         for (int i = 0; i < fr->model->nmessages; i++)
@@ -109,7 +109,7 @@ static pc_file_result *kernel_prediction(pc_cli_common *c, pc_frontend *fe, cons
  * module takes plain numbers; this is where the log reader's runs become them).  Returns 0, or -1
  * with errno set by pc_rep_html_write. */
 static int write_report(const char *path, pc_file_result *fr, const char *kernel_name,
-                        const pc_log_set *set)
+                        const pc_log_set *set, const pc_rep_html_inputs *in)
 {
     size_t n = set->nruns;
     pc_rep_html_run *runs = pc_mem_calloc(n ? n : 1, sizeof *runs);
@@ -144,7 +144,7 @@ static int write_report(const char *path, pc_file_result *fr, const char *kernel
     }
     pc_rep_html_extra extra = {.kernel = kernel_name, .runs = runs, .nruns = n,
                                .plan_bytes = -1};
-    int rc = pc_rep_html_write(path, &fr, 1, &extra);
+    int rc = pc_rep_html_write_inputs(path, &fr, 1, &extra, in);
     int saved = errno;
     for (size_t i = 0; i < n; i++) {
         pc_mem_free(labels[i]);
@@ -178,6 +178,7 @@ int pc_cmd_logs(int argc, char **argv)
     pc_log_set *set = NULL;
     pc_frontend *fe = NULL;
     pc_file_result *kernel_fr = NULL;
+    pc_rep_html_file_inputs kernel_in = {0}; /* --report: what the kernel file was given */
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -274,7 +275,7 @@ int pc_cmd_logs(int argc, char **argv)
     int64_t pred[3] = {-1, -1, -1};
     if (kernel) {
         fe = pc_frontend_new();
-        kernel_fr = kernel_prediction(&c, fe, kernel, kernel_name, pred);
+        kernel_fr = kernel_prediction(&c, fe, kernel, kernel_name, pred, &kernel_in);
         if (!kernel_fr) {
             status = PC_EXIT_USAGE;
             goto done;
@@ -326,7 +327,9 @@ int pc_cmd_logs(int argc, char **argv)
         pc_log_write_text(out, set, &chk);
     if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
         status = PC_EXIT_USAGE;
-    if (report && write_report(report, kernel_fr, kernel_name, set) != 0) {
+    pc_rep_html_inputs in = {.argv = (const char *const *)argv, .argc = (size_t)argc, .files = &kernel_in,
+                             .nfiles = 1, .assemble_headroom = c.assemble_headroom};
+    if (report && write_report(report, kernel_fr, kernel_name, set, &in) != 0) {
         pc_cli_error("cannot write '%s': %s", report, strerror(errno));
         status = PC_EXIT_USAGE;
     }

@@ -4,6 +4,14 @@
  * DeviceTask needs per pool against the configured and predicted depths (6), the tensors and their
  * pools (4) and the workspace bytes (7); with a run's logs, what it observed (11).
  *
+ * It also reproduces its inputs (issue 25 item 9): an "Inputs" section after the summary with the
+ * command line, the files with their project and config file, every binding with its source and
+ * the runtime options from outside the source (the facts `check --show-settings` prints, handed in
+ * as pc_rep_html_inputs), and "Configuration to paste": pc_rep_emit_config's JSON / Python / C++
+ * text, each in a block one click selects (CSS user-select; there is no script for a copy button).
+ * Each kernel's section lists the runtime options in force with where each was set (the
+ * pc_runtime_config's src_* options: default, a file, --set, or the source's own call).
+ *
  * Nothing here computes a depth: every number comes from pc_result.  The one price computed is
  * the workspace bytes of depths the caller brings (observed, planned), and that goes through
  * pc_workspace_bytes, the analysis' own formula.
@@ -338,7 +346,12 @@ static const char css[] =
     ".plan{stroke:var(--plan);stroke-width:2;stroke-dasharray:12 4}"
     ".kline{stroke:var(--axis);stroke-width:1.5;stroke-dasharray:5 3}\n"
     ".obsmark{fill:var(--obs);stroke:var(--bg);stroke-width:1}"
-    ".budget{stroke:var(--cfg);stroke-width:2;stroke-dasharray:3 3}\n";
+    ".budget{stroke:var(--cfg);stroke-width:2;stroke-dasharray:3 3}\n"
+    /* the inputs: what a reader copies keeps its line breaks and wraps inside the page */
+    "pre.cmd,pre.paste,pre.caveats{margin:4px 0 10px;padding:8px 12px;background:var(--card);"
+    "border:1px solid var(--border);border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere}"
+    "pre.paste{user-select:all;-webkit-user-select:all;cursor:text}"
+    ".pastehead{font-weight:600;font-size:13px;margin-top:10px}.inputgroup{margin:6px 0 14px}\n";
 
 /* ---- per kernel -------------------------------------------------------------------------------- */
 
@@ -353,6 +366,7 @@ typedef struct kctx {
     int64_t plan_bytes;             /* -1 unknown */
     int uid;                        /* unique per kernel in the page, for element ids */
     int *colour;                    /* per root: palette index (rank among the roots that run), -1 */
+    pc_arena *arena;                /* option values' text, for this page */
 } kctx;
 
 /* The class that colours root `root`: consecutive running roots get consecutive colours. */
@@ -398,7 +412,7 @@ static void table_begin(pc_sb *b, const char *cls, const char *head_cells)
 static void table_end(pc_sb *b) { pc_sb_append(b, "</tbody></table>\n"); }
 
 /* `file:line` as a link to the local file (file:///abs/path#L<line>), plain text when the file is
- * not on this machine. */
+ * not on this machine; line 0: the file alone. */
 static void file_link(pc_sb *b, const char *file, uint32_t line)
 {
     struct stat st;
@@ -408,7 +422,8 @@ static void file_link(pc_sb *b, const char *file, uint32_t line)
         pc_sb uri = {0};
         pc_sb_append(&uri, "file://");
         pc_rep_uri_escape(&uri, abs);
-        pc_sb_printf(&uri, "#L%u", line);
+        if (line)
+            pc_sb_printf(&uri, "#L%u", line);
         pc_sb_append(b, "<a class=\"mono\" href=\"");
         esc_n(b, uri.data, uri.len);
         pc_sb_append(b, "\">");
@@ -418,7 +433,8 @@ static void file_link(pc_sb *b, const char *file, uint32_t line)
         pc_sb_append(b, "<span class=\"mono\">");
     }
     esc(b, file ? file : "?");
-    pc_sb_printf(b, ":%u", line);
+    if (line)
+        pc_sb_printf(b, ":%u", line);
     pc_sb_append(b, local ? "</a>" : "</span>");
 }
 
@@ -1362,6 +1378,324 @@ static void facts(kctx *c)
     pc_sb_append(b, "</div>\n");
 }
 
+/* ---- the inputs: runtime options, bindings, the command line, the configuration to paste ------ */
+
+/* Where option o was set, as a user finds it: "--set", "tile_fwk_config.json FILE:LINE", the
+ * source's own call at FILE:LINE (o NULL: "default"). */
+static void option_source(pc_sb *b, const pc_option *o)
+{
+    if (!o) {
+        pc_sb_append(b, "<span class=\"muted\">default</span>");
+        return;
+    }
+    const char *what = "?";
+    switch (o->site) {
+    case PC_SITE_COMMAND_LINE: pc_sb_append(b, "<code>--set</code>"); return;
+    case PC_SITE_CONFIG_FILE: what = "tile_fwk_config.json"; break;
+    case PC_SITE_PROJECT_FILE: what = ".poolcheck.json"; break;
+    case PC_SITE_SET_RUNTIME_OPTIONS: what = "set_runtime_options"; break;
+    case PC_SITE_SET_OPTIONS: what = "set_options(runtime_options=...)"; break;
+    case PC_SITE_OPTIONS_SCOPE: what = "options(runtime_options=...)"; break;
+    case PC_SITE_JIT: what = "jit(runtime_options=...)"; break;
+    case PC_SITE_CPP_SET_RUNTIME_OPTION: what = "SetRuntimeOption"; break;
+    }
+    pc_sb_printf(b, "<code>%s</code>", what);
+    if (o->loc.file) {
+        pc_sb_append(b, " at ");
+        file_link(b, o->loc.file, o->loc.line);
+    }
+}
+
+/* The four runtime options the analysis reads, as in force for this kernel, with their sources. */
+static void runtime_table(kctx *c)
+{
+    const pc_runtime_config *cfg = c->cfg;
+    if (!cfg)
+        return;
+    pc_sb *b = c->b;
+    struct { const char *key; char *value; const pc_option *src; } rows[] = {
+        {PC_KEY_POOL, pc_arena_printf(c->arena, "[%lld, %lld, %lld]", (long long)cfg->pool[0], (long long)cfg->pool[1],
+                                      (long long)cfg->pool[2]), cfg->src_pool},
+        {PC_KEY_MAX_NUM, pc_arena_printf(c->arena, "%lld", (long long)cfg->max_num), cfg->src_max_num},
+        {PC_KEY_WORKSPACE_KB, pc_arena_printf(c->arena, "%lld", (long long)cfg->workspace_kb), cfg->src_workspace_kb},
+        {PC_KEY_PARALLELISM, pc_arena_printf(c->arena, "%lld", (long long)cfg->parallelism), cfg->src_parallelism},
+    };
+    pc_sb_append(b, "<h4>Runtime options in force</h4>\n");
+    table_begin(b, "options", "<th>runtime option</th><th class=\"n\">value</th><th>set by</th>");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        pc_sb_printf(b, "<tr><td><code>%s</code></td><td class=\"n nw\">%s</td><td>", rows[i].key, rows[i].value);
+        option_source(b, rows[i].src);
+        pc_sb_append(b, "</td></tr>\n");
+    }
+    table_end(b);
+}
+
+/* An argument as a POSIX shell reads it back: bare when it holds only safe characters, else in
+ * single quotes (a quote inside as '\''). */
+static void shell_word(pc_sb *b, const char *a)
+{
+    bool bare = *a != 0;
+    for (const char *p = a; *p && bare; p++)
+        bare = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               strchr("_-./=:,+@%", *p) != NULL;
+    if (bare) {
+        pc_sb_append(b, a);
+        return;
+    }
+    pc_sb_putc(b, '\'');
+    for (const char *p = a; *p; p++)
+        if (*p == '\'')
+            pc_sb_append(b, "'\\''");
+        else
+            pc_sb_putc(b, *p);
+    pc_sb_putc(b, '\'');
+}
+
+static bool same_str(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+static const char *binding_source(const pc_rep_html_file_inputs *in, size_t set, size_t i)
+{
+    const char *src = in->binding_sources && in->binding_sources[set] ? in->binding_sources[set][i] : NULL;
+    return src ? src : "--bind";
+}
+
+/* Two files were given the same bindings, options, project and config file: they share a row. */
+static bool same_inputs(pc_arena *a, const pc_rep_html_file_inputs *x, const pc_rep_html_file_inputs *y)
+{
+    if (!same_str(x->project_file, y->project_file) || !same_str(x->config_file, y->config_file) ||
+        x->nsets != y->nsets || x->next_opts != y->next_opts)
+        return false;
+    for (size_t s = 0; s < x->nsets; s++) {
+        if (x->sets[s].count != y->sets[s].count)
+            return false;
+        for (size_t i = 0; i < x->sets[s].count; i++)
+            if (!same_str(x->sets[s].items[i].name, y->sets[s].items[i].name) ||
+                x->sets[s].items[i].value != y->sets[s].items[i].value ||
+                !same_str(binding_source(x, s, i), binding_source(y, s, i)))
+                return false;
+    }
+    for (size_t i = 0; i < x->next_opts; i++) {
+        const pc_option *p = &x->ext_opts[i], *q = &y->ext_opts[i];
+        if (!same_str(p->key, q->key) || p->site != q->site || !same_str(p->loc.file, q->loc.file) ||
+            p->loc.line != q->loc.line || !same_str(pc_cfg_value_text(a, &p->value), pc_cfg_value_text(a, &q->value)))
+            return false;
+    }
+    return true;
+}
+
+/* The inputs recorded for files[f], named `file` (the entry of the same index, else the first of
+ * that name), or NULL. */
+static const pc_rep_html_file_inputs *inputs_of(const pc_rep_html_inputs *in, size_t f, const char *file)
+{
+    if (in && f < in->nfiles && same_str(in->files[f].file, file))
+        return &in->files[f];
+    for (size_t i = 0; in && file && i < in->nfiles; i++)
+        if (same_str(in->files[i].file, file))
+            return &in->files[i];
+    return NULL;
+}
+
+/* Every binding of every set, with its source; a binding an earlier one of its name shadows is
+ * marked (the first one wins: pc_expr_eval). */
+static void bindings_table(pc_sb *b, const pc_rep_html_file_inputs *in)
+{
+    size_t nbound = 0;
+    for (size_t s = 0; s < in->nsets; s++)
+        nbound += in->sets[s].count;
+    if (!nbound) {
+        pc_sb_append(b, "<p>Bindings: none.</p>\n");
+        return;
+    }
+    if (in->nsets > 1)
+        pc_sb_printf(b, "<p>Bindings: %zu sets; the depths are the element-wise maximum over the sets.</p>\n", in->nsets);
+    table_begin(b, "bindings", in->nsets > 1 ? "<th class=\"n\">set</th><th>symbol</th><th class=\"n\">value</th><th>given by</th><th></th>"
+                                             : "<th>symbol</th><th class=\"n\">value</th><th>given by</th><th></th>");
+    for (size_t s = 0; s < in->nsets; s++)
+        for (size_t i = 0; i < in->sets[s].count; i++) {
+            const pc_binding *bd = &in->sets[s].items[i];
+            bool shadowed = false;
+            for (size_t j = 0; j < i && !shadowed; j++)
+                shadowed = same_str(in->sets[s].items[j].name, bd->name);
+            pc_sb_append(b, "<tr>");
+            if (in->nsets > 1)
+                pc_sb_printf(b, "<td class=\"n\">%zu</td>", s);
+            pc_sb_append(b, "<td><code>");
+            esc(b, bd->name);
+            pc_sb_printf(b, "</code></td><td class=\"n\">%lld</td><td>", (long long)bd->value);
+            const char *src = binding_source(in, s, i);
+            bool flag = src[0] == '-' && src[1] == '-' && !strchr(src, ' ');
+            pc_sb_append(b, flag ? "<code>" : "<span class=\"mono\">");
+            esc(b, src);
+            pc_sb_append(b, flag ? "</code>" : "</span>");
+            pc_sb_printf(b, "</td><td>%s</td></tr>\n",
+                         shadowed ? "<span class=\"muted\">not used: an earlier binding of this name wins</span>" : "");
+        }
+    table_end(b);
+}
+
+/* The runtime options from outside the source, in the order they apply (later wins). */
+static void ext_options_table(pc_sb *b, pc_arena *a, const pc_rep_html_file_inputs *in)
+{
+    if (!in->next_opts) {
+        pc_sb_append(b, "<p>Runtime options from outside the source: none.</p>\n");
+        return;
+    }
+    pc_sb_append(b, "<p>Runtime options from outside the source, in the order they apply (a later one wins; the "
+                    "source's own calls come after the files and before <code>--set</code>):</p>\n");
+    table_begin(b, "extopts", "<th>runtime option</th><th>value</th><th>set by</th><th></th>");
+    for (size_t i = 0; i < in->next_opts; i++) {
+        const pc_option *o = &in->ext_opts[i];
+        pc_sb_append(b, "<tr><td><code>");
+        esc(b, o->key);
+        pc_sb_append(b, "</code></td><td><code>");
+        esc(b, pc_cfg_value_text(a, &o->value));
+        pc_sb_append(b, "</code></td><td>");
+        option_source(b, o);
+        pc_sb_append(b, "</td><td>");
+        const char *why = o->key ? pc_cfg_validate(a, o->key, &o->value) : NULL;
+        if (!o->key || !pc_cfg_runtime_key_known(o->key)) {
+            pc_sb_append(b, "<span class=\"bad\">not a runtime option: never applied</span>");
+        } else if (why) {
+            pc_sb_append(b, "<span class=\"bad\">");
+            esc(b, why);
+            pc_sb_append(b, " Never applied.</span>");
+        }
+        pc_sb_append(b, "</td></tr>\n");
+    }
+    table_end(b);
+}
+
+static const char *lang_name(pc_lang l) { return l == PC_LANG_CPP ? "C++" : l == PC_LANG_PYTHON ? "Python" : "?"; }
+
+/* The files analysed, grouped by equal inputs; per group its project and config file, bindings and
+ * runtime options from outside the source. */
+static void input_files(pc_sb *b, pc_arena *a, pc_file_result *const *files, size_t nfiles, const pc_rep_html_inputs *in)
+{
+    bool *done = pc_mem_calloc(nfiles ? nfiles : 1, sizeof *done);
+    for (size_t f = 0; f < nfiles; f++) {
+        if (done[f] || !files[f] || !files[f]->model)
+            continue;
+        const pc_rep_html_file_inputs *fi = inputs_of(in, f, files[f]->model->file);
+        pc_sb_append(b, "<div class=\"inputgroup\">\n<table class=\"inputfiles\"><thead><tr><th>file</th>"
+                        "<th>language</th><th class=\"n\">kernels</th></tr></thead><tbody>\n");
+        for (size_t g = f; g < nfiles; g++) {
+            if (done[g] || !files[g] || !files[g]->model)
+                continue;
+            const pc_rep_html_file_inputs *gi = inputs_of(in, g, files[g]->model->file);
+            if (g != f && !(fi && gi && same_inputs(a, fi, gi)) && !(!fi && !gi))
+                continue;
+            done[g] = true;
+            const pc_model *m = files[g]->model;
+            pc_sb_append(b, "<tr><td>");
+            file_link(b, m->file, 0);
+            pc_sb_printf(b, "</td><td>%s</td><td class=\"n\">%d</td></tr>\n", lang_name(m->lang), m->nkernels);
+        }
+        table_end(b);
+        if (!fi) {
+            pc_sb_append(b, "<p class=\"muted\">The bindings and the runtime options from outside the source were not "
+                            "given to this report; each kernel's section lists the runtime options in force.</p>\n");
+        } else {
+            pc_sb_append(b, "<p>Project file: ");
+            if (fi->project_file) {
+                file_link(b, fi->project_file, 0);
+                if (fi->project_how) {
+                    pc_sb_append(b, " (");
+                    esc(b, fi->project_how);
+                    pc_sb_append(b, ")");
+                }
+            } else {
+                pc_sb_append(b, "none");
+            }
+            pc_sb_append(b, ". Runtime config file: ");
+            if (fi->config_file) {
+                file_link(b, fi->config_file, 0);
+                if (fi->config_how) {
+                    pc_sb_append(b, " (");
+                    esc(b, fi->config_how);
+                    pc_sb_append(b, ")");
+                }
+            } else {
+                pc_sb_append(b, "none");
+            }
+            pc_sb_append(b, ".</p>\n");
+            bindings_table(b, fi);
+            ext_options_table(b, a, fi);
+        }
+        pc_sb_append(b, "</div>\n");
+    }
+    pc_mem_free(done);
+}
+
+/* The JSON, Python and C++ text of check --emit-config for these files, each in a block that one
+ * click selects (the page has no script, so no copy button), and what it cannot promise. */
+static void paste_blocks(pc_sb *b, pc_file_result *const *files, size_t nfiles, int64_t headroom)
+{
+    pc_sb_append(b, "<h3 id=\"paste\">Configuration to paste</h3>\n");
+    size_t analysed = 0;
+    for (size_t f = 0; f < nfiles; f++)
+        for (int k = 0; files[f] && files[f]->model && files[f]->results && k < files[f]->model->nkernels; k++)
+            analysed += files[f]->results[k] != NULL;
+    if (!analysed) {
+        pc_sb_append(b, "<p class=\"muted\">No kernel was analysed: there is nothing to paste.</p>\n");
+        return;
+    }
+    pc_sb_printf(b, "<p>The suggested <code>%s</code> of %s (the element-wise maximum over the kernels, assemble "
+                    "headroom %lld), as <code>poolcheck check --emit-config=json|python|cpp</code> writes it. "
+                    "A click on a block selects all of it.</p>\n",
+                 PC_KEY_POOL, analysed == 1 ? "the kernel" : "every kernel", (long long)headroom);
+    static const struct { const char *kind, *title; } kinds[] = {
+        {"json", "tile_fwk_config.json (its \"runtime\" section)"},
+        {"python", "Python, before the kernel runs"},
+        {"cpp", "C++, before the kernel runs"},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        char *text = pc_rep_emit_config(files, nfiles, kinds[i].kind, headroom);
+        pc_sb_printf(b, "<div class=\"paste\"><div class=\"pastehead\">%s</div><pre class=\"paste\" id=\"paste-%s\"><code>",
+                     kinds[i].title, kinds[i].kind);
+        esc(b, text);
+        pc_sb_append(b, "</code></pre></div>\n");
+        pc_mem_free(text);
+    }
+    char *caveats = pc_rep_emit_caveats(files, nfiles);
+    if (caveats && *caveats) {
+        pc_sb_append(b, "<p class=\"bad\">Part of the code was not modelled: these depths are a floor.</p>\n<pre class=\"caveats\"><code>");
+        esc(b, caveats);
+        pc_sb_append(b, "</code></pre>\n");
+    }
+    pc_mem_free(caveats);
+}
+
+/* What the report was computed from: the command line, the files with their settings, every
+ * binding and runtime option from outside the source with its source, and the configuration to
+ * paste. */
+static void inputs_section(pc_sb *b, pc_arena *a, pc_file_result *const *files, size_t nfiles, const pc_rep_html_inputs *in)
+{
+    pc_sb_append(b, "<section class=\"inputs\" id=\"inputs\">\n<h2>Inputs</h2>\n");
+    if (in && in->argc && in->argv) {
+        pc_sb cmd = {0};
+        pc_sb_append(&cmd, "poolcheck");
+        for (size_t i = 0; i < in->argc; i++) {
+            pc_sb_putc(&cmd, ' ');
+            shell_word(&cmd, in->argv[i] ? in->argv[i] : "");
+        }
+        pc_sb_append(b, "<h3>Command line</h3>\n<pre class=\"cmd\"><code>");
+        esc_n(b, cmd.data, cmd.len);
+        pc_sb_append(b, "</code></pre>\n");
+        pc_sb_free(&cmd);
+        if (in->cwd) {
+            pc_sb_append(b, "<p class=\"muted\">run in <span class=\"mono\">");
+            esc(b, in->cwd);
+            pc_sb_append(b, "</span></p>\n");
+        }
+    }
+    pc_sb_printf(b, "<h3>%s analysed</h3>\n", nfiles == 1 ? "File" : "Files");
+    if (!nfiles)
+        pc_sb_append(b, "<p class=\"muted\">none</p>\n");
+    input_files(b, a, files, nfiles, in);
+    paste_blocks(b, files, nfiles, in ? in->assemble_headroom : 1);
+    pc_sb_append(b, "</section>\n");
+}
+
 /* The extra data that belongs to kernel `name` (the first match in the list). */
 static const pc_rep_html_extra *extra_for(const pc_rep_html_extra *ex, const char *name)
 {
@@ -1388,6 +1722,7 @@ static void kernel_section(kctx *c)
     pc_sb_append(b, "</p>\n");
     facts(c);
     depth_table(c);
+    runtime_table(c);
 
     pc_sb_append(b, "<h4>Instances in program order and their DeviceTasks</h4>\n");
     if (r->instances >= 0)
@@ -1492,7 +1827,8 @@ static void summary(pc_sb *b, pc_file_result *const *files, size_t nfiles, int n
                      count[PC_SEV_ERROR], plural((int64_t)count[PC_SEV_ERROR], "error", "errors"),
                      count[PC_SEV_WARNING], plural((int64_t)count[PC_SEV_WARNING], "warning", "warnings"),
                      count[PC_SEV_NOTE], plural((int64_t)count[PC_SEV_NOTE], "note", "notes"));
-    pc_sb_append(b, "</p>\n");
+    pc_sb_append(b, " <a href=\"#inputs\">Inputs</a> (bindings, runtime options and their sources) \xC2\xB7 "
+                    "<a href=\"#paste\">Configuration to paste</a></p>\n");
     if (total) {
         pc_sb_append(b, "<ul class=\"diags\">\n");
         for (int rank = 0; rank < 4; rank++)
@@ -1548,9 +1884,11 @@ static void summary(pc_sb *b, pc_file_result *const *files, size_t nfiles, int n
     pc_sb_append(b, "</section>\n");
 }
 
-char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
+char *pc_rep_html_render_inputs(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra,
+                                const pc_rep_html_inputs *inputs)
 {
     pc_sb b = {0};
+    pc_arena *arena = pc_arena_new();
     int nkernels = 0;
     const char *first = NULL;
     for (size_t f = 0; f < nfiles; f++)
@@ -1584,6 +1922,7 @@ char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_r
     summary(&b, files, nfiles, nkernels);
     if (nkernels == 0)
         pc_sb_append(&b, "<p>No kernel found.</p>\n");
+    inputs_section(&b, arena, files, nfiles, inputs);
 
     int uid = 0;
     for (size_t f = 0; f < nfiles; f++) {
@@ -1619,6 +1958,7 @@ char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_r
             c.r = r;
             c.cfg = fr->cfgs ? &fr->cfgs[k] : NULL;
             c.uid = uid++;
+            c.arena = arena;
             c.ex = extra_for(extra, m->kernels[k].name);
             for (int p = 0; p < 3; p++)
                 c.observed[p] = -1;
@@ -1644,16 +1984,28 @@ char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_r
         pc_sb_append(&b, "</section>\n");
     }
     pc_sb_append(&b, "</main>\n</body>\n</html>\n");
+    pc_arena_free(arena);
     return pc_sb_take(&b);
 }
 
+char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
+{
+    return pc_rep_html_render_inputs(files, nfiles, extra, NULL);
+}
+
 int pc_rep_html_write(const char *path, pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra)
+{
+    return pc_rep_html_write_inputs(path, files, nfiles, extra, NULL);
+}
+
+int pc_rep_html_write_inputs(const char *path, pc_file_result *const *files, size_t nfiles,
+                             const pc_rep_html_extra *extra, const pc_rep_html_inputs *inputs)
 {
     if (!path || !*path) {
         errno = EINVAL;
         return -1;
     }
-    char *doc = pc_rep_html_render(files, nfiles, extra);
+    char *doc = pc_rep_html_render_inputs(files, nfiles, extra, inputs);
     size_t len = strlen(doc);
     bool to_stdout = strcmp(path, "-") == 0;
     FILE *out = to_stdout ? stdout : fopen(path, "w");

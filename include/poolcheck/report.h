@@ -182,12 +182,50 @@ struct pc_rep_html_extra {
                                       kernel's name (or has kernel NULL) is used */
 };
 
+/* What one file's analysis was given from outside its source, for the report's "Inputs" section
+ * (the same facts `check --show-settings` prints; the driver's pc_check_opts after
+ * pc_check_opts_layer).  Every pointer is the caller's and may be NULL / 0. */
+typedef struct pc_rep_html_file_inputs {
+    const char *file;                  /* the analysed file, as pc_model.file names it */
+    const char *project_file;          /* the .poolcheck.json in force, or NULL */
+    const char *project_how;           /* how it was found: "--config-file", "the nearest .poolcheck.json" */
+    const char *config_file;           /* the tile_fwk_config.json in force, or NULL */
+    const char *config_how;            /* "--config", or the project file that names it */
+    const pc_bindings *sets;           /* pc_analysis_opts.sets / nsets */
+    size_t nsets;
+    const char *const *const *binding_sources; /* pc_parse_opts.binding_sources; NULL entries: --bind */
+    const pc_option *ext_opts;         /* pc_check_opts.ext_opts / next_opts, in the order they apply */
+    size_t next_opts;
+} pc_rep_html_file_inputs;
+
+typedef struct pc_rep_html_inputs {
+    const char *const *argv;           /* the command line from the subcommand on ("check", ...); */
+    size_t argc;                       /* argc 0: not shown */
+    const char *cwd;                   /* the directory it ran in, or NULL */
+    const pc_rep_html_file_inputs *files; /* one per analysed file, matched to the results by file */
+    size_t nfiles;
+    int64_t assemble_headroom;         /* of the pasted configuration (pc_rep_emit_config) */
+} pc_rep_html_inputs;
+
 /* Write the report of `files` to path ("-" = standard output).  extra may be NULL.  Returns 0,
  * or -1 with errno set (the file could not be created or written). */
 int pc_rep_html_write(const char *path, pc_file_result *const *files, size_t nfiles,
                       const pc_rep_html_extra *extra);
 /* The same page as a string; the caller frees it with pc_mem_free. */
 char *pc_rep_html_render(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra);
+/* The same with the run's inputs (NULL: the section says what it cannot show, the headroom is 1).
+ * Every page has an "Inputs" section (id "inputs", after the summary): the command line and the
+ * directory, the files analysed with the project and config file of each, every binding of every
+ * set with its source (a binding shadowed by an earlier one of its name is marked), the runtime
+ * options from outside the source in the order they apply, and "Configuration to paste": the
+ * JSON, Python and C++ text pc_rep_emit_config gives for these files (as `check --emit-config`
+ * writes it), each in a block one click selects.  Each kernel's section also lists the runtime
+ * options in force (pc_runtime_config) with where each was set: default, tile_fwk_config.json,
+ * .poolcheck.json, --set, or the source's own call at FILE:LINE. */
+char *pc_rep_html_render_inputs(pc_file_result *const *files, size_t nfiles, const pc_rep_html_extra *extra,
+                                const pc_rep_html_inputs *inputs);
+int pc_rep_html_write_inputs(const char *path, pc_file_result *const *files, size_t nfiles,
+                             const pc_rep_html_extra *extra, const pc_rep_html_inputs *inputs);
 /* ==== end of the HTML report section ========================================================== */
 
 #ifdef __cplusplus

@@ -838,6 +838,248 @@ START_TEST(summary_first)
 }
 END_TEST
 
+/* ---- the Inputs section (issue 25 item 9) ------------------------------------------------------- */
+
+/* s as the report writes it in text: the five markup characters as entities (s is ASCII). */
+static char *html_text(const char *s)
+{
+    pc_sb b = {0};
+    for (; *s; s++)
+        switch (*s) {
+        case '&': pc_sb_append(&b, "&amp;"); break;
+        case '<': pc_sb_append(&b, "&lt;"); break;
+        case '>': pc_sb_append(&b, "&gt;"); break;
+        case '"': pc_sb_append(&b, "&quot;"); break;
+        case '\'': pc_sb_append(&b, "&#39;"); break;
+        default: pc_sb_putc(&b, *s);
+        }
+    return pc_sb_take(&b);
+}
+
+#define HAS(doc, frag) ck_assert_msg(strstr((doc), (frag)) != NULL, "no\n%s\nin the page", (frag))
+
+/* Hostile names and values everywhere a user writes them: the command line, binding names and
+ * sources, option keys and values, file names; every one escaped, the sources right. */
+START_TEST(inputs_escaped)
+{
+    kb b;
+    build_seed_named(&b, "k.py", "k<&>\"", "tmp_assemble");
+    pc_file_result *fr = analyse(&b, (const int64_t[]){64, 2, 1});
+    /* where the configuration in force came from: the source's own call, and --set */
+    pc_option src_pool = {.key = PC_KEY_POOL, .site = PC_SITE_SET_RUNTIME_OPTIONS, .kernel = -1,
+                          .loc = pc_model_loc(b.m, NULL, 7, 1, 0, 0)};
+    pc_option src_max = {.key = PC_KEY_MAX_NUM, .value = {.kind = PC_OPT_INT, .i = 128}, .site = PC_SITE_COMMAND_LINE,
+                         .kernel = -1};
+    fr->cfgs[0].src_pool = &src_pool;
+    fr->cfgs[0].src_max_num = &src_max;
+
+    pc_binding set0[] = {{"n<&>", 4}, {"n<&>", 5}}, set1[] = {{"m", 8}};
+    pc_bindings sets[] = {{set0, 2}, {set1, 1}};
+    const char *src0[] = {"shapes&.json (--shapes)", NULL}, *src1[] = {"/p/<.poolcheck.json>"};
+    const char *const *sources[] = {src0, src1};
+    pc_optval items[] = {{.kind = PC_OPT_INT, .i = 64}, {.kind = PC_OPT_INT, .i = 2}, {.kind = PC_OPT_INT, .i = 1}};
+    pc_option ext[] = {
+        {.key = "stitch_funtion<num>", .value = {.kind = PC_OPT_STRING, .text = "<script>&"}, .site = PC_SITE_PROJECT_FILE,
+         .kernel = -1, .loc = {.file = "/p/<x>.json", .line = 3}},
+        {.key = PC_KEY_POOL, .value = {.kind = PC_OPT_LIST, .items = items, .nitems = 3}, .site = PC_SITE_COMMAND_LINE,
+         .kernel = -1},
+    };
+    pc_rep_html_file_inputs fi = {.file = "k.py", .project_file = "/p/<.poolcheck.json>", .project_how = "--config-file",
+                                  .sets = sets, .nsets = 2, .binding_sources = sources, .ext_opts = ext, .next_opts = 2};
+    const char *argv[] = {"check", "--bind", "n<&>=4", "--report=o.html", "it's.py"};
+    pc_rep_html_inputs in = {.argv = argv, .argc = 5, .cwd = "/w&d", .files = &fi, .nfiles = 1, .assemble_headroom = 1};
+    char *doc = pc_rep_html_render_inputs(&fr, 1, NULL, &in);
+    const char *bad = xml_check(doc);
+    ck_assert_msg(bad == NULL, "not well-formed: %s", bad ? bad : "");
+    assert_self_contained(doc);
+
+    /* after the summary (which links to it), before the first file */
+    char *sec = strstr(doc, "<section class=\"inputs\" id=\"inputs\">\n<h2>Inputs</h2>\n");
+    ck_assert_ptr_nonnull(sec);
+    ck_assert(strstr(doc, "<section class=\"summary\"") < sec && sec < strstr(doc, "<section class=\"file\">"));
+    HAS(doc, "<a href=\"#inputs\">Inputs</a>");
+    HAS(doc, "<a href=\"#paste\">Configuration to paste</a>");
+    /* the command line as a shell reads it back */
+    HAS(sec, "<pre class=\"cmd\"><code>poolcheck check --bind &#39;n&lt;&amp;&gt;=4&#39; --report=o.html "
+             "&#39;it&#39;\\&#39;&#39;s.py&#39;</code></pre>\n<p class=\"muted\">run in <span class=\"mono\">/w&amp;d</span></p>");
+    /* the project file and how it was found */
+    HAS(sec, "<p>Project file: <span class=\"mono\">/p/&lt;.poolcheck.json&gt;</span> (--config-file). "
+             "Runtime config file: none.</p>");
+    /* every binding of both sets, with its source; the shadowed one says so */
+    HAS(sec, "<p>Bindings: 2 sets; the depths are the element-wise maximum over the sets.</p>");
+    HAS(sec, "<tr><td class=\"n\">0</td><td><code>n&lt;&amp;&gt;</code></td><td class=\"n\">4</td>"
+             "<td><span class=\"mono\">shapes&amp;.json (--shapes)</span></td><td></td></tr>\n");
+    HAS(sec, "<tr><td class=\"n\">0</td><td><code>n&lt;&amp;&gt;</code></td><td class=\"n\">5</td><td><code>--bind</code></td>"
+             "<td><span class=\"muted\">not used: an earlier binding of this name wins</span></td></tr>\n");
+    HAS(sec, "<tr><td class=\"n\">1</td><td><code>m</code></td><td class=\"n\">8</td>"
+             "<td><span class=\"mono\">/p/&lt;.poolcheck.json&gt;</span></td><td></td></tr>\n");
+    /* the options from outside the source, in order, with where each was given */
+    char *o1 = strstr(sec, "<tr><td><code>stitch_funtion&lt;num&gt;</code></td><td><code>&#39;&lt;script&gt;&amp;&#39;</code></td>"
+                           "<td><code>.poolcheck.json</code> at <span class=\"mono\">/p/&lt;x&gt;.json:3</span></td>"
+                           "<td><span class=\"bad\">not a runtime option: never applied</span></td></tr>\n");
+    char *o2 = strstr(sec, "<tr><td><code>stitch_function_num_per_pool</code></td><td><code>[64, 2, 1]</code></td>"
+                           "<td><code>--set</code></td><td></td></tr>\n");
+    ck_assert(o1 && o2 && o1 < o2);
+    /* the three snippets of pc_rep_emit_config, escaped, the kernel's name in their comments too */
+    HAS(sec, "<pre class=\"paste\" id=\"paste-json\"><code>{\n  &quot;runtime&quot;: {\n    "
+             "&quot;stitch_function_num_per_pool&quot;: [64, 2, 1]\n  }\n}\n</code></pre>");
+    HAS(sec, "<pre class=\"paste\" id=\"paste-python\"><code># poolcheck: stitch_function_num_per_pool=[64, 2, 1] for 1 kernel\n"
+             "#   k&lt;&amp;&gt;&quot; (k.py:1): ");
+    HAS(sec, "\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n</code></pre>");
+    HAS(sec, "<pre class=\"paste\" id=\"paste-cpp\"><code>// poolcheck: ");
+    HAS(sec, "\nconfig::SetRuntimeOption(&quot;stitch_function_num_per_pool&quot;, std::vector&lt;int64_t&gt;{64, 2, 1});\n"
+             "</code></pre>");
+    HAS(sec, "assemble headroom 1)");
+    /* the kernel's section: each option in force and its source */
+    char *ks = strstr(doc, "<section class=\"kernel\"");
+    ck_assert_ptr_nonnull(ks);
+    HAS(ks, "<h4>Runtime options in force</h4>\n");
+    HAS(ks, "<tr><td><code>stitch_function_num_per_pool</code></td><td class=\"n nw\">[64, 2, 1]</td>"
+            "<td><code>set_runtime_options</code> at <span class=\"mono\">k.py:7</span></td></tr>\n");
+    HAS(ks, "<tr><td><code>stitch_function_max_num</code></td><td class=\"n nw\">128</td><td><code>--set</code></td></tr>\n");
+    HAS(ks, "<tr><td><code>max_workspace_kb</code></td><td class=\"n nw\">0</td><td><span class=\"muted\">default</span></td></tr>\n");
+    /* nothing raw */
+    ck_assert_ptr_null(strstr(doc, "n<&"));
+    ck_assert_ptr_null(strstr(doc, "/p/<"));
+    ck_assert_ptr_null(strstr(doc, "<x>"));
+    ck_assert_ptr_null(strstr(doc, "it's"));
+    ck_assert_ptr_null(strstr(doc, "w&d"));
+    pc_mem_free(doc);
+    pc_file_result_free(fr);
+}
+END_TEST
+
+/* Without the caller's inputs the section says what it cannot show, and still has what the results
+ * hold: the files, the options in force per kernel, the configuration to paste. */
+START_TEST(inputs_not_given)
+{
+    kb b;
+    build_seed(&b);
+    pc_file_result *fr = analyse(&b, NULL);
+    char *doc = render(fr, NULL);
+    char *sec = strstr(doc, "<section class=\"inputs\" id=\"inputs\">");
+    ck_assert_ptr_nonnull(sec);
+    ck_assert_ptr_null(strstr(doc, "<pre class=\"cmd\">"));
+    HAS(sec, "<tr><td><span class=\"mono\">k.py</span></td><td>Python</td><td class=\"n\">1</td></tr>\n");
+    HAS(sec, "The bindings and the runtime options from outside the source were not given to this report");
+    HAS(sec, "assemble headroom 1)");
+    HAS(sec, "\npypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])\n</code></pre>");
+    HAS(doc, "<tr><td><code>stitch_function_num_per_pool</code></td><td class=\"n nw\">[0, 0, 0]</td>"
+             "<td><span class=\"muted\">default</span></td></tr>\n");
+    pc_mem_free(doc);
+
+    /* no kernel: nothing to paste */
+    doc = pc_rep_html_render(NULL, 0, NULL);
+    ck_assert_ptr_null(xml_check(doc));
+    HAS(doc, "No kernel was analysed: there is nothing to paste.");
+    pc_mem_free(doc);
+    pc_file_result_free(fr);
+}
+END_TEST
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char kernel_with_options[] =
+    "import pypto\n"
+    "\n"
+    "pypto.experimental.set_runtime_options(stitch_function_max_num=32)\n"
+    "\n"
+    "\n"
+    "@pypto.frontend.jit\n"
+    "def k(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32), n: int):\n"
+    "    t = pypto.tensor([16, 16], pypto.DT_FP32, \"t\")\n"
+    "    for i, u in pypto.loop_unroll(0, n, 1, name=\"l\"):\n"
+    "        t[:] = pypto.add(x, x)\n"
+    "        y[:] = t + 0.0\n";
+
+/* `check --report`: what the command was given, from each source, as --show-settings finds it; two
+ * files given the same share one table; the snippets are --emit-config's text. */
+START_TEST(inputs_from_the_command_line)
+{
+    char dir[] = "/tmp/pc_html_in_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char py[256], py2[256], proj[256], cfg[256], out[256], arg[300];
+    snprintf(py, sizeof py, "%s/two.py", dir);
+    snprintf(py2, sizeof py2, "%s/three.py", dir);
+    snprintf(proj, sizeof proj, "%s/.poolcheck.json", dir);
+    snprintf(cfg, sizeof cfg, "%s/tile_fwk_config.json", dir);
+    snprintf(out, sizeof out, "%s/out.html", dir);
+    snprintf(arg, sizeof arg, "--report=%s", out);
+    put_file(py, kernel_with_options);
+    put_file(py2, kernel_with_options);
+    put_file(proj, "{\"bind\": {\"n\": 2},\n \"runtime\": {\"stitch_function_max_num\": 64}}");
+    put_file(cfg, "{\"runtime\": {\"device_sched_parallelism\": 2}}");
+    pc_test_output o = pc_test_poolcheck("check", "--config", cfg, "--bind", "n=4", "--set", "max_workspace_kb=4096", arg,
+                                         py, py2, NULL);
+    ck_assert_msg(o.status == 0 || o.status == 1, "%s", o.err);
+    pc_test_output_free(&o);
+    size_t len;
+    char *err = NULL;
+    char *doc = pc_read_file(out, &len, &err);
+    ck_assert_ptr_nonnull(doc);
+    const char *bad = xml_check(doc);
+    ck_assert_msg(bad == NULL, "not well-formed: %s", bad ? bad : "");
+    assert_self_contained(doc);
+    char *sec = strstr(doc, "<section class=\"inputs\" id=\"inputs\">");
+    ck_assert_ptr_nonnull(sec);
+    char want[2048];
+    snprintf(want, sizeof want, "<pre class=\"cmd\"><code>poolcheck check --config %s --bind n=4 --set max_workspace_kb=4096 "
+                                "--report=%s %s %s</code></pre>", cfg, out, py, py2);
+    HAS(sec, want);
+    /* one group: both files, the same inputs */
+    ck_assert_uint_eq(count(sec, "<div class=\"inputgroup\">"), 1);
+    snprintf(want, sizeof want, "<a class=\"mono\" href=\"file://%s\">%s</a></td><td>Python</td><td class=\"n\">1</td></tr>\n"
+                                "<tr><td><a class=\"mono\" href=\"file://%s\">%s</a>", py, py, py2, py2);
+    HAS(sec, want);
+    snprintf(want, sizeof want, "<p>Project file: <a class=\"mono\" href=\"file://%s\">%s</a> (the nearest .poolcheck.json). "
+                                "Runtime config file: <a class=\"mono\" href=\"file://%s\">%s</a> (--config).</p>", proj, proj, cfg, cfg);
+    HAS(sec, want);
+    snprintf(want, sizeof want, "<tr><td><code>n</code></td><td class=\"n\">2</td><td><span class=\"mono\">%s</span></td>"
+                                "<td></td></tr>\n<tr><td><code>n</code></td><td class=\"n\">4</td><td><code>--bind</code></td>"
+                                "<td><span class=\"muted\">not used: an earlier binding of this name wins</span></td></tr>\n", proj);
+    HAS(sec, want);
+    snprintf(want, sizeof want, "<tr><td><code>device_sched_parallelism</code></td><td><code>2</code></td>"
+                                "<td><code>tile_fwk_config.json</code> at <a class=\"mono\" href=\"file://%s#L1\">%s:1</a></td>"
+                                "<td></td></tr>\n<tr><td><code>stitch_function_max_num</code></td><td><code>64</code></td>"
+                                "<td><code>.poolcheck.json</code> at <a class=\"mono\" href=\"file://%s#L2\">%s:2</a></td><td></td></tr>\n"
+                                "<tr><td><code>max_workspace_kb</code></td><td><code>4096</code></td><td><code>--set</code></td>"
+                                "<td></td></tr>\n", cfg, cfg, proj, proj);
+    HAS(sec, want);
+    /* the kernel's options in force: the source's own call beats the project file */
+    snprintf(want, sizeof want, "<tr><td><code>stitch_function_max_num</code></td><td class=\"n nw\">32</td>"
+                                "<td><code>set_runtime_options</code> at <a class=\"mono\" href=\"file://%s#L3\">%s:3</a></td></tr>\n", py, py);
+    HAS(doc, want);
+    HAS(doc, "<tr><td><code>max_workspace_kb</code></td><td class=\"n nw\">4096</td><td><code>--set</code></td></tr>\n");
+    /* each snippet is what --emit-config writes for the same command */
+    static const char *const kinds[] = {"json", "python", "cpp"};
+    for (size_t i = 0; i < 3; i++) {
+        char emit[32];
+        snprintf(emit, sizeof emit, "--emit-config=%s", kinds[i]);
+        o = pc_test_poolcheck("check", "--config", cfg, "--bind", "n=4", "--set", "max_workspace_kb=4096", emit, py, py2, NULL);
+        ck_assert_int_eq(o.status, 0);
+        ck_assert_ptr_nonnull(strstr(o.out, "stitch_function_num_per_pool"));
+        char *text = html_text(o.out);
+        snprintf(want, sizeof want, "<pre class=\"paste\" id=\"paste-%s\"><code>%s</code></pre>", kinds[i], text);
+        HAS(sec, want);
+        pc_mem_free(text);
+        pc_test_output_free(&o);
+    }
+    pc_mem_free(doc);
+    unlink(py);
+    unlink(py2);
+    unlink(proj);
+    unlink(cfg);
+    unlink(out);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("html");
@@ -857,6 +1099,9 @@ int main(void)
     tcase_add_test(tc, write_file);
     tcase_add_test(tc, seed_from_python_source);
     tcase_add_test(tc, summary_first);
+    tcase_add_test(tc, inputs_escaped);
+    tcase_add_test(tc, inputs_not_given);
+    tcase_add_test(tc, inputs_from_the_command_line);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
