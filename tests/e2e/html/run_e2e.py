@@ -6,7 +6,8 @@
    (which calls pc_rep_html_write the same way).
 2. Validates it: well-formed XML (xml.dom.minidom), tags balanced as HTML (html.parser),
    self-contained (no script, nothing a browser would fetch), and the seed's numbers as SVG text:
-   predicted 64, 1, 1 and the DeviceTask sizes 128 and 1.
+   predicted 64, 1, 1 and the DeviceTask sizes 128 and 1; the Inputs section with the command
+   line's --set and --bind and their sources, and the JSON / Python / C++ snippets to paste.
 3. Renders it with headless Chromium (installed if missing: scripts/install-deps.sh chromium, else
    apt-get) in the light and the dark colour scheme, and checks that the screenshots are not blank
    (distinct colours counted with the pure-Python PNG decoder below) and that the dark one is dark.
@@ -42,7 +43,9 @@ def write_report(args, out):
     example = os.path.join('examples', 'k_tmp_to_d_emb.py')
     helptext = subprocess.run([args.poolcheck, 'check', '--help'], capture_output=True, text=True)
     if '--report' in helptext.stdout + helptext.stderr:
-        cmd = [args.poolcheck, 'check', '--report=' + out, example]
+        # a --set and a --bind, so that the Inputs section has something from the command line
+        cmd = [args.poolcheck, 'check', '--no-config-lookup', '--set', 'max_workspace_kb=4096', '--bind', 'B_STATIC=1',
+               '--report=' + out, example]
     else:
         cmd = [args.demo, out, example]
     note('running ' + ' '.join(cmd))
@@ -133,8 +136,40 @@ def validate(path):
             fail('SVG text %r appears %d times, want at least %d' % (s, got, n))
     if not any(t.startswith('each cell = 1 instance') for t in texts):
         fail('no "each cell = 1 instance" note')
+    check_inputs(dom)
     note('report is well-formed, self-contained and shows the seed numbers (%d bytes, %d SVG texts)'
          % (len(data), len(texts)))
+
+
+def element_text(node):
+    if node.nodeType == node.TEXT_NODE:
+        return node.data
+    return ''.join(element_text(c) for c in node.childNodes)
+
+
+def check_inputs(dom):
+    """The Inputs section (issue 25 item 9): the command line, the --set and --bind with their
+    source, and the three snippets to paste."""
+    by_id = {}
+    for tag in ('section', 'pre', 'h3'):
+        for e in dom.getElementsByTagName(tag):
+            if e.getAttribute('id'):
+                by_id[e.getAttribute('id')] = e
+    sec = by_id.get('inputs')
+    if sec is None:
+        fail('no Inputs section (id="inputs")')
+    text = element_text(sec)
+    for want in ('poolcheck check --no-config-lookup --set max_workspace_kb=4096 --bind B_STATIC=1',
+                 'B_STATIC1--bind', 'max_workspace_kb4096--set', 'Configuration to paste'):
+        if want not in text:
+            fail('the Inputs section lacks %r' % want)
+    snippets = {'json': '"stitch_function_num_per_pool": [64, 2, 1]',
+                'python': 'pypto.experimental.set_runtime_options(stitch_function_num_per_pool=[64, 2, 1])',
+                'cpp': 'config::SetRuntimeOption("stitch_function_num_per_pool", std::vector<int64_t>{64, 2, 1});'}
+    for kind, want in snippets.items():
+        pre = by_id.get('paste-' + kind)
+        if pre is None or want not in element_text(pre):
+            fail('no %s snippet with %r' % (kind, want))
 
 
 # ---- 3. rendering ----------------------------------------------------------------------------

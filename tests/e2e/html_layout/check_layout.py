@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """html_layout: the HTML report fits a 1400 px wide window without horizontal scrolling, also for
 a kernel whose "why" texts are long (many roots with long names in one DeviceTask, long tensor
-names), and its summary is on the first screen.  Rendered with headless Chromium; skipped (77)
+names), and its summary is on the first screen; its Inputs section is drawn, with the three
+configuration blocks to paste, each selected whole by one click.  Rendered with headless Chromium; skipped (77)
 when no Chromium is installed.
 
     check_layout.py BIN_DIR WORK_DIR
@@ -57,9 +58,17 @@ def main():
             continue
         with open(report, encoding="utf-8") as f:
             page = f.read()
-        probe = ("<script>document.title = 'W' + document.documentElement.scrollWidth + ' I' + "
+        # W page width, I window width, S summary top; the Inputs section: N its height, P the paste
+        # blocks drawn with a configuration in them, U those one click selects whole
+        probe = ("<script>var inp = document.getElementById('inputs');"
+                 "var pastes = Array.prototype.slice.call(document.querySelectorAll('pre.paste'));"
+                 "document.title = 'W' + document.documentElement.scrollWidth + ' I' + "
                  "window.innerWidth + ' S' + Math.round(document.getElementById('summary')"
-                 ".getBoundingClientRect().top);</script></body>")
+                 ".getBoundingClientRect().top) + ' N' + (inp ? Math.round(inp.getBoundingClientRect().height) : -1)"
+                 " + ' P' + pastes.filter(function (p) { return p.getBoundingClientRect().height > 0 && "
+                 "p.textContent.indexOf('stitch_function_num_per_pool') >= 0; }).length"
+                 " + ' U' + pastes.filter(function (p) { var u = getComputedStyle(p).userSelect || "
+                 "getComputedStyle(p).webkitUserSelect; return u === 'all'; }).length;</script></body>")
         probed = os.path.join(work, name + ".probe.html")
         with open(probed, "w", encoding="utf-8") as f:
             f.write(page.replace("</body>", probe, 1))
@@ -67,12 +76,12 @@ def main():
                  "--window-size=%d,900" % WIDTH, "--virtual-time-budget=3000"]
         d = subprocess.run([chromium] + flags + ["--dump-dom", "file://" + os.path.abspath(probed)],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
-        m = re.search(r"<title>W(\d+) I(\d+) S(-?\d+)</title>", d.stdout.decode("utf-8", "replace"))
+        m = re.search(r"<title>W(\d+) I(\d+) S(-?\d+) N(-?\d+) P(\d+) U(\d+)</title>", d.stdout.decode("utf-8", "replace"))
         if not m:
             print("%s: chromium gave no measurement" % name)
             failures += 1
             continue
-        scroll, inner, top = (int(g) for g in m.groups())
+        scroll, inner, top, inputs_h, pastes, selectable = (int(g) for g in m.groups())
         subprocess.run([chromium] + flags + ["--screenshot=" + os.path.join(work, name + ".png"),
                                              "file://" + os.path.abspath(report)],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
@@ -82,6 +91,13 @@ def main():
             failures += 1
         if top > 300:
             print("%s: the summary is not at the top (%d px)" % (name, top))
+            failures += 1
+        print("%s: Inputs section %d px high, %d paste blocks drawn, %d select whole" % (name, inputs_h, pastes, selectable))
+        if inputs_h <= 0:
+            print("%s: no Inputs section drawn" % name)
+            failures += 1
+        if pastes != 3 or selectable != 3:
+            print("%s: want the 3 paste blocks (JSON, Python, C++) drawn and selectable whole" % name)
             failures += 1
     return 1 if failures else 0
 
