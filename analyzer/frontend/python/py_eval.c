@@ -597,6 +597,8 @@ const char *pc_py_eval_str(pc_py_ctx *c, const pc_py_node *n)
     return v.kind == PV_STR ? v.s : NULL;
 }
 
+/* Longer than 150 lines on purpose: one case per expression kind of the Python model, each a few
+ * lines (the larger ones - calls, subscripts, operators - are functions of their own). */
 pc_py_val pc_py_eval(pc_py_ctx *c, const pc_py_node *n)
 {
     if (!n)
