@@ -7,9 +7,12 @@
  * Each page is built from the table entry's page fields (checks.def explains them): what the
  * check finds, why it matters, a failing and a fixed example in Python and C++, the real output
  * of `POOLCHECK check --no-summary --color=never --no-config-lookup k.py` on the failing Python
- * example (run in a temporary directory; only the blocks of this check are kept), notes, and how
- * to suppress it.  The index is pc_chk_docs_index().  A PC*.md page with no table entry is an
- * error in both modes.
+ * example (run in a temporary directory; everything it prints, stdout and stderr as a terminal
+ * shows them, the notes of other checks included), notes, and how to suppress it.  The page shows
+ * the output as a ```console block of `poolcheck check --no-summary k.py` run in=files, with the
+ * failing Python example its file=k.py, so the CTest docs_console runs it again as the page says
+ * (docs/dev/writing-docs.md).  The index is pc_chk_docs_index().  A PC*.md page with no table
+ * entry is an error in both modes.
  *
  * Not part of the library: the build's `regenerate-check-docs` target runs it over the source
  * tree, and the CTest checks_docs runs it with --check (analyzer/checks/docgen/CMakeLists.txt).
@@ -212,19 +215,19 @@ static bool write_text(const char *path, const char *text)
     return ok;
 }
 
-/* stdout of `poolcheck check --no-summary --color=never --no-config-lookup k.py` with k.py = src,
- * in a fresh temporary directory (pc_mem_free); NULL with a message when it does not exit 0 or 1. */
+/* stdout and stderr, interleaved in one pipe as a terminal shows them, of `poolcheck check
+ * --no-summary --color=never --no-config-lookup k.py` with k.py = src, in a fresh temporary
+ * directory (pc_mem_free); NULL with a message when it does not exit 0 or 1. */
 static char *run_poolcheck(const char *poolcheck, const char *id, const char *args, const char *src)
 {
     const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], file[PATH_MAX + 8], errfile[PATH_MAX + 8];
+    char dir[PATH_MAX], file[PATH_MAX + 8];
     snprintf(dir, sizeof dir, "%s/gen_check_docs.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(stderr, "gen_check_docs: cannot make a temporary directory: %s\n", strerror(errno));
         return NULL;
     }
     snprintf(file, sizeof file, "%s/k.py", dir);
-    snprintf(errfile, sizeof errfile, "%s/stderr", dir);
     char *result = NULL;
     int fds[2] = {-1, -1};
     if (!write_text(file, src) || pipe(fds) != 0) {
@@ -237,8 +240,7 @@ static char *run_poolcheck(const char *poolcheck, const char *id, const char *ar
         goto out;
     }
     if (pid == 0) {
-        FILE *err = freopen(errfile, "w", stderr);
-        if (!err || chdir(dir) != 0 || dup2(fds[1], STDOUT_FILENO) < 0)
+        if (chdir(dir) != 0 || dup2(fds[1], STDOUT_FILENO) < 0 || dup2(fds[1], STDERR_FILENO) < 0)
             _exit(127);
         close(fds[0]);
         close(fds[1]);
@@ -258,51 +260,23 @@ static char *run_poolcheck(const char *poolcheck, const char *id, const char *ar
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    pc_sb_append(&b, "");
+    char *printed = pc_sb_take(&b);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-        char *msg = pc_read_file(errfile, NULL, NULL);
         fprintf(stderr, "gen_check_docs: %s: '%s check k.py' failed (status %d): %s\n", id, poolcheck,
-                WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg ? msg : "");
-        pc_mem_free(msg);
-        pc_sb_free(&b);
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1, printed);
+        pc_mem_free(printed);
         goto out;
     }
-    pc_sb_append(&b, "");
-    result = pc_sb_take(&b);
+    result = printed;
 out:
     if (fds[0] >= 0)
         close(fds[0]);
     if (fds[1] >= 0)
         close(fds[1]);
-    unlink(errfile);
     unlink(file);
     rmdir(dir);
     return result;
-}
-
-/* The diagnostics of check `id` in the text output, each with the lines that follow it (source,
- * caret, fix, notes), up to the next diagnostic; everything else dropped. */
-static char *only_check(const char *out, const char *id)
-{
-    char tag[32];
-    snprintf(tag, sizeof tag, "[%s", id);
-    pc_sb b = {0};
-    bool keep = false;
-    for (const char *line = out; *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
-        char *l = pc_mem_strndup(line, len);
-        bool starts = strncmp(l, "k.py:", 5) == 0 &&
-                      (strstr(l, ": error:") || strstr(l, ": warning:") ||
-                       (strstr(l, ": note:") && strstr(l, "[PC")));
-        if (starts)
-            keep = strstr(l, tag) != NULL;
-        if (keep)
-            pc_sb_append(&b, l);
-        pc_mem_free(l);
-        line += len;
-    }
-    pc_sb_append(&b, "");
-    return pc_sb_take(&b);
 }
 
 /* ---- the page --------------------------------------------------------------------------------- */
@@ -313,7 +287,7 @@ static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
     char *fcpp = example_source(pg, &cpp_frame, pg->cpp_source, &pg->failing.cpp);
     char *xpy = example_source(pg, &python_frame, pg->py_source, &pg->fixed.py);
     char *xcpp = example_source(pg, &cpp_frame, pg->cpp_source, &pg->fixed.cpp);
-    char *out = NULL, *shown = NULL, *page = NULL;
+    char *out = NULL, *page = NULL;
     if (!fpy || !fcpp || !xpy || !xcpp)
         goto done;
     if (!pg->finds || !pg->why) {
@@ -328,12 +302,13 @@ static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
     }
     if (!(out = run_poolcheck(poolcheck, pg->id, pg->args, fpy)))
         goto done;
-    shown = only_check(out, pg->id);
-    size_t len = strlen(shown);
-    while (len && shown[len - 1] == '\n')
-        shown[--len] = 0;
-    if (!len) {
-        fprintf(stderr, "gen_check_docs: %s: the failing example reports nothing\n", pg->id);
+    size_t len = strlen(out);
+    while (len && out[len - 1] == '\n')
+        out[--len] = 0;
+    char tag[32];
+    snprintf(tag, sizeof tag, "[%s]", pg->id);
+    if (!strstr(out, tag)) {
+        fprintf(stderr, "gen_check_docs: %s: the failing example does not report %s\n", pg->id, pg->id);
         goto done;
     }
     pc_sb b = {0};
@@ -343,9 +318,12 @@ static char *page_markdown(const pc_check_page *pg, const char *poolcheck)
     pc_sb_printf(&b, "Severity: **%s**. [All checks](index.md)\n\n", pc_severity_name(pg->severity));
     pc_sb_printf(&b, "## What it finds\n\n%s\n\n", pg->finds);
     pc_sb_printf(&b, "## Why it matters\n\n%s\n\n", pg->why);
-    pc_sb_printf(&b, "## Failing example\n\n```python\n%s```\n\n```cpp\n%s```\n\n", fpy, fcpp);
-    pc_sb_printf(&b, "`poolcheck check %s%sk.py` says:\n\n```text\n%s\n```\n\n", pg->args ? pg->args : "",
-                 pg->args ? " " : "", shown);
+    pc_sb_printf(&b, "## Failing example\n\n```python file=k.py\n%s```\n\n```cpp\n%s```\n\n", fpy, fcpp);
+    pc_sb_printf(&b,
+                 "With the Python example saved as `k.py`, poolcheck prints (the notes of other checks\n"
+                 "included; `--no-summary` leaves out the kernel report):\n\n"
+                 "```console in=files\n$ poolcheck check --no-summary %s%sk.py\n%s\n```\n\n",
+                 pg->args ? pg->args : "", pg->args ? " " : "", out);
     pc_sb_printf(&b, "## Fixed example\n\n```python\n%s```\n\n```cpp\n%s```\n\n", xpy, xcpp);
     if (pg->notes && *pg->notes)
         pc_sb_printf(&b, "## Notes\n\n%s\n\n", pg->notes);
@@ -362,7 +340,6 @@ done:
     pc_mem_free(xpy);
     pc_mem_free(xcpp);
     pc_mem_free(out);
-    pc_mem_free(shown);
     return page;
 }
 
