@@ -2154,132 +2154,169 @@ static void runs_sizes_static(const an_ctx *c, bool *out)
     PC_VEC_FREE(fac);
 }
 
-void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
+/* The walker of one binding set: its state sized to the kernel, and what it precomputes (the
+ * assemble tensors each statement creates, which runs touch the assemble pool, which roots'
+ * sizes are static, per loop the statements and loops inside it). */
+static void walker_init(walker *w, an_ctx *c, const pc_bindings *user, an_set_result *o)
 {
     const pc_kernel *k = c->k;
-    memset(o, 0, sizeof *o);
-    o->known = true;
     size_t nr = (size_t)(c->nroots ? c->nroots : 1), nt = (size_t)(k->ntensors ? k->ntensors : 1);
-    o->root_instances = pc_mem_calloc(nr, sizeof(int64_t));
-    o->root_inner = pc_mem_calloc(nr, sizeof(int64_t));
-    o->root_excl = pc_mem_calloc(nr, sizeof(int64_t));
-    o->tensor_bytes = pc_mem_alloc(nt * sizeof(int64_t));
-    for (size_t t = 0; t < nt; t++)
-        o->tensor_bytes[t] = -1;
-
-    walker w = {0};
-    w.c = c;
-    w.out = o;
+    memset(w, 0, sizeof *w);
+    w->c = c;
+    w->out = o;
     if (user)
-        w.sets[1] = *user;
-    w.sets[2].items = k->constants;
-    w.sets[2].count = (size_t)k->nconstants;
-    refresh_sets(&w);
-    w.cur_factor = pc_mem_calloc((size_t)(k->nloops ? k->nloops : 1), sizeof(int64_t));
-    w.cur_alloc = pc_mem_alloc(nt * sizeof(int));
-    w.need_new = pc_mem_calloc(nt, sizeof(bool));
+        w->sets[1] = *user;
+    w->sets[2].items = k->constants;
+    w->sets[2].count = (size_t)k->nconstants;
+    refresh_sets(w);
+    w->cur_factor = pc_mem_calloc((size_t)(k->nloops ? k->nloops : 1), sizeof(int64_t));
+    w->cur_alloc = pc_mem_alloc(nt * sizeof(int));
+    w->need_new = pc_mem_calloc(nt, sizeof(bool));
     for (size_t t = 0; t < nt; t++) {
-        w.cur_alloc[t] = -1;
-        w.need_new[t] = true;
+        w->cur_alloc[t] = -1;
+        w->need_new[t] = true;
     }
-    w.created_start = pc_mem_calloc((size_t)k->nstmts + 2, sizeof(int));
-    w.created = pc_mem_alloc(nt * sizeof(int));
+    w->created_start = pc_mem_calloc((size_t)k->nstmts + 2, sizeof(int));
+    w->created = pc_mem_alloc(nt * sizeof(int));
     for (int t = 0; t < k->ntensors; t++) {
         int ds = k->tensors[t].def_stmt;
         if (ds >= 0 && ds < k->nstmts && c->pool[t] == PC_POOL_ASSEMBLE && k->tensors[t].kind == PC_TENSOR_CREATED)
-            w.created_start[ds + 1]++;
+            w->created_start[ds + 1]++;
     }
     for (int st = 0; st < k->nstmts; st++)
-        w.created_start[st + 1] += w.created_start[st];
+        w->created_start[st + 1] += w->created_start[st];
     {
         int *fill = pc_mem_alloc(((size_t)k->nstmts + 1) * sizeof(int));
-        memcpy(fill, w.created_start, ((size_t)k->nstmts + 1) * sizeof(int));
+        memcpy(fill, w->created_start, ((size_t)k->nstmts + 1) * sizeof(int));
         for (int t = 0; t < k->ntensors; t++) {
             int ds = k->tensors[t].def_stmt;
             if (ds >= 0 && ds < k->nstmts && c->pool[t] == PC_POOL_ASSEMBLE && k->tensors[t].kind == PC_TENSOR_CREATED)
-                w.created[fill[ds]++] = t;
+                w->created[fill[ds]++] = t;
         }
         pc_mem_free(fill);
     }
-    w.cache = pc_mem_calloc(nr, sizeof(req_cache));
+    w->cache = pc_mem_calloc(nr, sizeof(req_cache));
     size_t ns = (size_t)(k->nstmts ? k->nstmts : 1), nl = (size_t)(k->nloops ? k->nloops : 1);
-    w.root_dyn = pc_mem_calloc(nr, sizeof(bool));
+    w->root_dyn = pc_mem_calloc(nr, sizeof(bool));
     for (int r = 0; r < c->nroots; r++) {
         const an_run *run = &c->runs[c->roots[r].run];
-        w.root_dyn[r] = stmts_dynamic(k, run->stmts, run->nstmts, 0);
+        w->root_dyn[r] = stmts_dynamic(k, run->stmts, run->nstmts, 0);
     }
-    w.run_asm = pc_mem_calloc((size_t)(c->nruns ? c->nruns : 1), sizeof(bool));
+    w->run_asm = pc_mem_calloc((size_t)(c->nruns ? c->nruns : 1), sizeof(bool));
     for (int st = 0; st < k->nstmts; st++) {
         int run = c->stmt_run[st];
-        if (run < 0 || run >= c->nruns || w.run_asm[run])
+        if (run < 0 || run >= c->nruns || w->run_asm[run])
             continue;
-        bool touches = w.created_start[st + 1] > w.created_start[st];
+        bool touches = w->created_start[st + 1] > w->created_start[st];
         for (int j = 0; j < k->stmts[st].naccesses && !touches; j++) {
             int t = k->stmts[st].accesses[j].tensor;
             touches = t >= 0 && t < k->ntensors && c->pool[c->base[t]] == PC_POOL_ASSEMBLE;
         }
-        w.run_asm[run] = touches;
+        w->run_asm[run] = touches;
     }
-    w.root_sizes_static = pc_mem_calloc(nr, sizeof(bool));
+    w->root_sizes_static = pc_mem_calloc(nr, sizeof(bool));
     {
         bool *run_static = pc_mem_calloc((size_t)(c->nruns ? c->nruns : 1), sizeof(bool));
         runs_sizes_static(c, run_static);
         for (int r = 0; r < c->nroots; r++)
-            w.root_sizes_static[r] = run_static[c->roots[r].run];
+            w->root_sizes_static[r] = run_static[c->roots[r].run];
         pc_mem_free(run_static);
     }
-    w.scan_static = pc_mem_calloc(nl, sizeof(signed char));
-    w.scan_memo = pc_mem_calloc(nl, sizeof(ix_memo *));
-    w.ffs = pc_mem_calloc(AN_MAX_DEPTH + 2, sizeof(ff_state));
-    w.iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
-    w.iter_n = pc_mem_calloc(nl, sizeof(int64_t));
-    w.undecided_seen = pc_mem_calloc(ns, sizeof(bool));
-    w.zero_step_seen = pc_mem_calloc(nl, sizeof(bool));
+    w->scan_static = pc_mem_calloc(nl, sizeof(signed char));
+    w->scan_memo = pc_mem_calloc(nl, sizeof(ix_memo *));
+    w->ffs = pc_mem_calloc(AN_MAX_DEPTH + 2, sizeof(ff_state));
+    w->iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
+    w->iter_n = pc_mem_calloc(nl, sizeof(int64_t));
+    w->undecided_seen = pc_mem_calloc(ns, sizeof(bool));
+    w->zero_step_seen = pc_mem_calloc(nl, sizeof(bool));
     o->stmt_taken = pc_mem_calloc(ns, sizeof(bool));
     o->stmt_tasks = pc_mem_calloc(ns, sizeof(an_ranges));
     o->nstmt_tasks = (size_t)k->nstmts;
-    w.n_open = pc_mem_calloc(nt, sizeof(int));
-    w.n_open_vt = pc_mem_alloc(nt * sizeof(int64_t));
-    w.asm_list = pc_mem_alloc(nt * sizeof(int));
+    w->n_open = pc_mem_calloc(nt, sizeof(int));
+    w->n_open_vt = pc_mem_alloc(nt * sizeof(int64_t));
+    w->asm_list = pc_mem_alloc(nt * sizeof(int));
     for (size_t t = 0; t < nt; t++)
-        w.n_open_vt[t] = -1;
+        w->n_open_vt[t] = -1;
     for (int t = 0; t < k->ntensors; t++)
         if (c->pool[t] == PC_POOL_ASSEMBLE && c->base[t] == t)
-            w.asm_list[w.nasm++] = t;
+            w->asm_list[w->nasm++] = t;
     if (o->tasks.count == 0 && c->opts->progress)
-        w.t_start = w.t_last = now_seconds();
-    w.t_walk = now_seconds();
+        w->t_start = w->t_last = now_seconds();
+    w->t_walk = now_seconds();
     /* per loop: the statements and loops inside it, at any depth (the index scan) */
-    w.sub = pc_mem_calloc(nl, sizeof(an_sub));
+    w->sub = pc_mem_calloc(nl, sizeof(an_sub));
     if (!c->opts->walk_every_instance && k->nloops) {
         /* two passes: count, then fill */
         for (int pass = 0; pass < 2; pass++) {
             for (int s = 0; s < k->nstmts; s++)
                 for (int l = c->stmt_loop[s], d = 0; l >= 0 && l < k->nloops && d < AN_MAX_DEPTH; l = k->loops[l].parent, d++) {
                     if (pass)
-                        w.sub[l].stmts[w.sub[l].nstmts] = s;
-                    w.sub[l].nstmts++;
+                        w->sub[l].stmts[w->sub[l].nstmts] = s;
+                    w->sub[l].nstmts++;
                 }
             for (int m = 0; m < k->nloops; m++)
                 for (int l = k->loops[m].parent, d = 0; l >= 0 && l < k->nloops && d < AN_MAX_DEPTH; l = k->loops[l].parent, d++) {
                     if (pass)
-                        w.sub[l].loops[w.sub[l].nloops] = m;
-                    w.sub[l].nloops++;
+                        w->sub[l].loops[w->sub[l].nloops] = m;
+                    w->sub[l].nloops++;
                 }
             for (int l = 0; l < k->nloops && !pass; l++) {
-                w.sub[l].stmts = pc_mem_alloc((size_t)(w.sub[l].nstmts + 1) * sizeof(int));
-                w.sub[l].loops = pc_mem_alloc((size_t)(w.sub[l].nloops + 1) * sizeof(int));
-                w.sub[l].nstmts = w.sub[l].nloops = 0;
+                w->sub[l].stmts = pc_mem_alloc((size_t)(w->sub[l].nstmts + 1) * sizeof(int));
+                w->sub[l].loops = pc_mem_alloc((size_t)(w->sub[l].nloops + 1) * sizeof(int));
+                w->sub[l].nstmts = w->sub[l].nloops = 0;
             }
         }
     }
 
-    walk_body(&w, &c->kernel_body, -1);
-    cut(&w, PC_CLOSE_END);
-    o->nvtasks = w.vtasks;
+}
 
-    /* Live assemble allocations per task: each lives from the task of its first write to the
-     * task of its last use (kernel-body tensors: to the end of the launch). */
+static void walker_free(walker *w, an_ctx *c)
+{
+    const pc_kernel *k = c->k;
+    size_t nl = (size_t)(k->nloops ? k->nloops : 1);
+    PC_VEC_FREE(w->unknowns);
+    pc_mem_free(w->cur_factor);
+    pc_mem_free(w->cur_alloc);
+    pc_mem_free(w->need_new);
+    pc_mem_free(w->created_start);
+    pc_mem_free(w->created);
+    for (int r = 0; r < c->nroots; r++) {
+        pc_mem_free(w->cache[r].taken);
+        for (int i = 0; i < w->cache[r].nsigs; i++)
+            pc_mem_free(w->cache[r].sigs[i].taken);
+        pc_mem_free(w->cache[r].sigs);
+        pc_mem_free(w->cache[r].ifs);
+    }
+    pc_mem_free(w->cache);
+    pc_mem_free(w->root_sizes_static);
+    pc_mem_free(w->run_asm);
+    pc_mem_free(w->n_open);
+    pc_mem_free(w->n_open_vt);
+    pc_mem_free(w->asm_list);
+    pc_mem_free(w->scan_static);
+    for (size_t l = 0; l < nl; l++)
+        pc_mem_free(w->scan_memo[l]);
+    pc_mem_free(w->scan_memo);
+    for (int d = 0; d < AN_MAX_DEPTH + 2; d++)
+        ff_free(&w->ffs[d]);
+    pc_mem_free(w->ffs);
+    pc_mem_free(w->root_dyn);
+    pc_mem_free(w->iter_pos);
+    pc_mem_free(w->iter_n);
+    pc_mem_free(w->undecided_seen);
+    pc_mem_free(w->zero_step_seen);
+    for (size_t l = 0; l < nl; l++) {
+        pc_mem_free(w->sub[l].stmts);
+        pc_mem_free(w->sub[l].loops);
+    }
+    pc_mem_free(w->sub);
+    PC_VEC_FREE(w->taken);
+}
+
+/* Live assemble allocations per task: each lives from the task of its first write to the task of
+ * its last use (kernel-body tensors: to the end of the launch). */
+static void assemble_live_per_task(an_set_result *o)
+{
     size_t ntasks = o->tasks.count;
     o->task_assemble_live = pc_mem_calloc(ntasks + 1, sizeof(int64_t));
     if (o->known && ntasks) {
@@ -2322,48 +2359,33 @@ void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
         }
         pc_mem_free(delta);
     }
+}
+
+void pc_an_walk(an_ctx *c, const pc_bindings *user, an_set_result *o)
+{
+    const pc_kernel *k = c->k;
+    memset(o, 0, sizeof *o);
+    o->known = true;
+    size_t nr = (size_t)(c->nroots ? c->nroots : 1), nt = (size_t)(k->ntensors ? k->ntensors : 1);
+    o->root_instances = pc_mem_calloc(nr, sizeof(int64_t));
+    o->root_inner = pc_mem_calloc(nr, sizeof(int64_t));
+    o->root_excl = pc_mem_calloc(nr, sizeof(int64_t));
+    o->tensor_bytes = pc_mem_alloc(nt * sizeof(int64_t));
+    for (size_t t = 0; t < nt; t++)
+        o->tensor_bytes[t] = -1;
+
+    walker w;
+    walker_init(&w, c, user, o);
+    walk_body(&w, &c->kernel_body, -1);
+    cut(&w, PC_CLOSE_END);
+    o->nvtasks = w.vtasks;
+    assemble_live_per_task(o);
     o->unknowns = pc_mem_calloc(w.unknowns.count + 1, sizeof(char *));
     for (size_t i = 0; i < w.unknowns.count; i++)
         o->unknowns[i] = w.unknowns.items[i];
     o->nunknowns = (int)w.unknowns.count;
-    PC_VEC_FREE(w.unknowns);
-    pc_mem_free(w.cur_factor);
-    pc_mem_free(w.cur_alloc);
-    pc_mem_free(w.need_new);
-    pc_mem_free(w.created_start);
-    pc_mem_free(w.created);
-    for (int r = 0; r < c->nroots; r++) {
-        pc_mem_free(w.cache[r].taken);
-        for (int i = 0; i < w.cache[r].nsigs; i++)
-            pc_mem_free(w.cache[r].sigs[i].taken);
-        pc_mem_free(w.cache[r].sigs);
-        pc_mem_free(w.cache[r].ifs);
-    }
-    pc_mem_free(w.cache);
-    pc_mem_free(w.root_sizes_static);
-    pc_mem_free(w.run_asm);
-    pc_mem_free(w.n_open);
-    pc_mem_free(w.n_open_vt);
-    pc_mem_free(w.asm_list);
-    pc_mem_free(w.scan_static);
-    for (size_t l = 0; l < nl; l++)
-        pc_mem_free(w.scan_memo[l]);
-    pc_mem_free(w.scan_memo);
-    for (int d = 0; d < AN_MAX_DEPTH + 2; d++)
-        ff_free(&w.ffs[d]);
-    pc_mem_free(w.ffs);
-    pc_mem_free(w.root_dyn);
-    pc_mem_free(w.iter_pos);
-    pc_mem_free(w.iter_n);
-    pc_mem_free(w.undecided_seen);
-    pc_mem_free(w.zero_step_seen);
-    for (size_t l = 0; l < nl; l++) {
-        pc_mem_free(w.sub[l].stmts);
-        pc_mem_free(w.sub[l].loops);
-    }
-    pc_mem_free(w.sub);
+    walker_free(&w, c);
     o->nvtasks = w.vtasks;
-    PC_VEC_FREE(w.taken);
 }
 
 /* ---- the compiled paths of a root ------------------------------------------------------------
