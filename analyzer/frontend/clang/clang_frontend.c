@@ -2237,16 +2237,18 @@ static void plan_undo(parse_req *rq, incr_plan *plan)
     plan_free(plan);
 }
 
-static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
-                             bool allow_incr);
+/* One parse of the text: editor mode's incremental plan when allow_incr, else the whole text
+ * (what a plan that did not hold falls back to). */
+static pc_model *parse_text(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
+                            bool allow_incr);
 
 static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
 {
-    return parse_here2(fe, path, text, len, opts, true);
+    return parse_text(fe, path, text, len, opts, true);
 }
 
-static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
-                             bool allow_incr)
+static pc_model *parse_text(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
+                            bool allow_incr)
 {
     pc_parse_opts none;
     if (!opts) {
@@ -2471,7 +2473,7 @@ static pc_model *parse_here2(pc_frontend *fe, const char *path, const char *text
     if (redo) {
         /* the plan did not hold: the whole text, as a first parse would */
         pc_model_free(m);
-        return parse_here2(fe, path, text, len, opts, false);
+        return parse_text(fe, path, text, len, opts, false);
     }
     pc_model_name_kernels(m); /* a shared kernel name gets its TEST (Suite.Name) in every output */
     return m;
