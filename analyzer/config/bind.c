@@ -31,8 +31,8 @@ bool pc_cfg_bind_value(const char *text, int64_t *v)
     return true;
 }
 
-bool pc_cfg_bind_parse2(pc_arena *a, const char *name, size_t name_len, const char *value,
-                        pc_binding *out, char msg[PC_BIND_MSG_MAX])
+bool pc_cfg_bind_parse_pair(pc_arena *a, const char *name, size_t name_len, const char *value,
+                            pc_binding *out, char msg[PC_BIND_MSG_MAX])
 {
     int64_t v;
     if (name_len == 0 || !value || !*value) {
@@ -58,7 +58,7 @@ bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char msg[
         snprintf(msg, PC_BIND_MSG_MAX, "bind expects NAME=VALUE, got '%s'", text);
         return false;
     }
-    return pc_cfg_bind_parse2(a, text, (size_t)(eq - text), eq + 1, out, msg);
+    return pc_cfg_bind_parse_pair(a, text, (size_t)(eq - text), eq + 1, out, msg);
 }
 
 /* ---- bindings from JSON ------------------------------------------------------------------------ */

@@ -31,8 +31,8 @@ bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char msg[
 
 /* The same for a name and a value given apart (the LSP's {"NAME": VALUE} form); value NULL is
  * a missing value. */
-bool pc_cfg_bind_parse2(pc_arena *a, const char *name, size_t name_len, const char *value,
-                        pc_binding *out, char msg[PC_BIND_MSG_MAX]);
+bool pc_cfg_bind_parse_pair(pc_arena *a, const char *name, size_t name_len, const char *value,
+                            pc_binding *out, char msg[PC_BIND_MSG_MAX]);
 
 /* VALUE alone: true with *v when text is a decimal integer within int64. */
 bool pc_cfg_bind_value(const char *text, int64_t *v);

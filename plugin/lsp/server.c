@@ -305,7 +305,7 @@ static bool add_binding(settings *c, const char *name, size_t name_len, const ch
 {
     char msg[PC_BIND_MSG_MAX];
     pc_binding b;
-    if (!pc_cfg_bind_parse2(c->arena, name, name_len, value, &b, msg)) {
+    if (!pc_cfg_bind_parse_pair(c->arena, name, name_len, value, &b, msg)) {
         pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", msg);
         return false;
     }

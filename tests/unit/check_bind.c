@@ -56,9 +56,9 @@ START_TEST(split_at_first_equals_one_wording)
     ck_assert(!pc_cfg_bind_parse(a, "n=99999999999999999999", &b, msg));
     ck_assert_str_eq(msg, "bind 'n=99999999999999999999': '99999999999999999999' is not an integer "
                           "(decimal digits, within int64)");
-    ck_assert(!pc_cfg_bind_parse2(a, "n", 1, NULL, &b, msg));
+    ck_assert(!pc_cfg_bind_parse_pair(a, "n", 1, NULL, &b, msg));
     ck_assert_str_eq(msg, "bind expects NAME=VALUE, got 'n'");
-    ck_assert(pc_cfg_bind_parse2(a, "nn", 1, "-4", &b, msg));
+    ck_assert(pc_cfg_bind_parse_pair(a, "nn", 1, "-4", &b, msg));
     ck_assert_str_eq(b.name, "n");
     ck_assert_int_eq(b.value, -4);
     pc_arena_free(a);
