@@ -639,7 +639,6 @@ static void merge_units_and_tensors(an_run_state *st)
     }
     pc_mem_free(factor_b);
     r->slot_size = slot_unknown ? -1 : slot;
-
 }
 
 /* Instances, DeviceTasks and the "why" of each depth, from the set with the most instances; every
@@ -737,7 +736,6 @@ static void instances_and_tasks(an_run_state *st)
         r->lowering_unknown_why = pc_arena_strdup(arena, c->lowering.why);
         r->lowering_unknown_loc = c->lowering.loc;
     }
-
 }
 
 /* Each root function: its instances and its bytes over the sets (every path as compiled). */

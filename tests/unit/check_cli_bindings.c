@@ -12,30 +12,6 @@
 
 #define SEED_PY PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py"
 
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/pcclib-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    ck_assert_ptr_nonnull(d);
-    return strdup(d);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static const char kernel_py[] = "import pypto\n"
                                 "\n"
                                 "\n"
@@ -70,11 +46,11 @@ END_TEST
  * the user could look for on the command line (it said "--bind nn" for all three). */
 START_TEST(unused_binding_names_its_source)
 {
-    char *dir = tmpdir(), *k = path_in(dir, "k.py"), *proj = path_in(dir, ".poolcheck.json"),
-         *shapes = path_in(dir, "shapes.json");
-    write_file(k, kernel_py);
-    write_file(proj, "{\"bind\": {\"nn\": 3}}");
-    write_file(shapes, "[{\"nq\": 3}]");
+    char *dir = pc_test_tmpdir("pcclib"), *k = pc_test_path(dir, "k.py"), *proj = pc_test_path(dir, ".poolcheck.json"),
+         *shapes = pc_test_path(dir, "shapes.json");
+    pc_test_write_file(k, kernel_py);
+    pc_test_write_file(proj, "{\"bind\": {\"nn\": 3}}");
+    pc_test_write_file(shapes, "[{\"nq\": 3}]");
     char want[4096];
     pc_test_output o = pc_test_poolcheck("check", "--no-summary", "--bind", "n=4", k, NULL);
     ck_assert_int_eq(o.status, 0);
@@ -107,7 +83,7 @@ END_TEST
  * and 200,000 over 60 s. */
 START_TEST(many_bindings_linearithmic)
 {
-    char *dir = tmpdir(), *shapes = path_in(dir, "shapes.json");
+    char *dir = pc_test_tmpdir("pcclib"), *shapes = pc_test_path(dir, "shapes.json");
     FILE *f = fopen(shapes, "w");
     ck_assert_ptr_nonnull(f);
     fputs("[{", f);

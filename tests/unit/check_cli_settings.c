@@ -10,30 +10,6 @@
 
 #include "helpers/test_run.h"
 
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/pcclis-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    ck_assert_ptr_nonnull(d);
-    return strdup(d);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 #define KERNEL(DECORATOR, NAME, LOOP)                                                                  \
     DECORATOR "\n"                                                                                     \
     "def " NAME "(x: pypto.Tensor([16, 16], pypto.DT_FP32), y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n" \
@@ -52,12 +28,12 @@ typedef struct fixture {
 static fixture setup(const char *project)
 {
     fixture f;
-    f.dir = tmpdir();
-    f.py = path_in(f.dir, "two.py");
-    f.proj = path_in(f.dir, ".poolcheck.json");
-    write_file(f.py, two_kernels);
+    f.dir = pc_test_tmpdir("pcclis");
+    f.py = pc_test_path(f.dir, "two.py");
+    f.proj = pc_test_path(f.dir, ".poolcheck.json");
+    pc_test_write_file(f.py, two_kernels);
     if (project)
-        write_file(f.proj, project);
+        pc_test_write_file(f.proj, project);
     return f;
 }
 
@@ -117,8 +93,8 @@ START_TEST(show_settings_sources)
 {
     fixture f = setup("{\"bind\": {\"m\": 8, \"n\": 2}, \"checks\": \"PC*,-PC009\", \"assemble_headroom\": 2,\n"
                       " \"runtime\": {\"stitch_function_max_num\": 64}}");
-    char *cfg = path_in(f.dir, "tile_fwk_config.json");
-    write_file(cfg, "{\"runtime\": {\"device_sched_parallelism\": 2}}");
+    char *cfg = pc_test_path(f.dir, "tile_fwk_config.json");
+    pc_test_write_file(cfg, "{\"runtime\": {\"device_sched_parallelism\": 2}}");
     pc_test_output o = pc_test_poolcheck("check", "--show-settings", "--config", cfg, "--bind", "n=4", "--set",
                                          "stitch_function_num_per_pool=64,2,1", "--inner-policy=all", f.py, NULL);
     ck_assert_int_eq(o.status, 0);
@@ -158,13 +134,13 @@ START_TEST(show_settings_sources)
     pc_test_output_free(&o);
 
     /* a source that cannot be parsed is not read */
-    write_file(f.py, "def (\n");
+    pc_test_write_file(f.py, "def (\n");
     o = pc_test_poolcheck("check", "--show-settings", f.py, NULL);
     ck_assert_int_eq(o.status, 0);
     ck_assert_msg(has(o.out, "  m = 8  (") && has(o.err, "") && !has(o.err, "error"), "%s%s", o.out, o.err);
     pc_test_output_free(&o);
     /* a broken project file is the error it is for check */
-    write_file(f.proj, "{\"bind\": {\"m\": 1.5}}");
+    pc_test_write_file(f.proj, "{\"bind\": {\"m\": 1.5}}");
     o = pc_test_poolcheck("check", "--show-settings", f.py, NULL);
     ck_assert_int_eq(o.status, 2);
     ck_assert_msg(has(o.err, ".poolcheck.json:1:16: `bind.m` must be an integer, found 1.5"), "%s", o.err);

@@ -15,33 +15,9 @@
 #define SEED_CPP PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.cpp"
 #define SEED_LOGS PC_SOURCE_DIR "/examples/logs"
 
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/pctypo-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    ck_assert_ptr_nonnull(d);
-    return strdup(d);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static char *copy_seed(const char *dir)
 {
-    char *dst = path_in(dir, "k_tmp_to_d_emb.py");
+    char *dst = pc_test_path(dir, "k_tmp_to_d_emb.py");
     FILE *in = fopen(SEED_PY, "r"), *out = fopen(dst, "w");
     ck_assert(in && out);
     char buf[4096];
@@ -86,10 +62,10 @@ END_TEST
 /* the issue's .poolcheck.json: found by the lookup, located in the file */
 START_TEST(project_file_unknown_key)
 {
-    char *d = tmpdir();
+    char *d = pc_test_tmpdir("pctypo");
     char *seed = copy_seed(d);
-    char *proj = path_in(d, ".poolcheck.json");
-    write_file(proj, "{\n  \"runtime\": {\"run_mode\": 1, \"stitch_funtion_num_per_pool\": [64, 2, 1]}\n}\n");
+    char *proj = pc_test_path(d, ".poolcheck.json");
+    pc_test_write_file(proj, "{\n  \"runtime\": {\"run_mode\": 1, \"stitch_funtion_num_per_pool\": [64, 2, 1]}\n}\n");
     pc_test_output o = pc_test_poolcheck("check", "--no-summary", seed, NULL);
     ck_assert_msg(o.status == 1, "exit %d: %s", o.status, o.err);
     char want[512];
@@ -145,7 +121,7 @@ END_TEST
  * real logs the comparison exits 0. */
 START_TEST(logs_nothing_compared)
 {
-    char *d = tmpdir();
+    char *d = pc_test_tmpdir("pctypo");
     pc_test_output o = pc_test_poolcheck("logs", "--kernel", SEED_PY, d, NULL);
     ck_assert_msg(o.status == 3, "exit %d: %s", o.status, o.err);
     ck_assert_ptr_nonnull(strstr(o.err, "poolcheck: error: nothing compared: the logs hold no observed depth for any "
@@ -153,8 +129,8 @@ START_TEST(logs_nothing_compared)
     ck_assert_ptr_nonnull(strstr(o.out, "unknown"));
     pc_test_output_free(&o);
     /* a log file with no workspace lines (INFO logging off) is the same */
-    char *log = path_in(d, "run.log");
-    write_file(log, "[ERROR] something else entirely\n");
+    char *log = pc_test_path(d, "run.log");
+    pc_test_write_file(log, "[ERROR] something else entirely\n");
     o = pc_test_poolcheck("logs", "--format=json", "--kernel", SEED_PY, log, NULL);
     ck_assert_msg(o.status == 3, "exit %d: %s", o.status, o.err);
     ck_assert_ptr_nonnull(strstr(o.err, "nothing compared"));

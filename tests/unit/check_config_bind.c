@@ -26,30 +26,6 @@ static const char kernel_py[] = "import pypto\n"
                                 "    for i in pypto.loop(0, n, 1, name=\"l\"):\n"
                                 "        y[:] = pypto.add(x, x)\n";
 
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/pcbind-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    ck_assert_ptr_nonnull(d);
-    return strdup(d);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* ---- the conversion itself ---------------------------------------------------------------- */
 
 static int int64_of(const char *spelling, int64_t *v) { return pc_cfg_json_int64(spelling, strlen(spelling), v); }
@@ -156,9 +132,9 @@ START_TEST(project_file_exact)
     ck_assert(p->binding_sets[0].items[0].value == INT64_C(9007199254740993));
     pc_cfg_project_free(p);
     /* and through the command */
-    char *dir = tmpdir(), *k = path_in(dir, "k.py"), *proj = path_in(dir, ".poolcheck.json");
-    write_file(k, kernel_py);
-    write_file(proj, text);
+    char *dir = pc_test_tmpdir("pcbind"), *k = pc_test_path(dir, "k.py"), *proj = pc_test_path(dir, ".poolcheck.json");
+    pc_test_write_file(k, kernel_py);
+    pc_test_write_file(proj, text);
     pc_test_output o = pc_test_poolcheck("check", k, NULL);
     ck_assert_int_eq(o.status, 0);
     ck_assert_msg(strstr(o.out, "root l                        " BIG " instances") != NULL, "%s", o.out);
@@ -174,15 +150,15 @@ END_TEST
 
 START_TEST(shapes_file_exact)
 {
-    char *dir = tmpdir(), *k = path_in(dir, "k.py"), *shapes = path_in(dir, "shapes.json");
-    write_file(k, kernel_py);
-    write_file(shapes, "[{\"n\": " BIG "}]");
+    char *dir = pc_test_tmpdir("pcbind"), *k = pc_test_path(dir, "k.py"), *shapes = pc_test_path(dir, "shapes.json");
+    pc_test_write_file(k, kernel_py);
+    pc_test_write_file(shapes, "[{\"n\": " BIG "}]");
     pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", "--shapes", shapes, k, NULL);
     ck_assert_int_eq(o.status, 0);
     ck_assert_msg(strstr(o.out, "root l                        " BIG " instances") != NULL, "%s", o.out);
     pc_test_output_free(&o);
     /* its errors are the conversion's, located in the file */
-    write_file(shapes, "[{\"n\": 1}, {\"n\": 9223372036854775808}]");
+    pc_test_write_file(shapes, "[{\"n\": 1}, {\"n\": 9223372036854775808}]");
     o = pc_test_poolcheck("check", "--no-config-lookup", "--shapes", shapes, k, NULL);
     ck_assert_int_eq(o.status, 2);
     ck_assert_msg(strstr(o.err, "shapes.json:1:18: entry 1: \"n\" must be an integer, found 9223372036854775808 (out of "
@@ -211,8 +187,8 @@ static void frame(char **buf, size_t *len, const char *json)
 /* The LSP's {"bind": {"n": 9007199254740993}}: the hover on the loop shows the instances. */
 START_TEST(lsp_setting_exact)
 {
-    char *dir = tmpdir(), *k = path_in(dir, "k.py");
-    write_file(k, kernel_py);
+    char *dir = pc_test_tmpdir("pcbind"), *k = pc_test_path(dir, "k.py");
+    pc_test_write_file(k, kernel_py);
     char *in = NULL;
     size_t len = 0;
     char msg[4096];

@@ -116,3 +116,32 @@ int pc_test_split_args(const char *s, char **argv, int max, const char *dir)
     }
     return n;
 }
+
+char *pc_test_tmpdir(const char *prefix)
+{
+    char tmpl[256];
+    snprintf(tmpl, sizeof tmpl, "/tmp/%s-XXXXXX", prefix);
+    char *d = mkdtemp(tmpl);
+    if (!d) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    return strdup(d);
+}
+
+char *pc_test_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+void pc_test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}

@@ -17,4 +17,10 @@ void pc_test_output_free(pc_test_output *o);
  * argv entries; returns how many (at most max). */
 int pc_test_split_args(const char *s, char **argv, int max, const char *dir);
 
+/* Files for a case (each exits the test on failure, as an assertion would): a fresh directory
+ * /tmp/PREFIX-XXXXXX, DIR/NAME, and a file holding text (all strdup'd / malloc'd: free()). */
+char *pc_test_tmpdir(const char *prefix);
+char *pc_test_path(const char *dir, const char *name);
+void pc_test_write_file(const char *path, const char *text);
+
 #endif
