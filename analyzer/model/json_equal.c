@@ -1,6 +1,7 @@
 /* json_equal.c - structural equality of two models (pc_model_equal): what the model JSON's round
  * trip promises (model.h: the text pc_model_to_json writes reads back into an equal model), with
- * the path of the first difference. */
+ * the path of the first difference.  The comparison of each struct below the model is generated
+ * from the field table (fields.def), member by member in table order. */
 #define _POSIX_C_SOURCE 200809L
 #include "model_int.h"
 
@@ -160,160 +161,108 @@ static bool eq_optval(eq *q, const pc_optval *a, const pc_optval *b)
     return eq_loc(q, "loc", a->loc, b->loc);
 }
 
-static bool eq_tensor(eq *q, const pc_tensor *a, const pc_tensor *b)
+static bool eq_int64s(eq *q, const char *name, const int64_t *a, int na, const int64_t *b, int nb)
 {
-    if (!eq_int(q, "id", a->id, b->id) || !eq_str(q, "name", a->name, b->name) ||
-        !eq_str(q, "variable", a->variable, b->variable) || !eq_int(q, "kind", a->kind, b->kind) ||
-        !eq_int(q, "dtype", a->dtype, b->dtype) || !eq_int(q, "ndims", a->ndims, b->ndims))
+    if (!eq_count(q, name, na, nb))
         return false;
-    bool sa = a->shape != NULL || a->ndims == 0, sb = b->shape != NULL || b->ndims == 0;
-    if (sa != sb)
-        return eq_str(q, "shape", sa ? "[...]" : NULL, sb ? "[...]" : NULL);
-    for (int i = 0; sa && i < a->ndims; i++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "shape[%d]", i);
-        if (!eq_expr(q, nm, a->shape[i], b->shape[i]))
+    for (int i = 0; i < na; i++)
+        if (a[i] != b[i]) {
+            size_t sv = eq_push(q, "%s[%d]", name, i);
+            differ(q, "%lld != %lld", (long long)a[i], (long long)b[i]);
+            eq_pop(q, sv);
             return false;
-    }
-    return eq_int(q, "base", a->base, b->base) && eq_int(q, "scope_loop", a->scope_loop, b->scope_loop) &&
-           eq_int(q, "def_stmt", a->def_stmt, b->def_stmt) && eq_loc(q, "loc", a->loc, b->loc);
+        }
+    return true;
 }
 
-/* tile shapes and matmul operands */
+/* A list of expressions: its count (by the count member's name), whether there is one at all
+ * (count -1 or no array), then each "name[i]". */
+static bool eq_exprs(eq *q, const char *name, const char *count_name, const pc_expr *const *a, int na,
+                     const pc_expr *const *b, int nb)
+{
+    if (!eq_int(q, count_name, na, nb))
+        return false;
+    bool sa = a != NULL || na == 0, sb = b != NULL || nb == 0;
+    if (sa != sb)
+        return eq_str(q, name, sa ? "[...]" : NULL, sb ? "[...]" : NULL);
+    for (int i = 0; sa && i < na; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "%s[%d]", name, i);
+        if (!eq_expr(q, nm, a[i], b[i]))
+            return false;
+    }
+    return true;
+}
+
+static bool eq_constants(eq *q, const char *name, const pc_binding *a, int na, const pc_binding *b, int nb)
+{
+    if (!eq_count(q, name, na, nb))
+        return false;
+    for (int i = 0; i < na; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "%s[%d].name", name, i);
+        if (!eq_str(q, nm, a[i].name, b[i].name))
+            return false;
+        snprintf(nm, sizeof nm, "%s[%d].value", name, i);
+        if (!eq_int(q, nm, a[i].value, b[i].value))
+            return false;
+    }
+    return true;
+}
+
+/* ---- the structs of fields.def: one comparison each, generated ------------------------------- */
+
 static bool eq_access_op(eq *q, const pc_access *a, const pc_access *b)
 {
-    if (!eq_int(q, "role", a->role, b->role) || !eq_int(q, "transposed", a->transposed, b->transposed) ||
-        !eq_str(q, "op", a->op, b->op) || !eq_int(q, "call", a->call, b->call) ||
-        !eq_int(q, "axis", a->axis, b->axis) || !eq_int(q, "region_rank", a->region_rank, b->region_rank))
-        return false;
-    for (int d = 0; d < a->region_rank; d++)
-        if (!eq_expr(q, "region", a->region[d], b->region[d]))
-            return false;
-    return true;
+    return eq_str(q, "op", a->op, b->op) && eq_int(q, "call", a->call, b->call);
 }
 
-static bool eq_tiles_body(eq *q, const pc_tile_shapes *a, const pc_tile_shapes *b)
-{
-    if (!eq_int(q, "vec_set", a->vec_set, b->vec_set) || !eq_int(q, "vec_known", a->vec_known, b->vec_known) ||
-        !eq_count(q, "vec", a->nvec, b->nvec) || !eq_loc(q, "vec_loc", a->vec_loc, b->vec_loc) ||
-        !eq_int(q, "cube_set", a->cube_set, b->cube_set) || !eq_int(q, "cube_known", a->cube_known, b->cube_known) ||
-        !eq_loc(q, "cube_loc", a->cube_loc, b->cube_loc))
+#define PC_MODEL_STRUCT(name, type, layout, pre, post) static bool eq_##name(eq *q, const type *A, const type *B);
+#define PC_MODEL_FIELD(...)
+#define PC_MODEL_FIELD_OPT(...)
+#define PC_MODEL_END(name)
+#include "fields.def"
+
+#define E_CHECK(call)                                                                            \
+    if (!(call))                                                                                 \
         return false;
-    char nm[32];
-    for (int i = 0; i < a->nvec; i++) {
-        snprintf(nm, sizeof nm, "vec[%d]", i);
-        if (!eq_int(q, nm, a->vec[i], b->vec[i]))
-            return false;
+#define E_SELF_ID(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_INT(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_INT64(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_BOOL(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_ENUM(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_INDEX(m, key, ...) E_CHECK(eq_int(q, key, A->m, B->m))
+#define E_STR(m, key, ...) E_CHECK(eq_str(q, key, A->m, B->m))
+#define E_LOC(m, key, ...) E_CHECK(eq_loc(q, key, A->m, B->m))
+#define E_EXPR(m, key, ...) E_CHECK(eq_expr(q, key, A->m, B->m))
+#define E_BLOCK(m, key, ...) E_CHECK(eq_block(q, key, A->m, B->m))
+#define E_LIST(m, key, item, count) EQ_ARRAY(q, key, A, B, count, m, eq_##item);
+#define E_INT64S(m, key, count) E_CHECK(eq_int64s(q, key, A->m, A->count, B->m, B->count))
+#define E_INT64S_UPTO(m, key, count, max, lo) E_CHECK(eq_int64s(q, key, A->m, A->count, B->m, B->count))
+#define E_INT64_ARRAY(m, key, n, lo) E_CHECK(eq_int64s(q, key, A->m, n, B->m, n))
+#define E_EXPRS(m, key, count, nullable) E_CHECK(eq_exprs(q, key, #count, A->m, A->count, B->m, B->count))
+#define E_SHARED(m, key, item)                                                                   \
+    if (!A->m || !B->m) {                                                                        \
+        E_CHECK(eq_str(q, key, A->m ? "{...}" : NULL, B->m ? "{...}" : NULL))                    \
+    } else {                                                                                     \
+        EQ_SCOPE(q, eq_##item(q, A->m, B->m), "%s", key);                                        \
     }
-    for (int i = 0; i < 3; i++) {
-        snprintf(nm, sizeof nm, "cube_k[%d]", i);
-        if (!eq_int(q, nm, a->cube_k[i], b->cube_k[i]))
-            return false;
+#define E_OPTVAL(m, key, ...) EQ_SCOPE(q, eq_optval(q, &A->m, &B->m), "%s", key);
+#define E_CONSTANTS(m, key, count) E_CHECK(eq_constants(q, key, A->m, A->count, B->m, B->count))
+#define E_DERIVED(m, key, ...)
+#define E_CUSTOM(m, key, hooks) E_CHECK(eq_##hooks(q, A, B))
+#define E_WITH(m, key, ...)
+
+#define PC_MODEL_STRUCT(name, type, layout, pre, post)                                           \
+    static bool eq_##name(eq *q, const type *A, const type *B)                                   \
+    {
+#define PC_MODEL_FIELD(m, key, kind, args) PC_MF_CALL(E_##kind, m, key, PC_MF_ARGS args)
+#define PC_MODEL_FIELD_OPT(m, key, kind, args, written, required, dflt)                          \
+    PC_MF_CALL(E_##kind, m, key, PC_MF_ARGS args)
+#define PC_MODEL_END(name)                                                                       \
+        return true;                                                                             \
     }
-    for (int i = 0; i < 2; i++) {
-        snprintf(nm, sizeof nm, "cube_m[%d]", i);
-        if (!eq_int(q, nm, a->cube_m[i], b->cube_m[i]))
-            return false;
-        snprintf(nm, sizeof nm, "cube_n[%d]", i);
-        if (!eq_int(q, nm, a->cube_n[i], b->cube_n[i]))
-            return false;
-    }
-    return true;
-}
-
-static bool eq_stmt_tiles(eq *q, const pc_stmt *a, const pc_stmt *b)
-{
-    if (!a->tiles || !b->tiles)
-        return eq_str(q, "tiles", a->tiles ? "{...}" : NULL, b->tiles ? "{...}" : NULL);
-    EQ_SCOPE(q, eq_tiles_body(q, a->tiles, b->tiles), "tiles");
-    return true;
-}
-
-static bool eq_access(eq *q, const pc_access *a, const pc_access *b)
-{
-    return eq_int(q, "tensor", a->tensor, b->tensor) && eq_int(q, "kind", a->kind, b->kind) &&
-           eq_int(q, "unit", a->unit, b->unit) && eq_loc(q, "loc", a->loc, b->loc) && eq_access_op(q, a, b);
-}
-
-static bool eq_branch(eq *q, const pc_branch *a, const pc_branch *b)
-{
-    return eq_expr(q, "cond", a->cond, b->cond) && eq_str(q, "cond_text", a->cond_text, b->cond_text) &&
-           eq_int(q, "decided", a->decided, b->decided) &&
-           eq_block(q, "body", a->body, b->body) && eq_loc(q, "loc", a->loc, b->loc);
-}
-
-static bool eq_stmt(eq *q, const pc_stmt *a, const pc_stmt *b)
-{
-    if (!eq_int(q, "id", a->id, b->id) || !eq_int(q, "kind", a->kind, b->kind) ||
-        !eq_loc(q, "loc", a->loc, b->loc) || !eq_int(q, "has_op", a->has_op, b->has_op))
-        return false;
-    EQ_ARRAY(q, "accesses", a, b, naccesses, accesses, eq_access);
-    if (!eq_int(q, "loop", a->loop, b->loop))
-        return false;
-    EQ_ARRAY(q, "branches", a, b, nbranches, branches, eq_branch);
-    return eq_int(q, "unroll_factor", a->unroll_factor, b->unroll_factor) &&
-           eq_block(q, "unroll_body", a->unroll_body, b->unroll_body) &&
-           eq_str(q, "message", a->message, b->message) && eq_stmt_tiles(q, a, b);
-}
-
-static bool eq_loop(eq *q, const pc_loop *a, const pc_loop *b)
-{
-    if (!eq_int(q, "id", a->id, b->id) || !eq_str(q, "name", a->name, b->name) ||
-        !eq_str(q, "index_var", a->index_var, b->index_var) ||
-        !eq_str(q, "factor_var", a->factor_var, b->factor_var) || !eq_expr(q, "begin", a->begin, b->begin) ||
-        !eq_expr(q, "end", a->end, b->end) || !eq_expr(q, "step", a->step, b->step) ||
-        !eq_count(q, "unroll", a->nunroll, b->nunroll))
-        return false;
-    for (int i = 0; i < a->nunroll; i++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "unroll[%d]", i);
-        if (!eq_int(q, nm, a->unroll[i], b->unroll[i]))
-            return false;
-    }
-    return eq_int(q, "submit_before_loop", a->submit_before_loop, b->submit_before_loop) &&
-           eq_int(q, "parallel", a->parallel, b->parallel) && eq_int(q, "parent", a->parent, b->parent) &&
-           eq_int(q, "stmt", a->stmt, b->stmt) && eq_int(q, "unroll_rule", a->unroll_rule, b->unroll_rule) &&
-           eq_block(q, "body", a->body, b->body) &&
-           eq_loc(q, "loc", a->loc, b->loc) && eq_loc(q, "header", a->header, b->header);
-}
-
-static bool eq_kernel(eq *q, const pc_kernel *a, const pc_kernel *b)
-{
-    if (!eq_int(q, "id", a->id, b->id) || !eq_str(q, "name", a->name, b->name) ||
-        !eq_str(q, "scope", a->scope, b->scope) || !eq_loc(q, "loc", a->loc, b->loc) ||
-        !eq_loc(q, "insert_loc", a->insert_loc, b->insert_loc))
-        return false;
-    EQ_ARRAY(q, "tensors", a, b, ntensors, tensors, eq_tensor);
-    EQ_ARRAY(q, "stmts", a, b, nstmts, stmts, eq_stmt);
-    EQ_ARRAY(q, "loops", a, b, nloops, loops, eq_loop);
-    if (!eq_block(q, "body", a->body, b->body) || !eq_count(q, "constants", a->nconstants, b->nconstants))
-        return false;
-    for (int i = 0; i < a->nconstants; i++) {
-        char nm[40];
-        snprintf(nm, sizeof nm, "constants[%d].name", i);
-        if (!eq_str(q, nm, a->constants[i].name, b->constants[i].name))
-            return false;
-        snprintf(nm, sizeof nm, "constants[%d].value", i);
-        if (!eq_int(q, nm, a->constants[i].value, b->constants[i].value))
-            return false;
-    }
-    return true;
-}
-
-static bool eq_option(eq *q, const pc_option *a, const pc_option *b)
-{
-    if (!eq_str(q, "key", a->key, b->key))
-        return false;
-    EQ_SCOPE(q, eq_optval(q, &a->value, &b->value), "value");
-    return eq_int(q, "site", a->site, b->site) && eq_int(q, "kernel", a->kernel, b->kernel) &&
-           eq_int(q, "in_kernel", a->in_kernel, b->in_kernel) && eq_loc(q, "loc", a->loc, b->loc);
-}
-
-static bool eq_message(eq *q, const pc_message *a, const pc_message *b)
-{
-    return eq_int(q, "kind", a->kind, b->kind) && eq_loc(q, "loc", a->loc, b->loc) &&
-           eq_str(q, "text", a->text, b->text) && eq_str(q, "check", a->check, b->check);
-}
+#include "fields.def"
 
 static bool eq_model(eq *q, const pc_model *a, const pc_model *b)
 {

@@ -41,6 +41,13 @@ const char *pc_mjson_unroll_rule_name(int r)
     return r >= 0 && r <= PC_UNROLL_RULE_GREEDY ? n[r] : "?";
 }
 
+const char *pc_mjson_dtype_name(int t) { return pc_dtype_name((pc_dtype)t); }
+const char *pc_mjson_tensor_kind_name(int k) { return pc_tensor_kind_name((pc_tensor_kind)k); }
+const char *pc_mjson_access_kind_name(int k) { return pc_access_kind_name((pc_access_kind)k); }
+const char *pc_mjson_unit_name(int u) { return pc_unit_name((pc_unit)u); }
+const char *pc_mjson_optsite_kind_name(int k) { return pc_optsite_kind_name((pc_optsite_kind)k); }
+const char *pc_mjson_operand_role_name(int r) { return pc_operand_role_name((pc_operand_role)r); }
+
 const char *pc_operand_role_name(pc_operand_role r)
 {
     switch (r) {

@@ -1,4 +1,6 @@
-/* json_read.c - the model JSON read back (pc_model_from_json; the format: json_write.c).
+/* json_read.c - the model JSON read back (pc_model_from_json; the format: json_write.c).  The
+ * reader of each struct below the model is generated from the field table (fields.def): its
+ * allowed keys, each value by its kind, the required and the optional keys with their defaults.
  *
  * The text goes through the one strict JSON reader (poolcheck/json.h: RFC 8259, nothing after the
  * value, a located error); then every field is checked: case-sensitive names, unknown and
@@ -16,20 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *dtype_name(int t) { return pc_dtype_name((pc_dtype)t); }
-static const char *access_name(int k) { return pc_access_kind_name((pc_access_kind)k); }
-static const char *tensor_name(int k) { return pc_tensor_kind_name((pc_tensor_kind)k); }
-static const char *unit_name(int k) { return pc_unit_name((pc_unit)k); }
-static const char *site_name(int k) { return pc_optsite_kind_name((pc_optsite_kind)k); }
-static const char *operand_role_i(int k) { return pc_operand_role_name((pc_operand_role)k); }
-
-
 typedef struct jr {
     pc_model *m;
     pc_sb path;       /* JSON path of the item being read: kernels[0].tensors[2].kind */
     char *err;        /* first problem, malloc'd */
     /* counts of the kernel being read, for index validation */
     int ntensors, nstmts, nloops;
+    int nkernels;     /* of the model, once its kernels are read (options name them) */
 } jr;
 
 /* The first problem, "PATH: message"; false. */
@@ -159,45 +154,23 @@ static bool int_value(jr *r, const pc_json *j, int64_t lo, int64_t hi, int64_t *
     return true;
 }
 
-static bool read_int(jr *r, const pc_json *obj, const char *k, int64_t lo, int64_t hi, int64_t *out)
+/* ---- values: rv_* read the value f of member k of the object being read (errors at ".k") ---- */
+
+static bool rv_int(jr *r, const pc_json *f, const char *k, int64_t lo, int64_t hi, int64_t *out)
 {
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
-    bool ok = int_value(r, j, lo, hi, out);
+    bool ok = int_value(r, f, lo, hi, out);
     path_pop(r, saved);
     return ok;
 }
 
-static bool read_i32(jr *r, const pc_json *obj, const char *k, int lo, int hi, int *out)
+/* An index: -1 (none, when allowed) or a valid index into an array of `count` items. */
+static bool rv_index(jr *r, const pc_json *f, const char *k, bool allow_none, int count, const char *what,
+                     int *out)
 {
-    int64_t v;
-    if (!read_int(r, obj, k, lo, hi, &v))
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-static bool read_u32(jr *r, const pc_json *obj, const char *k, uint32_t *out)
-{
-    int64_t v;
-    if (!read_int(r, obj, k, 0, UINT32_MAX, &v))
-        return false;
-    *out = (uint32_t)v;
-    return true;
-}
-
-/* An index field: -1 (none, when allowed) or a valid index into an array of `count` items. */
-static bool read_index(jr *r, const pc_json *obj, const char *k, bool allow_none, int count,
-                       const char *what, int *out)
-{
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
     int64_t v;
-    bool ok = int_value(r, j, INT32_MIN, INT32_MAX, &v);
+    bool ok = int_value(r, f, INT32_MIN, INT32_MAX, &v);
     if (ok && !(allow_none && v == -1) && (v < 0 || v >= count))
         ok = fail(r, "%s index %lld out of range (%d %s%s)", what, (long long)v, count, what,
                   count == 1 ? "" : "s");
@@ -207,64 +180,63 @@ static bool read_index(jr *r, const pc_json *obj, const char *k, bool allow_none
     return ok;
 }
 
-static bool read_bool(jr *r, const pc_json *obj, const char *k, bool required, bool *out)
+static bool rv_bool(jr *r, const pc_json *f, const char *k, bool *out)
 {
-    const pc_json *j = field(r, obj, k, required);
-    if (!j)
-        return !required;
-    if (!pc_json_is(j, PC_JSON_BOOL))
-        return fail_at(r, k, "expected a boolean, got %s", pc_json_kind(j));
-    *out = j->b;
+    if (!pc_json_is(f, PC_JSON_BOOL))
+        return fail_at(r, k, "expected a boolean, got %s", pc_json_kind(f));
+    *out = f->b;
     return true;
 }
 
 /* A string (copied into the model arena) or null (NULL). */
-static bool read_str(jr *r, const pc_json *obj, const char *k, const char **out)
+static bool rv_str(jr *r, const pc_json *f, const char *k, const char **out)
 {
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
-    if (pc_json_is(j, PC_JSON_NULL)) {
+    if (pc_json_is(f, PC_JSON_NULL)) {
         *out = NULL;
         return true;
     }
-    if (!pc_json_is(j, PC_JSON_STRING))
-        return fail_at(r, k, "expected a string or null, got %s", pc_json_kind(j));
-    *out = pc_model_strdup(r->m, j->str);
+    if (!pc_json_is(f, PC_JSON_STRING))
+        return fail_at(r, k, "expected a string or null, got %s", pc_json_kind(f));
+    *out = pc_model_strdup(r->m, f->str);
     return true;
 }
 
-/* An enum by its name, as the pc_*_name functions spell it. */
-static bool read_enum(jr *r, const pc_json *obj, const char *k, const char *(*name)(int), int lo,
-                      int hi, int *out)
+/* An enum by its name, as name() spells it. */
+static bool rv_enum(jr *r, const pc_json *f, const char *k, const char *(*name)(int), int lo, int hi, int *out)
 {
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
     bool ok = false;
-    if (!pc_json_is(j, PC_JSON_STRING)) {
-        fail(r, "expected a string, got %s", pc_json_kind(j));
+    if (!pc_json_is(f, PC_JSON_STRING)) {
+        fail(r, "expected a string, got %s", pc_json_kind(f));
     } else {
         for (int v = lo; v <= hi; v++)
-            if (strcmp(name(v), j->str) == 0) {
+            if (strcmp(name(v), f->str) == 0) {
                 *out = v;
                 ok = true;
                 break;
             }
         if (!ok)
-            fail(r, "unknown value \"%s\"", j->str);
+            fail(r, "unknown value \"%s\"", f->str);
     }
     path_pop(r, saved);
     return ok;
 }
 
-static bool read_loc(jr *r, const pc_json *obj, const char *k, pc_loc *out)
+static bool read_str(jr *r, const pc_json *obj, const char *k, const char **out);
+
+static bool read_u32(jr *r, const pc_json *obj, const char *k, uint32_t *out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    int64_t v;
+    if (!f || !rv_int(r, f, k, 0, UINT32_MAX, &v))
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool rv_loc(jr *r, const pc_json *j, const char *k, pc_loc *out)
 {
     static const char *const fields[] = {"file", "line", "col", "end_line", "end_col", NULL};
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
     bool ok = want_object(r, j) && check_fields(r, j, fields);
     if (ok) {
@@ -284,13 +256,52 @@ static bool read_loc(jr *r, const pc_json *obj, const char *k, pc_loc *out)
     return ok;
 }
 
-/* Arrays that the builders grow keep the capacity the builders assume (a power of two, at least
- * 8), so that a frontend or test may keep adding to a model read from JSON. */
-static size_t builder_cap(size_t count) { size_t c = 8; while (c < count) c *= 2; return c; }
+/* The same for the required member k of obj ("missing" when it is absent). */
+static bool read_int(jr *r, const pc_json *obj, const char *k, int64_t lo, int64_t hi, int64_t *out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    return f && rv_int(r, f, k, lo, hi, out);
+}
 
+static bool read_i32(jr *r, const pc_json *obj, const char *k, int lo, int hi, int *out)
+{
+    int64_t v;
+    if (!read_int(r, obj, k, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool read_bool(jr *r, const pc_json *obj, const char *k, bool *out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    return f && rv_bool(r, f, k, out);
+}
+
+static bool read_str(jr *r, const pc_json *obj, const char *k, const char **out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    return f && rv_str(r, f, k, out);
+}
+
+static bool read_enum(jr *r, const pc_json *obj, const char *k, const char *(*name)(int), int lo, int hi,
+                      int *out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    return f && rv_enum(r, f, k, name, lo, hi, out);
+}
+
+static bool read_loc(jr *r, const pc_json *obj, const char *k, pc_loc *out)
+{
+    const pc_json *f = field(r, obj, k, true);
+    return f && rv_loc(r, f, k, out);
+}
+
+/* Arrays keep the capacity the builders assume (pc_model_cap_for), so that a frontend or test may
+ * keep adding to a model read from JSON. */
 static void *grown_array(pc_model *m, int count, size_t elem)
 {
-    return count > 0 ? pc_arena_alloc(m->arena, builder_cap((size_t)count) * elem) : NULL;
+    return count > 0 ? pc_arena_alloc(m->arena, pc_model_cap_for((size_t)count) * elem) : NULL;
 }
 
 static bool expr_value(jr *r, const pc_json *j, const pc_expr **out);
@@ -398,23 +409,17 @@ static bool expr_value(jr *r, const pc_json *j, const pc_expr **out)
     return fail(r, "expected an expression (integer, string or object), got %s", pc_json_kind(j));
 }
 
-static bool read_expr(jr *r, const pc_json *obj, const char *k, const pc_expr **out)
+static bool rv_expr(jr *r, const pc_json *f, const char *k, const pc_expr **out)
 {
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
-    bool ok = expr_value(r, j, out);
+    bool ok = expr_value(r, f, out);
     path_pop(r, saved);
     return ok;
 }
 
 /* A block: an array of statement ids, each a valid index. */
-static bool read_block(jr *r, const pc_json *obj, const char *k, pc_block *out)
+static bool rv_block(jr *r, const pc_json *j, const char *k, pc_block *out)
 {
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
     size_t saved = path_key(r, k);
     bool ok = want_array(r, j);
     if (ok) {
@@ -553,288 +558,6 @@ static bool optval_read(jr *r, const pc_json *j, pc_optval *v)
     return read_loc(r, j, "loc", &v->loc);
 }
 
-static bool read_tensor(jr *r, const pc_json *j, int index, pc_tensor *t)
-{
-    static const char *const fields[] = {"id", "name", "variable", "kind", "dtype", "shape", "base",
-                                         "scope_loop", "def_stmt", "loc", NULL};
-    if (!want_object(r, j) || !check_fields(r, j, fields))
-        return false;
-    int kind, dtype;
-    if (!read_i32(r, j, "id", index, index, &t->id) || !read_str(r, j, "name", &t->name) ||
-        !read_str(r, j, "variable", &t->variable) ||
-        !read_enum(r, j, "kind", tensor_name, PC_TENSOR_PARAM, PC_TENSOR_VIEW, &kind) ||
-        !read_enum(r, j, "dtype", dtype_name, PC_DT_UNKNOWN, PC_DT_COUNT - 1, &dtype))
-        return false;
-    t->kind = (pc_tensor_kind)kind;
-    t->dtype = (pc_dtype)dtype;
-    const pc_json *js = field(r, j, "shape", true);
-    if (!js)
-        return false;
-    size_t saved = path_key(r, "shape");
-    bool ok = true;
-    if (pc_json_is(js, PC_JSON_NULL)) {
-        t->shape = NULL;
-        t->ndims = -1;
-    } else if (want_array(r, js)) {
-        t->ndims = js->count;
-        t->shape = pc_arena_alloc(r->m->arena, (size_t)(t->ndims ? t->ndims : 1) * sizeof *t->shape);
-        int i = 0;
-        for (const pc_json *c = js->child; c && ok; c = c->next, i++) {
-            size_t s2 = path_index(r, i);
-            ok = expr_value(r, c, &t->shape[i]);
-            path_pop(r, s2);
-        }
-    } else {
-        ok = false;
-    }
-    path_pop(r, saved);
-    return ok && read_index(r, j, "base", true, r->ntensors, "tensor", &t->base) &&
-           read_index(r, j, "scope_loop", true, r->nloops, "loop", &t->scope_loop) &&
-           read_index(r, j, "def_stmt", true, r->nstmts, "statement", &t->def_stmt) &&
-           read_loc(r, j, "loc", &t->loc);
-}
-
-/* ---- tile shapes and matmul operands: see jw_stmt_tiles for the format ---------- */
-static bool read_access_operand(jr *r, const pc_json *c, pc_access *a)
-{
-    int role = PC_OPERAND_ANY;
-    if (field(r, c, "role", false) &&
-        !read_enum(r, c, "role", operand_role_i, PC_OPERAND_ANY, PC_OPERAND_OTHER, &role))
-        return false;
-    a->role = (pc_operand_role)role;
-    a->transposed = false;
-    return read_bool(r, c, "transposed", false, &a->transposed);
-}
-
-/* An array of at most max integers, each in [lo, hi]; exactly max when exact. */
-static bool read_int_list(jr *r, const pc_json *obj, const char *k, int max, bool exact, int64_t lo,
-                          int64_t hi, int64_t *out, int *n)
-{
-    const pc_json *j = field(r, obj, k, true);
-    if (!j)
-        return false;
-    size_t saved = path_key(r, k);
-    bool ok = want_array(r, j);
-    int count = ok ? j->count : 0;
-    if (ok && (count > max || (exact && count != max)))
-        ok = fail(r, "expected %s%d integers, got %d", exact ? "" : "at most ", max, count);
-    int i = 0;
-    for (const pc_json *c = ok ? j->child : NULL; c && ok; c = c->next, i++) {
-        size_t s2 = path_index(r, i);
-        ok = int_value(r, c, lo, hi, &out[i]);
-        path_pop(r, s2);
-    }
-    path_pop(r, saved);
-    if (ok && n)
-        *n = count;
-    return ok;
-}
-
-static bool read_stmt_tiles(jr *r, const pc_json *j, pc_stmt *s)
-{
-    static const char *const fields[] = {"vec_set", "vec_known", "vec", "vec_loc", "cube_set", "cube_known",
-                                         "cube_m", "cube_k", "cube_n", "cube_loc", NULL};
-    const pc_json *jt = field(r, j, "tiles", false);
-    s->tiles = NULL;
-    if (!jt)
-        return true;
-    pc_tile_shapes *t = pc_arena_alloc(r->m->arena, sizeof *t);
-    size_t saved = path_key(r, "tiles");
-    bool ok = want_object(r, jt) && check_fields(r, jt, fields) &&
-              read_bool(r, jt, "vec_set", true, &t->vec_set) && read_bool(r, jt, "vec_known", true, &t->vec_known) &&
-              read_int_list(r, jt, "vec", PC_TILE_MAX_DIMS, false, 0, INT64_MAX, t->vec, &t->nvec) &&
-              read_loc(r, jt, "vec_loc", &t->vec_loc) && read_bool(r, jt, "cube_set", true, &t->cube_set) &&
-              read_bool(r, jt, "cube_known", true, &t->cube_known) &&
-              read_int_list(r, jt, "cube_m", 2, true, 0, INT64_MAX, t->cube_m, NULL) &&
-              read_int_list(r, jt, "cube_k", 3, true, 0, INT64_MAX, t->cube_k, NULL) &&
-              read_int_list(r, jt, "cube_n", 2, true, 0, INT64_MAX, t->cube_n, NULL) &&
-              read_loc(r, jt, "cube_loc", &t->cube_loc);
-    path_pop(r, saved);
-    if (ok)
-        s->tiles = t;
-    return ok;
-}
-
-/* The JSON array j, the value of `key`, into arr[0 .. n): element i read by
- * reader(r, element, i, &arr[i]) under the path "key[i]"; on a problem the calling reader returns
- * false. */
-#define READ_ARRAY_OF(r, j, key, arr, n, reader)                                                 \
-    do {                                                                                         \
-        size_t _saved = path_key(r, key);                                                        \
-        bool _ok = want_array(r, j);                                                             \
-        if (_ok) {                                                                               \
-            (n) = (j)->count;                                                                    \
-            (arr) = grown_array((r)->m, (n), sizeof *(arr));                                     \
-            int _i = 0;                                                                          \
-            for (const pc_json *_c = (j)->child; _c && _ok; _c = _c->next, _i++) {               \
-                size_t _s2 = path_index(r, _i);                                                  \
-                _ok = reader(r, _c, _i, &(arr)[_i]);                                             \
-                path_pop(r, _s2);                                                                \
-            }                                                                                    \
-        }                                                                                        \
-        path_pop(r, _saved);                                                                     \
-        if (!_ok)                                                                                \
-            return false;                                                                        \
-    } while (0)
-
-/* The op call of an access (jw_access_op): all optional; "call" goes with "op". */
-static bool read_access_op(jr *r, const pc_json *c, pc_access *a)
-{
-    a->op = NULL;
-    a->call = -1;
-    a->region = NULL;
-    a->region_rank = -1;
-    a->axis = -1;
-    if (field(r, c, "op", false)) {
-        if (!read_str(r, c, "op", &a->op) || !read_i32(r, c, "call", 0, INT32_MAX, &a->call))
-            return false;
-        if (!a->op)
-            a->call = -1;
-    } else if (field(r, c, "call", false)) {
-        return fail_at(r, "call", "\"call\" without \"op\"");
-    }
-    if (field(r, c, "axis", false) && !read_i32(r, c, "axis", 0, 64, &a->axis))
-        return false;
-    const pc_json *js = field(r, c, "region", false);
-    if (!js)
-        return true;
-    size_t saved = path_key(r, "region");
-    bool ok = want_array(r, js);
-    if (ok) {
-        a->region_rank = js->count;
-        a->region = pc_arena_alloc(r->m->arena, (size_t)(js->count ? js->count : 1) * sizeof *a->region);
-        int i = 0;
-        for (const pc_json *d = js->child; d && ok; d = d->next, i++) {
-            size_t s2 = path_index(r, i);
-            ok = expr_value(r, d, &a->region[i]);
-            path_pop(r, s2);
-        }
-    }
-    path_pop(r, saved);
-    return ok;
-}
-
-static bool read_access(jr *r, const pc_json *c, int index, pc_access *a)
-{
-    (void)index;
-    static const char *const afields[] = {"tensor", "kind", "unit", "loc", "role", "transposed",
-                                          "op", "call", "region", "axis", NULL};
-    int ak, unit;
-    bool ok = want_object(r, c) && check_fields(r, c, afields) &&
-              read_index(r, c, "tensor", false, r->ntensors, "tensor", &a->tensor) &&
-              read_enum(r, c, "kind", access_name, PC_ACC_READ, PC_ACC_WRITE_ELEMENT, &ak) &&
-              read_enum(r, c, "unit", unit_name, PC_UNIT_NONE, PC_UNIT_CUBE, &unit) &&
-              read_loc(r, c, "loc", &a->loc) && read_access_operand(r, c, a) && read_access_op(r, c, a);
-    if (ok) {
-        a->kind = (pc_access_kind)ak;
-        a->unit = (pc_unit)unit;
-    }
-    return ok;
-}
-
-static bool read_branch(jr *r, const pc_json *c, int index, pc_branch *b)
-{
-    (void)index;
-    static const char *const bfields[] = {"cond", "cond_text", "decided", "body", "loc", NULL};
-    return want_object(r, c) && check_fields(r, c, bfields) && read_expr(r, c, "cond", &b->cond) &&
-           /* cond_text is optional: models written before conditions were kept */
-           (!field(r, c, "cond_text", false) || read_str(r, c, "cond_text", &b->cond_text)) &&
-           read_i32(r, c, "decided", -1, 1, &b->decided) && read_block(r, c, "body", &b->body) &&
-           read_loc(r, c, "loc", &b->loc);
-}
-
-static bool read_stmt(jr *r, const pc_json *j, int index, pc_stmt *s)
-{
-    static const char *const fields[] = {"id", "kind", "loc", "has_op", "accesses", "loop", "branches",
-                                         "unroll_factor", "unroll_body", "message", "tiles", NULL};
-    if (!want_object(r, j) || !check_fields(r, j, fields))
-        return false;
-    int kind;
-    if (!read_i32(r, j, "id", index, index, &s->id) ||
-        !read_enum(r, j, "kind", pc_mjson_stmt_kind_name, PC_STMT_OP, PC_STMT_UNANALYSED, &kind) ||
-        !read_loc(r, j, "loc", &s->loc))
-        return false;
-    s->kind = (pc_stmt_kind)kind;
-    /* fields of other kinds are optional and default to what the builder sets */
-    s->has_op = kind == PC_STMT_OP;
-    if (!read_bool(r, j, "has_op", kind == PC_STMT_OP, &s->has_op))
-        return false;
-    const pc_json *ja = field(r, j, "accesses", kind == PC_STMT_OP);
-    if (kind == PC_STMT_OP && !ja)
-        return false;
-    if (ja)
-        READ_ARRAY_OF(r, ja, "accesses", s->accesses, s->naccesses, read_access);
-    s->loop = -1;
-    if (kind == PC_STMT_LOOP || field(r, j, "loop", false)) {
-        if (!read_index(r, j, "loop", kind != PC_STMT_LOOP, r->nloops, "loop", &s->loop))
-            return false;
-    }
-    const pc_json *jb = field(r, j, "branches", kind == PC_STMT_IF);
-    if (kind == PC_STMT_IF && !jb)
-        return false;
-    if (jb)
-        READ_ARRAY_OF(r, jb, "branches", s->branches, s->nbranches, read_branch);
-    if (kind == PC_STMT_UNROLL || field(r, j, "unroll_factor", false)) {
-        if (!read_int(r, j, "unroll_factor", INT64_MIN, INT64_MAX, &s->unroll_factor))
-            return false;
-    }
-    if (kind == PC_STMT_UNROLL || field(r, j, "unroll_body", false)) {
-        if (!read_block(r, j, "unroll_body", &s->unroll_body))
-            return false;
-    }
-    if (kind == PC_STMT_UNANALYSED || field(r, j, "message", false)) {
-        if (!read_str(r, j, "message", &s->message))
-            return false;
-    }
-    return read_stmt_tiles(r, j, s);
-}
-
-static bool read_unroll_rule(jr *r, const pc_json *j, pc_loop *l)
-{
-    int v = PC_UNROLL_RULE_DEFAULT;
-    if (field(r, j, "unroll_rule", false) &&
-        !read_enum(r, j, "unroll_rule", pc_mjson_unroll_rule_name, PC_UNROLL_RULE_DEFAULT, PC_UNROLL_RULE_GREEDY, &v))
-        return false;
-    l->unroll_rule = (pc_unroll_rule)v;
-    return true;
-}
-
-static bool read_loop(jr *r, const pc_json *j, int index, pc_loop *l)
-{
-    static const char *const fields[] = {"id", "name", "index_var", "factor_var", "begin", "end", "step",
-                                         "unroll", "submit_before_loop", "parallel", "parent", "stmt",
-                                         "body", "loc", "header", "unroll_rule", NULL};
-    if (!want_object(r, j) || !check_fields(r, j, fields))
-        return false;
-    if (!read_i32(r, j, "id", index, index, &l->id) || !read_str(r, j, "name", &l->name) ||
-        !read_str(r, j, "index_var", &l->index_var) || !read_str(r, j, "factor_var", &l->factor_var) ||
-        !read_expr(r, j, "begin", &l->begin) || !read_expr(r, j, "end", &l->end) ||
-        !read_expr(r, j, "step", &l->step))
-        return false;
-    const pc_json *ju = field(r, j, "unroll", true);
-    if (!ju)
-        return false;
-    size_t saved = path_key(r, "unroll");
-    bool ok = want_array(r, ju);
-    if (ok) {
-        l->nunroll = ju->count;
-        l->unroll = l->nunroll ? pc_arena_alloc(r->m->arena, (size_t)l->nunroll * sizeof *l->unroll) : NULL;
-        int i = 0;
-        for (const pc_json *c = ju->child; c && ok; c = c->next, i++) {
-            size_t s2 = path_index(r, i);
-            ok = int_value(r, c, INT64_MIN, INT64_MAX, &l->unroll[i]);
-            path_pop(r, s2);
-        }
-    }
-    path_pop(r, saved);
-    return ok && read_bool(r, j, "submit_before_loop", true, &l->submit_before_loop) &&
-           read_bool(r, j, "parallel", true, &l->parallel) &&
-           read_index(r, j, "parent", true, r->nloops, "loop", &l->parent) &&
-           read_index(r, j, "stmt", true, r->nstmts, "statement", &l->stmt) &&
-           read_block(r, j, "body", &l->body) && read_loc(r, j, "loc", &l->loc) &&
-           read_loc(r, j, "header", &l->header) && read_unroll_rule(r, j, l);
-}
-
 /* ---- structural validation of one kernel ----------------------------------------------------- */
 
 /* The statement tree: every statement sits in at most one block, every loop body belongs to at
@@ -959,6 +682,287 @@ static int array_size_of(const pc_json *obj, const char *k)
     return pc_json_is(j, PC_JSON_ARRAY) ? j->count : 0;
 }
 
+static bool rv_optval(jr *r, const pc_json *f, const char *k, pc_optval *v)
+{
+    size_t saved = path_key(r, k);
+    bool ok = optval_read(r, f, v);
+    path_pop(r, saved);
+    return ok;
+}
+
+/* An array of at most max integers, each in [lo, hi]; exactly max when exact. */
+static bool rv_int_list(jr *r, const pc_json *j, const char *k, int max, bool exact, int64_t lo, int64_t hi,
+                        int64_t *out, int *n)
+{
+    size_t saved = path_key(r, k);
+    bool ok = want_array(r, j);
+    int count = ok ? j->count : 0;
+    if (ok && (count > max || (exact && count != max)))
+        ok = fail(r, "expected %s%d integers, got %d", exact ? "" : "at most ", max, count);
+    int i = 0;
+    for (const pc_json *c = ok ? j->child : NULL; c && ok; c = c->next, i++) {
+        size_t s2 = path_index(r, i);
+        ok = int_value(r, c, lo, hi, &out[i]);
+        path_pop(r, s2);
+    }
+    path_pop(r, saved);
+    if (ok && n)
+        *n = count;
+    return ok;
+}
+
+/* An array of any number of integers, into a new array of exactly that many. */
+static bool rv_int64s(jr *r, const pc_json *j, const char *k, int64_t **out, int *n)
+{
+    size_t saved = path_key(r, k);
+    bool ok = want_array(r, j);
+    if (ok) {
+        *n = j->count;
+        *out = *n ? pc_arena_alloc(r->m->arena, (size_t)*n * sizeof **out) : NULL;
+        int i = 0;
+        for (const pc_json *c = j->child; c && ok; c = c->next, i++) {
+            size_t s2 = path_index(r, i);
+            ok = int_value(r, c, INT64_MIN, INT64_MAX, &(*out)[i]);
+            path_pop(r, s2);
+        }
+    }
+    path_pop(r, saved);
+    return ok;
+}
+
+/* A list of expressions (null, when nullable: none, count -1). */
+static bool rv_exprs(jr *r, const pc_json *j, const char *k, bool nullable, const pc_expr ***out, int *n)
+{
+    size_t saved = path_key(r, k);
+    bool ok = true;
+    if (nullable && pc_json_is(j, PC_JSON_NULL)) {
+        *out = NULL;
+        *n = -1;
+    } else if (want_array(r, j)) {
+        *n = j->count;
+        const pc_expr **v = pc_arena_alloc(r->m->arena, (size_t)(j->count ? j->count : 1) * sizeof *v);
+        *out = v;
+        int i = 0;
+        for (const pc_json *c = j->child; c && ok; c = c->next, i++) {
+            size_t s2 = path_index(r, i);
+            ok = expr_value(r, c, &v[i]);
+            path_pop(r, s2);
+        }
+    } else {
+        ok = false;
+    }
+    path_pop(r, saved);
+    return ok;
+}
+
+/* An object of integers: name -> value, in order. */
+static bool rv_constants(jr *r, const pc_json *j, const char *k, pc_binding **out, int *n)
+{
+    size_t saved = path_key(r, k);
+    bool ok = want_object(r, j);
+    if (ok) {
+        *n = j->count;
+        *out = grown_array(r->m, *n, sizeof **out);
+        int i = 0;
+        for (const pc_json *c = j->child; c && ok; c = c->next, i++) {
+            size_t s2 = path_key(r, c->key);
+            (*out)[i].name = pc_model_strdup(r->m, c->key);
+            ok = int_value(r, c, INT64_MIN, INT64_MAX, &(*out)[i].value);
+            path_pop(r, s2);
+        }
+    }
+    path_pop(r, saved);
+    return ok;
+}
+
+/* The JSON array j, the value of `key`, into arr[0 .. n): element i read by
+ * reader(r, element, i, &arr[i]) under the path "key[i]"; on a problem the calling reader returns
+ * false. */
+#define READ_ARRAY_OF(r, j, key, arr, n, reader)                                                 \
+    do {                                                                                         \
+        size_t _saved = path_key(r, key);                                                        \
+        bool _ok = want_array(r, j);                                                             \
+        if (_ok) {                                                                               \
+            (n) = (j)->count;                                                                    \
+            (arr) = grown_array((r)->m, (n), sizeof *(arr));                                     \
+            int _i = 0;                                                                          \
+            for (const pc_json *_c = (j)->child; _c && _ok; _c = _c->next, _i++) {               \
+                size_t _s2 = path_index(r, _i);                                                  \
+                _ok = reader(r, _c, _i, &(arr)[_i]);                                             \
+                path_pop(r, _s2);                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        path_pop(r, _saved);                                                                     \
+        if (!_ok)                                                                                \
+            return false;                                                                        \
+    } while (0)
+
+/* ---- the structs of fields.def: one reader each, generated ----------------------------------- */
+
+/* access "op" and "call" (json_write.c w_access_op): both or neither; "op" null is no op */
+static bool r_access_op(jr *r, const pc_json *c, pc_access *a)
+{
+    a->op = NULL;
+    a->call = -1;
+    if (field(r, c, "op", false)) {
+        if (!read_str(r, c, "op", &a->op) || !read_i32(r, c, "call", 0, INT32_MAX, &a->call))
+            return false;
+        if (!a->op)
+            a->call = -1;
+    } else if (field(r, c, "call", false)) {
+        return fail_at(r, "call", "\"call\" without \"op\"");
+    }
+    return true;
+}
+
+/* the kernel's counts first: indices anywhere in the kernel are checked against them */
+static bool rhook_kernel_counts(jr *r, const pc_json *j, pc_kernel *k)
+{
+    (void)k;
+    r->ntensors = array_size_of(j, "tensors");
+    r->nstmts = array_size_of(j, "stmts");
+    r->nloops = array_size_of(j, "loops");
+    return true;
+}
+
+static bool rhook_kernel_tree(jr *r, const pc_json *j, pc_kernel *k)
+{
+    (void)j;
+    return validate_tree(r, k);
+}
+
+#define rhook_NONE(r, j, X) true
+
+/* each struct's reader, the copy of its shared objects, and its allowed keys */
+#define PC_MODEL_STRUCT(name, type, layout, pre, post)                                           \
+    typedef type mtype_##name;                                                                   \
+    static bool r_##name(jr *r, const pc_json *j, int index, type *X);
+#define PC_MODEL_FIELD(...)
+#define PC_MODEL_FIELD_OPT(...)
+#define PC_MODEL_END(name)
+#include "fields.def"
+
+#define K_SELF_ID(key, ...) key,
+#define K_INT(key, ...) key,
+#define K_INT64(key, ...) key,
+#define K_BOOL(key, ...) key,
+#define K_STR(key, ...) key,
+#define K_ENUM(key, ...) key,
+#define K_INDEX(key, ...) key,
+#define K_LOC(key, ...) key,
+#define K_EXPR(key, ...) key,
+#define K_BLOCK(key, ...) key,
+#define K_LIST(key, ...) key,
+#define K_INT64S(key, ...) key,
+#define K_INT64S_UPTO(key, ...) key,
+#define K_INT64_ARRAY(key, ...) key,
+#define K_EXPRS(key, ...) key,
+#define K_SHARED(key, ...) key,
+#define K_OPTVAL(key, ...) key,
+#define K_CONSTANTS(key, ...) key,
+#define K_DERIVED(key, ...)
+#define K_CUSTOM(key, ...) key,
+#define K_WITH(key, ...) key,
+#define PC_MODEL_STRUCT(name, type, layout, pre, post) static const char *const keys_##name[] = {
+#define PC_MODEL_FIELD(m, key, kind, args) K_##kind(key)
+#define PC_MODEL_FIELD_OPT(m, key, kind, args, written, required, dflt) K_##kind(key)
+#define PC_MODEL_END(name) NULL};
+#include "fields.def"
+
+/* R_FIELD: the member `key` of the object j: `absent` when it is not there (an error when
+ * required), else `read`, statements that return false on a problem */
+#define R_FIELD(key, required, absent, read)                                                     \
+    {                                                                                            \
+        const pc_json *f_ = pc_json_get(j, key);                                                 \
+        if (!f_) {                                                                               \
+            if (required)                                                                        \
+                return fail(r, "missing \"%s\"", key);                                           \
+            absent;                                                                              \
+        } else {                                                                                 \
+            read                                                                                 \
+        }                                                                                        \
+    }
+#define R_CHECK(call)                                                                            \
+    if (!(call))                                                                                 \
+        return false;
+#define R_SELF_ID(m, key, req, dflt, ...)                                                        \
+    R_FIELD(key, req, X->m = (dflt), {                                                           \
+        int64_t v_;                                                                              \
+        R_CHECK(rv_int(r, f_, key, index, index, &v_))                                           \
+        X->m = (int)v_;                                                                          \
+    })
+#define R_INT(m, key, req, dflt, lo, hi)                                                         \
+    R_FIELD(key, req, X->m = (dflt), {                                                           \
+        int64_t v_;                                                                              \
+        R_CHECK(rv_int(r, f_, key, lo, hi, &v_))                                                 \
+        X->m = (int)v_;                                                                          \
+    })
+#define R_INT64(m, key, req, dflt, ...)                                                          \
+    R_FIELD(key, req, X->m = (dflt), R_CHECK(rv_int(r, f_, key, INT64_MIN, INT64_MAX, &X->m)))
+#define R_BOOL(m, key, req, dflt, ...) R_FIELD(key, req, X->m = (dflt), R_CHECK(rv_bool(r, f_, key, &X->m)))
+#define R_STR(m, key, req, dflt, ...) R_FIELD(key, req, X->m = (dflt), R_CHECK(rv_str(r, f_, key, &X->m)))
+#define R_ENUM(m, key, req, dflt, name, lo, hi)                                                  \
+    R_FIELD(key, req, X->m = (dflt), {                                                           \
+        int v_;                                                                                  \
+        R_CHECK(rv_enum(r, f_, key, name, lo, hi, &v_))                                          \
+        X->m = v_;                                                                               \
+    })
+#define R_INDEX(m, key, req, dflt, count, what, none)                                            \
+    R_FIELD(key, req, X->m = (dflt), R_CHECK(rv_index(r, f_, key, none, r->count, what, &X->m)))
+#define R_LOC(m, key, req, dflt, ...) R_FIELD(key, req, (void)0, R_CHECK(rv_loc(r, f_, key, &X->m)))
+#define R_EXPR(m, key, req, dflt, ...) R_FIELD(key, req, X->m = (dflt), R_CHECK(rv_expr(r, f_, key, &X->m)))
+#define R_BLOCK(m, key, req, dflt, ...) R_FIELD(key, req, (void)0, R_CHECK(rv_block(r, f_, key, &X->m)))
+#define R_LIST(m, key, req, dflt, item, count)                                                   \
+    R_FIELD(key, req, (void)0, READ_ARRAY_OF(r, f_, key, X->m, X->count, r_##item);)
+#define R_INT64S(m, key, req, dflt, count)                                                       \
+    R_FIELD(key, req, (void)0, R_CHECK(rv_int64s(r, f_, key, &X->m, &X->count)))
+#define R_INT64S_UPTO(m, key, req, dflt, count, max, lo)                                         \
+    R_FIELD(key, req, (void)0, R_CHECK(rv_int_list(r, f_, key, max, false, lo, INT64_MAX, X->m, &X->count)))
+#define R_INT64_ARRAY(m, key, req, dflt, n, lo)                                                  \
+    R_FIELD(key, req, (void)0, R_CHECK(rv_int_list(r, f_, key, n, true, lo, INT64_MAX, X->m, NULL)))
+#define R_EXPRS(m, key, req, dflt, count, nullable)                                              \
+    R_FIELD(key, req, (X->m = NULL, X->count = (dflt)),                                          \
+            R_CHECK(rv_exprs(r, f_, key, nullable, &X->m, &X->count)))
+#define R_SHARED(m, key, req, dflt, item)                                                        \
+    R_FIELD(key, req, X->m = (dflt), R_CHECK(rs_##item(r, f_, key, &X->m)))
+#define R_OPTVAL(m, key, req, dflt, ...) R_FIELD(key, req, (void)0, R_CHECK(rv_optval(r, f_, key, &X->m)))
+#define R_CONSTANTS(m, key, req, dflt, count)                                                    \
+    R_FIELD(key, req, (void)0, R_CHECK(rv_constants(r, f_, key, &X->m, &X->count)))
+#define R_DERIVED(m, key, req, dflt, ...)
+#define R_CUSTOM(m, key, req, dflt, hooks) R_CHECK(r_##hooks(r, j, X))
+#define R_WITH(m, key, req, dflt, ...)
+
+#define PC_MODEL_STRUCT(name, type, layout, pre, post)                                           \
+    static bool rf_##name(jr *r, const pc_json *j, int index, type *X);                          \
+    static bool r_##name(jr *r, const pc_json *j, int index, type *X)                            \
+    {                                                                                            \
+        return want_object(r, j) && check_fields(r, j, keys_##name) && rhook_##pre(r, j, X) &&   \
+               rf_##name(r, j, index, X) && rhook_##post(r, j, X);                               \
+    }                                                                                            \
+    /* the members, in table order */                                                            \
+    static bool rf_##name(jr *r, const pc_json *j, int index, type *X)                           \
+    {                                                                                            \
+        (void)index;
+#define PC_MODEL_FIELD(m, key, kind, args) PC_MF_CALL(R_##kind, m, key, true, 0, PC_MF_ARGS args)
+#define PC_MODEL_FIELD_OPT(m, key, kind, args, written, required, dflt)                          \
+    PC_MF_CALL(R_##kind, m, key, required, dflt, PC_MF_ARGS args)
+#define PC_MODEL_END(name)                                                                       \
+        return true;                                                                             \
+    }                                                                                            \
+    /* a new object of the struct, for a SHARED member */                                        \
+    __attribute__((unused)) static bool rs_##name(jr *r, const pc_json *f, const char *k,        \
+                                                  const mtype_##name **out)                      \
+    {                                                                                            \
+        mtype_##name *t = pc_arena_alloc(r->m->arena, sizeof *t);                                \
+        size_t saved = path_key(r, k);                                                           \
+        bool ok = r_##name(r, f, 0, t);                                                          \
+        path_pop(r, saved);                                                                      \
+        if (ok)                                                                                  \
+            *out = t;                                                                            \
+        return ok;                                                                               \
+    }
+#include "fields.def"
+
 /* The required array field `key` of obj (READ_ARRAY_OF). */
 #define READ_ARRAY(r, obj, key, arr, count, reader)                                              \
     do {                                                                                         \
@@ -967,80 +971,6 @@ static int array_size_of(const pc_json *obj, const char *k)
             return false;                                                                        \
         READ_ARRAY_OF(r, _f, key, arr, count, reader);                                           \
     } while (0)
-
-static bool read_kernel(jr *r, const pc_json *j, int index, pc_kernel *k)
-{
-    static const char *const fields[] = {"id", "name", "scope", "loc", "insert_loc", "tensors", "stmts",
-                                         "loops", "body", "constants", NULL};
-    if (!want_object(r, j) || !check_fields(r, j, fields))
-        return false;
-    /* the counts first: indices anywhere in the kernel are checked against them */
-    r->ntensors = array_size_of(j, "tensors");
-    r->nstmts = array_size_of(j, "stmts");
-    r->nloops = array_size_of(j, "loops");
-    if (!read_i32(r, j, "id", index, index, &k->id) || !read_str(r, j, "name", &k->name) ||
-        /* scope is optional: models written before kernels had one */
-        (field(r, j, "scope", false) && !read_str(r, j, "scope", &k->scope)) || !read_loc(r, j, "loc", &k->loc) || !read_loc(r, j, "insert_loc", &k->insert_loc))
-        return false;
-    READ_ARRAY(r, j, "tensors", k->tensors, k->ntensors, read_tensor);
-    READ_ARRAY(r, j, "stmts", k->stmts, k->nstmts, read_stmt);
-    READ_ARRAY(r, j, "loops", k->loops, k->nloops, read_loop);
-    if (!read_block(r, j, "body", &k->body))
-        return false;
-    const pc_json *jc = field(r, j, "constants", true);
-    if (!jc)
-        return false;
-    size_t saved = path_key(r, "constants");
-    bool ok = want_object(r, jc);
-    if (ok) {
-        k->nconstants = jc->count;
-        k->constants = grown_array(r->m, k->nconstants, sizeof *k->constants);
-        int i = 0;
-        for (const pc_json *c = jc->child; c && ok; c = c->next, i++) {
-            size_t s2 = path_key(r, c->key);
-            k->constants[i].name = pc_model_strdup(r->m, c->key);
-            ok = int_value(r, c, INT64_MIN, INT64_MAX, &k->constants[i].value);
-            path_pop(r, s2);
-        }
-    }
-    path_pop(r, saved);
-    if (!ok)
-        return false;
-    return validate_tree(r, k);
-}
-
-static bool read_option(jr *r, const pc_json *j, int index, pc_option *o)
-{
-    static const char *const fields[] = {"key", "value", "site", "kernel", "in_kernel", "loc", NULL};
-    (void)index;
-    if (!want_object(r, j) || !check_fields(r, j, fields) || !read_str(r, j, "key", &o->key))
-        return false;
-    const pc_json *jv = field(r, j, "value", true);
-    if (!jv)
-        return false;
-    size_t saved = path_key(r, "value");
-    bool ok = optval_read(r, jv, &o->value);
-    path_pop(r, saved);
-    int site;
-    return ok && read_enum(r, j, "site", site_name, PC_SITE_SET_RUNTIME_OPTIONS, PC_SITE_COMMAND_LINE, &site) &&
-           (o->site = (pc_optsite_kind)site, true) &&
-           read_index(r, j, "kernel", true, r->m->nkernels, "kernel", &o->kernel) &&
-           read_bool(r, j, "in_kernel", true, &o->in_kernel) && read_loc(r, j, "loc", &o->loc);
-}
-
-static bool read_message(jr *r, const pc_json *j, int index, pc_message *msg)
-{
-    static const char *const fields[] = {"kind", "loc", "text", "check", NULL};
-    (void)index;
-    int kind;
-    if (!want_object(r, j) || !check_fields(r, j, fields) ||
-        !read_enum(r, j, "kind", pc_mjson_msg_kind_name, PC_MSG_FATAL, PC_MSG_ERROR, &kind))
-        return false;
-    msg->kind = (pc_msg_kind)kind;
-    msg->check = NULL; /* optional: only the notes a check reports have one */
-    return read_loc(r, j, "loc", &msg->loc) && read_str(r, j, "text", &msg->text) &&
-           (!field(r, j, "check", false) || read_str(r, j, "check", &msg->check));
-}
 
 static bool read_model(jr *r, const pc_json *root)
 {
@@ -1074,11 +1004,12 @@ static bool read_model(jr *r, const pc_json *root)
         return false;
     r->m = pc_model_new(jf->str, (pc_lang)lang);
     pc_model *m = r->m;
-    if (!read_bool(r, root, "fatal", true, &m->fatal))
+    if (!read_bool(r, root, "fatal", &m->fatal))
         return false;
-    READ_ARRAY(r, root, "kernels", m->kernels, m->nkernels, read_kernel);
-    READ_ARRAY(r, root, "options", m->options, m->noptions, read_option);
-    READ_ARRAY(r, root, "messages", m->messages, m->nmessages, read_message);
+    READ_ARRAY(r, root, "kernels", m->kernels, m->nkernels, r_kernel);
+    r->nkernels = m->nkernels;
+    READ_ARRAY(r, root, "options", m->options, m->noptions, r_option);
+    READ_ARRAY(r, root, "messages", m->messages, m->nmessages, r_message);
     pc_model_name_kernels(m); /* ref is derived from name and scope, not stored */
     return true;
 }

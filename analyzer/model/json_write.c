@@ -314,63 +314,6 @@ static void jw_optval(jw *w, const pc_optval *v)
     jw_close(w, '}');
 }
 
-static void jw_tensor(jw *w, const pc_tensor *t)
-{
-    jw_open(w, '{', false);
-    jw_kint(w, "id", t->id);
-    jw_kstr(w, "name", t->name);
-    jw_kstr(w, "variable", t->variable);
-    jw_kstr(w, "kind", pc_tensor_kind_name(t->kind));
-    jw_kstr(w, "dtype", pc_dtype_name(t->dtype));
-    jw_key(w, "shape");
-    if (t->ndims < 0 || (!t->shape && t->ndims > 0)) {
-        jw_null(w);
-    } else {
-        jw_open(w, '[', true);
-        for (int i = 0; i < t->ndims; i++)
-            jw_expr(w, t->shape[i]);
-        jw_close(w, ']');
-    }
-    jw_kint(w, "base", t->base);
-    jw_kint(w, "scope_loop", t->scope_loop);
-    jw_kint(w, "def_stmt", t->def_stmt);
-    jw_loc(w, "loc", t->loc);
-    jw_close(w, '}');
-}
-
-/* ---- tile shapes and matmul operands (model.md section 7, "Tile pieces") -------------
- *   stmt   + "tiles": {"vec_set", "vec_known", "vec": [..], "vec_loc", "cube_set", "cube_known",
- *            "cube_m": [m0, m1], "cube_k": [k0, k1, k2], "cube_n": [n0, n1], "cube_loc"}
- *            (absent: no tile setter precedes the statement)
- *   access + "role": "left" | "right" | "other" (absent: "any"), "transposed": true (absent: false)
- */
-static void jw_access_operand(jw *w, const pc_access *a)
-{
-    if (a->role != PC_OPERAND_ANY)
-        jw_kstr(w, "role", pc_operand_role_name(a->role));
-    if (a->transposed)
-        jw_kbool(w, "transposed", true);
-}
-
-/* access + "op": "Add", "call": 0 (absent: no op), "region": [dims] (absent: the whole tensor),
- * "axis": 1 (absent: -1) - the op call that makes it (docs/model.md sections 4 and 7) */
-static void jw_access_op(jw *w, const pc_access *a)
-{
-    if (a->op) {
-        jw_kstr(w, "op", a->op);
-        jw_kint(w, "call", a->call);
-    }
-    if (a->region && a->region_rank >= 0) {
-        jw_key(w, "region");
-        jw_open(w, '[', true);
-        for (int d = 0; d < a->region_rank; d++)
-            jw_expr(w, a->region[d]);
-        jw_close(w, ']');
-    }
-    if (a->axis >= 0)
-        jw_kint(w, "axis", a->axis);
-}
-
 static void jw_int_list(jw *w, const char *k, const int64_t *v, int n)
 {
     jw_key(w, k);
@@ -380,144 +323,83 @@ static void jw_int_list(jw *w, const char *k, const int64_t *v, int n)
     jw_close(w, ']');
 }
 
-static void jw_stmt_tiles(jw *w, const pc_stmt *s)
+/* A list of expressions; null when there is none (count -1, or no array for a positive count). */
+static void jw_exprs(jw *w, const char *k, const pc_expr *const *v, int n)
 {
-    const pc_tile_shapes *t = s->tiles;
-    if (!t)
+    jw_key(w, k);
+    if (n < 0 || (!v && n > 0)) {
+        jw_null(w);
         return;
-    jw_key(w, "tiles");
-    jw_open(w, '{', false);
-    jw_kbool(w, "vec_set", t->vec_set);
-    jw_kbool(w, "vec_known", t->vec_known);
-    jw_int_list(w, "vec", t->vec, t->nvec);
-    jw_loc(w, "vec_loc", t->vec_loc);
-    jw_kbool(w, "cube_set", t->cube_set);
-    jw_kbool(w, "cube_known", t->cube_known);
-    jw_int_list(w, "cube_m", t->cube_m, 2);
-    jw_int_list(w, "cube_k", t->cube_k, 3);
-    jw_int_list(w, "cube_n", t->cube_n, 2);
-    jw_loc(w, "cube_loc", t->cube_loc);
-    jw_close(w, '}');
-}
-
-static void jw_stmt(jw *w, const pc_stmt *s)
-{
-    jw_open(w, '{', false);
-    jw_kint(w, "id", s->id);
-    jw_kstr(w, "kind", pc_mjson_stmt_kind_name(s->kind));
-    jw_loc(w, "loc", s->loc);
-    bool op = s->kind == PC_STMT_OP;
-    if (op || s->has_op != (s->kind == PC_STMT_OP))
-        jw_kbool(w, "has_op", s->has_op);
-    if (op || s->naccesses > 0) {
-        jw_key(w, "accesses");
-        jw_open(w, '[', false);
-        for (int i = 0; i < s->naccesses; i++) {
-            const pc_access *a = &s->accesses[i];
-            jw_open(w, '{', true);
-            jw_kint(w, "tensor", a->tensor);
-            jw_kstr(w, "kind", pc_access_kind_name(a->kind));
-            jw_kstr(w, "unit", pc_unit_name(a->unit));
-            jw_loc(w, "loc", a->loc);
-            jw_access_operand(w, a);
-            jw_access_op(w, a);
-            jw_close(w, '}');
-        }
-        jw_close(w, ']');
     }
-    if (s->kind == PC_STMT_LOOP || s->loop != -1)
-        jw_kint(w, "loop", s->loop);
-    if (s->kind == PC_STMT_IF || s->nbranches > 0) {
-        jw_key(w, "branches");
-        jw_open(w, '[', false);
-        for (int i = 0; i < s->nbranches; i++) {
-            const pc_branch *b = &s->branches[i];
-            jw_open(w, '{', true);
-            jw_kexpr(w, "cond", b->cond);
-            jw_kstr(w, "cond_text", b->cond_text);
-            jw_kint(w, "decided", b->decided);
-            jw_block(w, "body", b->body);
-            jw_loc(w, "loc", b->loc);
-            jw_close(w, '}');
-        }
-        jw_close(w, ']');
+    jw_open(w, '[', true);
+    for (int i = 0; i < n; i++)
+        jw_expr(w, v[i]);
+    jw_close(w, ']');
+}
+
+static void jw_constants(jw *w, const char *k, const pc_binding *c, int n)
+{
+    jw_key(w, k);
+    jw_open(w, '{', false);
+    for (int i = 0; i < n; i++)
+        jw_kint(w, c[i].name ? c[i].name : "", c[i].value);
+    jw_close(w, '}');
+}
+
+/* ---- the structs of fields.def: one writer each, generated ----------------------------------- */
+
+/* access "op", "call": both when an op makes the access (docs/model.md sections 4 and 7) */
+static void w_access_op(jw *w, const pc_access *X)
+{
+    if (X->op) {
+        jw_kstr(w, "op", X->op);
+        jw_kint(w, "call", X->call);
     }
-    if (s->kind == PC_STMT_UNROLL || s->unroll_factor != 0)
-        jw_kint(w, "unroll_factor", s->unroll_factor);
-    if (s->kind == PC_STMT_UNROLL || s->unroll_body.count > 0)
-        jw_block(w, "unroll_body", s->unroll_body);
-    if (s->kind == PC_STMT_UNANALYSED || s->message)
-        jw_kstr(w, "message", s->message);
-    jw_stmt_tiles(w, s);
-    jw_close(w, '}');
 }
 
-static void jw_loop(jw *w, const pc_loop *l)
-{
-    jw_open(w, '{', false);
-    jw_kint(w, "id", l->id);
-    jw_kstr(w, "name", l->name);
-    jw_kstr(w, "index_var", l->index_var);
-    jw_kstr(w, "factor_var", l->factor_var);
-    jw_kexpr(w, "begin", l->begin);
-    jw_kexpr(w, "end", l->end);
-    jw_kexpr(w, "step", l->step);
-    jw_int_list(w, "unroll", l->unroll, l->nunroll);
-    jw_kbool(w, "submit_before_loop", l->submit_before_loop);
-    jw_kbool(w, "parallel", l->parallel);
-    jw_kint(w, "parent", l->parent);
-    jw_kint(w, "stmt", l->stmt);
-    jw_block(w, "body", l->body);
-    jw_loc(w, "loc", l->loc);
-    jw_loc(w, "header", l->header);
-    if (l->unroll_rule != PC_UNROLL_RULE_DEFAULT)
-        jw_kstr(w, "unroll_rule", pc_mjson_unroll_rule_name(l->unroll_rule));
-    jw_close(w, '}');
-}
+#define PC_MODEL_STRUCT(name, type, layout, pre, post) static void w_##name(jw *w, const type *X);
+#define PC_MODEL_FIELD(...)
+#define PC_MODEL_FIELD_OPT(...)
+#define PC_MODEL_END(name)
+#include "fields.def"
 
-static void jw_kernel(jw *w, const pc_kernel *k)
-{
-    jw_open(w, '{', false);
-    jw_kint(w, "id", k->id);
-    jw_kstr(w, "name", k->name);
-    jw_kstr(w, "scope", k->scope);
-    jw_loc(w, "loc", k->loc);
-    jw_loc(w, "insert_loc", k->insert_loc);
-    JW_KLIST(w, "tensors", false, k->tensors, k->ntensors, jw_tensor);
-    JW_KLIST(w, "stmts", false, k->stmts, k->nstmts, jw_stmt);
-    JW_KLIST(w, "loops", false, k->loops, k->nloops, jw_loop);
-    jw_block(w, "body", k->body);
-    jw_key(w, "constants");
-    jw_open(w, '{', false);
-    for (int i = 0; i < k->nconstants; i++)
-        jw_kint(w, k->constants[i].name ? k->constants[i].name : "", k->constants[i].value);
-    jw_close(w, '}');
-    jw_close(w, '}');
-}
+#define W_SELF_ID(m, key, ...) jw_kint(w, key, X->m);
+#define W_INT(m, key, lo, hi) jw_kint(w, key, X->m);
+#define W_INT64(m, key, ...) jw_kint(w, key, X->m);
+#define W_BOOL(m, key, ...) jw_kbool(w, key, X->m);
+#define W_STR(m, key, ...) jw_kstr(w, key, X->m);
+#define W_ENUM(m, key, name, lo, hi) jw_kstr(w, key, name(X->m));
+#define W_INDEX(m, key, count, what, none) jw_kint(w, key, X->m);
+#define W_LOC(m, key, ...) jw_loc(w, key, X->m);
+#define W_EXPR(m, key, ...) jw_kexpr(w, key, X->m);
+#define W_BLOCK(m, key, ...) jw_block(w, key, X->m);
+#define W_LIST(m, key, item, count) JW_KLIST(w, key, false, X->m, X->count, w_##item);
+#define W_INT64S(m, key, count) jw_int_list(w, key, X->m, X->count);
+#define W_INT64S_UPTO(m, key, count, max, lo) jw_int_list(w, key, X->m, X->count);
+#define W_INT64_ARRAY(m, key, n, lo) jw_int_list(w, key, X->m, n);
+#define W_EXPRS(m, key, count, nullable) jw_exprs(w, key, X->m, X->count);
+#define W_SHARED(m, key, item) jw_key(w, key); w_##item(w, X->m);
+#define W_OPTVAL(m, key, ...) jw_key(w, key); jw_optval(w, &X->m);
+#define W_CONSTANTS(m, key, count) jw_constants(w, key, X->m, X->count);
+#define W_DERIVED(m, key, ...)
+#define W_CUSTOM(m, key, hooks) w_##hooks(w, X);
+#define W_WITH(m, key, ...)
+#define W_LAYOUT_INLINE true
+#define W_LAYOUT_BLOCK false
 
-static void jw_option(jw *w, const pc_option *o)
-{
-    jw_open(w, '{', false);
-    jw_kstr(w, "key", o->key);
-    jw_key(w, "value");
-    jw_optval(w, &o->value);
-    jw_kstr(w, "site", pc_optsite_kind_name(o->site));
-    jw_kint(w, "kernel", o->kernel);
-    jw_kbool(w, "in_kernel", o->in_kernel);
-    jw_loc(w, "loc", o->loc);
-    jw_close(w, '}');
-}
-
-static void jw_message(jw *w, const pc_message *msg)
-{
-    jw_open(w, '{', true);
-    jw_kstr(w, "kind", pc_mjson_msg_kind_name(msg->kind));
-    jw_loc(w, "loc", msg->loc);
-    jw_kstr(w, "text", msg->text);
-    if (msg->check)
-        jw_kstr(w, "check", msg->check);
-    jw_close(w, '}');
-}
+#define PC_MODEL_STRUCT(name, type, layout, pre, post)                                           \
+    static void w_##name(jw *w, const type *X)                                                   \
+    {                                                                                            \
+        jw_open(w, '{', W_LAYOUT_##layout);
+#define PC_MODEL_FIELD(m, key, kind, args) PC_MF_CALL(W_##kind, m, key, PC_MF_ARGS args)
+#define PC_MODEL_FIELD_OPT(m, key, kind, args, written, required, dflt)                          \
+        if (written) {                                                                           \
+            PC_MF_CALL(W_##kind, m, key, PC_MF_ARGS args)                                        \
+        }
+#define PC_MODEL_END(name)                                                                       \
+        jw_close(w, '}');                                                                        \
+    }
+#include "fields.def"
 
 char *pc_model_to_json(const pc_model *m)
 {
@@ -532,9 +414,9 @@ char *pc_model_to_json(const pc_model *m)
     jw_kstr(&w, "file", m->file);
     jw_kstr(&w, "lang", pc_mjson_lang_name(m->lang));
     jw_kbool(&w, "fatal", m->fatal);
-    JW_KLIST(&w, "kernels", false, m->kernels, m->nkernels, jw_kernel);
-    JW_KLIST(&w, "options", false, m->options, m->noptions, jw_option);
-    JW_KLIST(&w, "messages", false, m->messages, m->nmessages, jw_message);
+    JW_KLIST(&w, "kernels", false, m->kernels, m->nkernels, w_kernel);
+    JW_KLIST(&w, "options", false, m->options, m->noptions, w_option);
+    JW_KLIST(&w, "messages", false, m->messages, m->nmessages, w_message);
     jw_close(&w, '}');
     pc_sb_putc(&w.b, '\n');
     pc_arena_free(w.scratch);

@@ -134,16 +134,9 @@ pc_loc pc_model_loc(pc_model *m, const char *file, uint32_t line, uint32_t col, 
     return l;
 }
 
-/* Arrays in the model grow by doubling inside the arena; capacity is implied by the count
- * (a power of two at least 8), so the structs stay plain. */
-static size_t cap_for(size_t count) { size_t c = 8; while (c < count) c *= 2; return c; }
+size_t pc_model_cap_for(size_t count) { size_t c = 8; while (c < count) c *= 2; return c; }
 
-#define GROW(m, arr, count)                                                                      \
-    do {                                                                                         \
-        size_t _n = (size_t)(count);                                                             \
-        if (_n == 0 || (_n >= 8 && (_n & (_n - 1)) == 0))                                        \
-            (arr) = pc_arena_grow((m)->arena, (arr), _n, cap_for(_n + 1), sizeof(*(arr)));        \
-    } while (0)
+#define GROW PC_MODEL_GROW
 
 int pc_model_add_kernel(pc_model *m, const char *name, pc_loc loc)
 {

@@ -11,6 +11,9 @@
  * (the reaching definition of straight-line, structured code).  The one case that textual order
  * cannot see, a loop-carried value (`h = h + x` inside a loop, read before it is redefined), is
  * found by the analysis from the statement order and the variable names.
+ *
+ * Every member of the structs below a pc_model has a row in analyzer/model/fields.def, the table
+ * the JSON form, the equality and the copies are generated from (docs/dev/adding-a-model-field.md).
  */
 #ifndef POOLCHECK_MODEL_H
 #define POOLCHECK_MODEL_H
@@ -243,8 +246,8 @@ typedef struct pc_stmt {
     pc_stmt_kind kind;
     pc_loc loc;
     /* PC_STMT_OP */
-    pc_access *accesses; int naccesses;
     bool has_op;           /* false for statements that do no tensor work (declarations only) */
+    pc_access *accesses; int naccesses;
     /* PC_STMT_LOOP */
     int loop;              /* index in pc_kernel.loops */
     /* PC_STMT_IF */
@@ -426,6 +429,23 @@ char *pc_model_to_json(const pc_model *m);
 pc_model *pc_model_from_json(const char *text, size_t len, char **err);
 /* Deep structural equality (locations included); on difference, *where names the first one. */
 bool pc_model_equal(const pc_model *a, const pc_model *b, char *where, size_t where_size);
+
+/* Deep copies into another model (the editor's re-parse carries the kernels of bodies it left out
+ * from the previous model into the new one).  A copy lives wholly in dst's arena; an expression or
+ * tile state the source shares between places stays shared in the copy (a copier copies each once).
+ * A location in the source model's own file names dst's file, its lines moved by the line delta
+ * (0 unless set); other files' locations are kept.  Kernels, options and messages are appended to
+ * dst: a kernel's id is its new index (its tensors, statements and loops keep theirs), an option
+ * gets the kernel index given (the caller maps it), a PC_MSG_FATAL message sets dst->fatal. */
+typedef struct pc_model_copier pc_model_copier;
+pc_model_copier *pc_model_copier_new(pc_model *dst, const pc_model *src);
+void pc_model_copier_set_line_delta(pc_model_copier *c, int64_t delta);
+int pc_model_copier_kernel(pc_model_copier *c, const pc_kernel *k);            /* the new index */
+int pc_model_copier_option(pc_model_copier *c, const pc_option *o, int kernel); /* the new index */
+void pc_model_copier_message(pc_model_copier *c, const pc_message *msg);
+void pc_model_copier_free(pc_model_copier *c);                                  /* NULL is fine */
+/* A copy of the whole model, equal to it (pc_model_equal); pc_model_free it. */
+pc_model *pc_model_copy(const pc_model *m);
 
 /* How reports name a tensor: its name, or `tmp@LINE:COL` for an anonymous intermediate (written
  * into buf, which must hold 32 bytes). */

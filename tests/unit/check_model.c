@@ -1,12 +1,14 @@
 /* check_model.c - expressions, data types, builders, and the model's JSON form. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model_int.h"
+#include "poolcheck/frontend.h"
 #include "poolcheck/model.h"
 #include "support/support.h"
 
@@ -499,6 +501,23 @@ static pc_model *full_model(void)
     pc_stmt_add_access(m, &K->stmts[s2], tv, PC_ACC_DEFINE, PC_UNIT_CUBE, L);
     pc_stmt_add_access(m, &K->stmts[s2], tc, PC_ACC_WRITE_ASSEMBLE, PC_UNIT_NONE, L);
     pc_stmt_add_access(m, &K->stmts[s2], tc, PC_ACC_WRITE_ELEMENT, PC_UNIT_VECTOR, L);
+    /* a matmul's transposed left operand */
+    K->stmts[s2].accesses[0].role = PC_OPERAND_LEFT;
+    K->stmts[s2].accesses[0].transposed = true;
+    /* the tile shapes in force at statement 0 */
+    pc_tile_shapes *ts = pc_arena_alloc(a, sizeof *ts);
+    ts->vec_set = ts->vec_known = true;
+    ts->nvec = 2;
+    ts->vec[0] = 16;
+    ts->vec[1] = 128;
+    ts->vec_loc = L;
+    ts->cube_set = true;
+    ts->cube_m[0] = 16;
+    ts->cube_m[1] = 32;
+    ts->cube_k[2] = 64;
+    ts->cube_n[1] = 8;
+    ts->cube_loc = H;
+    K->stmts[s0].tiles = ts;
     int s3 = pc_kernel_add_stmt(m, K, PC_STMT_IF, L);
     int s4 = pc_kernel_add_stmt(m, K, PC_STMT_OP, L);
     K->stmts[s4].has_op = false;
@@ -1008,6 +1027,177 @@ START_TEST(json_strict_reader)
 }
 END_TEST
 
+/* ---- the field table (fields.def) ------------------------------------------------------------- */
+
+/* The rows of each struct are in the order of its members (fields_check.c checks at compile time
+ * that they cover every member), and full_model sets every field the JSON has a key for, so that
+ * json_round_trip and copy_equals_original hold each one. */
+START_TEST(fields_table_in_struct_order)
+{
+    size_t n = pc_model_fields(NULL, 0);
+    ck_assert_uint_gt(n, 50);
+    pc_model_field *rows = calloc(n, sizeof *rows);
+    ck_assert_uint_eq(pc_model_fields(rows, n), n);
+    pc_model *m = full_model();
+    char *text = pc_model_to_json(m);
+    int structs = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || strcmp(rows[i].strct, rows[i - 1].strct) != 0) {
+            structs++;
+        } else {
+            ck_assert_msg(rows[i].offset > rows[i - 1].offset, "%s.%s is not after %s in the struct", rows[i].strct,
+                          rows[i].member, rows[i - 1].member);
+        }
+        ck_assert_uint_lt(rows[i].offset, rows[i].struct_size);
+        if (!rows[i].key)
+            continue;
+        char want[64];
+        snprintf(want, sizeof want, "\"%s\": ", rows[i].key);
+        ck_assert_msg(strstr(text, want), "full_model has no %s.%s (\"%s\"): add it", rows[i].strct, rows[i].member,
+                      rows[i].key);
+    }
+    ck_assert_int_eq(structs, 9);
+    free(text);
+    free(rows);
+    pc_model_free(m);
+}
+END_TEST
+
+START_TEST(copy_equals_original)
+{
+    pc_model *m = full_model();
+    /* one tile state shared by two statements, one expression by two dims */
+    pc_kernel *K = &m->kernels[0];
+    ck_assert_ptr_nonnull(K->stmts[0].tiles);
+    K->stmts[1].tiles = K->stmts[0].tiles;
+    K->tensors[1].shape[0] = K->tensors[0].shape[1];
+    char *text = pc_model_to_json(m);
+    pc_model *c = pc_model_copy(m);
+    char where[512];
+    ck_assert_msg(pc_model_equal(m, c, where, sizeof where), "copy differs at %s", where);
+    const pc_kernel *C = &c->kernels[0];
+    ck_assert_ptr_eq(C->stmts[1].tiles, C->stmts[0].tiles);
+    ck_assert_ptr_ne(C->stmts[0].tiles, K->stmts[0].tiles);
+    ck_assert_ptr_eq(C->tensors[1].shape[0], C->tensors[0].shape[1]);
+    ck_assert_ptr_ne(C->tensors[0].shape[1], K->tensors[0].shape[1]);
+    ck_assert_ptr_eq(C->loc.file, c->file);
+    ck_assert_str_eq(C->ref, K->ref);
+    /* nothing of the copy points into the original */
+    pc_model_free(m);
+    char *again = pc_model_to_json(c);
+    ck_assert_str_eq(text, again);
+    /* the builders keep working on a copy */
+    pc_kernel *W = &c->kernels[0];
+    for (int i = 0; i < 10; i++)
+        pc_kernel_add_tensor(c, W, "more", PC_TENSOR_VALUE, W->loc);
+    ck_assert_int_eq(W->ntensors, 14);
+    free(text);
+    free(again);
+    pc_model_free(c);
+}
+END_TEST
+
+START_TEST(copier_moves_lines)
+{
+    pc_model *m = full_model();
+    pc_model *d = pc_model_new("moved.py", PC_LANG_PYTHON);
+    pc_model_copier *c = pc_model_copier_new(d, m);
+    ck_assert_int_eq(pc_model_copier_kernel(c, &m->kernels[1]), 0);
+    pc_model_copier_set_line_delta(c, 5);
+    ck_assert_int_eq(pc_model_copier_kernel(c, &m->kernels[0]), 1);
+    ck_assert_int_eq(pc_model_copier_option(c, &m->options[1], 0), 0);
+    pc_model_copier_message(c, &m->messages[3]); /* the fatal one */
+    pc_model_copier_free(c);
+    const pc_kernel *s = &m->kernels[0], *k = &d->kernels[1];
+    ck_assert_int_eq(k->id, 1);
+    ck_assert_int_eq(d->kernels[0].id, 0);
+    ck_assert_ptr_eq(k->loc.file, d->file);
+    ck_assert_uint_eq(k->loc.line, s->loc.line + 5);
+    ck_assert_uint_eq(k->loc.end_line, s->loc.end_line + 5);
+    ck_assert_uint_eq(k->loc.col, s->loc.col);
+    ck_assert_uint_eq(k->tensors[0].loc.line, s->tensors[0].loc.line + 5);
+    ck_assert_uint_eq(k->stmts[0].tiles->vec_loc.line, s->stmts[0].tiles->vec_loc.line + 5);
+    /* another file's locations stay */
+    ck_assert_str_eq(d->kernels[0].loc.file, "include/helper.h");
+    ck_assert_uint_eq(d->kernels[0].loc.line, m->kernels[1].loc.line);
+    ck_assert_str_eq(k->tensors[1].loc.file, "include/helper.h");
+    ck_assert_uint_eq(k->tensors[1].loc.line, s->tensors[1].loc.line);
+    ck_assert_uint_eq(k->stmts[0].tiles->cube_loc.line, s->stmts[0].tiles->cube_loc.line);
+    ck_assert_int_eq(d->options[0].kernel, 0);
+    ck_assert_str_eq(d->options[0].key, m->options[1].key);
+    ck_assert(d->fatal);
+    ck_assert_int_eq(d->nmessages, 1);
+    pc_model_free(m);
+    ck_assert_int_eq(k->nstmts, 10);
+    ck_assert_int_eq(k->stmts[3].nbranches, 4);
+    pc_model_free(d);
+}
+END_TEST
+
+/* The models of real sources: write -> read -> equal, and copy -> equal with the same text. */
+static void fixture_round_trip(pc_frontend *fe, const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", PC_SOURCE_DIR, rel);
+    pc_model *m = pc_frontend_parse(fe, path, NULL, 0, NULL);
+    ck_assert_msg(!m->fatal, "%s: not parsed", rel);
+    char *text = pc_model_to_json(m);
+    char *err = NULL;
+    pc_model *back = pc_model_from_json(text, strlen(text), &err);
+    ck_assert_msg(back, "%s: %s", rel, err ? err : "?");
+    char where[512];
+    ck_assert_msg(pc_model_equal(m, back, where, sizeof where), "%s: read back differs at %s", rel, where);
+    pc_model *c = pc_model_copy(m);
+    ck_assert_msg(pc_model_equal(m, c, where, sizeof where), "%s: copy differs at %s", rel, where);
+    pc_model_free(m);
+    char *again = pc_model_to_json(c);
+    ck_assert_msg(!strcmp(text, again), "%s: the copy writes another text", rel);
+    free(again);
+    free(text);
+    pc_model_free(back);
+    pc_model_free(c);
+}
+
+START_TEST(fixture_models_round_trip)
+{
+    static const char *const dirs[] = {"examples", "tests/fixtures/paths", "tests/fixtures/tiles",
+                                       "tests/fixtures/python", "tests/fixtures/checks"};
+    pc_frontend *fe = pc_frontend_new();
+    int files = 0;
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/%s", PC_SOURCE_DIR, dirs[d]);
+        DIR *dp = opendir(dir);
+        ck_assert_msg(dp != NULL, "%s", dir);
+        struct dirent *e;
+        char **names = NULL;
+        size_t nn = 0;
+        while ((e = readdir(dp)) != NULL) {
+            size_t len = strlen(e->d_name);
+            bool py = len > 3 && !strcmp(e->d_name + len - 3, ".py");
+            bool cpp = len > 4 && !strcmp(e->d_name + len - 4, ".cpp");
+            if (!py && !cpp)
+                continue;
+            names = realloc(names, (nn + 1) * sizeof *names);
+            names[nn] = malloc(strlen(dirs[d]) + len + 2);
+            sprintf(names[nn++], "%s/%s", dirs[d], e->d_name);
+        }
+        closedir(dp);
+        for (size_t i = 0; i < nn; i++) {
+            /* a source the frontend cannot read at all (a fixture of a broken file) has no model to
+             * hold */
+            if (!strstr(names[i], "/broken_") && !strstr(names[i], "syntax"))
+                fixture_round_trip(fe, names[i]);
+            files++;
+            free(names[i]);
+        }
+        free(names);
+    }
+    ck_assert_int_gt(files, 80);
+    pc_frontend_free(fe);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("model");
@@ -1036,6 +1226,12 @@ static Suite *suite(void)
     tcase_add_test(t, json_index_errors);
     tcase_add_test(t, json_value_errors);
     tcase_add_test(t, json_strict_reader);
+    suite_add_tcase(s, t);
+    t = tcase_create("fields");
+    tcase_add_test(t, fields_table_in_struct_order);
+    tcase_add_test(t, copy_equals_original);
+    tcase_add_test(t, copier_moves_lines);
+    tcase_add_test(t, fixture_models_round_trip);
     suite_add_tcase(s, t);
     return s;
 }

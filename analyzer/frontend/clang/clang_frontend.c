@@ -1512,232 +1512,6 @@ static bool mark_kernel_homes(const pc_model *m, const uint32_t *lines, int nlin
     return any;
 }
 
-/* ---- copying model parts into another model, lines moved ---- */
-
-typedef struct ptr_pair { const void *from; void *to; } ptr_pair;
-
-typedef struct copier {
-    pc_model *dst;
-    const char *src_file;
-    int64_t delta;                 /* lines added to main-file locations */
-    ptr_pair *map;                 /* shared expressions / tile states copied once */
-    size_t nmap, capmap;
-} copier;
-
-static void *map_get(const copier *c, const void *p)
-{
-    if (!c->capmap)
-        return NULL;
-    size_t h = ((uintptr_t)p >> 4) & (c->capmap - 1);
-    while (c->map[h].from) {
-        if (c->map[h].from == p)
-            return c->map[h].to;
-        h = (h + 1) & (c->capmap - 1);
-    }
-    return NULL;
-}
-
-static void map_put(copier *c, const void *p, void *q)
-{
-    if ((c->nmap + 1) * 2 > c->capmap) {
-        size_t ncap = c->capmap ? c->capmap * 2 : 256;
-        ptr_pair *nm = pc_mem_calloc(ncap, sizeof *nm);
-        for (size_t i = 0; i < c->capmap; i++)
-            if (c->map[i].from) {
-                size_t h = ((uintptr_t)c->map[i].from >> 4) & (ncap - 1);
-                while (nm[h].from)
-                    h = (h + 1) & (ncap - 1);
-                nm[h] = c->map[i];
-            }
-        pc_mem_free(c->map);
-        c->map = nm;
-        c->capmap = ncap;
-    }
-    size_t h = ((uintptr_t)p >> 4) & (c->capmap - 1);
-    while (c->map[h].from)
-        h = (h + 1) & (c->capmap - 1);
-    c->map[h].from = p;
-    c->map[h].to = q;
-    c->nmap++;
-}
-
-/* Room for n items as the model's builders would have grown it (a power of two, at least 8). */
-static void *cp_array(copier *c, const void *src, int n, size_t elem)
-{
-    if (!src || n <= 0)
-        return NULL;
-    size_t cap = 8;
-    while (cap < (size_t)n)
-        cap *= 2;
-    void *p = pc_arena_alloc(c->dst->arena, cap * elem);
-    memcpy(p, src, (size_t)n * elem);
-    return p;
-}
-
-static const char *cp_str(copier *c, const char *s) { return s ? pc_model_strdup(c->dst, s) : NULL; }
-
-static pc_loc cp_loc(copier *c, pc_loc l)
-{
-    if (!l.file)
-        return l;
-    bool main = !strcmp(l.file, c->src_file);
-    uint32_t line = l.line, eline = l.end_line;
-    if (main && line)
-        line = (uint32_t)((int64_t)line + c->delta);
-    if (main && eline)
-        eline = (uint32_t)((int64_t)eline + c->delta);
-    return pc_model_loc(c->dst, main ? c->dst->file : l.file, line, l.col, eline, l.end_col);
-}
-
-/* The copy of a shared object (an expression, a tile state: the model points at one from many
- * places) made before, or a new copy of its size bytes, remembered, its pointers made by fill;
- * NULL for NULL. */
-typedef void (*cp_fill_fn)(copier *c, void *copy, const void *orig);
-
-static void *cp_shared(copier *c, const void *p, size_t size, cp_fill_fn fill)
-{
-    if (!p)
-        return NULL;
-    void *q = map_get(c, p);
-    if (q)
-        return q;
-    q = pc_arena_alloc(c->dst->arena, size);
-    memcpy(q, p, size);
-    map_put(c, p, q);
-    fill(c, q, p);
-    return q;
-}
-
-static void fill_expr(copier *c, void *copy, const void *orig);
-
-static const pc_expr *cp_expr(copier *c, const pc_expr *e) { return cp_shared(c, e, sizeof *e, fill_expr); }
-
-static void fill_expr(copier *c, void *copy, const void *orig)
-{
-    pc_expr *q = copy;
-    const pc_expr *e = orig;
-    q->name = cp_str(c, e->name);
-    q->a = cp_expr(c, e->a);
-    q->b = cp_expr(c, e->b);
-}
-
-static void cp_block(copier *c, pc_block *b)
-{
-    b->stmts = cp_array(c, b->stmts, b->count, sizeof *b->stmts);
-}
-
-static void fill_tiles(copier *c, void *copy, const void *orig)
-{
-    pc_tile_shapes *q = copy;
-    const pc_tile_shapes *t = orig;
-    q->vec_loc = cp_loc(c, t->vec_loc);
-    q->cube_loc = cp_loc(c, t->cube_loc);
-}
-
-static const pc_tile_shapes *cp_tiles(copier *c, const pc_tile_shapes *t)
-{
-    return cp_shared(c, t, sizeof *t, fill_tiles);
-}
-
-/* A copy of n dims (a tensor's shape, an access's region), each expression copied once. */
-static const pc_expr **cp_dims(copier *c, const pc_expr *const *dims, int n)
-{
-    const pc_expr **out = pc_arena_alloc(c->dst->arena, sizeof *out * (size_t)n);
-    for (int d = 0; d < n; d++)
-        out[d] = cp_expr(c, dims[d]);
-    return out;
-}
-
-static void cp_kernel(copier *c, const pc_kernel *k)
-{
-    int idx = pc_model_add_kernel(c->dst, k->name, cp_loc(c, k->loc));
-    pc_kernel *q = &c->dst->kernels[idx];
-    q->scope = cp_str(c, k->scope);
-    q->insert_loc = cp_loc(c, k->insert_loc);
-    q->tensors = cp_array(c, k->tensors, k->ntensors, sizeof *k->tensors);
-    q->ntensors = k->ntensors;
-    for (int i = 0; i < q->ntensors; i++) {
-        pc_tensor *t = &q->tensors[i];
-        t->name = cp_str(c, t->name);
-        t->variable = cp_str(c, t->variable);
-        if (t->shape && t->ndims > 0)
-            t->shape = cp_dims(c, t->shape, t->ndims);
-        t->loc = cp_loc(c, t->loc);
-    }
-    q->stmts = cp_array(c, k->stmts, k->nstmts, sizeof *k->stmts);
-    q->nstmts = k->nstmts;
-    for (int i = 0; i < q->nstmts; i++) {
-        pc_stmt *s = &q->stmts[i];
-        s->loc = cp_loc(c, s->loc);
-        s->accesses = cp_array(c, s->accesses, s->naccesses, sizeof *s->accesses);
-        for (int a = 0; a < s->naccesses; a++) {
-            pc_access *ac = &s->accesses[a];
-            ac->loc = cp_loc(c, ac->loc);
-            ac->op = cp_str(c, ac->op);
-            if (ac->region && ac->region_rank > 0)
-                ac->region = cp_dims(c, ac->region, ac->region_rank);
-        }
-        s->branches = cp_array(c, s->branches, s->nbranches, sizeof *s->branches);
-        for (int b = 0; b < s->nbranches; b++) {
-            pc_branch *br = &s->branches[b];
-            br->cond = cp_expr(c, br->cond);
-            br->cond_text = cp_str(c, br->cond_text);
-            cp_block(c, &br->body);
-            br->loc = cp_loc(c, br->loc);
-        }
-        cp_block(c, &s->unroll_body);
-        s->message = cp_str(c, s->message);
-        s->tiles = cp_tiles(c, s->tiles);
-    }
-    q->loops = cp_array(c, k->loops, k->nloops, sizeof *k->loops);
-    q->nloops = k->nloops;
-    for (int i = 0; i < q->nloops; i++) {
-        pc_loop *l = &q->loops[i];
-        l->name = cp_str(c, l->name);
-        l->index_var = cp_str(c, l->index_var);
-        l->factor_var = cp_str(c, l->factor_var);
-        l->begin = cp_expr(c, l->begin);
-        l->end = cp_expr(c, l->end);
-        l->step = cp_expr(c, l->step);
-        l->unroll = cp_array(c, l->unroll, l->nunroll, sizeof *l->unroll);
-        cp_block(c, &l->body);
-        l->loc = cp_loc(c, l->loc);
-        l->header = cp_loc(c, l->header);
-    }
-    q->body = k->body;
-    cp_block(c, &q->body);
-    q->constants = cp_array(c, k->constants, k->nconstants, sizeof *k->constants);
-    q->nconstants = k->nconstants;
-    for (int i = 0; i < q->nconstants; i++)
-        q->constants[i].name = cp_str(c, q->constants[i].name);
-}
-
-static void cp_optval(copier *c, pc_optval *v)
-{
-    v->text = cp_str(c, v->text);
-    v->loc = cp_loc(c, v->loc);
-    v->items = cp_array(c, v->items, v->nitems, sizeof *v->items);
-    for (int i = 0; i < v->nitems; i++)
-        cp_optval(c, &v->items[i]);
-}
-
-static void cp_option(copier *c, const pc_option *o, int kernel)
-{
-    int idx = pc_model_add_option(c->dst, o->key, o->site, cp_loc(c, o->loc));
-    pc_option *q = &c->dst->options[idx];
-    q->value = o->value;
-    cp_optval(c, &q->value);
-    q->kernel = kernel;
-    q->in_kernel = o->in_kernel;
-}
-
-static void cp_message(copier *c, const pc_message *msg)
-{
-    pc_model_add_message_check(c->dst, msg->kind, cp_loc(c, msg->loc), msg->check, msg->text);
-}
-
-static void copier_done(copier *c) { pc_mem_free(c->map); }
-
 static int loc_order(pc_loc a, pc_loc b)
 {
     if (a.line != b.line)
@@ -1791,22 +1565,6 @@ static void sort_options_by_loc(pc_model *m)
             m->options[j] = m->options[j - 1];
             m->options[j - 1] = t;
         }
-}
-
-/* A copy of the whole model. */
-static pc_model *model_copy(const pc_model *m)
-{
-    pc_model *q = pc_model_new(m->file, m->lang);
-    copier c = {q, m->file, 0, NULL, 0, 0};
-    for (int k = 0; k < m->nkernels; k++)
-        cp_kernel(&c, &m->kernels[k]);
-    for (int o = 0; o < m->noptions; o++)
-        cp_option(&c, &m->options[o], m->options[o].kernel);
-    for (int i = 0; i < m->nmessages; i++)
-        cp_message(&c, &m->messages[i]);
-    q->fatal = m->fatal;
-    copier_done(&c);
-    return q;
 }
 
 static bool kernels_in_order(const pc_model *m)
@@ -2088,8 +1846,7 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
 {
     const pc_model *old = p->doc->model;
     pc_model *m = pc_model_new(n->file, n->lang);
-    copier cn = {m, n->file, 0, NULL, 0, 0};
-    copier co = {m, old->file, 0, NULL, 0, 0};
+    pc_model_copier *cn = pc_model_copier_new(m, n), *co = pc_model_copier_new(m, old);
     int *nmap = pc_mem_calloc((size_t)(n->nkernels ? n->nkernels : 1), sizeof *nmap);
     int *omap = pc_mem_calloc((size_t)(old->nkernels ? old->nkernels : 1), sizeof *omap);
     int i = 0, j = 0;
@@ -2109,44 +1866,42 @@ static pc_model *plan_merge(const incr_plan *p, const pc_model *n)
             take_old = i >= n->nkernels || loc_order(ol, n->kernels[i].loc) < 0;
         }
         if (take_old) {
-            co.delta = p->doc->regions.items[rj].body_begin >= p->change_end_old ? p->dlines : 0;
-            omap[j] = m->nkernels;
-            cp_kernel(&co, &old->kernels[j]);
+            pc_model_copier_set_line_delta(co, p->doc->regions.items[rj].body_begin >= p->change_end_old ? p->dlines : 0);
+            omap[j] = pc_model_copier_kernel(co, &old->kernels[j]);
             j++;
         } else {
-            nmap[i] = m->nkernels;
-            cp_kernel(&cn, &n->kernels[i]);
+            nmap[i] = pc_model_copier_kernel(cn, &n->kernels[i]);
             i++;
         }
     }
     for (int o = 0; o < n->noptions; o++) {
         int k = n->options[o].kernel;
-        cp_option(&cn, &n->options[o], k >= 0 && k < n->nkernels ? nmap[k] : k);
+        pc_model_copier_option(cn, &n->options[o], k >= 0 && k < n->nkernels ? nmap[k] : k);
     }
     for (int o = 0; o < old->noptions; o++) {
         int ri = carried_region(p, old, old->options[o].loc);
         if (ri < 0)
             continue;
-        co.delta = p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0;
+        pc_model_copier_set_line_delta(co, p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0);
         int k = old->options[o].kernel;
-        cp_option(&co, &old->options[o], k >= 0 && k < old->nkernels ? omap[k] : k);
+        pc_model_copier_option(co, &old->options[o], k >= 0 && k < old->nkernels ? omap[k] : k);
     }
     sort_options_by_loc(m);
     for (int x = 0; x < n->nmessages; x++)
-        cp_message(&cn, &n->messages[x]);
+        pc_model_copier_message(cn, &n->messages[x]);
     for (int x = 0; x < old->nmessages; x++) {
         int ri = carried_region(p, old, old->messages[x].loc);
         if (ri < 0)
             continue;
-        co.delta = p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0;
-        cp_message(&co, &old->messages[x]);
+        pc_model_copier_set_line_delta(co, p->doc->regions.items[ri].body_begin >= p->change_end_old ? p->dlines : 0);
+        pc_model_copier_message(co, &old->messages[x]);
     }
     sort_messages(m);
     m->fatal = n->fatal;
     pc_mem_free(nmap);
     pc_mem_free(omap);
-    copier_done(&cn);
-    copier_done(&co);
+    pc_model_copier_free(cn);
+    pc_model_copier_free(co);
     return m;
 }
 
@@ -2199,7 +1954,7 @@ static void incr_store(pc_frontend *fe, const char *abs_path, const char *key, c
         pc_mem_free(d->includes);
         d->includes = inclusion_signature(&d->inc_paths);
     }
-    d->model = model_copy(m);
+    d->model = pc_model_copy(m);
     d->usable = kernels_in_order(m);
     d->reused = reused;
 }
