@@ -12,8 +12,10 @@
  *    is one argument holding FILE's contents.
  *    Expectations, joined by ` && `: `stderr~TEXT` / `stdout~TEXT` (contains), `stderr!~TEXT`
  *    (does not contain), `stdout#TEXT<=N` (at most N times), `stdout:utf8` (valid UTF-8),
- *    `stderr=` / `stdout=` (empty), `time<=S` (wall seconds) and `rss<=MB` (peak resident set of
- *    the command): a hostile input's bound, which the ASan+UBSan pass widens (SANITIZED_SLOWDOWN).
+ *    `stderr=` / `stdout=` (empty), `time<=S` (wall seconds), `cpu<=S` (user + system seconds of the
+ *    command: a bound on its work that a loaded machine does not move, for the linear-time cases;
+ *    a hang is `time<=`'s) and `rss<=MB` (peak resident set of the command): a hostile input's
+ *    bound, which the ASan+UBSan pass widens (SANITIZED_SLOWDOWN).
  *    After the status, `nosan: why` runs the case only in a build without sanitizers.
  *    Every case also must not die of a
  *    signal, time out, or print a sanitizer report or a Python traceback.
@@ -718,6 +720,7 @@ typedef struct run_result {
     char *out, *err;
     size_t out_len, err_len;
     double seconds;
+    double cpu_seconds; /* user + system time of the command (getrusage of the waited child) */
     long maxrss_kb;   /* peak resident set of the command (getrusage of the waited child) */
 } run_result;
 
@@ -803,6 +806,8 @@ static run_result run_case(const bad_case *c)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     r.maxrss_kb = ru.ru_maxrss;
+    r.cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                    (double)ru.ru_stime.tv_usec / 1e6;
     r.status = st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r.out = stdout_path ? xstrdup("") : read_all(outp, &r.out_len);
     r.err = read_all(errp, &r.err_len);
@@ -901,13 +906,13 @@ static char *judge_case(const bad_case *c, const run_result *r)
         }
         char *cl = trim(clause);
         msg[0] = 0;
-        if (strncmp(cl, "time<=", 6) == 0 || strncmp(cl, "rss<=", 5) == 0) {
-            bool is_time = cl[0] == 't';
-            double bound = strtod(cl + (is_time ? 6 : 5), NULL) * (is_time ? SANITIZED_SLOWDOWN : SANITIZED_MEMORY);
-            double got = is_time ? r->seconds : (double)r->maxrss_kb / 1024.0;
+        if (strncmp(cl, "time<=", 6) == 0 || strncmp(cl, "cpu<=", 5) == 0 || strncmp(cl, "rss<=", 5) == 0) {
+            bool is_time = cl[0] != 'r', is_cpu = cl[0] == 'c';
+            double bound = strtod(cl + (cl[0] == 't' ? 6 : 5), NULL) * (is_time ? SANITIZED_SLOWDOWN : SANITIZED_MEMORY);
+            double got = is_cpu ? r->cpu_seconds : is_time ? r->seconds : (double)r->maxrss_kb / 1024.0;
             if (got > bound)
-                snprintf(msg, sizeof msg, "%s %.2f %s, bound %.2f", is_time ? "took" : "peak memory", got,
-                         is_time ? "s" : "MB", bound);
+                snprintf(msg, sizeof msg, "%s %.2f %s, bound %.2f", is_cpu ? "used" : is_time ? "took" : "peak memory",
+                         got, is_cpu ? "s of CPU" : is_time ? "s" : "MB", bound);
             if (msg[0])
                 failure = xstrdup(msg);
             clause = next;
