@@ -53,6 +53,76 @@ typedef struct binding {
     bool bound;
 } binding;
 
+/* An argument's value, bound to the helper's parameter b: a tensor (a view or a new value of the
+ * call's own gets a tensor of the parameter's name), or a scalar, list, string or dtype read from
+ * the argument's cursor (its tokens where the cursor reader has no value: code clang dropped). */
+static void bind_argument(pc_cx *cx, CXCursor call, CXCursor arg, binding *b)
+{
+    pc_ctoks toks = {0};
+    bool have_toks = pc_clang_cursor_tokens(cx, arg, &toks) && toks.count > 0;
+    switch (b->vc) {
+    case PC_VC_TENSOR: {
+        pc_ctres r = pc_clang_tensor_expr(cx, arg);
+        if (r.kind == PC_TR_NAMED && r.via_view) { /* Helper(View(x, ...)): the parameter is that view */
+            int id = pc_clang_make_tensor(cx, b->name, PC_TENSOR_VIEW, pc_clang_cursor_loc(cx, arg), NULL);
+            pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
+            t->base = r.tensor;
+            t->dtype = r.dtype;
+            t->ndims = r.ndims;
+            t->shape = r.shape;
+            t->scope_loop = cx->cur_loop;
+            if (cx->cur_stmt < 0)
+                cx->cur_stmt = pc_clang_new_stmt(cx, PC_STMT_OP, pc_clang_cursor_loc(cx, call));
+            cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
+            b->tensor = id;
+        } else if (r.kind == PC_TR_NAMED) {
+            b->tensor = r.tensor;
+        } else if (r.kind == PC_TR_ANON) { /* Helper(Add(a, b)): the parameter names a new value */
+            pc_loc al = pc_clang_cursor_loc(cx, arg);
+            int id = pc_clang_make_tensor(cx, b->name, PC_TENSOR_VALUE, al, NULL);
+            pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
+            t->dtype = r.dtype;
+            t->ndims = r.ndims;
+            t->shape = r.shape;
+            t->scope_loop = cx->cur_loop;
+            pc_clang_access(cx, id, PC_ACC_DEFINE, r.unit, al);
+            cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
+            b->tensor = id;
+        }
+        b->bound = b->tensor >= 0;
+        break;
+    }
+    case PC_VC_INT:
+        b->expr = pc_clang_value_int(cx, arg);
+        if (!b->expr && have_toks)
+            b->expr = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+        if (b->expr && pc_clang_has_opaque(b->expr))
+            b->expr = NULL;
+        b->bound = b->expr != NULL;
+        break;
+    case PC_VC_LIST:
+    case PC_VC_RANGE:
+        b->bound = (b->vc == PC_VC_LIST && pc_clang_value_list(cx, arg, &b->list, &b->nlist)) ||
+                   (have_toks && pc_clang_shape_list(cx, toks.items, (int)toks.count, &b->list, &b->nlist));
+        break;
+    case PC_VC_STRING:
+        b->str = pc_clang_value_string(cx, arg);
+        if (!b->str && have_toks)
+            b->str = pc_clang_string_arg(cx, toks.items, (int)toks.count);
+        b->bound = b->str != NULL;
+        break;
+    case PC_VC_DTYPE:
+        b->dtype = pc_clang_value_dtype(cx, arg);
+        if (b->dtype == PC_DT_UNKNOWN && have_toks)
+            b->dtype = pc_clang_dtype(cx, toks.items, (int)toks.count);
+        b->bound = true;
+        break;
+    default:
+        break;
+    }
+    PC_VEC_FREE(toks);
+}
+
 bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
 {
     if (cx->kernel < 0)
@@ -114,65 +184,7 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
         binding *b = &binds.items[i];
         if ((int)i + first >= nargs)
             break;
-        CXCursor arg = pc_clang_call_arg(call, (int)i + first);
-        pc_ctoks toks = {0};
-        bool have_toks = pc_clang_cursor_tokens(cx, arg, &toks) && toks.count > 0;
-        switch (b->vc) {
-        case PC_VC_TENSOR: {
-            pc_ctres r = pc_clang_tensor_expr(cx, arg);
-            if (r.kind == PC_TR_NAMED && r.via_view) { /* Helper(View(x, ...)): the parameter is that view */
-                int id = pc_clang_make_tensor(cx, b->name, PC_TENSOR_VIEW, pc_clang_cursor_loc(cx, arg), NULL);
-                pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
-                t->base = r.tensor;
-                t->dtype = r.dtype;
-                t->ndims = r.ndims;
-                t->shape = r.shape;
-                t->scope_loop = cx->cur_loop;
-                if (cx->cur_stmt < 0)
-                    cx->cur_stmt = pc_clang_new_stmt(cx, PC_STMT_OP, pc_clang_cursor_loc(cx, call));
-                cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
-                b->tensor = id;
-            } else if (r.kind == PC_TR_NAMED) {
-                b->tensor = r.tensor;
-            } else if (r.kind == PC_TR_ANON) { /* Helper(Add(a, b)): the parameter names a new value */
-                pc_loc al = pc_clang_cursor_loc(cx, arg);
-                int id = pc_clang_make_tensor(cx, b->name, PC_TENSOR_VALUE, al, NULL);
-                pc_tensor *t = &cx->m->kernels[cx->kernel].tensors[id];
-                t->dtype = r.dtype;
-                t->ndims = r.ndims;
-                t->shape = r.shape;
-                t->scope_loop = cx->cur_loop;
-                pc_clang_access(cx, id, PC_ACC_DEFINE, r.unit, al);
-                cx->m->kernels[cx->kernel].tensors[id].def_stmt = cx->cur_stmt;
-                b->tensor = id;
-            }
-            b->bound = b->tensor >= 0;
-            break;
-        }
-        case PC_VC_INT:
-            b->expr = pc_clang_value_int(cx, arg);
-            if (!b->expr && have_toks)
-                b->expr = pc_clang_int_expr(cx, toks.items, (int)toks.count);
-            if (b->expr && pc_clang_has_opaque(b->expr))
-                b->expr = NULL;
-            b->bound = b->expr != NULL;
-            break;
-        case PC_VC_LIST:
-        case PC_VC_RANGE:
-            b->bound = have_toks && pc_clang_shape_list(cx, toks.items, (int)toks.count, &b->list, &b->nlist);
-            break;
-        case PC_VC_STRING:
-            b->str = have_toks ? pc_clang_string_arg(cx, toks.items, (int)toks.count) : NULL;
-            b->bound = b->str != NULL;
-            break;
-        case PC_VC_DTYPE:
-            b->dtype = have_toks ? pc_clang_dtype(cx, toks.items, (int)toks.count) : PC_DT_UNKNOWN;
-            b->bound = true;
-            break;
-        default:
-            break;
-        }
-        PC_VEC_FREE(toks);
+        bind_argument(cx, call, pc_clang_call_arg(call, (int)i + first), b);
     }
     /* the callee's scope */
     int saved_frame = cx->frame;
