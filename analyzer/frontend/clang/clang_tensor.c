@@ -724,6 +724,9 @@ static pc_ctres op_call(pc_cx *cx, CXCursor c, const char *name, CXCursor decl, 
 static const pc_op_info unlisted_op = {NULL, NULL, PC_OPC_VECTOR, PC_OPSHAPE_ELEMWISE, PC_OPDT_FIRST, -1, -1,
                                        {-1, -1, -1, -1}, -1, -1, -1, -1};
 
+/* Longer than 150 lines on purpose: one case per way an op's operands are read (pc_op_shape), each a
+ * few lines that pick its operands and attributes out of the call before pc_op_apply; a table of
+ * readers would hold the same cases. */
 static pc_ctres op_rules(pc_cx *cx, CXCursor c, const pc_op_info *op, const char *name, CXCursor decl,
                          bool resolved)
 {
