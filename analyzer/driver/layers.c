@@ -93,27 +93,31 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
         }
     }
 
-    /* Binding sets: the explicit ones (else the project's), each searched before --bind. */
+    /* Binding sets: the explicit ones (--shapes, each searched before --bind), else the project's
+     * (searched after --bind: the command line overrides .poolcheck.json, docs/model.md 8.1).
+     * Bindings are looked up first hit first, so the order is the precedence. */
     const pc_bindings *base = l->nsets ? l->sets : proj ? proj->binding_sets : NULL;
     size_t nbase = l->nsets ? l->nsets : proj ? proj->nbinding_sets : 0;
     size_t nsets = nbase ? nbase : 1;
+    bool binds_first = !l->nsets;
     pc_bindings *sets = pc_arena_alloc(a, nsets * sizeof(pc_bindings));
     /* and where each binding came from, for the messages about it (a merged set holds two sources) */
     const char *const **sources = pc_arena_alloc(a, nsets * sizeof *sources);
     for (size_t s = 0; s < nsets; s++) {
-        size_t n0 = nbase ? base[s].count : 0;
-        pc_binding *items = pc_arena_alloc(a, (n0 + l->nbinds + 1) * sizeof(pc_binding));
+        size_t n0 = nbase ? base[s].count : 0, nb = l->nbinds;
+        pc_binding *items = pc_arena_alloc(a, (n0 + nb + 1) * sizeof(pc_binding));
+        size_t at_base = binds_first ? nb : 0, at_binds = binds_first ? 0 : n0;
         if (n0)
-            memcpy(items, base[s].items, n0 * sizeof(pc_binding));
-        if (l->nbinds)
-            memcpy(items + n0, l->binds, l->nbinds * sizeof(pc_binding));
+            memcpy(items + at_base, base[s].items, n0 * sizeof(pc_binding));
+        if (nb)
+            memcpy(items + at_binds, l->binds, nb * sizeof(pc_binding));
         sets[s].items = items;
-        sets[s].count = n0 + l->nbinds;
+        sets[s].count = n0 + nb;
         const char *own = l->nsets ? (l->set_sources && l->set_sources[s] ? l->set_sources[s] : "--shapes")
                                    : proj ? proj->path : NULL;
-        const char **row = pc_arena_alloc(a, (n0 + l->nbinds + 1) * sizeof *row);
-        for (size_t i = 0; i < n0 + l->nbinds; i++)
-            row[i] = i < n0 ? own : l->binds_source;
+        const char **row = pc_arena_alloc(a, (n0 + nb + 1) * sizeof *row);
+        for (size_t i = 0; i < n0 + nb; i++)
+            row[i] = (i >= at_base && i < at_base + n0) ? own : l->binds_source;
         sources[s] = row;
     }
     o->parse.binding_sources = sources;

@@ -355,6 +355,10 @@ static const char *nearest_symbol(const pc_model *m, const symset *syms, const c
  * with the closest symbol the kernels do have ("--bind nn=8": did you mean 'n'?) and where the
  * binding was given ("'nn' bound in ./.poolcheck.json"), and name the other such bindings in the
  * same warning (one warning per place: the sink keeps one). */
+static bool named(const pc_parse_opts *opts, const char *name);
+
+/* PC018 for the bindings no kernel of the file reads, at the first kernel --kernel-name keeps
+ * (messages inside the kernels it drops go with them). */
 static void check_bindings(pc_model *m, const pc_parse_opts *opts)
 {
     if (m->fatal || m->nkernels == 0 || !opts->nbindings)
@@ -403,7 +407,10 @@ static void check_bindings(pc_model *m, const pc_parse_opts *opts)
             pc_sb_printf(&sb, "; %zu more binding%s name%s no symbol either: %s%s", more, more == 1 ? "" : "s",
                          more == 1 ? "s" : "", others.data, more > UNUSED_LISTED ? ", ..." : "");
         char *text = pc_sb_take(&sb);
-        pc_model_add_message_check(m, PC_MSG_WARNING, m->kernels[0].loc, "PC018", text);
+        int at = 0;
+        while (opts->nkernel_names && at + 1 < m->nkernels && !named(opts, m->kernels[at].name))
+            at++;
+        pc_model_add_message_check(m, PC_MSG_WARNING, m->kernels[at].loc, "PC018", text);
         pc_mem_free(text);
     }
     pc_sb_free(&others);
@@ -506,8 +513,10 @@ pc_model *pc_frontend_parse(pc_frontend *fe, const char *path, const char *text,
         opts = &none;
     }
     pc_model *m = parse_lang(fe, path, text, len, opts);
-    keep_named_kernels(m, opts);
+    /* a binding has an effect when any kernel of the file reads it: judged before --kernel-name
+     * narrows the kernels, so narrowing never turns a binding the file uses into a PC018 */
     check_bindings(m, opts);
+    keep_named_kernels(m, opts);
     return m;
 }
 

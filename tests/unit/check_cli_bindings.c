@@ -81,6 +81,54 @@ END_TEST
 
 /* 200,000 bindings: each name is looked up once (sorted, not compared pairwise); 60,000 took 7 s
  * and 200,000 over 60 s. */
+/* The command line overrides .poolcheck.json (docs/model.md 8.1): `--bind n=64` over a project
+ * `"bind": {"n": 8}` gives 64 instances (it gave 8: the file's binding was searched first). */
+START_TEST(command_line_bind_overrides_project)
+{
+    char *dir = pc_test_tmpdir("pcclib"), *k = pc_test_path(dir, "k.py"), *proj = pc_test_path(dir, ".poolcheck.json");
+    pc_test_write_file(k, kernel_py);
+    pc_test_write_file(proj, "{\"bind\": {\"n\": 8}}");
+    pc_test_output o = pc_test_poolcheck("check", "--format=json", k, NULL);
+    ck_assert_msg(strstr(o.out, "\"instances\":\t8,") != NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--format=json", "--bind", "n=64", k, NULL);
+    ck_assert_msg(strstr(o.out, "\"instances\":\t64,") != NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    unlink(k);
+    unlink(proj);
+    rmdir(dir);
+    free(k);
+    free(proj);
+    free(dir);
+}
+END_TEST
+
+/* --kernel-name narrows what is reported, not what a binding is judged by: n is read by k, so
+ * `--kernel-name other` gives no PC018 for it (it said "no symbol 'n' in kernel 'other'"). */
+START_TEST(kernel_name_keeps_bindings_used)
+{
+    char *dir = pc_test_tmpdir("pcclib"), *k = pc_test_path(dir, "k.py");
+    char text[2048];
+    snprintf(text, sizeof text, "%s\n\n@pypto.frontend.jit\ndef other(x: pypto.Tensor([16, 16], pypto.DT_FP32), "
+                                "y: pypto.Tensor([16, 16], pypto.DT_FP32)):\n    y[:] = pypto.add(x, x)\n",
+             kernel_py);
+    pc_test_write_file(k, text);
+    pc_test_output o = pc_test_poolcheck("check", "--no-summary", "--no-config-lookup", "--bind", "n=8",
+                                         "--kernel-name", "other", k, NULL);
+    ck_assert_int_eq(o.status, 0);
+    ck_assert_msg(strstr(o.out, "PC018") == NULL, "%s", o.out);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-summary", "--no-config-lookup", "--bind", "nq=8", "--kernel-name", "other", k,
+                          NULL);
+    ck_assert_msg(strstr(o.out, "no symbol 'nq'") != NULL, "%s", o.out); /* the check can fail */
+    pc_test_output_free(&o);
+    unlink(k);
+    rmdir(dir);
+    free(k);
+    free(dir);
+}
+END_TEST
+
 START_TEST(many_bindings_linearithmic)
 {
     char *dir = pc_test_tmpdir("pcclib"), *shapes = pc_test_path(dir, "shapes.json");
@@ -116,6 +164,8 @@ static Suite *suite(void)
     tcase_add_test(t, unused_bindings_all_named);
     tcase_add_test(t, unused_binding_names_its_source);
     tcase_add_test(t, many_bindings_linearithmic);
+    tcase_add_test(t, command_line_bind_overrides_project);
+    tcase_add_test(t, kernel_name_keeps_bindings_used);
     suite_add_tcase(s, t);
     return s;
 }

@@ -108,9 +108,10 @@ START_TEST(show_settings_sources)
         "  inner policy           all  (--inner-policy)\n",
         "  assemble headroom      2  (%s)\n",
         "  language               python  (the file name's extension)\n",
+        /* the command line overrides .poolcheck.json (docs/model.md 8.1): --bind first */
         "bindings: 1 set (the depths are the element-wise maximum over the sets)\n"
-        "  m = 8  (%s)\n",
-        "  n = 2  (%s)\n  n = 4  (--bind): not used, the binding above wins\n",
+        "  n = 4  (--bind)\n  m = 8  (%s)\n",
+        "  n = 2  (%s): not used, the binding above wins\n",
         "runtime options from outside the source: (in the order they apply; later wins)\n"
         "  device_sched_parallelism = 2  (%s:1:14)\n",
         "  stitch_function_max_num = 64  (%s:2:14)\n  stitch_function_num_per_pool = [64, 2, 1]  (--set)\n",
