@@ -215,6 +215,24 @@ int pc_kernel_add_stmt(pc_model *m, pc_kernel *k, pc_stmt_kind kind, pc_loc loc)
     return k->nstmts++;
 }
 
+int pc_kernel_add_loop_spec(pc_model *m, pc_kernel *k, const pc_loop_spec *spec)
+{
+    int lid = pc_kernel_add_loop(m, k, spec->name, spec->loc);
+    pc_loop *l = &k->loops[lid];
+    l->index_var = pc_model_strdup(m, spec->index_var ? spec->index_var : "");
+    l->factor_var = spec->factor_var ? pc_model_strdup(m, spec->factor_var) : NULL;
+    l->begin = spec->begin;
+    l->end = spec->end;
+    l->step = spec->step;
+    l->unroll = spec->unroll;
+    l->nunroll = spec->nunroll;
+    l->submit_before_loop = spec->submit_before_loop;
+    l->parallel = spec->parallel;
+    l->parent = spec->parent;
+    l->header = spec->header;
+    return lid;
+}
+
 int pc_kernel_add_loop(pc_model *m, pc_kernel *k, const char *name, pc_loc loc)
 {
     GROW(m, k->loops, k->nloops);

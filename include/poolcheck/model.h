@@ -399,6 +399,20 @@ int pc_kernel_add_tensor(pc_model *m, pc_kernel *k, const char *variable, pc_ten
                          pc_loc loc);
 int pc_kernel_add_stmt(pc_model *m, pc_kernel *k, pc_stmt_kind kind, pc_loc loc);
 int pc_kernel_add_loop(pc_model *m, pc_kernel *k, const char *name, pc_loc loc);
+/* What a frontend knows of a loop when it reads its header. */
+typedef struct pc_loop_spec {
+    const char *name;              /* NULL: "" */
+    pc_loc loc, header;
+    const char *index_var;         /* copied; NULL: "" */
+    const char *factor_var;        /* copied; NULL: none */
+    const pc_expr *begin, *end, *step;
+    int64_t *unroll; int nunroll;  /* kept as given (the model's arena) */
+    bool submit_before_loop, parallel;
+    int parent;                    /* the enclosing loop, -1 = the kernel body */
+} pc_loop_spec;
+/* A loop of kernel k made from spec (its statement and body are the frontend's to add); returns
+ * its index.  The frontends' one constructor of loops: no pc_loop field is set by hand. */
+int pc_kernel_add_loop_spec(pc_model *m, pc_kernel *k, const pc_loop_spec *spec);
 void pc_stmt_add_access(pc_model *m, pc_stmt *s, int tensor, pc_access_kind kind, pc_unit unit,
                         pc_loc loc);
 /* The op call that makes access a (op NULL: none; the name is copied into the model), and the

@@ -759,18 +759,10 @@ static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
         pc_model_add_message(cx->m, PC_MSG_WARNING, header, "parallel is not a constant; modelled as false");
 
     pc_kernel *k = &cx->m->kernels[cx->kernel];
-    int lid = pc_kernel_add_loop(cx->m, k, name, loc);
-    pc_loop *l = &k->loops[lid];
-    l->index_var = pc_model_strdup(cx->m, index);
-    l->begin = lb;
-    l->end = le;
-    l->step = ls;
-    l->unroll = unroll;
-    l->nunroll = nunroll;
-    l->submit_before_loop = submit;
-    l->parallel = parallel;
-    l->parent = cx->cur_loop;
-    l->header = header;
+    pc_loop_spec spec = {.name = name, .loc = loc, .header = header, .index_var = index, .begin = lb, .end = le,
+                         .step = ls, .unroll = unroll, .nunroll = nunroll, .submit_before_loop = submit,
+                         .parallel = parallel, .parent = cx->cur_loop};
+    int lid = pc_kernel_add_loop_spec(cx->m, k, &spec);
     int sid = pc_clang_new_stmt(cx, PC_STMT_LOOP, sloc);
     k = &cx->m->kernels[cx->kernel];
     k->stmts[sid].loop = lid;

@@ -982,23 +982,14 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
 
     pc_kernel *k = pc_py_kernel(c);
     pc_loc kw = pc_model_loc(c->m, c->file, s->line, s->col, s->line, s->col + 3);
-    int lid = pc_kernel_add_loop(c->m, k, name, kw);
     pc_loc header = pc_model_loc(c->m, c->file, s->line, s->col, call->end_line, call->end_col);
+    pc_loop_spec spec = {.name = name, .loc = kw, .header = header, .index_var = index, .factor_var = factor,
+                         .begin = begin, .end = end, .step = step, .unroll = ulist, .nunroll = nulist,
+                         .submit_before_loop = submit, .parallel = parallel, .parent = c->loop};
+    int lid = pc_kernel_add_loop_spec(c->m, k, &spec);
     int sid = pc_kernel_add_stmt(c->m, k, PC_STMT_LOOP, header);
     k = pc_py_kernel(c);
-    pc_loop *l = &k->loops[lid];
-    l->index_var = pc_model_strdup(c->m, index ? index : "");
-    l->factor_var = factor ? pc_model_strdup(c->m, factor) : NULL;
-    l->begin = begin;
-    l->end = end;
-    l->step = step;
-    l->unroll = ulist;
-    l->nunroll = nulist;
-    l->submit_before_loop = submit;
-    l->parallel = parallel;
-    l->parent = c->loop;
-    l->stmt = sid;
-    l->header = header;
+    k->loops[lid].stmt = sid;
     k->stmts[sid].loop = lid;
     k->stmts[sid].has_op = false;
     pc_py_block_append(c, sid);
