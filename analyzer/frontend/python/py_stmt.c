@@ -573,9 +573,9 @@ static const pc_expr *bound_expr(pc_py_ctx *c, const pc_py_node *n, pc_py_val *v
                           : (n->kind == PY_INT && n->big) || n->kind == PY_BINOP ? "is not an integer poolcheck can evaluate in 64 bits"
                                                                               : "is not an integer expression poolcheck can evaluate";
         if (strcmp(name, text) == 0)
-            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s; bind it with --bind %s=N", text, why, name);
+            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s; bind it with --bind %s=VALUE", text, why, name);
         else
-            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s: it is the symbol '%s'; bind it with --bind %s=N",
+            pc_py_note_check(c, "PC014", n, "loop bound '%s' %s: it is the symbol '%s'; bind it with --bind %s=VALUE",
                           text, why, name, name);
     }
     return pc_expr_sym(pc_model_arena(c->m), pc_model_strdup(c->m, name));
