@@ -611,6 +611,47 @@ static bool builtin_callee(pc_py_ctx *c, const pc_py_node *fn)
     return fn && fn->kind == PY_NAME && !pc_py_lookup(c->frame, fn->name) && safe_builtin(fn->name);
 }
 
+/* An explicit stack for the iterative walks over expressions below (they may be long chains): 64
+ * entries inline, grown in the scratch arena. */
+typedef struct node_stack {
+    const pc_py_node *inline_items[64];
+    const pc_py_node **items;
+    int sp, cap;
+    pc_arena *arena;
+} node_stack;
+
+static void node_stack_init(node_stack *s, pc_arena *arena, const pc_py_node *root)
+{
+    s->items = s->inline_items;
+    s->cap = 64;
+    s->arena = arena;
+    s->sp = 0;
+    s->items[s->sp++] = root;
+}
+
+static void node_stack_reserve(node_stack *s, int need)
+{
+    if (s->sp + need <= s->cap)
+        return;
+    int ncap = (s->sp + need) * 2;
+    const pc_py_node **bigger = pc_arena_alloc(s->arena, (size_t)ncap * sizeof *bigger);
+    memcpy(bigger, s->items, (size_t)s->sp * sizeof *bigger);
+    s->items = bigger;
+    s->cap = ncap;
+}
+
+/* Every child of x: its operands a, b, c and both lists (room reserved by the caller). */
+static void node_stack_push_children(node_stack *s, const pc_py_node *x)
+{
+    s->items[s->sp++] = x->a;
+    s->items[s->sp++] = x->b;
+    s->items[s->sp++] = x->c;
+    for (int i = 0; i < x->list1.count; i++)
+        s->items[s->sp++] = x->list1.items[i];
+    for (int i = 0; i < x->list2.count; i++)
+        s->items[s->sp++] = x->list2.items[i];
+}
+
 /* May the value of n hold a tainted name's integer?  Op results, helpers' results and tensor
  * methods are not followed (a helper given the factor is a decision point of its own); a subscript
  * holds it only through its base.  Iterative: expressions may be long chains. */
@@ -618,12 +659,10 @@ static bool carries(taint *t, const pc_py_node *n)
 {
     if (!n || !t->names->count)
         return false;
-    const pc_py_node *stack0[64];
-    const pc_py_node **stack = stack0;
-    int sp = 0, cap = 64;
-    stack[sp++] = n;
-    while (sp > 0) {
-        const pc_py_node *x = stack[--sp];
+    node_stack ns;
+    node_stack_init(&ns, t->c->scratch, n);
+    while (ns.sp > 0) {
+        const pc_py_node *x = ns.items[--ns.sp];
         if (!x)
             continue;
         if (x->kind == PY_NAME) {
@@ -633,32 +672,19 @@ static bool carries(taint *t, const pc_py_node *n)
         }
         if (x->kind == PY_OTHER_EXPR || (x->kind == PY_CALL && !builtin_callee(t->c, x->a)))
             continue;
-        int need = 3 + x->list1.count + x->list2.count;
-        if (sp + need > cap) {
-            int ncap = (sp + need) * 2;
-            const pc_py_node **bigger = pc_arena_alloc(t->c->scratch, (size_t)ncap * sizeof *bigger);
-            memcpy(bigger, stack, (size_t)sp * sizeof *bigger);
-            stack = bigger;
-            cap = ncap;
-        }
+        node_stack_reserve(&ns, 3 + x->list1.count + x->list2.count);
         if (x->kind == PY_SUBSCRIPT) {
-            stack[sp++] = x->a;
+            ns.items[ns.sp++] = x->a;
             continue;
         }
         if (x->kind == PY_CALL) {
             for (int i = 0; i < x->list1.count; i++)
-                stack[sp++] = x->list1.items[i];
+                ns.items[ns.sp++] = x->list1.items[i];
             for (int i = 0; i < x->list2.count; i++)
-                stack[sp++] = x->list2.items[i];
+                ns.items[ns.sp++] = x->list2.items[i];
             continue;
         }
-        stack[sp++] = x->a;
-        stack[sp++] = x->b;
-        stack[sp++] = x->c;
-        for (int i = 0; i < x->list1.count; i++)
-            stack[sp++] = x->list1.items[i];
-        for (int i = 0; i < x->list2.count; i++)
-            stack[sp++] = x->list2.items[i];
+        node_stack_push_children(&ns, x);
     }
     return false;
 }
@@ -731,12 +757,10 @@ static bool expr_decides(taint *t, const pc_py_node *n)
 {
     if (!n)
         return false;
-    const pc_py_node *stack0[64];
-    const pc_py_node **stack = stack0;
-    int sp = 0, cap = 64;
-    stack[sp++] = n;
-    while (sp > 0) {
-        const pc_py_node *x = stack[--sp];
+    node_stack ns;
+    node_stack_init(&ns, t->c->scratch, n);
+    while (ns.sp > 0) {
+        const pc_py_node *x = ns.items[--ns.sp];
         if (!x)
             continue;
         if (x->kind == PY_IFEXP && carries(t, x->a))
@@ -759,21 +783,8 @@ static bool expr_decides(taint *t, const pc_py_node *n)
                         return true;
                 }
         }
-        int need = 3 + x->list1.count + x->list2.count;
-        if (sp + need > cap) {
-            int ncap = (sp + need) * 2;
-            const pc_py_node **bigger = pc_arena_alloc(t->c->scratch, (size_t)ncap * sizeof *bigger);
-            memcpy(bigger, stack, (size_t)sp * sizeof *bigger);
-            stack = bigger;
-            cap = ncap;
-        }
-        stack[sp++] = x->a;
-        stack[sp++] = x->b;
-        stack[sp++] = x->c;
-        for (int i = 0; i < x->list1.count; i++)
-            stack[sp++] = x->list1.items[i];
-        for (int i = 0; i < x->list2.count; i++)
-            stack[sp++] = x->list2.items[i];
+        node_stack_reserve(&ns, 3 + x->list1.count + x->list2.count);
+        node_stack_push_children(&ns, x);
     }
     return false;
 }
