@@ -732,6 +732,20 @@ static cJSON *req_shutdown(pc_lsp_server *s, const cJSON *params, rpc_error *e)
     return NULL;   /* result: null */
 }
 
+/* The latest analysis of the open document uri, pending edits analysed first: true with *v,
+ * false when the document is not open or could not be analysed. */
+static bool analysed_view(pc_lsp_server *s, const char *uri, pc_lsp_view *v)
+{
+    pc_lsp_doc *d = find_doc(s, uri);
+    if (!d)
+        return false;
+    flush(s, d);
+    if (!d->result)
+        return false;
+    *v = (pc_lsp_view){d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
+    return true;
+}
+
 /* CodeActionContext.only: does it admit "quickfix"?  A kind admits its sub-kinds. */
 static bool only_admits_quickfix(const cJSON *context)
 {
@@ -760,13 +774,9 @@ static cJSON *req_code_action(pc_lsp_server *s, const cJSON *params, rpc_error *
         return fail(e, PC_LSP_INVALID_PARAMS,
                     "textDocument/codeAction: expected textDocument.uri and range");
     const cJSON *context = cJSON_GetObjectItemCaseSensitive(params, "context");
-    pc_lsp_doc *d = find_doc(s, uri);
-    if (!d || !only_admits_quickfix(context))
+    pc_lsp_view v;
+    if (!only_admits_quickfix(context) || !analysed_view(s, uri, &v))
         return cJSON_CreateArray();
-    flush(s, d);
-    if (!d->result)
-        return cJSON_CreateArray();
-    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
     const cJSON *named = cJSON_GetObjectItemCaseSensitive(context, "diagnostics");
     return pc_lsp_code_actions_json(&v, start, end, cJSON_IsArray(named) ? named : NULL);
 }
@@ -777,13 +787,9 @@ static cJSON *req_hover(pc_lsp_server *s, const cJSON *params, rpc_error *e)
     pc_lsp_pos pos;
     if (!uri || !get_pos(cJSON_GetObjectItemCaseSensitive(params, "position"), &pos))
         return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/hover: expected textDocument.uri and position");
-    pc_lsp_doc *d = find_doc(s, uri);
-    if (!d)
+    pc_lsp_view v;
+    if (!analysed_view(s, uri, &v))
         return NULL;
-    flush(s, d);
-    if (!d->result)
-        return NULL;
-    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
     return pc_lsp_hover_json(&v, pos);
 }
 
@@ -799,13 +805,9 @@ static cJSON *req_inlay_hint(pc_lsp_server *s, const cJSON *params, rpc_error *e
     pc_lsp_pos start, end;
     if (!uri || !get_range(cJSON_GetObjectItemCaseSensitive(params, "range"), &start, &end))
         return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/inlayHint: expected textDocument.uri and range");
-    pc_lsp_doc *d = find_doc(s, uri);
-    if (!d)
+    pc_lsp_view v;
+    if (!analysed_view(s, uri, &v))
         return cJSON_CreateArray();
-    flush(s, d);
-    if (!d->result)
-        return cJSON_CreateArray();
-    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
     return pc_lsp_inlay_hints_json(&v, start, end);
 }
 
@@ -814,13 +816,9 @@ static cJSON *req_code_lens(pc_lsp_server *s, const cJSON *params, rpc_error *e)
     const char *uri = doc_uri(params);
     if (!uri)
         return fail(e, PC_LSP_INVALID_PARAMS, "textDocument/codeLens: expected textDocument.uri");
-    pc_lsp_doc *d = find_doc(s, uri);
-    if (!d)
+    pc_lsp_view v;
+    if (!analysed_view(s, uri, &v))
         return cJSON_CreateArray();
-    flush(s, d);
-    if (!d->result)
-        return cJSON_CreateArray();
-    pc_lsp_view v = {d->uri, d->path, d->result, &d->alines, s->enc, s->docs_base};
     return pc_lsp_code_lenses_json(&v);
 }
 
