@@ -4,7 +4,7 @@
  * the value, a leading byte order mark skipped), with errors located as file:line:col: the
  * reader records where each key and value starts and ends, and options and errors point there.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "poolcheck/bind.h"
 #include "poolcheck/config.h"
 #include "poolcheck/json.h"
@@ -199,7 +199,10 @@ void pc_cfg_config_file_free(pc_config_file *f)
 
 /* `bind`, not its deprecated spelling `bindings`: the list and the "did you mean" offer what to write. */
 static const char *const project_fields[] = {"checks", "warnings_as_errors", "bind", "config", "runtime",
-                                             "inner_policy", "assemble_headroom", "exclude", "python_path", NULL};
+                                             "inner_policy", "assemble_headroom", "exclude", "python_path",
+                                             "extend", NULL};
+
+enum { MAX_EXTEND_DEPTH = 16 }; /* a chain of "extend" longer than this is an error, not a recursion */
 
 static char *unknown_field(const src *s, pc_json_pos at, const char *name)
 {
@@ -313,6 +316,7 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
     if (!strcmp(k, "exclude")) {
         if (!pc_json_is(c, PC_JSON_ARRAY))
             return located(s, c->pos, "`exclude` must be an array of glob strings, found %s", pc_json_kind(c));
+        pc->given_exclude = true;
         pc->nexclude = (size_t)c->count;
         pc->exclude = c->count ? pc_arena_alloc(s->arena, (size_t)c->count * sizeof *pc->exclude) : NULL;
         int i = 0;
@@ -328,6 +332,7 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
     if (!strcmp(k, "python_path")) {
         if (!pc_json_is(c, PC_JSON_ARRAY))
             return located(s, c->pos, "`python_path` must be an array of directory strings, found %s", pc_json_kind(c));
+        pc->given_python_path = true;
         pc->npython_path = (size_t)c->count;
         pc->python_path = c->count ? pc_arena_alloc(s->arena, (size_t)c->count * sizeof *pc->python_path) : NULL;
         int i = 0;
@@ -366,10 +371,99 @@ static char *project_field(src *s, pc_project_config *pc, const pc_json *c)
         }
         return NULL;
     }
+    if (!strcmp(k, "extend"))
+        return string_field(s, c, k, &pc->extends_path); /* loaded once the file is read */
     return unknown_field(s, c->key_pos, k);
 }
 
+/* The files an "extend" chain has read so far, by their resolved paths, to refuse a cycle. */
+typedef struct extend_chain { const char *real[MAX_EXTEND_DEPTH + 1]; int n; } extend_chain;
+
+static pc_project_config *parse_project(const char *path, const char *text, size_t len, char **err,
+                                        extend_chain *chain);
+
+/* "extend": read the file it names (relative to this file's directory) and take from it every
+ * field this file does not give; its runtime options go before this file's (a later option wins). */
+static char *extend_from(src *s, pc_project_config *pc, const pc_json *at, extend_chain *chain)
+{
+    const char *v = pc->extends_path;
+    if (!*v)
+        return located(s, at->pos, "`extend` must name a file");
+    if (chain->n >= MAX_EXTEND_DEPTH)
+        return located(s, at->pos, "`extend` chain deeper than %d files", (int)MAX_EXTEND_DEPTH);
+    const char *path = v[0] == '/' ? v : pc_arena_printf(s->arena, "%s/%s", pc->dir, v);
+    char *real = realpath(path, NULL);
+    for (int i = 0; real && i < chain->n; i++)
+        if (!strcmp(chain->real[i], real)) {
+            free(real); /* realpath's own result */
+            return located(s, at->pos, "`extend` makes a cycle: '%s' is already extended by this chain", path);
+        }
+    if (real) {
+        chain->real[chain->n++] = pc_arena_strdup(s->arena, real);
+        free(real);
+    }
+    size_t len = 0;
+    char *why = NULL;
+    char *text = pc_read_file_max(path, PC_READ_MAX_CONFIG, &len, &why);
+    if (!text) {
+        char *e = located(s, at->pos, "`extend`: cannot read '%s': %s", path, why ? why : "unreadable");
+        pc_mem_free(why);
+        return e;
+    }
+    pc_project_config *base = parse_project(path, text, len, &why, chain);
+    pc_mem_free(text);
+    if (!base) {
+        char *e = located(s, at->pos, "`extend`: %s", why ? why : "invalid");
+        pc_mem_free(why);
+        return e;
+    }
+    pc->extends = base;
+    if (!pc->checks) pc->checks = base->checks;
+    if (!pc->warnings_as_errors) pc->warnings_as_errors = base->warnings_as_errors;
+    if (!pc->config_path) pc->config_path = base->config_path;
+    if (!pc->inner_policy) pc->inner_policy = base->inner_policy;
+    if (!pc->has_assemble_headroom) {
+        pc->has_assemble_headroom = base->has_assemble_headroom;
+        pc->assemble_headroom = base->assemble_headroom;
+    }
+    if (!pc->binding_sets) {
+        pc->binding_sets = base->binding_sets;
+        pc->nbinding_sets = base->nbinding_sets;
+        pc->binding_sets_path = base->binding_sets_path ? base->binding_sets_path : base->path;
+    }
+    if (!pc->given_exclude) {
+        pc->exclude = base->exclude;
+        pc->nexclude = base->nexclude;
+    }
+    if (!pc->given_python_path) {
+        pc->python_path = base->python_path;
+        pc->npython_path = base->npython_path;
+    }
+    if (base->noptions) {
+        pc_option *all = pc_arena_alloc(s->arena, (base->noptions + pc->noptions) * sizeof *all);
+        memcpy(all, base->options, base->noptions * sizeof *all);
+        if (pc->noptions)
+            memcpy(all + base->noptions, pc->options, pc->noptions * sizeof *all);
+        pc->options = all;
+        pc->noptions += base->noptions;
+    }
+    return NULL;
+}
+
 pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size_t len, char **err)
+{
+    extend_chain chain = {{0}, 0};
+    char *real = path ? realpath(path, NULL) : NULL;
+    if (real) {
+        chain.real[chain.n++] = real;
+    }
+    pc_project_config *pc = parse_project(path, text, len, err, &chain);
+    free(real); /* realpath's own result */
+    return pc;
+}
+
+static pc_project_config *parse_project(const char *path, const char *text, size_t len, char **err,
+                                        extend_chain *chain)
 {
     char *e = NULL;
     pc_arena *a = pc_arena_new();
@@ -390,8 +484,15 @@ pc_project_config *pc_cfg_parse_project(const char *path, const char *text, size
         if (!e)
             e = project_field(&s, pc, c);
     }
+    for (const pc_json *c = root->child; c && !e; c = c->next)
+        if (!strcmp(c->key, "extend"))
+            e = extend_from(&s, pc, c, chain);
     pc_json_free(doc);
-    return e ? parse_failed(e, err, a) : pc;
+    if (e) {
+        pc_cfg_project_free(pc->extends);
+        return parse_failed(e, err, a);
+    }
+    return pc;
 }
 
 pc_project_config *pc_cfg_load_project(const char *path, char **err)
@@ -407,8 +508,10 @@ pc_project_config *pc_cfg_load_project(const char *path, char **err)
 
 void pc_cfg_project_free(pc_project_config *p)
 {
-    if (p)
+    if (p) {
+        pc_cfg_project_free(p->extends);
         pc_arena_free(p->arena);
+    }
 }
 
 /* ---- finding the project file ---------------------------------------------------------------- */

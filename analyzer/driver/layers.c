@@ -114,7 +114,7 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
         sets[s].items = items;
         sets[s].count = n0 + nb;
         const char *own = l->nsets ? (l->set_sources && l->set_sources[s] ? l->set_sources[s] : "--shapes")
-                                   : proj ? proj->path : NULL;
+                                   : proj ? (proj->binding_sets_path ? proj->binding_sets_path : proj->path) : NULL;
         const char **row = pc_arena_alloc(a, (n0 + nb + 1) * sizeof *row);
         for (size_t i = 0; i < n0 + nb; i++)
             row[i] = (i >= at_base && i < at_base + n0) ? own : l->binds_source;

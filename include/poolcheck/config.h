@@ -144,6 +144,12 @@ typedef struct pc_project_config {
     size_t nexclude;
     const char **python_path;      /* "python_path": module search directories, resolved against dir */
     size_t npython_path;
+    /* "extend": the project file this one builds on (kept alive by it); every field this file does
+     * not give is that file's, and its runtime options apply before this file's */
+    struct pc_project_config *extends;
+    const char *extends_path;      /* "extend" as written */
+    const char *binding_sets_path; /* the file binding_sets come from when inherited, else NULL (path) */
+    bool given_exclude, given_python_path; /* the file gives them (an empty list too) */
 } pc_project_config;
 
 /* The nearest project file for an analysed path: PC_PROJECT_FILE_NAME in the path's directory

@@ -89,6 +89,44 @@ END_TEST
 
 /* ---- --show-settings ------------------------------------------------------------------------------ */
 
+/* .poolcheck.json "extend" (ruff's extend, clang-tidy's InheritParentConfig): the file builds on
+ * the one it names; what it does not give is that file's, its runtime options come after that
+ * file's (a later option wins); a cycle and a missing file are located errors. */
+START_TEST(project_extend)
+{
+    fixture f = setup("{\"extend\": \"base.json\", \"runtime\": {\"stitch_function_max_num\": 32}}");
+    char *base = pc_test_path(f.dir, "base.json");
+    pc_test_write_file(base, "{\"bind\": {\"m\": 8}, \"checks\": \"PC*,-PC009\",\n"
+                             " \"runtime\": {\"stitch_function_max_num\": 64, \"device_sched_parallelism\": 2}}");
+    pc_test_output o = pc_test_poolcheck("check", "--show-settings", f.py, NULL);
+    ck_assert_int_eq(o.status, 0);
+    char want[1024];
+    snprintf(want, sizeof want, "  checks                 PC*,-PC009  (%s)\n", f.proj);
+    ck_assert_msg(has(o.out, want), "%s", o.out);
+    snprintf(want, sizeof want, "  m = 8  (%s)\n", base);
+    ck_assert_msg(has(o.out, want), "%s", o.out); /* an inherited binding names the file it is in */
+    snprintf(want, sizeof want, "  stitch_function_max_num        32  (%s:1:37)\n", f.proj);
+    ck_assert_msg(has(o.out, want), "%s", o.out); /* this file's option wins over base.json's 64 */
+    snprintf(want, sizeof want, "  device_sched_parallelism       2  (%s:2:45)\n", base);
+    ck_assert_msg(has(o.out, want), "%s", o.out);
+    pc_test_output_free(&o);
+    /* a cycle: base.json extends the project file */
+    pc_test_write_file(base, "{\"extend\": \".poolcheck.json\"}");
+    o = pc_test_poolcheck("check", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "`extend` makes a cycle"), "%s", o.err);
+    pc_test_output_free(&o);
+    unlink(base);
+    o = pc_test_poolcheck("check", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    snprintf(want, sizeof want, "%s:1:12: `extend`: cannot read", f.proj);
+    ck_assert_msg(has(o.err, want), "%s", o.err);
+    pc_test_output_free(&o);
+    free(base);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(show_settings_sources)
 {
     fixture f = setup("{\"bind\": {\"m\": 8, \"n\": 2}, \"checks\": \"PC*,-PC009\", \"assemble_headroom\": 2,\n"
@@ -159,6 +197,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, kernel_name_selects);
     tcase_add_test(t, show_settings_sources);
+    tcase_add_test(t, project_extend);
     suite_add_tcase(s, t);
     return s;
 }

@@ -835,13 +835,13 @@ START_TEST(project_file_errors)
 {
     project_err("{\n  \"checks\": \"PC*\",\n  \"chekcs\": \"PC001\"\n}",
                 "proj/.poolcheck.json:3:3: unknown field `chekcs` (did you mean `checks`?), expected one of `checks`, `warnings_as_errors`, "
-                "`bind`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`");
+                "`bind`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`, `extend`");
     project_err("{\"Checks\": \"PC*\"}", "proj/.poolcheck.json:1:2: unknown field `Checks` (did you mean `checks`?), expected one of `checks`, "
-                "`warnings_as_errors`, `bind`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`");
+                "`warnings_as_errors`, `bind`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, `exclude`, `python_path`, `extend`");
     /* the deprecated spelling is never what an unknown field is taken for */
     project_err("{\"bindngs\": {}}", "proj/.poolcheck.json:1:2: unknown field `bindngs` (did you mean `bind`?), expected one "
                 "of `checks`, `warnings_as_errors`, `bind`, `config`, `runtime`, `inner_policy`, `assemble_headroom`, "
-                "`exclude`, `python_path`");
+                "`exclude`, `python_path`, `extend`");
     project_err("{\"checks\": 5}", "proj/.poolcheck.json:1:12: `checks` must be a string, found a number");
     project_err("{\"warnings_as_errors\": [\"PC*\"]}",
                 "proj/.poolcheck.json:1:24: `warnings_as_errors` must be a string, found an array");
