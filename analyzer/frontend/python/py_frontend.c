@@ -601,6 +601,48 @@ static void add_constants(pc_py_ctx *c, pc_py_frame *scope)
     }
 }
 
+
+/* Whether every binding set the user gave names `name` (then nothing falls back to a default). */
+static bool bound_in_every_set(const pc_py_ctx *c, const char *name)
+{
+    const pc_parse_opts *o = c->popts;
+    if (!o || !o->nbindings)
+        return false;
+    for (size_t s = 0; s < o->nbindings; s++) {
+        bool found = false;
+        for (size_t i = 0; i < o->bindings[s].count && !found; i++)
+            found = o->bindings[s].items[i].name && strcmp(o->bindings[s].items[i].name, name) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* A scalar parameter with a constant default (`iters: int = 20`): the caller that omits it runs
+ * with that value, so the kernel's constants carry it, below any binding the user gives (the
+ * analysis reads bindings first).  The note says so, since a call that passes another value gets
+ * other depths.  Python evaluates a default where the function is defined: in the host scope. */
+static void default_as_binding(pc_py_ctx *c, pc_py_frame *host, const pc_py_node *param)
+{
+    if (!param->b)
+        return;
+    pc_py_frame *kf = c->frame;
+    int saved = c->kernel;
+    c->frame = host;
+    c->kernel = -1;
+    pc_py_val v = pc_py_eval(c, param->b);
+    c->kernel = saved;
+    c->frame = kf;
+    int64_t x;
+    if (!pc_py_const_int(&v, &x))
+        return;
+    pc_kernel_add_constant(c->m, pc_py_kernel(c), param->name, x);
+    if (!bound_in_every_set(c, param->name))
+        pc_py_note_check(c, "PC019", param,
+                     "parameter '%s' is taken as its default value %lld (a call that passes another gets other "
+                     "depths: --bind %s=VALUE)",
+                     param->name, (long long)x, param->name);
+}
 /* pypto.Tensor([dims], dtype, ...) / pypto.Tensor[[dims], dtype] / pypto.Tensor / pypto.Tensor():
  * a tensor parameter (model.md 2, "Parameter shapes").  A DYNAMIC (or non-constant) dim d of
  * parameter x is the symbol `x.shape[d]`.  `[d0, ...]` and `[]` (and no shape at all) leave the
@@ -812,6 +854,7 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
             v.kind = PV_INT;
             v.e = pc_expr_sym(pc_model_arena(c->m), p->name);
             pc_py_bind(c, c->frame, p->name, v);
+            default_as_binding(c, host, p);
         }
     }
     pc_py_walk_body(c, &def->list2);
