@@ -746,16 +746,222 @@ static CXTranslationUnit parse_planned(pc_frontend *fe, struct pc_clang_state *s
     return tu;
 }
 
-/* One parse of the text: editor mode's incremental plan when allow_incr, else the whole text
- * (what a plan that did not hold falls back to). */
-static pc_model *parse_text(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
-                            bool allow_incr);
+/* What one parse of a text holds from reading it to the walk; run_free lets go of it (the model
+ * is the caller's). */
+typedef struct parse_run {
+    pc_frontend *fe;
+    struct pc_clang_state *st;
+    const pc_parse_opts *opts;
+    bool allow_incr;
+    pc_model *m;
+    pc_loc top;                    /* where file-wide messages go */
+    parse_req rq;
+    char *abs_path;                /* the main file's real path: rq.filename, the document's name */
+    char *workdir;                 /* the compile command's directory, or NULL */
+    pc_clang_plan *plan;           /* editor mode's plan for this parse, or NULL */
+    char *key;                     /* editor mode: pc_clang_incr_key of the arguments parsed with */
+    CXTranslationUnit tu;
+    bool owned;                    /* tu is this parse's to dispose (not one kept for reparses) */
+    enum CXErrorCode rc;
+} parse_run;
 
-static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
+static void run_free(parse_run *r)
 {
-    return parse_text(fe, path, text, len, opts, true);
+    plan_undo(&r->rq, &r->plan);
+    pc_mem_free(r->key);
+    argv_free(&r->rq.args);
+    pc_mem_free(r->rq.buffer);
+    pc_mem_free(r->abs_path);
+    pc_mem_free(r->workdir);
 }
 
+/* The text to parse: the caller's (text) or the file's; false (with a fatal message) when the file
+ * cannot be read. */
+static bool read_source(parse_run *r, const char *path, const char *text, size_t len)
+{
+    if (text) {
+        r->rq.buffer = pc_mem_strndup(text, len);
+        r->rq.len = len;
+        return true;
+    }
+    char *err = NULL;
+    char *data = pc_read_file(path, &r->rq.len, &err);
+    if (!data) {
+        pc_model_add_message(r->m, PC_MSG_FATAL, r->top, err ? err : "cannot read this file");
+        pc_mem_free(err);
+        return false;
+    }
+    r->rq.buffer = pc_mem_strndup(data, r->rq.len);
+    pc_mem_free(data);
+    return true;
+}
+
+/* The real headers when the user says how this file is compiled (a compile database entry, or a
+ * compiler command): its arguments in rq.args, true.  False: stub mode. */
+static bool command_args(parse_run *r, const char *path)
+{
+    const pc_parse_opts *opts = r->opts;
+    pc_clang_argv *args = &r->rq.args;
+    bool real_mode = false;
+    if (opts->compile_db_dir && *opts->compile_db_dir) {
+        pc_clang_argv db = {0};
+        if (compile_db_args(r->m, opts->compile_db_dir, r->abs_path, &db, &r->workdir)) {
+            for (size_t i = 0; i < opts->nextra_args_before; i++)
+                argv_push(args, opts->extra_args_before[i]);
+            for (size_t i = 0; i < db.count; i++)
+                argv_push(args, db.items[i]);
+            pc_sb b = {0};
+            pc_sb_printf(&b, "-working-directory=%s", r->workdir);
+            char *wd = pc_sb_take(&b);
+            argv_push(args, wd);
+            pc_mem_free(wd);
+            real_mode = true;
+        }
+        argv_free(&db);
+    } else if (opts->ncompiler_args > 0) {
+        for (size_t i = 0; i < opts->nextra_args_before; i++)
+            argv_push(args, opts->extra_args_before[i]);
+        pc_clang_sanitize_args(opts->compiler_args, opts->ncompiler_args, path, NULL, args);
+        real_mode = true;
+    }
+    if (real_mode) {
+        if (!has_lang_flag(args)) {
+            /* kernels are C++ even in a .h file */
+            pc_clang_argv v = {0};
+            argv_push(&v, "-x");
+            argv_push(&v, "c++");
+            for (size_t i = 0; i < args->count; i++)
+                PC_VEC_PUSH(v, args->items[i]);
+            PC_VEC_FREE(*args);
+            *args = v;
+        }
+        argv_push(args, "-ferror-limit=0");
+        for (size_t i = 0; i < opts->nextra_args; i++)
+            argv_push(args, opts->extra_args[i]);
+    }
+    return real_mode;
+}
+
+/* Parse with the real headers (real_mode), falling back to the stub when their parse cannot be
+ * used, or with the stub: r->tu, true.  False (with a fatal message) when there is no translation
+ * unit: no stub header, or libclang failed. */
+static bool parse_tu(parse_run *r, bool real_mode)
+{
+    pc_clang_argv real_args = {0};
+    if (real_mode) {
+        r->tu = parse_planned(r->fe, r->st, r->opts, &r->rq, r->allow_incr, &r->plan, &r->key, &r->rc, &r->owned);
+        const char *why = NULL;
+        if (!r->tu)
+            why = parse_error_name(r->rc);
+        else if (missing_pypto_headers(r->tu)) {
+            /* the command's include path does not reach the PyPTO headers (no CANN here) */
+            why = "tilefwk headers not found on its include path";
+            drop_tu(r->st, r->tu, r->owned);
+            r->tu = NULL;
+        }
+        if (why) {
+            pc_sb b = {0};
+            pc_sb_printf(&b, "the compile command cannot be used (%s): parsed with the PyPTO stub header instead", why);
+            char *msg = pc_sb_take(&b);
+            pc_model_add_message(r->m, PC_MSG_WARNING, r->top, msg);
+            pc_mem_free(msg);
+            real_args = r->rq.args;
+            memset(&r->rq.args, 0, sizeof r->rq.args);
+            real_mode = false;
+            plan_undo(&r->rq, &r->plan);
+        }
+    }
+    if (!real_mode) {
+        if (!find_stub(r->st)) {
+            pc_model_add_message(r->m, PC_MSG_FATAL, r->top,
+                                 "cannot find the PyPTO stub header " PC_CLANG_STUB_NAME
+                                 " (set POOLCHECK_STUB_DIR to its directory, or pass the real headers with -p / --)");
+            argv_free(&real_args);
+            return false;
+        }
+        r->rq.stub = true;
+        stub_args(r->st, r->opts, &real_args, r->workdir, &r->rq.args);
+        argv_free(&real_args);
+        r->tu = parse_planned(r->fe, r->st, r->opts, &r->rq, r->allow_incr, &r->plan, &r->key, &r->rc, &r->owned);
+    }
+    if (!r->tu) {
+        pc_sb b = {0};
+        pc_sb_printf(&b, "libclang could not parse this file (%s)", parse_error_name(r->rc));
+        char *msg = pc_sb_take(&b);
+        pc_model_add_message(r->m, PC_MSG_FATAL, r->top, msg);
+        pc_mem_free(msg);
+        if (r->opts->keep_tu)
+            pc_clang_incr_release(r->fe->clang_incr, r->abs_path);
+        return false;
+    }
+    return true;
+}
+
+/* The walk's context over the parse of r's text. */
+static void cx_begin(pc_cx *cx, const parse_run *r)
+{
+    memset(cx, 0, sizeof *cx);
+    cx->m = r->m;
+    cx->scratch = pc_arena_new();
+    cx->tu = r->tu;
+    cx->main_file = clang_getFile(r->tu, r->rq.filename);
+    cx->src = r->rq.buffer;
+    cx->srclen = r->rq.len;
+    cx->line_start = pc_clang_line_table(r->rq.buffer, r->rq.len, &cx->nlines);
+    cx->in_main = true;
+    cx->stub_mode = r->rq.stub;
+    cx->opts = r->opts;
+    cx->args = r->rq.args.items;
+    cx->nargs = (int)r->rq.args.count;
+    cx->kernel = -1;
+    cx->cur_loop = -1;
+    cx->cur_stmt = -1;
+}
+
+static void cx_end(pc_cx *cx)
+{
+    PC_VEC_FREE(cx->env);
+    PC_VEC_FREE(cx->late);
+    PC_VEC_FREE(cx->loop_spans);
+    PC_VEC_FREE(cx->function_offs);
+    PC_VEC_FREE(cx->body_spans);
+    PC_VEC_FREE(cx->kernel_spans);
+    pc_mem_free(cx->line_start);
+    pc_arena_free(cx->scratch);
+}
+
+/* clang's diagnostics and the walk into r->m, checked against the plan before and after; true
+ * when the plan did not hold (the text is to be parsed whole). */
+static bool walk_checked(parse_run *r, pc_cx *cx)
+{
+    if (!cx->main_file) {
+        pc_model_add_message(r->m, PC_MSG_FATAL, r->top, "libclang lost track of the main file");
+        return false;
+    }
+    if (r->plan && !pc_clang_incr_check_tu(r->plan, cx))
+        return true;
+    collect_diagnostics(cx);
+    pc_clang_walk_tu(cx);
+    return r->plan && !pc_clang_incr_check_model(r->plan, cx);
+}
+
+/* Editor mode: the model merged with the left-out bodies' analysis, and the document remembered
+ * for the next edit (forgotten when the plan did not hold). */
+static void store_analysis(parse_run *r, const pc_cx *cx, bool redo)
+{
+    if (!redo && r->plan) {
+        pc_model *merged = pc_clang_incr_merge(r->fe, r->plan, r->abs_path, r->key, cx);
+        pc_model_free(r->m);
+        r->m = merged;
+    } else if (!redo && r->opts->keep_tu) {
+        pc_clang_incr_remember(r->fe, r->abs_path, r->key, cx);
+    } else if (r->opts->keep_tu) {
+        pc_clang_incr_release(r->fe->clang_incr, r->abs_path);
+    }
+}
+
+/* One parse of the text: editor mode's incremental plan when allow_incr, else the whole text
+ * (what a plan that did not hold falls back to). */
 static pc_model *parse_text(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts,
                             bool allow_incr)
 {
@@ -764,193 +970,47 @@ static pc_model *parse_text(pc_frontend *fe, const char *path, const char *text,
         memset(&none, 0, sizeof none);
         opts = &none;
     }
-    pc_model *m = pc_model_new(path, PC_LANG_CPP);
-    pc_loc top = pc_model_loc(m, path, 1, 1, 0, 0);
-    struct pc_clang_state *st = state_of(fe);
-
-    parse_req rq;
-    memset(&rq, 0, sizeof rq);
-    if (text) {
-        rq.buffer = pc_mem_strndup(text, len);
-        rq.len = len;
-    } else {
-        char *err = NULL;
-        char *data = pc_read_file(path, &rq.len, &err);
-        if (!data) {
-            pc_model_add_message(m, PC_MSG_FATAL, top, err ? err : "cannot read this file");
-            pc_mem_free(err);
-            return m;
-        }
-        rq.buffer = pc_mem_strndup(data, rq.len);
-        pc_mem_free(data);
-    }
+    parse_run r;
+    memset(&r, 0, sizeof r);
+    r.fe = fe;
+    r.opts = opts;
+    r.allow_incr = allow_incr;
+    r.m = pc_model_new(path, PC_LANG_CPP);
+    r.top = pc_model_loc(r.m, path, 1, 1, 0, 0);
+    r.st = state_of(fe);
+    r.rc = CXError_Success;
+    r.owned = true;
+    if (!read_source(&r, path, text, len))
+        return r.m;
     char real[PATH_MAX];
-    char *abs_path = pc_mem_strdup(realpath(path, real) ? real : path);
-    rq.filename = abs_path;
-
-    /* the real headers when the user says how this file is compiled */
-    char *workdir = NULL;
-    bool real_mode = false;
-    if (opts->compile_db_dir && *opts->compile_db_dir) {
-        pc_clang_argv db = {0};
-        if (compile_db_args(m, opts->compile_db_dir, abs_path, &db, &workdir)) {
-            for (size_t i = 0; i < opts->nextra_args_before; i++)
-                argv_push(&rq.args, opts->extra_args_before[i]);
-            for (size_t i = 0; i < db.count; i++)
-                argv_push(&rq.args, db.items[i]);
-            pc_sb b = {0};
-            pc_sb_printf(&b, "-working-directory=%s", workdir);
-            char *wd = pc_sb_take(&b);
-            argv_push(&rq.args, wd);
-            pc_mem_free(wd);
-            real_mode = true;
-        }
-        argv_free(&db);
-    } else if (opts->ncompiler_args > 0) {
-        for (size_t i = 0; i < opts->nextra_args_before; i++)
-            argv_push(&rq.args, opts->extra_args_before[i]);
-        pc_clang_sanitize_args(opts->compiler_args, opts->ncompiler_args, path, NULL, &rq.args);
-        real_mode = true;
+    r.abs_path = pc_mem_strdup(realpath(path, real) ? real : path);
+    r.rq.filename = r.abs_path;
+    bool real_mode = command_args(&r, path);
+    if (!parse_tu(&r, real_mode)) {
+        run_free(&r);
+        return r.m;
     }
-    if (real_mode) {
-        if (!has_lang_flag(&rq.args)) {
-            /* kernels are C++ even in a .h file */
-            pc_clang_argv v = {0};
-            argv_push(&v, "-x");
-            argv_push(&v, "c++");
-            for (size_t i = 0; i < rq.args.count; i++)
-                PC_VEC_PUSH(v, rq.args.items[i]);
-            PC_VEC_FREE(rq.args);
-            rq.args = v;
-        }
-        argv_push(&rq.args, "-ferror-limit=0");
-        for (size_t i = 0; i < opts->nextra_args; i++)
-            argv_push(&rq.args, opts->extra_args[i]);
-    }
-
-    enum CXErrorCode rc = CXError_Success;
-    bool owned = true;
-    CXTranslationUnit tu = NULL;
-    pc_clang_plan *plan = NULL;
-    char *key = NULL;
-    pc_clang_argv real_args = {0};
-    if (real_mode) {
-        tu = parse_planned(fe, st, opts, &rq, allow_incr, &plan, &key, &rc, &owned);
-        const char *why = NULL;
-        if (!tu)
-            why = parse_error_name(rc);
-        else if (missing_pypto_headers(tu)) {
-            /* the command's include path does not reach the PyPTO headers (no CANN here) */
-            why = "tilefwk headers not found on its include path";
-            drop_tu(st, tu, owned);
-            tu = NULL;
-        }
-        if (why) {
-            pc_sb b = {0};
-            pc_sb_printf(&b, "the compile command cannot be used (%s): parsed with the PyPTO stub header instead", why);
-            char *msg = pc_sb_take(&b);
-            pc_model_add_message(m, PC_MSG_WARNING, top, msg);
-            pc_mem_free(msg);
-            real_args = rq.args;
-            memset(&rq.args, 0, sizeof rq.args);
-            real_mode = false;
-            plan_undo(&rq, &plan);
-        }
-    }
-    if (!real_mode) {
-        if (!find_stub(st)) {
-            pc_model_add_message(m, PC_MSG_FATAL, top,
-                                 "cannot find the PyPTO stub header " PC_CLANG_STUB_NAME
-                                 " (set POOLCHECK_STUB_DIR to its directory, or pass the real headers with -p / --)");
-            pc_mem_free(rq.buffer);
-            pc_mem_free(abs_path);
-            pc_mem_free(workdir);
-            argv_free(&real_args);
-            pc_mem_free(key);
-            return m;
-        }
-        rq.stub = true;
-        stub_args(st, opts, &real_args, workdir, &rq.args);
-        argv_free(&real_args);
-        tu = parse_planned(fe, st, opts, &rq, allow_incr, &plan, &key, &rc, &owned);
-    }
-    if (!tu) {
-        pc_sb b = {0};
-        pc_sb_printf(&b, "libclang could not parse this file (%s)", parse_error_name(rc));
-        char *msg = pc_sb_take(&b);
-        pc_model_add_message(m, PC_MSG_FATAL, top, msg);
-        pc_mem_free(msg);
-        if (opts->keep_tu)
-            pc_clang_incr_release(fe->clang_incr, abs_path);
-        plan_undo(&rq, &plan);
-        pc_mem_free(key);
-        argv_free(&rq.args);
-        pc_mem_free(rq.buffer);
-        pc_mem_free(abs_path);
-        pc_mem_free(workdir);
-        return m;
-    }
-
     pc_cx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.m = m;
-    cx.scratch = pc_arena_new();
-    cx.tu = tu;
-    cx.main_file = clang_getFile(tu, rq.filename);
-    cx.src = rq.buffer;
-    cx.srclen = rq.len;
-    cx.line_start = pc_clang_line_table(rq.buffer, rq.len, &cx.nlines);
-    cx.in_main = true;
-    cx.stub_mode = rq.stub;
-    cx.opts = opts;
-    cx.args = rq.args.items;
-    cx.nargs = (int)rq.args.count;
-    cx.kernel = -1;
-    cx.cur_loop = -1;
-    cx.cur_stmt = -1;
-    bool redo = false;
-    if (!cx.main_file) {
-        pc_model_add_message(m, PC_MSG_FATAL, top, "libclang lost track of the main file");
-    } else if (plan && !pc_clang_incr_check_tu(plan, &cx)) {
-        redo = true;
-    } else {
-        collect_diagnostics(&cx);
-        pc_clang_walk_tu(&cx);
-        redo = plan && !pc_clang_incr_check_model(plan, &cx);
-    }
-    if (!redo && plan) {
-        pc_model *merged = pc_clang_incr_merge(fe, plan, abs_path, key, &cx);
-        pc_model_free(m);
-        m = merged;
-    } else if (!redo && opts->keep_tu) {
-        pc_clang_incr_remember(fe, abs_path, key, &cx);
-    } else if (opts->keep_tu) {
-        pc_clang_incr_release(fe->clang_incr, abs_path);
-    }
-
-    PC_VEC_FREE(cx.env);
-    PC_VEC_FREE(cx.late);
-    PC_VEC_FREE(cx.loop_spans);
-    PC_VEC_FREE(cx.function_offs);
-    PC_VEC_FREE(cx.body_spans);
-    PC_VEC_FREE(cx.kernel_spans);
-    pc_mem_free(cx.line_start);
-    pc_arena_free(cx.scratch);
-    if (owned)
-        clang_disposeTranslationUnit(tu);
-    plan_undo(&rq, &plan);
-    pc_mem_free(key);
-    argv_free(&rq.args);
-    pc_mem_free(rq.buffer);
-    pc_mem_free(abs_path);
-    pc_mem_free(workdir);
+    cx_begin(&cx, &r);
+    bool redo = walk_checked(&r, &cx);
+    store_analysis(&r, &cx, redo);
+    cx_end(&cx);
+    if (r.owned)
+        clang_disposeTranslationUnit(r.tu);
+    run_free(&r);
     if (redo) {
         /* the plan did not hold: the whole text, as a first parse would */
-        pc_model_free(m);
+        pc_model_free(r.m);
         return parse_text(fe, path, text, len, opts, false);
     }
-    pc_model_name_kernels(m); /* a shared kernel name gets its TEST (Suite.Name) in every output */
-    return m;
+    pc_model_name_kernels(r.m); /* a shared kernel name gets its TEST (Suite.Name) in every output */
+    return r.m;
+}
+
+/* (parse_thread's entry: parse_text with editor mode's plan allowed) */
+static pc_model *parse_here(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
+{
+    return parse_text(fe, path, text, len, opts, true);
 }
 
 /* ---- the parse thread ------------------------------------------------------------------------- */
