@@ -506,21 +506,29 @@ static void flow_item(flow *f, pc_sb *b, const char *swatch_kind, const char *cl
 
 /* ---- picture 1: instances in program order, DeviceTasks ------------------------------------------ */
 
-static void draw_strip(kctx *c)
-{
-    const pc_result *r = c->r;
-    const int64_t n = r->instances;
-    const double pw = SVG_W - PLOT_L - STRIP_R;
-    const int64_t max_cells = (int64_t)(pw / STRIP_MIN_CELL);
-    const int64_t per = n <= max_cells ? 1 : ceil_div64(n, max_cells);
-    const int64_t ncells = ceil_div64(n, per);
-    const bool have_roots = r->instance_roots && r->ninstances == n;
-    pc_sb s = {0};
+/* What the parts of the strip picture share: its kernel, the instances (binned `per` to a cell
+ * when there are more than cells fit) and the plot width, and the picture's text. */
+typedef struct strip {
+    kctx *c;
+    pc_sb *s;
+    int64_t n;               /* instances */
+    double pw;               /* width of the plot */
+    int64_t per, ncells;     /* instances per cell; cells */
+    bool have_roots;         /* the root of every instance was recorded */
+} strip;
 
-    /* legend: one swatch per root function that runs, in root order */
-    flow f = {PLOT_L, 16, PLOT_L, SVG_W - STRIP_R, 20};
-    svg_text(&s, PLOT_L - 10, 16, "sm mut", "end", "root:");
-    if (have_roots) {
+/* x of instance i (of n, over the plot width pw) */
+#define XI(i) (PLOT_L + pw * (double)(i) / (double)(n > 0 ? n : 1))
+
+/* The legend: one swatch per root function that runs, in root order, and the marks. */
+static void strip_legend(const strip *st, flow *f)
+{
+    kctx *c = st->c;
+    const pc_result *r = c->r;
+    const int64_t n = st->n;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, 16, "sm mut", "end", "root:");
+    if (st->have_roots) {
         int shown = 0, hidden = 0;
         for (int i = 0; i < r->nroots; i++) {
             if (r->roots[i].instances == 0)
@@ -534,43 +542,54 @@ static void draw_strip(kctx *c)
             pc_sb l = {0};
             pc_sb_printf(&l, "%s (%lld %s)", root_name(r, i), (long long)r->roots[i].instances,
                          plural(r->roots[i].instances, "instance", "instances"));
-            flow_item(&f, &s, "rect", cls, l.data);
+            flow_item(f, s, "rect", cls, l.data);
             pc_sb_free(&l);
             shown++;
         }
         if (hidden) {
             pc_sb l = {0};
             pc_sb_printf(&l, "+%d more roots (see the table; colours repeat after %d)", hidden, NPALETTE);
-            flow_item(&f, &s, "text", "axis", l.data);
+            flow_item(f, s, "text", "axis", l.data);
             pc_sb_free(&l);
         }
     } else {
-        flow_item(&f, &s, "rect", "unk", n > 0 ? "root of each instance not recorded (more than 1000000 instances)"
-                                               : "no instance");
+        flow_item(f, s, "rect", "unk", n > 0 ? "root of each instance not recorded (more than 1000000 instances)"
+                                             : "no instance");
     }
-    flow_item(&f, &s, "line", "bnd", "DeviceTask boundary");
+    flow_item(f, s, "line", "bnd", "DeviceTask boundary");
     if (r->parallelism > 1 || (r->tasks && r->ntasks && r->tasks[0].parallel))
-        flow_item(&f, &s, "rect", "par", "inside a parallel loop");
+        flow_item(f, s, "rect", "par", "inside a parallel loop");
+}
 
-    /* instance axis, on top of the strip */
-    double y = f.y + 26;
-    svg_text(&s, PLOT_L - 10, y, "sm mut", "end", "instance");
-    double strip_top = y + 8, strip_h = 34;
-#define XI(i) (PLOT_L + pw * (double)(i) / (double)(n > 0 ? n : 1))
+/* The instance axis at y, on top of the strip. */
+static void strip_axis(const strip *st, double y, double strip_top)
+{
+    const int64_t n = st->n;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, y, "sm mut", "end", "instance");
     if (n > 0) {
         double step = fmax(1.0, round(nice_step((double)n, 8)));
         for (double v = 0; v <= (double)n; v += step) {
             double x = XI(v);
-            svg_line(&s, x, strip_top - 5, x, strip_top, "axis");
+            svg_line(s, x, strip_top - 5, x, strip_top, "axis");
             if (x + text_w(I((int64_t)v).s, 11) / 2 < SVG_W - STRIP_R - 30 || v == 0)
-                svg_text(&s, x, y, "sm mut", "middle", I((int64_t)v).s);
+                svg_text(s, x, y, "sm mut", "middle", I((int64_t)v).s);
         }
-        svg_text(&s, SVG_W - STRIP_R, y, "sm mut", "end", I(n).s);
+        svg_text(s, SVG_W - STRIP_R, y, "sm mut", "end", I(n).s);
     }
+}
 
-    /* the strip: one cell per instance, or per `per` instances coloured by the commonest root */
-    svg_text(&s, PLOT_L - 10, strip_top + strip_h / 2 + 4, "b", "end", "instances");
-    if (n > 0 && have_roots) {
+/* The strip: one cell per instance, or per `per` instances coloured by the commonest root. */
+static void strip_cells(const strip *st, double strip_top, double strip_h)
+{
+    kctx *c = st->c;
+    const pc_result *r = c->r;
+    const int64_t n = st->n, per = st->per, ncells = st->ncells;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, strip_top + strip_h / 2 + 4, "b", "end", "instances");
+    if (n > 0 && st->have_roots) {
         int64_t *cnt = pc_mem_calloc((size_t)r->nroots + 1, sizeof *cnt);
         pc_sb tip = {0};
         for (int64_t cell = 0; cell < ncells; cell++) {
@@ -607,20 +626,32 @@ static void draw_strip(kctx *c)
                 w -= 0.6;
             char cls[8];
             root_cls(c, best, cls);
-            svg_rect(&s, x0, strip_top, w, strip_h, cls, tip.data);
+            svg_rect(s, x0, strip_top, w, strip_h, cls, tip.data);
         }
         pc_sb_free(&tip);
         pc_mem_free(cnt);
     } else if (n > 0) {
-        svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "unk", "roots of the instances not recorded");
+        svg_rect(s, PLOT_L, strip_top, pw, strip_h, "unk", "roots of the instances not recorded");
     }
-    svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "frame", NULL);
+    svg_rect(s, PLOT_L, strip_top, pw, strip_h, "frame", NULL);
+}
 
-    /* DeviceTask bands, boundaries and labels */
-    double band_top = strip_top + strip_h + 3, band_h = 20;
-    svg_text(&s, PLOT_L - 10, band_top + 14, "b", "end", "DeviceTasks");
+/* What the DeviceTask row came to: tasks per band, labels that did not fit, label rows used. */
+typedef struct strip_bands_drawn {
+    int64_t tper, unlabelled;
+    double rows_used;
+} strip_bands_drawn;
+
+/* DeviceTask bands, boundaries and labels, under the strip. */
+static strip_bands_drawn strip_bands(const strip *st, double strip_top, double band_top, double band_h,
+                                     double label_top)
+{
+    const pc_result *r = st->c->r;
+    const int64_t n = st->n;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, band_top + 14, "b", "end", "DeviceTasks");
     int64_t ngroups = 0, tper = 1, unlabelled = 0;
-    double label_top = band_top + band_h + 6;
     double rows_used = 0;
     if (r->tasks && r->ntasks > 0 && n > 0) {
         const int64_t max_bands = (int64_t)(pw / STRIP_MIN_BAND);
@@ -650,13 +681,13 @@ static void draw_strip(kctx *c)
                              (long long)count);
                 pc_sb_printf(&l2, "%lld DeviceTasks", (long long)(G.t1 - G.t0 + 1));
             }
-            svg_rect(&s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
+            svg_rect(s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
             if (G.parallel)
-                svg_rect(&s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
+                svg_rect(s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
             /* boundaries cross the strip while they stay apart; a dense run of them would hide
              * the roots, so then they only mark the band row */
             if (g > 0)
-                svg_line(&s, x0, ngroups <= STRIP_FULL_BOUNDARIES ? strip_top - 6 : band_top, x0,
+                svg_line(s, x0, ngroups <= STRIP_FULL_BOUNDARIES ? strip_top - 6 : band_top, x0,
                          band_top + band_h, ngroups <= STRIP_FULL_BOUNDARIES ? "bnd" : "bnd thin");
             /* the label: centred under its task, else pushed right of the previous label (with a
              * leader line), on the first of two rows where it fits */
@@ -680,21 +711,26 @@ static void draw_strip(kctx *c)
             double ly = label_top + 12 + row * 34;
             if (row + 1 > rows_used)
                 rows_used = row + 1;
-            svg_line(&s, cx, band_top + band_h, fmin(fmax(cx, lx + 2), lx + w - 2), ly - 11, "lead");
-            svg_text(&s, lx, ly, "b", NULL, l1.data);
-            svg_text(&s, lx, ly + 14, "sm mut", NULL, l2.data);
+            svg_line(s, cx, band_top + band_h, fmin(fmax(cx, lx + 2), lx + w - 2), ly - 11, "lead");
+            svg_text(s, lx, ly, "b", NULL, l1.data);
+            svg_text(s, lx, ly + 14, "sm mut", NULL, l2.data);
         }
         pc_sb_free(&tip);
         pc_sb_free(&l1);
         pc_sb_free(&l2);
     } else {
-        svg_rect(&s, PLOT_L, band_top, pw, band_h, "band0", NULL);
+        svg_rect(s, PLOT_L, band_top, pw, band_h, "band0", NULL);
     }
-    svg_rect(&s, PLOT_L, band_top, pw, band_h, "frame", NULL);
+    svg_rect(s, PLOT_L, band_top, pw, band_h, "frame", NULL);
+    return (strip_bands_drawn){tper, unlabelled, rows_used};
+}
 #undef XI
 
-    /* what the picture shows, in words */
-    double ny = label_top + rows_used * 34 + 18;
+/* What the picture shows, in words, at ny. */
+static void strip_note(const strip *st, double ny, const strip_bands_drawn *bands)
+{
+    const pc_result *r = st->c->r;
+    const int64_t n = st->n, per = st->per, tper = bands->tper, unlabelled = bands->unlabelled;
     pc_sb note = {0};
     if (n > 0)
         pc_sb_printf(&note, "each cell = %lld %s", (long long)per, plural(per, "instance", "instances"));
@@ -708,8 +744,36 @@ static void draw_strip(kctx *c)
     if (unlabelled)
         pc_sb_printf(&note, " \xC2\xB7 %lld %s too narrow to label (hover for details)", (long long)unlabelled,
                      plural(unlabelled, "task", "tasks"));
-    svg_text(&s, PLOT_L, ny, "sm mut", NULL, note.data);
+    svg_text(st->s, PLOT_L, ny, "sm mut", NULL, note.data);
     pc_sb_free(&note);
+}
+
+static void draw_strip(kctx *c)
+{
+    const pc_result *r = c->r;
+    const int64_t n = r->instances;
+    const double pw = SVG_W - PLOT_L - STRIP_R;
+    const int64_t max_cells = (int64_t)(pw / STRIP_MIN_CELL);
+    const int64_t per = n <= max_cells ? 1 : ceil_div64(n, max_cells);
+    const int64_t ncells = ceil_div64(n, per);
+    const bool have_roots = r->instance_roots && r->ninstances == n;
+    pc_sb s = {0};
+    const strip st = {c, &s, n, pw, per, ncells, have_roots};
+
+    flow f = {PLOT_L, 16, PLOT_L, SVG_W - STRIP_R, 20};
+    strip_legend(&st, &f);
+
+    double y = f.y + 26;
+    double strip_top = y + 8, strip_h = 34;
+    strip_axis(&st, y, strip_top);
+    strip_cells(&st, strip_top, strip_h);
+
+    double band_top = strip_top + strip_h + 3, band_h = 20;
+    double label_top = band_top + band_h + 6;
+    strip_bands_drawn bands = strip_bands(&st, strip_top, band_top, band_h, label_top);
+
+    double ny = label_top + bands.rows_used * 34 + 18;
+    strip_note(&st, ny, &bands);
 
     svg_emit(c->b, &s, ny + 10, "instances in program order, coloured by root function, with DeviceTask boundaries");
     pc_sb_free(&s);
