@@ -931,37 +931,52 @@ static double draw_panel(pc_sb *s, double y, const panel_in *p)
     return below;
 }
 
-static void draw_task_charts(kctx *c)
-{
-    const pc_result *r = c->r;
-    if (!r->tasks || r->ntasks <= 0)
-        return;
-    const int64_t per = r->ntasks <= CHART_MAX_BARS ? 1 : ceil_div64(r->ntasks, CHART_MAX_BARS);
-    const int64_t ng = ceil_div64(r->ntasks, per);
-    pc_sb s = {0};
-    int64_t *bar = pc_mem_calloc((size_t)ng, sizeof *bar);
-    int64_t *marker = pc_mem_calloc((size_t)ng, sizeof *marker);
-    const char **cls = pc_mem_calloc((size_t)ng, sizeof *cls);
-    char **tips = pc_mem_calloc((size_t)ng, sizeof *tips);
-    char(*clsbuf)[24] = pc_mem_calloc((size_t)ng, sizeof *clsbuf);
-    bool have_marks = false;
+/* What the panels of the DeviceTask charts share: the kernel, the bars (a bar per `per`
+ * consecutive DeviceTasks, ng of them) and, per bar, the arrays each panel fills again: its value,
+ * class, tooltip and the logs' marker. */
+typedef struct charts {
+    kctx *c;
+    pc_sb *s;
+    int64_t per, ng;
+    int64_t *bar, *marker;
+    const char **cls;
+    char **tips;
+    char (*clsbuf)[24];
+} charts;
 
-    /* legend of the line styles */
+/* The legend of the line styles; returns the y below it. */
+static double charts_legend(const charts *ch)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
     flow f = {PLOT_L, 16, PLOT_L, SVG_W - 20, 20};
-    flow_item(&f, &s, "line", "cfg", "configured depth");
-    flow_item(&f, &s, "line", "pred", "predicted depth");
-    flow_item(&f, &s, "line", "sugg", "suggested (+ headroom)");
+    flow_item(&f, s, "line", "cfg", "configured depth");
+    flow_item(&f, s, "line", "pred", "predicted depth");
+    flow_item(&f, s, "line", "sugg", "suggested (+ headroom)");
     if (c->have_observed) {
-        flow_item(&f, &s, "line", "obs", "observed (logs)");
-        flow_item(&f, &s, "diamond", "obsmark", "observed per DeviceTask");
+        flow_item(&f, s, "line", "obs", "observed (logs)");
+        flow_item(&f, s, "diamond", "obsmark", "observed per DeviceTask");
     }
     if (c->ex && c->ex->plan_depths)
-        flow_item(&f, &s, "line", "plan", "plan");
+        flow_item(&f, s, "line", "plan", "plan");
     if (r->precise)
-        flow_item(&f, &s, "rect", "cut", "needs more than configured");
-    double y = f.y + 10;
+        flow_item(&f, s, "rect", "cut", "needs more than configured");
+    return f.y + 10;
+}
 
-    /* panel 1: instances per DeviceTask, coloured by what closed it */
+/* Panel 1 at y: instances per DeviceTask, coloured by what closed it.  Returns the y below it. */
+static double instances_panel(const charts *ch, double y)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t *bar = ch->bar, *marker = ch->marker;
+    const char **cls = ch->cls;
+    char **tips = ch->tips;
+    char(*clsbuf)[24] = ch->clsbuf;
+    bool have_marks = false;
     bool seen_close[5] = {0};
     for (int64_t g = 0; g < ng; g++) {
         tgroup G = task_group(r, g, per);
@@ -985,17 +1000,17 @@ static void draw_task_charts(kctx *c)
     }
     {
         flow cf = {PLOT_L, y + 8, PLOT_L, SVG_W - 20, 20};
-        svg_text(&s, PLOT_L - 10, y + 8, "sm mut", "end", "closed by:");
+        svg_text(s, PLOT_L - 10, y + 8, "sm mut", "end", "closed by:");
         static const pc_task_close order[5] = {PC_CLOSE_LIMIT, PC_CLOSE_HARD_LIMIT, PC_CLOSE_BARRIER,
                                                PC_CLOSE_PARALLEL, PC_CLOSE_END};
         for (int i = 0; i < 5; i++)
             if (seen_close[order[i]]) {
                 char cc[8];
                 snprintf(cc, sizeof cc, "c%d", (int)order[i]);
-                flow_item(&cf, &s, "rect", cc, pc_task_close_name(order[i]));
+                flow_item(&cf, s, "rect", cc, pc_task_close_name(order[i]));
             }
         if (have_marks)
-            flow_item(&cf, &s, "diamond", "obsmark", "stitchCount (logs)");
+            flow_item(&cf, s, "diamond", "obsmark", "stitchCount (logs)");
         y = cf.y + 8;
     }
     hline lines[8];
@@ -1012,109 +1027,172 @@ static void draw_task_charts(kctx *c)
     snprintf(title, sizeof title, "Instances per DeviceTask%s", per > 1 ? " (largest task of each bar)" : "");
     panel_in p = {title, "instances", bar, (const char *const *)cls, have_marks ? marker : NULL,
                   "stitchCount (logs)", (const char *const *)tips, lines, nl, NULL, ng, per, r};
-    y = draw_panel(&s, y, &p);
+    y = draw_panel(s, y, &p);
     for (int64_t g = 0; g < ng; g++)
         pc_mem_free(tips[g]);
+    return y;
+}
 
-    /* panels 2-4: the depth each DeviceTask needs, per pool; a pool no tensor uses gets one line */
-    for (int pool = 0; pool < 3; pool++) {
-        int64_t cfgd = r->configured[pool];
-        int64_t most = 0;
-        for (int64_t t = 0; t < r->ntasks; t++)
-            most = max64(most, r->tasks[t].need[pool]);
-        if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
-            char head[96];
-            snprintf(head, sizeof head, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
-            svg_text(&s, PLOT_L, y + 14, "ttl", NULL, head);
-            svg_textf(&s, PLOT_L + text_w(head, 13) + 12, y + 14, "sm mut", NULL,
-                      "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
-                      r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
-            y += 28;
-            continue;
-        }
-        int64_t ncut = 0;
-        have_marks = false;
-        for (int64_t g = 0; g < ng; g++) {
-            tgroup G = task_group(r, g, per);
-            int64_t v = -1;
-            bool cut = false;
-            for (int64_t t = G.t0; t <= G.t1; t++) {
-                int64_t need = r->tasks[t].need[pool];
-                v = max64(v, need);
-                /* precise mode: the runtime uses the configured depth as given (docs/model.md 1, 6) */
-                if (r->precise && need > cfgd) {
-                    cut = true;
-                    ncut++;
-                }
+/* The bars of pool's panel: per bar the most depth one of its DeviceTasks needs, cut (precise
+ * mode) when that is more than configured.  *ncut counts the DeviceTasks cut; returns whether any
+ * bar has a logged marker. */
+static bool pool_bars(const charts *ch, int pool, int64_t *ncut)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t *bar = ch->bar, *marker = ch->marker;
+    const char **cls = ch->cls;
+    char **tips = ch->tips;
+    char(*clsbuf)[24] = ch->clsbuf;
+    int64_t cfgd = r->configured[pool];
+    bool have_marks = false;
+    for (int64_t g = 0; g < ng; g++) {
+        tgroup G = task_group(r, g, per);
+        int64_t v = -1;
+        bool cut = false;
+        for (int64_t t = G.t0; t <= G.t1; t++) {
+            int64_t need = r->tasks[t].need[pool];
+            v = max64(v, need);
+            /* precise mode: the runtime uses the configured depth as given (docs/model.md 1, 6) */
+            if (r->precise && need > cfgd) {
+                cut = true;
+                (*ncut)++;
             }
-            bar[g] = v;
-            snprintf(clsbuf[g], sizeof clsbuf[g], cut ? "cut" : "p%d", pool);
-            cls[g] = clsbuf[g];
-            pc_sb t = {0};
-            if (per == 1)
-                pc_sb_printf(&t, "T%lld (%lld %s): needs %s depth %lld; configured %lld", (long long)g,
-                             (long long)G.size_max, plural(G.size_max, "instance", "instances"),
-                             pool_short[pool], (long long)v, (long long)cfgd);
-            else
-                pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
-                             (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
-            if (cut)
-                pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
-            tips[g] = pc_sb_take(&t);
-            marker[g] = logged_max(c, G, pool);
-            have_marks |= marker[g] >= 0;
         }
-        nl = 0;
-        snprintf(lab, sizeof lab, "configured %lld", (long long)cfgd);
-        add_hline(lines, &nl, (double)cfgd, "cfg", "cfgtxt", lab);
-        if (r->predicted[pool] >= 0) {
-            snprintf(lab, sizeof lab, "predicted %lld", (long long)r->predicted[pool]);
-            add_hline(lines, &nl, (double)r->predicted[pool], "pred", "predtxt", lab);
-        } else if (r->bounds[pool] >= 0) {
-            snprintf(lab, sizeof lab, "predicted \xE2\x89\xA4 %lld (bound)", (long long)r->bounds[pool]);
-            add_hline(lines, &nl, (double)r->bounds[pool], "pred", "predtxt", lab);
-        }
-        if (r->suggested[pool] >= 0 && r->suggested[pool] != r->predicted[pool]) {
-            snprintf(lab, sizeof lab, "suggested %lld", (long long)r->suggested[pool]);
-            add_hline(lines, &nl, (double)r->suggested[pool], "sugg", "suggtxt", lab);
-        }
-        if (c->have_observed && c->observed[pool] >= 0) {
-            snprintf(lab, sizeof lab, "observed %lld", (long long)c->observed[pool]);
-            add_hline(lines, &nl, (double)c->observed[pool], "obs", "obstxt", lab);
-        }
-        if (c->ex && c->ex->plan_depths) {
-            snprintf(lab, sizeof lab, "plan %lld", (long long)c->ex->plan_depths[pool]);
-            add_hline(lines, &nl, (double)c->ex->plan_depths[pool], "plan", "plantxt", lab);
-        }
-        char alert[160] = "";
-        if (r->precise && cfgd == 0 && r->required[pool] > 0)
-            snprintf(alert, sizeof alert, "configured 0 for a needed pool: compilation fails (PC001)");
-        else if (ncut)
-            snprintf(alert, sizeof alert, "%lld %s %s more than the configured %lld: %s", (long long)ncut,
-                     plural(ncut, "DeviceTask", "DeviceTasks"), plural(ncut, "needs", "need"), (long long)cfgd,
-                     pool == 0 ? "instances serialised" : "DeviceTasks cut early");
-        pc_sb tb = {0};
-        pc_sb_printf(&tb, "%s: depth needed per DeviceTask", pool_short[pool]);
-        if (pool == 0 && r->unit_inner > 0)
-            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_inner).s);
-        else if (pool == 1 && r->n_assemble > 0 && r->slot_size > 0)
-            pc_sb_printf(&tb, " (1 depth = %d %s of %s)", r->n_assemble, plural(r->n_assemble, "slot", "slots"),
-                         human_bytes((double)r->slot_size).s);
-        else if (pool == 2 && r->unit_excl > 0)
-            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
-        if (!r->required[pool])
-            pc_sb_append(&tb, " \xE2\x80\x94 no tensor needs this pool");
-        if (per > 1)
-            pc_sb_append(&tb, " (largest of each bar)");
-        char *ptitle = pc_sb_take(&tb);
-        panel_in pp = {ptitle, "depth (per workspace copy)", bar, (const char *const *)cls,
-                       have_marks ? marker : NULL, "observed depth (logs)", (const char *const *)tips,
-                       lines, nl, alert[0] ? alert : NULL, ng, per, r};
-        y = draw_panel(&s, y, &pp);
-        pc_mem_free(ptitle);
-        for (int64_t g = 0; g < ng; g++)
-            pc_mem_free(tips[g]);
+        bar[g] = v;
+        snprintf(clsbuf[g], sizeof clsbuf[g], cut ? "cut" : "p%d", pool);
+        cls[g] = clsbuf[g];
+        pc_sb t = {0};
+        if (per == 1)
+            pc_sb_printf(&t, "T%lld (%lld %s): needs %s depth %lld; configured %lld", (long long)g,
+                         (long long)G.size_max, plural(G.size_max, "instance", "instances"),
+                         pool_short[pool], (long long)v, (long long)cfgd);
+        else
+            pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
+                         (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
+        if (cut)
+            pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
+        tips[g] = pc_sb_take(&t);
+        marker[g] = logged_max(c, G, pool);
+        have_marks |= marker[g] >= 0;
     }
+    return have_marks;
+}
+
+/* The depth lines of pool's panel (configured, predicted or its bound, suggested, observed,
+ * planned) into lines; returns how many. */
+static int pool_lines(const kctx *c, int pool, hline lines[8])
+{
+    const pc_result *r = c->r;
+    int64_t cfgd = r->configured[pool];
+    int nl = 0;
+    char lab[96];
+    snprintf(lab, sizeof lab, "configured %lld", (long long)cfgd);
+    add_hline(lines, &nl, (double)cfgd, "cfg", "cfgtxt", lab);
+    if (r->predicted[pool] >= 0) {
+        snprintf(lab, sizeof lab, "predicted %lld", (long long)r->predicted[pool]);
+        add_hline(lines, &nl, (double)r->predicted[pool], "pred", "predtxt", lab);
+    } else if (r->bounds[pool] >= 0) {
+        snprintf(lab, sizeof lab, "predicted \xE2\x89\xA4 %lld (bound)", (long long)r->bounds[pool]);
+        add_hline(lines, &nl, (double)r->bounds[pool], "pred", "predtxt", lab);
+    }
+    if (r->suggested[pool] >= 0 && r->suggested[pool] != r->predicted[pool]) {
+        snprintf(lab, sizeof lab, "suggested %lld", (long long)r->suggested[pool]);
+        add_hline(lines, &nl, (double)r->suggested[pool], "sugg", "suggtxt", lab);
+    }
+    if (c->have_observed && c->observed[pool] >= 0) {
+        snprintf(lab, sizeof lab, "observed %lld", (long long)c->observed[pool]);
+        add_hline(lines, &nl, (double)c->observed[pool], "obs", "obstxt", lab);
+    }
+    if (c->ex && c->ex->plan_depths) {
+        snprintf(lab, sizeof lab, "plan %lld", (long long)c->ex->plan_depths[pool]);
+        add_hline(lines, &nl, (double)c->ex->plan_depths[pool], "plan", "plantxt", lab);
+    }
+    return nl;
+}
+
+/* The title of pool's panel, with what one depth of the pool is (the caller frees it). */
+static char *pool_title(const pc_result *r, int pool, int64_t per)
+{
+    pc_sb tb = {0};
+    pc_sb_printf(&tb, "%s: depth needed per DeviceTask", pool_short[pool]);
+    if (pool == 0 && r->unit_inner > 0)
+        pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_inner).s);
+    else if (pool == 1 && r->n_assemble > 0 && r->slot_size > 0)
+        pc_sb_printf(&tb, " (1 depth = %d %s of %s)", r->n_assemble, plural(r->n_assemble, "slot", "slots"),
+                     human_bytes((double)r->slot_size).s);
+    else if (pool == 2 && r->unit_excl > 0)
+        pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
+    if (!r->required[pool])
+        pc_sb_append(&tb, " \xE2\x80\x94 no tensor needs this pool");
+    if (per > 1)
+        pc_sb_append(&tb, " (largest of each bar)");
+    return pc_sb_take(&tb);
+}
+
+/* Panels 2-4 at y, one per pool: the depth each DeviceTask needs; a pool no tensor uses gets one
+ * line.  Returns the y below it. */
+static double pool_panel(const charts *ch, int pool, double y)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t cfgd = r->configured[pool];
+    int64_t most = 0;
+    for (int64_t t = 0; t < r->ntasks; t++)
+        most = max64(most, r->tasks[t].need[pool]);
+    if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
+        char head[96];
+        snprintf(head, sizeof head, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
+        svg_text(s, PLOT_L, y + 14, "ttl", NULL, head);
+        svg_textf(s, PLOT_L + text_w(head, 13) + 12, y + 14, "sm mut", NULL,
+                  "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
+                  r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
+        return y + 28;
+    }
+    int64_t ncut = 0;
+    bool have_marks = pool_bars(ch, pool, &ncut);
+    hline lines[8];
+    int nl = pool_lines(c, pool, lines);
+    char alert[160] = "";
+    if (r->precise && cfgd == 0 && r->required[pool] > 0)
+        snprintf(alert, sizeof alert, "configured 0 for a needed pool: compilation fails (PC001)");
+    else if (ncut)
+        snprintf(alert, sizeof alert, "%lld %s %s more than the configured %lld: %s", (long long)ncut,
+                 plural(ncut, "DeviceTask", "DeviceTasks"), plural(ncut, "needs", "need"), (long long)cfgd,
+                 pool == 0 ? "instances serialised" : "DeviceTasks cut early");
+    char *ptitle = pool_title(r, pool, per);
+    panel_in pp = {ptitle, "depth (per workspace copy)", ch->bar, (const char *const *)ch->cls,
+                   have_marks ? ch->marker : NULL, "observed depth (logs)", (const char *const *)ch->tips,
+                   lines, nl, alert[0] ? alert : NULL, ng, per, r};
+    y = draw_panel(s, y, &pp);
+    pc_mem_free(ptitle);
+    for (int64_t g = 0; g < ng; g++)
+        pc_mem_free(ch->tips[g]);
+    return y;
+}
+
+static void draw_task_charts(kctx *c)
+{
+    const pc_result *r = c->r;
+    if (!r->tasks || r->ntasks <= 0)
+        return;
+    const int64_t per = r->ntasks <= CHART_MAX_BARS ? 1 : ceil_div64(r->ntasks, CHART_MAX_BARS);
+    const int64_t ng = ceil_div64(r->ntasks, per);
+    pc_sb s = {0};
+    int64_t *bar = pc_mem_calloc((size_t)ng, sizeof *bar);
+    int64_t *marker = pc_mem_calloc((size_t)ng, sizeof *marker);
+    const char **cls = pc_mem_calloc((size_t)ng, sizeof *cls);
+    char **tips = pc_mem_calloc((size_t)ng, sizeof *tips);
+    char(*clsbuf)[24] = pc_mem_calloc((size_t)ng, sizeof *clsbuf);
+    const charts ch = {c, &s, per, ng, bar, marker, cls, tips, clsbuf};
+
+    double y = charts_legend(&ch);
+    y = instances_panel(&ch, y);
+    for (int pool = 0; pool < 3; pool++)
+        y = pool_panel(&ch, pool, y);
     if (per > 1)
         svg_textf(&s, PLOT_L, y + 4, "sm mut", NULL, "each bar = %lld DeviceTasks (the largest value of the group)",
                   (long long)per);
