@@ -459,17 +459,59 @@ static int fix_stdin(pc_file_result *fr)
     return ok ? n : -1;
 }
 
+/* The names of the kernels in the files checked, for the "did you mean" of a --kernel-name that
+ * matched none.  The frontend drops the kernels --kernel-name does not name before the CLI sees a
+ * result, so the files are analysed again without it: on this error path only.  A file read from
+ * stdin is not read again (its text is gone). */
+static void kernel_names_of(pc_cli_common *c, const str_vec *files, str_vec *names)
+{
+    size_t asked = c->kernel_names.count;
+    c->kernel_names.count = 0;
+    pc_frontend *fe = pc_frontend_new();
+    for (size_t i = 0; i < files->count; i++) {
+        if (names_stdin(files->items[i]))
+            continue;
+        pc_arena *cmd = c->arena;
+        c->arena = pc_arena_new();
+        pc_file_result *fr = pc_cli_analyze(c, fe, files->items[i]);
+        for (int k = 0; fr && k < fr->model->nkernels; k++)
+            PC_VEC_PUSH(*names, pc_mem_strdup(fr->model->kernels[k].name));
+        pc_file_result_free(fr);
+        pc_arena_free(c->arena);
+        c->arena = cmd;
+    }
+    pc_frontend_free(fe);
+    c->kernel_names.count = asked;
+}
+
 /* --kernel-name that matched no kernel of any file checked: a usage error, as a misspelled name
- * must not pass as "nothing to report".  Returns false after saying so. */
-static bool no_such_kernel(const pc_cli_common *c, size_t nfiles, int status)
+ * must not pass as "nothing to report"; with the nearest kernel names the files have (as
+ * pc_cfg_nearest finds them), one per name asked.  Returns false after saying so. */
+static bool no_such_kernel(pc_cli_common *c, const str_vec *files, int status)
 {
     if (!c->kernel_names.count || c->kernels_analysed || status == PC_EXIT_USAGE)
         return true;
-    pc_sb names = {0};
-    for (size_t i = 0; i < c->kernel_names.count; i++)
+    size_t nfiles = files->count;
+    str_vec known = {0};
+    kernel_names_of(c, files, &known);
+    pc_sb names = {0}, near = {0};
+    size_t nnear = 0;
+    for (size_t i = 0; i < c->kernel_names.count; i++) {
         pc_sb_printf(&names, "%s'%s'", i ? (i + 1 == c->kernel_names.count ? " or " : ", ") : "", c->kernel_names.items[i]);
-    pc_cli_error("--kernel-name: no kernel named %s in the %zu file%s checked", names.data, nfiles, nfiles == 1 ? "" : "s");
+        const char *best = pc_cfg_nearest(c->kernel_names.items[i], (const char *const *)known.items, known.count, -1);
+        bool again = false;
+        for (size_t j = 0; best && j < i && !again; j++) /* two typos of one name: it once */
+            again = pc_cfg_nearest(c->kernel_names.items[j], (const char *const *)known.items, known.count, -1) == best;
+        if (best && !again)
+            pc_sb_printf(&near, "%s'%s'", nnear++ ? " or " : "; did you mean ", best);
+    }
+    pc_cli_error("--kernel-name: no kernel named %s in the %zu file%s checked%s%s", names.data, nfiles,
+                 nfiles == 1 ? "" : "s", near.data ? near.data : "", nnear ? "?" : "");
     pc_sb_free(&names);
+    pc_sb_free(&near);
+    for (size_t i = 0; i < known.count; i++)
+        pc_mem_free(known.items[i]);
+    PC_VEC_FREE(known);
     return false;
 }
 
@@ -682,7 +724,7 @@ static void check_streamed(check_run *run)
         print_statistics(sout, run->counts);
     if (!pc_cli_close_output(sout, sout != stdout ? run->out_path : "<stdout>"))
         run->status = PC_EXIT_USAGE;
-    if (!no_such_kernel(&run->c, run->files.count, run->status))
+    if (!no_such_kernel(&run->c, &run->files, run->status))
         run->status = PC_EXIT_USAGE;
 }
 
@@ -811,7 +853,7 @@ static void check_all_at_once(check_run *run)
     PC_VEC_FREE(file_inputs);
     if (!pc_cli_close_output(out, out != stdout ? run->out_path : "<stdout>"))
         run->status = PC_EXIT_USAGE;
-    if (!no_such_kernel(&run->c, run->files.count, run->status))
+    if (!no_such_kernel(&run->c, &run->files, run->status))
         run->status = PC_EXIT_USAGE;
 
     for (size_t i = 0; i < results.count; i++)
