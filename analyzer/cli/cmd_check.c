@@ -459,334 +459,449 @@ static int fix_stdin(pc_file_result *fr)
     return ok ? n : -1;
 }
 
+/* The names of the kernels in the files checked, for the "did you mean" of a --kernel-name that
+ * matched none.  The frontend drops the kernels --kernel-name does not name before the CLI sees a
+ * result, so the files are analysed again without it: on this error path only.  A file read from
+ * stdin is not read again (its text is gone). */
+static void kernel_names_of(pc_cli_common *c, const str_vec *files, str_vec *names)
+{
+    size_t asked = c->kernel_names.count;
+    c->kernel_names.count = 0;
+    pc_frontend *fe = pc_frontend_new();
+    for (size_t i = 0; i < files->count; i++) {
+        if (names_stdin(files->items[i]))
+            continue;
+        pc_arena *cmd = c->arena;
+        c->arena = pc_arena_new();
+        pc_file_result *fr = pc_cli_analyze(c, fe, files->items[i]);
+        for (int k = 0; fr && k < fr->model->nkernels; k++)
+            PC_VEC_PUSH(*names, pc_mem_strdup(fr->model->kernels[k].name));
+        pc_file_result_free(fr);
+        pc_arena_free(c->arena);
+        c->arena = cmd;
+    }
+    pc_frontend_free(fe);
+    c->kernel_names.count = asked;
+}
+
 /* --kernel-name that matched no kernel of any file checked: a usage error, as a misspelled name
- * must not pass as "nothing to report".  Returns false after saying so. */
-static bool no_such_kernel(const pc_cli_common *c, size_t nfiles, int status)
+ * must not pass as "nothing to report"; with the nearest kernel names the files have (as
+ * pc_cfg_nearest finds them), one per name asked.  Returns false after saying so. */
+static bool no_such_kernel(pc_cli_common *c, const str_vec *files, int status)
 {
     if (!c->kernel_names.count || c->kernels_analysed || status == PC_EXIT_USAGE)
         return true;
-    pc_sb names = {0};
-    for (size_t i = 0; i < c->kernel_names.count; i++)
+    size_t nfiles = files->count;
+    str_vec known = {0};
+    kernel_names_of(c, files, &known);
+    pc_sb names = {0}, near = {0};
+    size_t nnear = 0;
+    for (size_t i = 0; i < c->kernel_names.count; i++) {
         pc_sb_printf(&names, "%s'%s'", i ? (i + 1 == c->kernel_names.count ? " or " : ", ") : "", c->kernel_names.items[i]);
-    pc_cli_error("--kernel-name: no kernel named %s in the %zu file%s checked", names.data, nfiles, nfiles == 1 ? "" : "s");
+        const char *best = pc_cfg_nearest(c->kernel_names.items[i], (const char *const *)known.items, known.count, -1);
+        bool again = false;
+        for (size_t j = 0; best && j < i && !again; j++) /* two typos of one name: it once */
+            again = pc_cfg_nearest(c->kernel_names.items[j], (const char *const *)known.items, known.count, -1) == best;
+        if (best && !again)
+            pc_sb_printf(&near, "%s'%s'", nnear++ ? " or " : "; did you mean ", best);
+    }
+    pc_cli_error("--kernel-name: no kernel named %s in the %zu file%s checked%s%s", names.data, nfiles,
+                 nfiles == 1 ? "" : "s", near.data ? near.data : "", nnear ? "?" : "");
     pc_sb_free(&names);
+    pc_sb_free(&near);
+    for (size_t i = 0; i < known.count; i++)
+        pc_mem_free(known.items[i]);
+    PC_VEC_FREE(known);
     return false;
 }
 
-int pc_cmd_check(int argc, char **argv)
-{
+/* What `check` was asked (parse_check_args) and what it has come to: the files it found
+ * (collect_files) and the exit status so far.  The phases of pc_cmd_check share it. */
+typedef struct check_run {
+    int argc;
+    char **argv;
     pc_cli_common c;
-    pc_cli_common_init(&c);
-    pc_report_opts ro = {0};
-    ro.format = PC_FMT_TEXT;
-    ro.summary = true;
-    const char *out_path = NULL, *emit = NULL, *color = "auto", *report = NULL;
-    bool fix = false, fix_dry = false, statistics = false, show_settings = false;
-    size_t *counts = NULL; /* --statistics in the text format: findings per check */
-    int64_t jobs = 1;
-    str_vec inputs = {0}, excludes = {0}, files = {0};
-    int status = PC_EXIT_OK;
+    pc_report_opts ro;
+    const char *out_path, *emit, *color, *report;
+    bool fix, fix_dry, statistics, show_settings;
+    size_t *counts; /* --statistics in the text format: findings per check */
+    int64_t jobs;
+    str_vec inputs, excludes, files;
+    int status;
+} check_run;
 
+typedef PC_VEC(pc_file_result *) result_vec;
+typedef PC_VEC(pc_rep_html_file_inputs) file_inputs_vec;
+
+/* The command line, into run.  False when the command ends here: --help, --list-checks or a usage
+ * error (run->status says which). */
+static bool parse_check_args(check_run *run)
+{
+    int argc = run->argc;
+    char **argv = run->argv;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *name = NULL;
         bool missing = false;
         if (strcmp(a, "--") == 0) {
             for (int j = i + 1; j < argc; j++)
-                PC_VEC_PUSH(c.compiler_args, argv[j]);
+                PC_VEC_PUSH(run->c.compiler_args, argv[j]);
             break;
         }
-        int r = pc_cli_common_option(&c, argc, argv, &i);
+        int r = pc_cli_common_option(&run->c, argc, argv, &i);
         if (r < 0) {
-            status = PC_EXIT_USAGE;
-            goto done;
+            run->status = PC_EXIT_USAGE;
+            return false;
         }
         if (r > 0)
             continue;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s%s", check_help, pc_cli_common_help);
-            status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
-            goto done;
+            run->status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
+            return false;
         } else if (strcmp(a, "--list-checks") == 0) {
             pc_chk_list(stdout); /* from the check table (analyzer/checks/checks.def) */
-            status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
-            goto done;
+            run->status = pc_cli_close_output(stdout, "<stdout>") ? PC_EXIT_OK : PC_EXIT_USAGE;
+            return false;
         } else if (strncmp(a, "--format=", 9) == 0 || (strcmp(a, "--format") == 0 && i + 1 < argc)) {
             static const char *const formats[] = {"text", "json", "sarif", "github", NULL};
             static const pc_format format_ids[] = {PC_FMT_TEXT, PC_FMT_JSON, PC_FMT_SARIF, PC_FMT_GITHUB};
             int f = pc_cli_choice("--format", a[8] == '=' ? a + 9 : argv[++i], formats);
             if (f < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+                run->status = PC_EXIT_USAGE;
+                return false;
             }
-            ro.format = format_ids[f];
+            run->ro.format = format_ids[f];
         } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-            out_path = argv[++i];
+            run->out_path = argv[++i];
         } else if (strncmp(a, "--emit-config=", 14) == 0) {
-            emit = a + 14;
-            if (pc_cli_choice("--emit-config", emit, pc_cli_emit_config_choices) < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+            run->emit = a + 14;
+            if (pc_cli_choice("--emit-config", run->emit, pc_cli_emit_config_choices) < 0) {
+                run->status = PC_EXIT_USAGE;
+                return false;
             }
         } else if (strcmp(a, "--fix") == 0) {
-            fix = true;
+            run->fix = true;
         } else if (strcmp(a, "--fix-dry-run") == 0 || strcmp(a, "--diff") == 0) {
-            fix_dry = true;
+            run->fix_dry = true;
         } else if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0 || strncmp(a, "--jobs=", 7) == 0) {
             const char *v = strncmp(a, "--jobs=", 7) == 0 ? a + 7 : a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
             char *end;
-            jobs = strtoll(v, &end, 10);
-            if (!*v || *end || jobs < 1 || jobs > 256) {
+            run->jobs = strtoll(v, &end, 10);
+            if (!*v || *end || run->jobs < 1 || run->jobs > 256) {
                 pc_cli_error("-j expects a number of jobs in [1, 256], got '%s'", v);
-                status = PC_EXIT_USAGE;
-                goto done;
+                run->status = PC_EXIT_USAGE;
+                return false;
             }
         } else if (strncmp(a, "--report=", 9) == 0 || (strcmp(a, "--report") == 0 && i + 1 < argc)) {
-            report = a[8] == '=' ? a + 9 : argv[++i];
+            run->report = a[8] == '=' ? a + 9 : argv[++i];
         } else if (strcmp(a, "--statistics") == 0) {
-            statistics = true;
+            run->statistics = true;
         } else if (strcmp(a, "--show-settings") == 0) {
-            show_settings = true;
+            run->show_settings = true;
         } else if ((name = pc_cli_opt_value(argc, argv, &i, "--kernel-name", &missing)) || missing) {
             if (missing || !*name) {
                 pc_cli_error("option '--kernel-name' needs a kernel name");
-                status = PC_EXIT_USAGE;
-                goto done;
+                run->status = PC_EXIT_USAGE;
+                return false;
             }
-            PC_VEC_PUSH(c.kernel_names, name);
+            PC_VEC_PUSH(run->c.kernel_names, name);
         } else if (strcmp(a, "--no-summary") == 0) {
-            ro.summary = false;
+            run->ro.summary = false;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            ro.verbose = true;
+            run->ro.verbose = true;
         } else if (strncmp(a, "--docs-url=", 11) == 0) {
-            ro.docs_url = a + 11;
+            run->ro.docs_url = a + 11;
         } else if (strncmp(a, "--color=", 8) == 0) {
             static const char *const colors[] = {"auto", "always", "never", NULL};
-            color = a + 8;
-            if (pc_cli_choice("--color", color, colors) < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+            run->color = a + 8;
+            if (pc_cli_choice("--color", run->color, colors) < 0) {
+                run->status = PC_EXIT_USAGE;
+                return false;
             }
         } else if (strcmp(a, "--exclude") == 0 && i + 1 < argc) {
-            PC_VEC_PUSH(excludes, argv[++i]);
+            PC_VEC_PUSH(run->excludes, argv[++i]);
         } else if (strncmp(a, "--exclude=", 10) == 0) {
-            PC_VEC_PUSH(excludes, (char *)a + 10);
+            PC_VEC_PUSH(run->excludes, (char *)a + 10);
         } else if (a[0] == '-' && a[1]) {
             pc_cli_unknown_option("check", a, check_help, pc_cli_common_help);
-            status = PC_EXIT_USAGE;
-            goto done;
+            run->status = PC_EXIT_USAGE;
+            return false;
         } else {
-            PC_VEC_PUSH(inputs, (char *)a);
+            PC_VEC_PUSH(run->inputs, (char *)a);
         }
     }
-    if (!inputs.count) {
-        pc_cli_error("no input files (see 'poolcheck check --help')");
-        status = PC_EXIT_USAGE;
-        goto done;
+    return true;
+}
+
+/* --show-settings: as ruff --show-settings, what each input would be checked with, nothing
+ * analysed. */
+static void print_settings(check_run *run)
+{
+    for (size_t i = 0; i < run->inputs.count && run->status == PC_EXIT_OK; i++) {
+        if (i)
+            putchar('\n');
+        if (!pc_cli_show_settings(&run->c, run->inputs.items[i], stdout))
+            run->status = PC_EXIT_USAGE;
     }
-    if (show_settings) {
-        /* as ruff --show-settings: what each input would be checked with, nothing analysed */
-        for (size_t i = 0; i < inputs.count && status == PC_EXIT_OK; i++) {
-            if (i)
-                putchar('\n');
-            if (!pc_cli_show_settings(&c, inputs.items[i], stdout))
-                status = PC_EXIT_USAGE;
-        }
-        if (!pc_cli_close_output(stdout, "<stdout>"))
-            status = PC_EXIT_USAGE;
-        goto done;
-    }
-    ro.color = strcmp(color, "always") == 0 ||
-               (strcmp(color, "auto") == 0 && !out_path && isatty(1) && !getenv("NO_COLOR"));
-    ro.assemble_headroom = c.assemble_headroom;
-    if (statistics && ro.format == PC_FMT_TEXT) {
+    if (!pc_cli_close_output(stdout, "<stdout>"))
+        run->status = PC_EXIT_USAGE;
+}
+
+/* How the results are written (colour, statistics, base directory), and the number of jobs the
+ * options leave. */
+static void set_report_opts(check_run *run)
+{
+    run->ro.color = strcmp(run->color, "always") == 0 ||
+                    (strcmp(run->color, "auto") == 0 && !run->out_path && isatty(1) && !getenv("NO_COLOR"));
+    run->ro.assemble_headroom = run->c.assemble_headroom;
+    if (run->statistics && run->ro.format == PC_FMT_TEXT) {
         size_t nchecks = 0;
         pc_chk_table(&nchecks);
-        counts = pc_mem_calloc(nchecks ? nchecks : 1, sizeof *counts);
-        jobs = 1; /* the workers send back the report of a file, not its diagnostics */
+        run->counts = pc_mem_calloc(nchecks ? nchecks : 1, sizeof *run->counts);
+        run->jobs = 1; /* the workers send back the report of a file, not its diagnostics */
     }
-    if (c.kernel_names.count)
-        jobs = 1; /* whether any file had the kernel is counted in this process */
-    ro.stats = ro.format == PC_FMT_TEXT ? stderr : NULL;
+    if (run->c.kernel_names.count)
+        run->jobs = 1; /* whether any file had the kernel is counted in this process */
+    run->ro.stats = run->ro.format == PC_FMT_TEXT ? stderr : NULL;
     {
         char cwd[4096];
-        ro.base_dir = getcwd(cwd, sizeof cwd) ? pc_arena_strdup(c.arena, cwd) : NULL;
+        run->ro.base_dir = getcwd(cwd, sizeof cwd) ? pc_arena_strdup(run->c.arena, cwd) : NULL;
     }
+}
 
-    for (size_t i = 0; i < inputs.count; i++) {
+/* The inputs, directories searched, into run->files; an input that cannot be opened is a usage
+ * error, and the others are still checked. */
+static void collect_files(check_run *run)
+{
+    for (size_t i = 0; i < run->inputs.count; i++) {
         struct stat st;
-        if (stat(inputs.items[i], &st) != 0) {
-            pc_cli_error("cannot open '%s': %s", inputs.items[i], strerror(errno)); /* ELOOP, EACCES too */
-            status = PC_EXIT_USAGE;
+        if (stat(run->inputs.items[i], &st) != 0) {
+            pc_cli_error("cannot open '%s': %s", run->inputs.items[i], strerror(errno)); /* ELOOP, EACCES too */
+            run->status = PC_EXIT_USAGE;
             continue;
         }
         if (S_ISDIR(st.st_mode))
-            collect_dir(&c, inputs.items[i], &excludes, &files, 0);
+            collect_dir(&run->c, run->inputs.items[i], &run->excludes, &run->files, 0);
         else
-            PC_VEC_PUSH(files, pc_mem_strdup(inputs.items[i]));
+            PC_VEC_PUSH(run->files, pc_mem_strdup(run->inputs.items[i]));
     }
+}
 
-    if (pc_cli_output_is_input("-o", out_path, argc, argv, files.items, files.count) ||
-        pc_cli_output_is_input("--report", report, argc, argv, files.items, files.count)) {
-        status = PC_EXIT_USAGE;
-        goto done;
+/* Each file analysed, written when its turn comes and freed (with -j N, by the workers and the
+ * parent). */
+static void check_streamed(check_run *run)
+{
+    FILE *sout = stdout;
+    if (run->out_path && !(sout = fopen(run->out_path, "w"))) {
+        pc_cli_error("cannot write '%s'", run->out_path);
+        run->status = PC_EXIT_USAGE;
+        return;
     }
-
-    /* Each file's results are written when its turn comes and freed (with -j N, by the workers
-     * and the parent); the HTML report, emitted configs and fixes need every result at once. */
-    if (!emit && !fix && !fix_dry && !report) {
-        FILE *sout = stdout;
-        if (out_path && !(sout = fopen(out_path, "w"))) {
-            pc_cli_error("cannot write '%s'", out_path);
-            status = PC_EXIT_USAGE;
-            goto done;
-        }
-        pc_rep_stream *s = pc_rep_stream_begin(sout, &ro);
-        if (jobs > 1 && files.count > 1) {
-            int st = run_parallel(&c, &files, (int)(jobs < (int64_t)files.count ? jobs : (int64_t)files.count), s);
-            combine(&status, st);
-        } else {
-            pc_frontend *sfe = pc_frontend_new();
-            for (size_t i = 0; i < files.count; i++) {
-                pc_rep_file *rec = analyse_one(&c, sfe, files.items[i], counts);
-                if (!rec) {
-                    status = PC_EXIT_USAGE;
-                    break;
-                }
-                combine(&status, pc_rep_file_status(rec));
-                pc_rep_stream_file(s, rec);
-                pc_rep_file_free(rec);
+    pc_rep_stream *s = pc_rep_stream_begin(sout, &run->ro);
+    if (run->jobs > 1 && run->files.count > 1) {
+        int st = run_parallel(&run->c, &run->files,
+                              (int)(run->jobs < (int64_t)run->files.count ? run->jobs : (int64_t)run->files.count), s);
+        combine(&run->status, st);
+    } else {
+        pc_frontend *sfe = pc_frontend_new();
+        for (size_t i = 0; i < run->files.count; i++) {
+            pc_rep_file *rec = analyse_one(&run->c, sfe, run->files.items[i], run->counts);
+            if (!rec) {
+                run->status = PC_EXIT_USAGE;
+                break;
             }
-            pc_frontend_free(sfe);
+            combine(&run->status, pc_rep_file_status(rec));
+            pc_rep_stream_file(s, rec);
+            pc_rep_file_free(rec);
         }
-        if (!pc_rep_stream_end(s)) {
-            pc_cli_error("cannot complete the %s document: its temporary file failed", ro.format == PC_FMT_SARIF ? "SARIF" : "JSON");
-            status = PC_EXIT_USAGE;
-        }
-        if (counts)
-            print_statistics(sout, counts);
-        if (!pc_cli_close_output(sout, sout != stdout ? out_path : "<stdout>"))
-            status = PC_EXIT_USAGE;
-        if (!no_such_kernel(&c, files.count, status))
-            status = PC_EXIT_USAGE;
-        goto done;
+        pc_frontend_free(sfe);
     }
+    if (!pc_rep_stream_end(s)) {
+        pc_cli_error("cannot complete the %s document: its temporary file failed", run->ro.format == PC_FMT_SARIF ? "SARIF" : "JSON");
+        run->status = PC_EXIT_USAGE;
+    }
+    if (run->counts)
+        print_statistics(sout, run->counts);
+    if (!pc_cli_close_output(sout, sout != stdout ? run->out_path : "<stdout>"))
+        run->status = PC_EXIT_USAGE;
+    if (!no_such_kernel(&run->c, &run->files, run->status))
+        run->status = PC_EXIT_USAGE;
+}
 
-    pc_frontend *fe = pc_frontend_new();
-    PC_VEC(pc_file_result *) results = {0};
-    PC_VEC(pc_rep_html_file_inputs) file_inputs = {0}; /* --report: what each file was given */
-    for (size_t i = 0; i < files.count; i++) {
+/* Every file analysed and kept in results (--report: what each was given, in file_inputs); stops
+ * at a file whose options cannot be set up. */
+static void analyse_all(check_run *run, pc_frontend *fe, result_vec *results, file_inputs_vec *file_inputs)
+{
+    for (size_t i = 0; i < run->files.count; i++) {
         pc_rep_html_file_inputs in;
-        pc_file_result *fr = pc_cli_analyze_inputs(&c, fe, files.items[i], report ? &in : NULL);
-        if (fr && report)
-            PC_VEC_PUSH(file_inputs, in);
+        pc_file_result *fr = pc_cli_analyze_inputs(&run->c, fe, run->files.items[i], run->report ? &in : NULL);
+        if (fr && run->report)
+            PC_VEC_PUSH(*file_inputs, in);
         if (!fr) {
-            status = PC_EXIT_USAGE;
+            run->status = PC_EXIT_USAGE;
             break;
         }
         if (fr->model->fatal)
-            status = PC_EXIT_USAGE;
-        else if (status == PC_EXIT_OK && pc_diag_count(fr->sink, PC_SEV_ERROR) > 0)
-            status = PC_EXIT_FINDINGS;
-        PC_VEC_PUSH(results, fr);
+            run->status = PC_EXIT_USAGE;
+        else if (run->status == PC_EXIT_OK && pc_diag_count(fr->sink, PC_SEV_ERROR) > 0)
+            run->status = PC_EXIT_FINDINGS;
+        PC_VEC_PUSH(*results, fr);
     }
+}
 
-    FILE *out = stdout;
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        pc_cli_error("cannot write '%s'", out_path);
-        out = stdout;
-        status = PC_EXIT_USAGE;
+/* --fix: as `ruff --fix` does, rewrite, analyse the rewritten files again, and report what is
+ * still there; the exit status comes from what remains, not from what was fixed. */
+static void fix_and_check_again(check_run *run, pc_frontend *fe, result_vec *results, FILE *out)
+{
+    bool usage = run->status == PC_EXIT_USAGE, from_stdin = false;
+    size_t nfixed = 0, nfiles = 0;
+    for (size_t i = 0; i < results->count; i++) {
+        if (results->items[i]->model->fatal)
+            continue;
+        bool in = names_stdin(run->files.items[i]);
+        from_stdin |= in;
+        int n = in ? fix_stdin(results->items[i]) : pc_rep_apply_fixes(results->items[i], false, NULL);
+        if (n < 0) {
+            usage = true;
+            continue;
+        }
+        if (n == 0)
+            continue;
+        nfixed += (size_t)n;
+        nfiles++;
+        pc_file_result *again = pc_cli_analyze(&run->c, fe, run->files.items[i]);
+        if (!again) {
+            usage = true;
+            continue;
+        }
+        pc_file_result_free(results->items[i]);
+        results->items[i] = again;
     }
-    if (emit) {
-        char *cfg = pc_rep_emit_config(results.items, results.count, emit, c.assemble_headroom);
+    run->status = usage ? PC_EXIT_USAGE : PC_EXIT_OK;
+    size_t remaining = 0;
+    for (size_t i = 0; i < results->count; i++) {
+        const pc_file_result *fr = results->items[i];
+        if (fr->model->fatal)
+            run->status = PC_EXIT_USAGE;
+        else if (run->status == PC_EXIT_OK && pc_diag_count(fr->sink, PC_SEV_ERROR) > 0)
+            run->status = PC_EXIT_FINDINGS;
+        for (int sev = PC_SEV_NOTE; sev <= PC_SEV_ERROR; sev++)
+            remaining += pc_diag_count(fr->sink, (pc_severity)sev);
+    }
+    /* stdout holds the fixed source, so what remains goes to stderr (ruff does the same). */
+    pc_rep_write(from_stdin && out == stdout ? stderr : out, results->items, results->count, &run->ro);
+    if (run->ro.format == PC_FMT_TEXT)
+        fprintf(stderr, "poolcheck: fixed %zu finding%s in %zu file%s; %zu remain%s\n", nfixed,
+                nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", remaining, remaining == 1 ? "s" : "");
+}
+
+/* The output of every file at once: the emitted config, the fixes (as a diff, or made), or the
+ * report with --report's HTML picture beside it. */
+static void write_all_results(check_run *run, pc_frontend *fe, result_vec *results, FILE *out)
+{
+    if (run->emit) {
+        char *cfg = pc_rep_emit_config(results->items, results->count, run->emit, run->c.assemble_headroom);
         if (cfg) {
             fputs(cfg, out);
             pc_mem_free(cfg);
-            char *caveats = pc_rep_emit_caveats(results.items, results.count);
+            char *caveats = pc_rep_emit_caveats(results->items, results->count);
             fputs(caveats, stderr);
             pc_mem_free(caveats);
         }
-    } else if (fix_dry) {
-        for (size_t i = 0; i < results.count; i++)
-            if (!results.items[i]->model->fatal && pc_rep_apply_fixes(results.items[i], true, out) < 0)
-                status = PC_EXIT_USAGE;
-        pc_rep_write(stderr, results.items, results.count, &ro);
-    } else if (fix) {
-        /* As `ruff --fix` does: rewrite, analyse the rewritten files again, and report what is
-         * still there; the exit status comes from what remains, not from what was fixed. */
-        bool usage = status == PC_EXIT_USAGE, from_stdin = false;
-        size_t nfixed = 0, nfiles = 0;
-        for (size_t i = 0; i < results.count; i++) {
-            if (results.items[i]->model->fatal)
-                continue;
-            bool in = names_stdin(files.items[i]);
-            from_stdin |= in;
-            int n = in ? fix_stdin(results.items[i]) : pc_rep_apply_fixes(results.items[i], false, NULL);
-            if (n < 0) {
-                usage = true;
-                continue;
-            }
-            if (n == 0)
-                continue;
-            nfixed += (size_t)n;
-            nfiles++;
-            pc_file_result *again = pc_cli_analyze(&c, fe, files.items[i]);
-            if (!again) {
-                usage = true;
-                continue;
-            }
-            pc_file_result_free(results.items[i]);
-            results.items[i] = again;
-        }
-        status = usage ? PC_EXIT_USAGE : PC_EXIT_OK;
-        size_t remaining = 0;
-        for (size_t i = 0; i < results.count; i++) {
-            const pc_file_result *fr = results.items[i];
-            if (fr->model->fatal)
-                status = PC_EXIT_USAGE;
-            else if (status == PC_EXIT_OK && pc_diag_count(fr->sink, PC_SEV_ERROR) > 0)
-                status = PC_EXIT_FINDINGS;
-            for (int sev = PC_SEV_NOTE; sev <= PC_SEV_ERROR; sev++)
-                remaining += pc_diag_count(fr->sink, (pc_severity)sev);
-        }
-        /* stdout holds the fixed source, so what remains goes to stderr (ruff does the same). */
-        pc_rep_write(from_stdin && out == stdout ? stderr : out, results.items, results.count, &ro);
-        if (ro.format == PC_FMT_TEXT)
-            fprintf(stderr, "poolcheck: fixed %zu finding%s in %zu file%s; %zu remain%s\n", nfixed,
-                    nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", remaining, remaining == 1 ? "s" : "");
+    } else if (run->fix_dry) {
+        for (size_t i = 0; i < results->count; i++)
+            if (!results->items[i]->model->fatal && pc_rep_apply_fixes(results->items[i], true, out) < 0)
+                run->status = PC_EXIT_USAGE;
+        pc_rep_write(stderr, results->items, results->count, &run->ro);
+    } else if (run->fix) {
+        fix_and_check_again(run, fe, results, out);
     } else {
-        pc_rep_write(out, results.items, results.count, &ro);
-        if (counts) {
-            for (size_t i = 0; i < results.count; i++)
-                count_findings(counts, results.items[i]);
-            print_statistics(out, counts);
+        pc_rep_write(out, results->items, results->count, &run->ro);
+        if (run->counts) {
+            for (size_t i = 0; i < results->count; i++)
+                count_findings(run->counts, results->items[i]);
+            print_statistics(out, run->counts);
         }
     }
-    if (report) {
-        pc_rep_html_inputs in = {.argv = (const char *const *)argv, .argc = (size_t)argc, .cwd = ro.base_dir,
+}
+
+/* Every file analysed first, then written: the HTML report, the emitted configs and the fixes
+ * need every result at once. */
+static void check_all_at_once(check_run *run)
+{
+    pc_frontend *fe = pc_frontend_new();
+    result_vec results = {0};
+    file_inputs_vec file_inputs = {0}; /* --report: what each file was given */
+    analyse_all(run, fe, &results, &file_inputs);
+
+    FILE *out = stdout;
+    if (run->out_path && !(out = fopen(run->out_path, "w"))) {
+        pc_cli_error("cannot write '%s'", run->out_path);
+        out = stdout;
+        run->status = PC_EXIT_USAGE;
+    }
+    write_all_results(run, fe, &results, out);
+    if (run->report) {
+        pc_rep_html_inputs in = {.argv = (const char *const *)run->argv, .argc = (size_t)run->argc, .cwd = run->ro.base_dir,
                                  .files = file_inputs.items, .nfiles = file_inputs.count,
-                                 .assemble_headroom = c.assemble_headroom};
-        if (pc_rep_html_write_inputs(report, results.items, results.count, NULL, &in) != 0) {
-            pc_cli_error("cannot write '%s': %s", report, strerror(errno));
-            status = PC_EXIT_USAGE;
+                                 .assemble_headroom = run->c.assemble_headroom};
+        if (pc_rep_html_write_inputs(run->report, results.items, results.count, NULL, &in) != 0) {
+            pc_cli_error("cannot write '%s': %s", run->report, strerror(errno));
+            run->status = PC_EXIT_USAGE;
         }
     }
     PC_VEC_FREE(file_inputs);
-    if (!pc_cli_close_output(out, out != stdout ? out_path : "<stdout>"))
-        status = PC_EXIT_USAGE;
-    if (!no_such_kernel(&c, files.count, status))
-        status = PC_EXIT_USAGE;
+    if (!pc_cli_close_output(out, out != stdout ? run->out_path : "<stdout>"))
+        run->status = PC_EXIT_USAGE;
+    if (!no_such_kernel(&run->c, &run->files, run->status))
+        run->status = PC_EXIT_USAGE;
 
     for (size_t i = 0; i < results.count; i++)
         pc_file_result_free(results.items[i]);
     PC_VEC_FREE(results);
     pc_frontend_free(fe);
+}
+
+int pc_cmd_check(int argc, char **argv)
+{
+    check_run run = {.argc = argc, .argv = argv, .color = "auto", .jobs = 1, .status = PC_EXIT_OK};
+    pc_cli_common_init(&run.c);
+    run.ro.format = PC_FMT_TEXT;
+    run.ro.summary = true;
+
+    if (!parse_check_args(&run))
+        goto done;
+    if (!run.inputs.count) {
+        pc_cli_error("no input files (see 'poolcheck check --help')");
+        run.status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (run.show_settings) {
+        print_settings(&run);
+        goto done;
+    }
+    set_report_opts(&run);
+    collect_files(&run);
+
+    if (pc_cli_output_is_input("-o", run.out_path, argc, argv, run.files.items, run.files.count) ||
+        pc_cli_output_is_input("--report", run.report, argc, argv, run.files.items, run.files.count)) {
+        run.status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    /* Each file's results are written when its turn comes and freed (with -j N, by the workers
+     * and the parent); the HTML report, emitted configs and fixes need every result at once. */
+    if (!run.emit && !run.fix && !run.fix_dry && !run.report)
+        check_streamed(&run);
+    else
+        check_all_at_once(&run);
 done:
-    for (size_t i = 0; i < files.count; i++)
-        pc_mem_free(files.items[i]);
-    PC_VEC_FREE(files);
-    PC_VEC_FREE(inputs);
-    PC_VEC_FREE(excludes);
-    pc_mem_free(counts);
-    pc_cli_common_free(&c);
-    return status;
+    for (size_t i = 0; i < run.files.count; i++)
+        pc_mem_free(run.files.items[i]);
+    PC_VEC_FREE(run.files);
+    PC_VEC_FREE(run.inputs);
+    PC_VEC_FREE(run.excludes);
+    pc_mem_free(run.counts);
+    pc_cli_common_free(&run.c);
+    return run.status;
 }

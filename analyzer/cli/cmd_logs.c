@@ -50,6 +50,18 @@ static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return true;
 }
 
+/* The kernel of m whose name is nearest to name (pc_cfg_nearest's rule), for the "did you mean" of a
+ * --kernel-name that names none; NULL when none is near. */
+static const char *nearest_kernel(const pc_model *m, const char *name)
+{
+    const char **names = pc_mem_calloc((size_t)m->nkernels + 1, sizeof *names);
+    for (int k = 0; k < m->nkernels; k++)
+        names[k] = m->kernels[k].name;
+    const char *near = pc_cfg_nearest(name, names, (size_t)m->nkernels, -1);
+    pc_mem_free(names);
+    return near;
+}
+
 /* The prediction of `--kernel FILE` (element-wise maximum over its kernels, or the one named).
  * Returns the analysis (the caller frees it, after the HTML report that draws it), or NULL
  * after printing an error (exit 2). */
@@ -90,8 +102,14 @@ static pc_file_result *kernel_prediction(pc_cli_common *c, pc_frontend *fe, cons
             for (int k = 0; k < fr->model->nkernels; k++)
                 pc_sb_printf(&names, "%s'%s'", k ? ", " : "", fr->model->kernels[k].name);
             char *list = pc_sb_take(&names);
-            pc_cli_error("no kernel named '%s' in '%s'%s%s", name, file,
-                         fr->model->nkernels ? "; it has " : " (it has no kernel)", list);
+            const char *near = nearest_kernel(fr->model, name);
+            if (near) /* the other kernels after the question, as `rule` puts its pointer */
+                pc_cli_error("no kernel named '%s' in '%s'; did you mean '%s'?%s%s%s", name, file, near,
+                             fr->model->nkernels > 1 ? " (it has " : "", fr->model->nkernels > 1 ? list : "",
+                             fr->model->nkernels > 1 ? ")" : "");
+            else
+                pc_cli_error("no kernel named '%s' in '%s'%s%s", name, file,
+                             fr->model->nkernels ? "; it has " : " (it has no kernel)", list);
             pc_mem_free(list);
         } else {
             pc_cli_error("no kernel in '%s'", file);
@@ -166,88 +184,127 @@ static bool own_option(int argc, char **argv, int *i, const char *name, const ch
     return *v || missing;
 }
 
-int pc_cmd_logs(int argc, char **argv)
-{
-    pc_cli_common c;
-    pc_cli_common_init(&c);
-    PC_VEC(const char *) paths = {0};
-    const char *kernel = NULL, *kernel_name = NULL, *out_path = NULL, *report = NULL;
-    bool json = false;
-    int64_t max_line_kb = 1024;
-    int status = PC_EXIT_OK;
-    pc_log_set *set = NULL;
-    pc_frontend *fe = NULL;
-    pc_file_result *kernel_fr = NULL;
-    pc_rep_html_file_inputs kernel_in = {0}; /* --report: what the kernel file was given */
+typedef PC_VEC(const char *) path_vec;
 
+/* What `logs` was asked: its own options (the common ones go to the pc_cli_common). */
+typedef struct logs_args {
+    path_vec paths;
+    const char *kernel, *kernel_name, *out_path, *report;
+    bool json;
+    int64_t max_line_kb;
+} logs_args;
+
+/* The command line, into *c and *la.  False when the command ends here, --help or a usage error,
+ * with *status its exit status. */
+static bool parse_logs_args(pc_cli_common *c, int argc, char **argv, logs_args *la, int *status)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-") == 0) {
-            PC_VEC_PUSH(paths, a);
+            PC_VEC_PUSH(la->paths, a);
             continue;
         }
-        int r = pc_cli_common_option(&c, argc, argv, &i);
+        int r = pc_cli_common_option(c, argc, argv, &i);
         if (r < 0) {
-            status = PC_EXIT_USAGE;
-            goto done;
+            *status = PC_EXIT_USAGE;
+            return false;
         }
         if (r > 0)
             continue;
         const char *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s%s", logs_help, pc_cli_common_help);
-            goto done;
+            return false;
         } else if (own_option(argc, argv, &i, "--kernel-name", &v)) {
             if (!v) {
                 pc_cli_error("option '--kernel-name' needs a value");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            kernel_name = v;
+            la->kernel_name = v;
         } else if (own_option(argc, argv, &i, "--kernel", &v)) {
             if (!v) {
                 pc_cli_error("option '--kernel' needs a FILE");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            kernel = v;
+            la->kernel = v;
         } else if (own_option(argc, argv, &i, "--report", &v)) {
             if (!v || !*v) {
                 pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            report = v;
+            la->report = v;
         } else if (own_option(argc, argv, &i, "--format", &v)) {
             int f = pc_cli_choice("--format", v ? v : "", pc_cli_text_json_choices);
             if (f < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            json = f == 1;
+            la->json = f == 1;
         } else if (own_option(argc, argv, &i, "--max-line-kb", &v)) {
             if (!v)
                 v = "";
-            if (!parse_count(v, 4, 1 << 20, &max_line_kb)) {
+            if (!parse_count(v, 4, 1 << 20, &la->max_line_kb)) {
                 pc_cli_error("--max-line-kb must be an integer in [4, 1048576], got '%s'", v);
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
         } else if (strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) {
                 pc_cli_error("option '-o' needs a FILE");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            out_path = argv[++i];
+            la->out_path = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             pc_cli_unknown_option("logs", a, logs_help, pc_cli_common_help);
-            status = PC_EXIT_USAGE;
-            goto done;
+            *status = PC_EXIT_USAGE;
+            return false;
         } else {
-            PC_VEC_PUSH(paths, a);
+            PC_VEC_PUSH(la->paths, a);
         }
     }
+    return true;
+}
+
+/* The exit status the comparison gives, from status (what reading the logs gave): 1 when a pool
+ * is under-predicted; with --kernel and no pool compared, 3 after saying why. */
+static int comparison_status(const pc_log_set *set, const pc_log_check *chk, bool kernel, int status)
+{
+    if (chk->under && status == PC_EXIT_OK)
+        status = PC_EXIT_FINDINGS;
+    bool compared = false;
+    for (int p = 0; p < 3; p++)
+        compared |= chk->verdict[p] != PC_VERDICT_UNKNOWN;
+    if (kernel && !compared && status == PC_EXIT_OK) {
+        bool observed = set->observed[0] >= 0 || set->observed[1] >= 0 || set->observed[2] >= 0;
+        pc_cli_error("nothing compared: %s (exit status %d)",
+                     observed ? "the prediction is unknown for every pool the logs observed; bind the "
+                                "symbols it depends on"
+                              : "the logs hold no observed depth for any pool",
+                     EXIT_NOTHING_COMPARED);
+        status = EXIT_NOTHING_COMPARED;
+    }
+    return status;
+}
+
+int pc_cmd_logs(int argc, char **argv)
+{
+    pc_cli_common c;
+    pc_cli_common_init(&c);
+    logs_args la = {.max_line_kb = 1024};
+    int status = PC_EXIT_OK;
+    pc_log_set *set = NULL;
+    pc_frontend *fe = NULL;
+    pc_file_result *kernel_fr = NULL;
+    pc_rep_html_file_inputs kernel_in = {0}; /* --report: what the kernel file was given */
+
+    if (!parse_logs_args(&c, argc, argv, &la, &status))
+        goto done;
+    path_vec paths = la.paths;
+    const char *kernel = la.kernel, *kernel_name = la.kernel_name, *out_path = la.out_path, *report = la.report;
     if (!paths.count) {
         pc_cli_error("no log files or directories (see 'poolcheck logs --help')");
         status = PC_EXIT_USAGE;
@@ -282,7 +339,7 @@ int pc_cmd_logs(int argc, char **argv)
         }
     }
 
-    pc_log_opts lo = {.buffer_bytes = (size_t)max_line_kb * 1024};
+    pc_log_opts lo = {.buffer_bytes = (size_t)la.max_line_kb * 1024};
     set = pc_log_new(&lo);
     size_t unreadable = 0;
     for (size_t i = 0; i < paths.count; i++) {
@@ -300,20 +357,7 @@ int pc_cmd_logs(int argc, char **argv)
         goto done;
     pc_log_check chk;
     pc_log_check_against(set, kernel ? pred : NULL, &chk);
-    if (chk.under && status == PC_EXIT_OK)
-        status = PC_EXIT_FINDINGS;
-    bool compared = false;
-    for (int p = 0; p < 3; p++)
-        compared |= chk.verdict[p] != PC_VERDICT_UNKNOWN;
-    if (kernel && !compared && status == PC_EXIT_OK) {
-        bool observed = set->observed[0] >= 0 || set->observed[1] >= 0 || set->observed[2] >= 0;
-        pc_cli_error("nothing compared: %s (exit status %d)",
-                     observed ? "the prediction is unknown for every pool the logs observed; bind the "
-                                "symbols it depends on"
-                              : "the logs hold no observed depth for any pool",
-                     EXIT_NOTHING_COMPARED);
-        status = EXIT_NOTHING_COMPARED;
-    }
+    status = comparison_status(set, &chk, kernel != NULL, status);
 
     FILE *out = stdout;
     if (out_path && !(out = fopen(out_path, "w"))) {
@@ -321,7 +365,7 @@ int pc_cmd_logs(int argc, char **argv)
         status = PC_EXIT_USAGE;
         goto done;
     }
-    if (json)
+    if (la.json)
         pc_log_write_json(out, set, &chk);
     else
         pc_log_write_text(out, set, &chk);
@@ -339,7 +383,7 @@ done:
     if (fe)
         pc_frontend_free(fe);
     pc_log_free(set);
-    PC_VEC_FREE(paths);
+    PC_VEC_FREE(la.paths);
     pc_cli_common_free(&c);
     return status;
 }

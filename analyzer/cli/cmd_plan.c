@@ -41,131 +41,124 @@ static const char *value_of(int argc, char **argv, int *i, const char *name, boo
     return v;
 }
 
-int pc_cmd_plan(int argc, char **argv)
-{
-    pc_cli_common c;
-    pc_cli_common_init(&c);
-    PC_VEC(const char *) log_paths = {0};
-    PC_VEC(pc_rep_plan) items = {0};
-    const char *file = NULL, *kernel_name = NULL, *out_path = NULL, *emit = NULL, *report = NULL;
-    bool json = false, bad = false;
-    int64_t budget_kb = -1;
-    int status = PC_EXIT_OK;
-    pc_log_set *logs = NULL;
-    pc_frontend *fe = NULL;
-    pc_file_result *fr = NULL;
-    FILE *out = stdout;
+typedef PC_VEC(const char *) path_vec;
+typedef PC_VEC(pc_rep_plan) plan_vec;
 
+/* What `plan` was asked: its own options (the common ones go to the pc_cli_common). */
+typedef struct plan_args {
+    path_vec log_paths;
+    const char *file, *kernel_name, *out_path, *emit, *report;
+    bool json;
+    int64_t budget_kb;
+} plan_args;
+
+/* The command line, into *c and *pa.  False when the command ends here, --help or a usage error,
+ * with *status its exit status. */
+static bool parse_plan_args(pc_cli_common *c, int argc, char **argv, plan_args *pa, int *status)
+{
+    bool bad = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = pc_cli_common_option(&c, argc, argv, &i);
+        int r = pc_cli_common_option(c, argc, argv, &i);
         if (r < 0) {
-            status = PC_EXIT_USAGE;
-            goto done;
+            *status = PC_EXIT_USAGE;
+            return false;
         }
         if (r > 0)
             continue;
         const char *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf("%s%s", plan_help, pc_cli_common_help);
-            goto done;
+            return false;
         } else if ((v = value_of(argc, argv, &i, "--budget-kb", &bad))) {
             char *end;
             errno = 0;
             long long n = strtoll(v, &end, 10);
             if (errno || end == v || *end || n <= 0 || n > 2147483647LL) {
                 pc_cli_error("--budget-kb must be an integer in [1, 2147483647] (KB), got '%s'", v);
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            budget_kb = n;
+            pa->budget_kb = n;
         } else if ((v = value_of(argc, argv, &i, "--kernel-name", &bad))) {
-            kernel_name = v;
+            pa->kernel_name = v;
         } else if ((v = value_of(argc, argv, &i, "--logs", &bad))) {
-            PC_VEC_PUSH(log_paths, v);
+            PC_VEC_PUSH(pa->log_paths, v);
         } else if ((v = value_of(argc, argv, &i, "--format", &bad))) {
             int f = pc_cli_choice("--format", v, pc_cli_text_json_choices);
             if (f < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            json = f == 1;
+            pa->json = f == 1;
         } else if ((v = value_of(argc, argv, &i, "--report", &bad))) {
             if (!*v) {
                 pc_cli_error("option '--report' needs a FILE (--report=FILE.html)");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            report = v;
+            pa->report = v;
         } else if ((v = value_of(argc, argv, &i, "--emit-config", &bad))) {
             if (pc_cli_choice("--emit-config", v, pc_cli_emit_config_choices) < 0) {
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            emit = v;
+            pa->emit = v;
         } else if (strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) {
                 pc_cli_error("option '-o' needs a FILE");
-                status = PC_EXIT_USAGE;
-                goto done;
+                *status = PC_EXIT_USAGE;
+                return false;
             }
-            out_path = argv[++i];
+            pa->out_path = argv[++i];
         } else if (bad) {
-            status = PC_EXIT_USAGE;
-            goto done;
+            *status = PC_EXIT_USAGE;
+            return false;
         } else if (a[0] == '-' && a[1]) {
             pc_cli_unknown_option("plan", a, plan_help, pc_cli_common_help);
-            status = PC_EXIT_USAGE;
-            goto done;
-        } else if (file) {
-            pc_cli_error("'poolcheck plan' takes one FILE ('%s' and '%s' given)", file, a);
-            status = PC_EXIT_USAGE;
-            goto done;
+            *status = PC_EXIT_USAGE;
+            return false;
+        } else if (pa->file) {
+            pc_cli_error("'poolcheck plan' takes one FILE ('%s' and '%s' given)", pa->file, a);
+            *status = PC_EXIT_USAGE;
+            return false;
         } else {
-            file = a;
+            pa->file = a;
         }
     }
-    if (!file || budget_kb < 0) {
-        pc_cli_error("usage: poolcheck plan FILE --budget-kb N (see 'poolcheck plan --help')");
-        status = PC_EXIT_USAGE;
-        goto done;
-    }
+    return true;
+}
 
-    if (log_paths.count) {
-        logs = pc_log_new(NULL);
-        for (size_t i = 0; i < log_paths.count; i++) {
-            const char *err = NULL;
-            if (pc_log_add_path(logs, log_paths.items[i], &err) != 0) {
-                pc_cli_error("%s", err ? err : "cannot read the logs");
-                status = PC_EXIT_USAGE;
-                goto done;
-            }
+/* --logs: every path read into logs, with a note when they give nothing to plan from.  False
+ * after the error of a path that cannot be read. */
+static bool read_plan_logs(pc_log_set *logs, path_vec log_paths)
+{
+    for (size_t i = 0; i < log_paths.count; i++) {
+        const char *err = NULL;
+        if (pc_log_add_path(logs, log_paths.items[i], &err) != 0) {
+            pc_cli_error("%s", err ? err : "cannot read the logs");
+            return false;
         }
-        pc_log_finish(logs);
-        if (logs->stats.workspace_lines == 0)
-            fprintf(stderr, "poolcheck: note: --logs: no [Workspace Runtime ...] lines (INFO "
-                            "logging was off: export ASCEND_GLOBAL_LOG_LEVEL=1 "
-                            "ASCEND_PROCESS_LOG_PATH=<dir>); planning from the analysis\n");
-        if (logs->cut_short)
-            fprintf(stderr, "poolcheck: note: --logs: the run logged Alloc Failures (parallelism "
-                            "cut by memory): its observed depths are what its memory allowed\n");
     }
+    pc_log_finish(logs);
+    if (logs->stats.workspace_lines == 0)
+        fprintf(stderr, "poolcheck: note: --logs: no [Workspace Runtime ...] lines (INFO "
+                        "logging was off: export ASCEND_GLOBAL_LOG_LEVEL=1 "
+                        "ASCEND_PROCESS_LOG_PATH=<dir>); planning from the analysis\n");
+    if (logs->cut_short)
+        fprintf(stderr, "poolcheck: note: --logs: the run logged Alloc Failures (parallelism "
+                        "cut by memory): its observed depths are what its memory allowed\n");
+    return true;
+}
 
-    fe = pc_frontend_new();
-    fr = pc_cli_analyze(&c, fe, file);
-    if (!fr) {
-        status = PC_EXIT_USAGE;
-        goto done;
-    }
-    if (fr->model->fatal) {
-        for (int i = 0; i < fr->model->nmessages; i++)
-            if (fr->model->messages[i].kind == PC_MSG_FATAL)
-                fprintf(stderr, "%s:%u:%u: error: %s\n", file, fr->model->messages[i].loc.line,
-                        fr->model->messages[i].loc.col, fr->model->messages[i].text);
-        status = PC_EXIT_USAGE;
-        goto done;
-    }
-
+/* The plan of every kernel of fr (the one --kernel-name names) under the budget, into items; a
+ * kernel whose bytes depend on unbound symbols has none (exit 1, after the error), nor is one that
+ * does not fit left unsaid (PC010, exit 1). */
+static void plan_kernels(const pc_cli_common *c, const pc_file_result *fr, const plan_args *pa,
+                         const pc_log_set *logs, plan_vec *items, int *status)
+{
+    const char *file = pa->file, *kernel_name = pa->kernel_name;
+    int64_t budget_kb = pa->budget_kb;
     int64_t budget = budget_kb * 1024;
     for (int k = 0; k < fr->model->nkernels; k++) {
         if (kernel_name && strcmp(fr->model->kernels[k].name, kernel_name) != 0)
@@ -181,7 +174,7 @@ int pc_cmd_plan(int argc, char **argv)
             for (int i = 0; i < 3; i++)
                 start[i] = logs->observed[i] >= 0 ? logs->observed[i] : r->suggested[i];
             if (r->needed[PC_POOL_ASSEMBLE] && logs->observed[PC_POOL_ASSEMBLE] >= 0)
-                start[PC_POOL_ASSEMBLE] += c.assemble_headroom;
+                start[PC_POOL_ASSEMBLE] += c->assemble_headroom;
             startp = start;
             it.from_logs = true;
             pc_an_plan_ex(r, &it.costs, budget, startp, &it.plan);
@@ -200,7 +193,7 @@ int pc_cmd_plan(int argc, char **argv)
             pc_cli_error("kernel '%s': the workspace bytes depend on unbound symbols; bind them (%s)",
                          it.kernel->name, list[0] ? list : "see 'poolcheck check'");
             pc_mem_free(list);
-            status = PC_EXIT_FINDINGS;
+            *status = PC_EXIT_FINDINGS;
             continue;
         }
         if (!it.plan.fits) {
@@ -217,13 +210,78 @@ int pc_cmd_plan(int argc, char **argv)
                     it.kernel->name, (long long)budget_kb, (long long)it.plan.min_budget_kb,
                     (long long)it.plan.min_bytes, rq, (long long)it.plan.min_budget_kb);
             pc_mem_free(rq);
-            if (status == PC_EXIT_OK)
-                status = PC_EXIT_FINDINGS;
+            if (*status == PC_EXIT_OK)
+                *status = PC_EXIT_FINDINGS;
         }
-        PC_VEC_PUSH(items, it);
+        PC_VEC_PUSH(*items, it);
     }
-    if (kernel_name && fr->model->nkernels && !items.count && status == PC_EXIT_OK) {
-        pc_cli_error("no kernel named '%s' in '%s'", kernel_name, file);
+}
+
+/* The kernel of m whose name is nearest to name (pc_cfg_nearest's rule), for the "did you mean" of a
+ * --kernel-name that names none; NULL when none is near. */
+static const char *nearest_kernel(const pc_model *m, const char *name)
+{
+    const char **names = pc_mem_calloc((size_t)m->nkernels + 1, sizeof *names);
+    for (int k = 0; k < m->nkernels; k++)
+        names[k] = m->kernels[k].name;
+    const char *near = pc_cfg_nearest(name, names, (size_t)m->nkernels, -1);
+    pc_mem_free(names);
+    return near;
+}
+
+int pc_cmd_plan(int argc, char **argv)
+{
+    pc_cli_common c;
+    pc_cli_common_init(&c);
+    plan_args pa = {.budget_kb = -1};
+    plan_vec items = {0};
+    int status = PC_EXIT_OK;
+    pc_log_set *logs = NULL;
+    pc_frontend *fe = NULL;
+    pc_file_result *fr = NULL;
+    FILE *out = stdout;
+    const char *file = NULL, *out_path = NULL;
+
+    if (!parse_plan_args(&c, argc, argv, &pa, &status))
+        goto done;
+    file = pa.file;
+    out_path = pa.out_path;
+    if (!file || pa.budget_kb < 0) {
+        pc_cli_error("usage: poolcheck plan FILE --budget-kb N (see 'poolcheck plan --help')");
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    if (pa.log_paths.count) {
+        logs = pc_log_new(NULL);
+        if (!read_plan_logs(logs, pa.log_paths)) {
+            status = PC_EXIT_USAGE;
+            goto done;
+        }
+    }
+
+    fe = pc_frontend_new();
+    fr = pc_cli_analyze(&c, fe, file);
+    if (!fr) {
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+    if (fr->model->fatal) {
+        for (int i = 0; i < fr->model->nmessages; i++)
+            if (fr->model->messages[i].kind == PC_MSG_FATAL)
+                fprintf(stderr, "%s:%u:%u: error: %s\n", file, fr->model->messages[i].loc.line,
+                        fr->model->messages[i].loc.col, fr->model->messages[i].text);
+        status = PC_EXIT_USAGE;
+        goto done;
+    }
+
+    plan_kernels(&c, fr, &pa, logs, &items, &status);
+    if (pa.kernel_name && fr->model->nkernels && !items.count && status == PC_EXIT_OK) {
+        const char *near = nearest_kernel(fr->model, pa.kernel_name);
+        if (near)
+            pc_cli_error("no kernel named '%s' in '%s'; did you mean '%s'?", pa.kernel_name, file, near);
+        else
+            pc_cli_error("no kernel named '%s' in '%s'", pa.kernel_name, file);
         status = PC_EXIT_USAGE;
         goto done;
     }
@@ -232,7 +290,7 @@ int pc_cmd_plan(int argc, char **argv)
         status = PC_EXIT_USAGE;
         goto done;
     }
-    if (emit && items.count > 1) {
+    if (pa.emit && items.count > 1) {
         pc_cli_error("'%s' has %zu kernels: pick the one to emit with --kernel-name", file,
                      items.count);
         status = PC_EXIT_USAGE;
@@ -240,7 +298,7 @@ int pc_cmd_plan(int argc, char **argv)
     }
 
     if (pc_cli_output_is_input("-o", out_path, argc, argv, NULL, 0) ||
-        pc_cli_output_is_input("--report", report, argc, argv, NULL, 0)) {
+        pc_cli_output_is_input("--report", pa.report, argc, argv, NULL, 0)) {
         status = PC_EXIT_USAGE;
         goto done;
     }
@@ -250,17 +308,17 @@ int pc_cmd_plan(int argc, char **argv)
         status = PC_EXIT_USAGE;
         goto done;
     }
-    if (emit) {
+    if (pa.emit) {
         if (items.count == 1 && items.items[0].plan.fits)
-            pc_rep_plan_emit(out, &items.items[0], emit, budget_kb);
-    } else if (json) {
-        pc_rep_plan_json(out, items.items, items.count, budget_kb);
+            pc_rep_plan_emit(out, &items.items[0], pa.emit, pa.budget_kb);
+    } else if (pa.json) {
+        pc_rep_plan_json(out, items.items, items.count, pa.budget_kb);
     } else {
         for (size_t i = 0; i < items.count; i++)
-            pc_rep_plan_text(out, &items.items[i], budget_kb, logs);
+            pc_rep_plan_text(out, &items.items[i], pa.budget_kb, logs);
     }
-    if (report && pc_rep_plan_html_write(report, fr, items.items, items.count, budget) != 0) {
-        pc_cli_error("cannot write '%s': %s", report, strerror(errno));
+    if (pa.report && pc_rep_plan_html_write(pa.report, fr, items.items, items.count, pa.budget_kb * 1024) != 0) {
+        pc_cli_error("cannot write '%s': %s", pa.report, strerror(errno));
         status = PC_EXIT_USAGE;
     }
 
@@ -273,7 +331,7 @@ done:
     if (fe)
         pc_frontend_free(fe);
     pc_log_free(logs);
-    PC_VEC_FREE(log_paths);
+    PC_VEC_FREE(pa.log_paths);
     pc_cli_common_free(&c);
     return status;
 }

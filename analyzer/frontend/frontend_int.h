@@ -11,7 +11,7 @@ void pc_clang_state_free(struct pc_clang_state *st);
 /* Dispose the translation unit kept for path, if any. */
 void pc_clang_release(struct pc_clang_state *st, const char *path);
 
-/* Editor mode's memory of each document's last C++ analysis (clang_frontend.c): what an edit can
+/* Editor mode's memory of each document's last C++ analysis (clang_incr.c): what an edit can
  * leave out of the next parse. */
 struct pc_clang_incr_set;
 void pc_clang_incr_free(struct pc_clang_incr_set *s);

@@ -506,21 +506,29 @@ static void flow_item(flow *f, pc_sb *b, const char *swatch_kind, const char *cl
 
 /* ---- picture 1: instances in program order, DeviceTasks ------------------------------------------ */
 
-static void draw_strip(kctx *c)
-{
-    const pc_result *r = c->r;
-    const int64_t n = r->instances;
-    const double pw = SVG_W - PLOT_L - STRIP_R;
-    const int64_t max_cells = (int64_t)(pw / STRIP_MIN_CELL);
-    const int64_t per = n <= max_cells ? 1 : ceil_div64(n, max_cells);
-    const int64_t ncells = ceil_div64(n, per);
-    const bool have_roots = r->instance_roots && r->ninstances == n;
-    pc_sb s = {0};
+/* What the parts of the strip picture share: its kernel, the instances (binned `per` to a cell
+ * when there are more than cells fit) and the plot width, and the picture's text. */
+typedef struct strip {
+    kctx *c;
+    pc_sb *s;
+    int64_t n;               /* instances */
+    double pw;               /* width of the plot */
+    int64_t per, ncells;     /* instances per cell; cells */
+    bool have_roots;         /* the root of every instance was recorded */
+} strip;
 
-    /* legend: one swatch per root function that runs, in root order */
-    flow f = {PLOT_L, 16, PLOT_L, SVG_W - STRIP_R, 20};
-    svg_text(&s, PLOT_L - 10, 16, "sm mut", "end", "root:");
-    if (have_roots) {
+/* x of instance i (of n, over the plot width pw) */
+#define XI(i) (PLOT_L + pw * (double)(i) / (double)(n > 0 ? n : 1))
+
+/* The legend: one swatch per root function that runs, in root order, and the marks. */
+static void strip_legend(const strip *st, flow *f)
+{
+    kctx *c = st->c;
+    const pc_result *r = c->r;
+    const int64_t n = st->n;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, 16, "sm mut", "end", "root:");
+    if (st->have_roots) {
         int shown = 0, hidden = 0;
         for (int i = 0; i < r->nroots; i++) {
             if (r->roots[i].instances == 0)
@@ -534,43 +542,54 @@ static void draw_strip(kctx *c)
             pc_sb l = {0};
             pc_sb_printf(&l, "%s (%lld %s)", root_name(r, i), (long long)r->roots[i].instances,
                          plural(r->roots[i].instances, "instance", "instances"));
-            flow_item(&f, &s, "rect", cls, l.data);
+            flow_item(f, s, "rect", cls, l.data);
             pc_sb_free(&l);
             shown++;
         }
         if (hidden) {
             pc_sb l = {0};
             pc_sb_printf(&l, "+%d more roots (see the table; colours repeat after %d)", hidden, NPALETTE);
-            flow_item(&f, &s, "text", "axis", l.data);
+            flow_item(f, s, "text", "axis", l.data);
             pc_sb_free(&l);
         }
     } else {
-        flow_item(&f, &s, "rect", "unk", n > 0 ? "root of each instance not recorded (more than 1000000 instances)"
-                                               : "no instance");
+        flow_item(f, s, "rect", "unk", n > 0 ? "root of each instance not recorded (more than 1000000 instances)"
+                                             : "no instance");
     }
-    flow_item(&f, &s, "line", "bnd", "DeviceTask boundary");
+    flow_item(f, s, "line", "bnd", "DeviceTask boundary");
     if (r->parallelism > 1 || (r->tasks && r->ntasks && r->tasks[0].parallel))
-        flow_item(&f, &s, "rect", "par", "inside a parallel loop");
+        flow_item(f, s, "rect", "par", "inside a parallel loop");
+}
 
-    /* instance axis, on top of the strip */
-    double y = f.y + 26;
-    svg_text(&s, PLOT_L - 10, y, "sm mut", "end", "instance");
-    double strip_top = y + 8, strip_h = 34;
-#define XI(i) (PLOT_L + pw * (double)(i) / (double)(n > 0 ? n : 1))
+/* The instance axis at y, on top of the strip. */
+static void strip_axis(const strip *st, double y, double strip_top)
+{
+    const int64_t n = st->n;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, y, "sm mut", "end", "instance");
     if (n > 0) {
         double step = fmax(1.0, round(nice_step((double)n, 8)));
         for (double v = 0; v <= (double)n; v += step) {
             double x = XI(v);
-            svg_line(&s, x, strip_top - 5, x, strip_top, "axis");
+            svg_line(s, x, strip_top - 5, x, strip_top, "axis");
             if (x + text_w(I((int64_t)v).s, 11) / 2 < SVG_W - STRIP_R - 30 || v == 0)
-                svg_text(&s, x, y, "sm mut", "middle", I((int64_t)v).s);
+                svg_text(s, x, y, "sm mut", "middle", I((int64_t)v).s);
         }
-        svg_text(&s, SVG_W - STRIP_R, y, "sm mut", "end", I(n).s);
+        svg_text(s, SVG_W - STRIP_R, y, "sm mut", "end", I(n).s);
     }
+}
 
-    /* the strip: one cell per instance, or per `per` instances coloured by the commonest root */
-    svg_text(&s, PLOT_L - 10, strip_top + strip_h / 2 + 4, "b", "end", "instances");
-    if (n > 0 && have_roots) {
+/* The strip: one cell per instance, or per `per` instances coloured by the commonest root. */
+static void strip_cells(const strip *st, double strip_top, double strip_h)
+{
+    kctx *c = st->c;
+    const pc_result *r = c->r;
+    const int64_t n = st->n, per = st->per, ncells = st->ncells;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, strip_top + strip_h / 2 + 4, "b", "end", "instances");
+    if (n > 0 && st->have_roots) {
         int64_t *cnt = pc_mem_calloc((size_t)r->nroots + 1, sizeof *cnt);
         pc_sb tip = {0};
         for (int64_t cell = 0; cell < ncells; cell++) {
@@ -607,20 +626,32 @@ static void draw_strip(kctx *c)
                 w -= 0.6;
             char cls[8];
             root_cls(c, best, cls);
-            svg_rect(&s, x0, strip_top, w, strip_h, cls, tip.data);
+            svg_rect(s, x0, strip_top, w, strip_h, cls, tip.data);
         }
         pc_sb_free(&tip);
         pc_mem_free(cnt);
     } else if (n > 0) {
-        svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "unk", "roots of the instances not recorded");
+        svg_rect(s, PLOT_L, strip_top, pw, strip_h, "unk", "roots of the instances not recorded");
     }
-    svg_rect(&s, PLOT_L, strip_top, pw, strip_h, "frame", NULL);
+    svg_rect(s, PLOT_L, strip_top, pw, strip_h, "frame", NULL);
+}
 
-    /* DeviceTask bands, boundaries and labels */
-    double band_top = strip_top + strip_h + 3, band_h = 20;
-    svg_text(&s, PLOT_L - 10, band_top + 14, "b", "end", "DeviceTasks");
+/* What the DeviceTask row came to: tasks per band, labels that did not fit, label rows used. */
+typedef struct strip_bands_drawn {
+    int64_t tper, unlabelled;
+    double rows_used;
+} strip_bands_drawn;
+
+/* DeviceTask bands, boundaries and labels, under the strip. */
+static strip_bands_drawn strip_bands(const strip *st, double strip_top, double band_top, double band_h,
+                                     double label_top)
+{
+    const pc_result *r = st->c->r;
+    const int64_t n = st->n;
+    const double pw = st->pw;
+    pc_sb *s = st->s;
+    svg_text(s, PLOT_L - 10, band_top + 14, "b", "end", "DeviceTasks");
     int64_t ngroups = 0, tper = 1, unlabelled = 0;
-    double label_top = band_top + band_h + 6;
     double rows_used = 0;
     if (r->tasks && r->ntasks > 0 && n > 0) {
         const int64_t max_bands = (int64_t)(pw / STRIP_MIN_BAND);
@@ -650,13 +681,13 @@ static void draw_strip(kctx *c)
                              (long long)count);
                 pc_sb_printf(&l2, "%lld DeviceTasks", (long long)(G.t1 - G.t0 + 1));
             }
-            svg_rect(&s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
+            svg_rect(s, x0, band_top, x1 - x0, band_h, g % 2 ? "band1" : "band0", tip.data);
             if (G.parallel)
-                svg_rect(&s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
+                svg_rect(s, x0 + 1, band_top + 1, x1 - x0 - 2, band_h - 2, "par", NULL);
             /* boundaries cross the strip while they stay apart; a dense run of them would hide
              * the roots, so then they only mark the band row */
             if (g > 0)
-                svg_line(&s, x0, ngroups <= STRIP_FULL_BOUNDARIES ? strip_top - 6 : band_top, x0,
+                svg_line(s, x0, ngroups <= STRIP_FULL_BOUNDARIES ? strip_top - 6 : band_top, x0,
                          band_top + band_h, ngroups <= STRIP_FULL_BOUNDARIES ? "bnd" : "bnd thin");
             /* the label: centred under its task, else pushed right of the previous label (with a
              * leader line), on the first of two rows where it fits */
@@ -680,21 +711,26 @@ static void draw_strip(kctx *c)
             double ly = label_top + 12 + row * 34;
             if (row + 1 > rows_used)
                 rows_used = row + 1;
-            svg_line(&s, cx, band_top + band_h, fmin(fmax(cx, lx + 2), lx + w - 2), ly - 11, "lead");
-            svg_text(&s, lx, ly, "b", NULL, l1.data);
-            svg_text(&s, lx, ly + 14, "sm mut", NULL, l2.data);
+            svg_line(s, cx, band_top + band_h, fmin(fmax(cx, lx + 2), lx + w - 2), ly - 11, "lead");
+            svg_text(s, lx, ly, "b", NULL, l1.data);
+            svg_text(s, lx, ly + 14, "sm mut", NULL, l2.data);
         }
         pc_sb_free(&tip);
         pc_sb_free(&l1);
         pc_sb_free(&l2);
     } else {
-        svg_rect(&s, PLOT_L, band_top, pw, band_h, "band0", NULL);
+        svg_rect(s, PLOT_L, band_top, pw, band_h, "band0", NULL);
     }
-    svg_rect(&s, PLOT_L, band_top, pw, band_h, "frame", NULL);
+    svg_rect(s, PLOT_L, band_top, pw, band_h, "frame", NULL);
+    return (strip_bands_drawn){tper, unlabelled, rows_used};
+}
 #undef XI
 
-    /* what the picture shows, in words */
-    double ny = label_top + rows_used * 34 + 18;
+/* What the picture shows, in words, at ny. */
+static void strip_note(const strip *st, double ny, const strip_bands_drawn *bands)
+{
+    const pc_result *r = st->c->r;
+    const int64_t n = st->n, per = st->per, tper = bands->tper, unlabelled = bands->unlabelled;
     pc_sb note = {0};
     if (n > 0)
         pc_sb_printf(&note, "each cell = %lld %s", (long long)per, plural(per, "instance", "instances"));
@@ -708,8 +744,36 @@ static void draw_strip(kctx *c)
     if (unlabelled)
         pc_sb_printf(&note, " \xC2\xB7 %lld %s too narrow to label (hover for details)", (long long)unlabelled,
                      plural(unlabelled, "task", "tasks"));
-    svg_text(&s, PLOT_L, ny, "sm mut", NULL, note.data);
+    svg_text(st->s, PLOT_L, ny, "sm mut", NULL, note.data);
     pc_sb_free(&note);
+}
+
+static void draw_strip(kctx *c)
+{
+    const pc_result *r = c->r;
+    const int64_t n = r->instances;
+    const double pw = SVG_W - PLOT_L - STRIP_R;
+    const int64_t max_cells = (int64_t)(pw / STRIP_MIN_CELL);
+    const int64_t per = n <= max_cells ? 1 : ceil_div64(n, max_cells);
+    const int64_t ncells = ceil_div64(n, per);
+    const bool have_roots = r->instance_roots && r->ninstances == n;
+    pc_sb s = {0};
+    const strip st = {c, &s, n, pw, per, ncells, have_roots};
+
+    flow f = {PLOT_L, 16, PLOT_L, SVG_W - STRIP_R, 20};
+    strip_legend(&st, &f);
+
+    double y = f.y + 26;
+    double strip_top = y + 8, strip_h = 34;
+    strip_axis(&st, y, strip_top);
+    strip_cells(&st, strip_top, strip_h);
+
+    double band_top = strip_top + strip_h + 3, band_h = 20;
+    double label_top = band_top + band_h + 6;
+    strip_bands_drawn bands = strip_bands(&st, strip_top, band_top, band_h, label_top);
+
+    double ny = label_top + bands.rows_used * 34 + 18;
+    strip_note(&st, ny, &bands);
 
     svg_emit(c->b, &s, ny + 10, "instances in program order, coloured by root function, with DeviceTask boundaries");
     pc_sb_free(&s);
@@ -867,37 +931,52 @@ static double draw_panel(pc_sb *s, double y, const panel_in *p)
     return below;
 }
 
-static void draw_task_charts(kctx *c)
-{
-    const pc_result *r = c->r;
-    if (!r->tasks || r->ntasks <= 0)
-        return;
-    const int64_t per = r->ntasks <= CHART_MAX_BARS ? 1 : ceil_div64(r->ntasks, CHART_MAX_BARS);
-    const int64_t ng = ceil_div64(r->ntasks, per);
-    pc_sb s = {0};
-    int64_t *bar = pc_mem_calloc((size_t)ng, sizeof *bar);
-    int64_t *marker = pc_mem_calloc((size_t)ng, sizeof *marker);
-    const char **cls = pc_mem_calloc((size_t)ng, sizeof *cls);
-    char **tips = pc_mem_calloc((size_t)ng, sizeof *tips);
-    char(*clsbuf)[24] = pc_mem_calloc((size_t)ng, sizeof *clsbuf);
-    bool have_marks = false;
+/* What the panels of the DeviceTask charts share: the kernel, the bars (a bar per `per`
+ * consecutive DeviceTasks, ng of them) and, per bar, the arrays each panel fills again: its value,
+ * class, tooltip and the logs' marker. */
+typedef struct charts {
+    kctx *c;
+    pc_sb *s;
+    int64_t per, ng;
+    int64_t *bar, *marker;
+    const char **cls;
+    char **tips;
+    char (*clsbuf)[24];
+} charts;
 
-    /* legend of the line styles */
+/* The legend of the line styles; returns the y below it. */
+static double charts_legend(const charts *ch)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
     flow f = {PLOT_L, 16, PLOT_L, SVG_W - 20, 20};
-    flow_item(&f, &s, "line", "cfg", "configured depth");
-    flow_item(&f, &s, "line", "pred", "predicted depth");
-    flow_item(&f, &s, "line", "sugg", "suggested (+ headroom)");
+    flow_item(&f, s, "line", "cfg", "configured depth");
+    flow_item(&f, s, "line", "pred", "predicted depth");
+    flow_item(&f, s, "line", "sugg", "suggested (+ headroom)");
     if (c->have_observed) {
-        flow_item(&f, &s, "line", "obs", "observed (logs)");
-        flow_item(&f, &s, "diamond", "obsmark", "observed per DeviceTask");
+        flow_item(&f, s, "line", "obs", "observed (logs)");
+        flow_item(&f, s, "diamond", "obsmark", "observed per DeviceTask");
     }
     if (c->ex && c->ex->plan_depths)
-        flow_item(&f, &s, "line", "plan", "plan");
+        flow_item(&f, s, "line", "plan", "plan");
     if (r->precise)
-        flow_item(&f, &s, "rect", "cut", "needs more than configured");
-    double y = f.y + 10;
+        flow_item(&f, s, "rect", "cut", "needs more than configured");
+    return f.y + 10;
+}
 
-    /* panel 1: instances per DeviceTask, coloured by what closed it */
+/* Panel 1 at y: instances per DeviceTask, coloured by what closed it.  Returns the y below it. */
+static double instances_panel(const charts *ch, double y)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t *bar = ch->bar, *marker = ch->marker;
+    const char **cls = ch->cls;
+    char **tips = ch->tips;
+    char(*clsbuf)[24] = ch->clsbuf;
+    bool have_marks = false;
     bool seen_close[5] = {0};
     for (int64_t g = 0; g < ng; g++) {
         tgroup G = task_group(r, g, per);
@@ -921,17 +1000,17 @@ static void draw_task_charts(kctx *c)
     }
     {
         flow cf = {PLOT_L, y + 8, PLOT_L, SVG_W - 20, 20};
-        svg_text(&s, PLOT_L - 10, y + 8, "sm mut", "end", "closed by:");
+        svg_text(s, PLOT_L - 10, y + 8, "sm mut", "end", "closed by:");
         static const pc_task_close order[5] = {PC_CLOSE_LIMIT, PC_CLOSE_HARD_LIMIT, PC_CLOSE_BARRIER,
                                                PC_CLOSE_PARALLEL, PC_CLOSE_END};
         for (int i = 0; i < 5; i++)
             if (seen_close[order[i]]) {
                 char cc[8];
                 snprintf(cc, sizeof cc, "c%d", (int)order[i]);
-                flow_item(&cf, &s, "rect", cc, pc_task_close_name(order[i]));
+                flow_item(&cf, s, "rect", cc, pc_task_close_name(order[i]));
             }
         if (have_marks)
-            flow_item(&cf, &s, "diamond", "obsmark", "stitchCount (logs)");
+            flow_item(&cf, s, "diamond", "obsmark", "stitchCount (logs)");
         y = cf.y + 8;
     }
     hline lines[8];
@@ -948,109 +1027,172 @@ static void draw_task_charts(kctx *c)
     snprintf(title, sizeof title, "Instances per DeviceTask%s", per > 1 ? " (largest task of each bar)" : "");
     panel_in p = {title, "instances", bar, (const char *const *)cls, have_marks ? marker : NULL,
                   "stitchCount (logs)", (const char *const *)tips, lines, nl, NULL, ng, per, r};
-    y = draw_panel(&s, y, &p);
+    y = draw_panel(s, y, &p);
     for (int64_t g = 0; g < ng; g++)
         pc_mem_free(tips[g]);
+    return y;
+}
 
-    /* panels 2-4: the depth each DeviceTask needs, per pool; a pool no tensor uses gets one line */
-    for (int pool = 0; pool < 3; pool++) {
-        int64_t cfgd = r->configured[pool];
-        int64_t most = 0;
-        for (int64_t t = 0; t < r->ntasks; t++)
-            most = max64(most, r->tasks[t].need[pool]);
-        if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
-            char head[96];
-            snprintf(head, sizeof head, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
-            svg_text(&s, PLOT_L, y + 14, "ttl", NULL, head);
-            svg_textf(&s, PLOT_L + text_w(head, 13) + 12, y + 14, "sm mut", NULL,
-                      "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
-                      r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
-            y += 28;
-            continue;
-        }
-        int64_t ncut = 0;
-        have_marks = false;
-        for (int64_t g = 0; g < ng; g++) {
-            tgroup G = task_group(r, g, per);
-            int64_t v = -1;
-            bool cut = false;
-            for (int64_t t = G.t0; t <= G.t1; t++) {
-                int64_t need = r->tasks[t].need[pool];
-                v = max64(v, need);
-                /* precise mode: the runtime uses the configured depth as given (docs/model.md 1, 6) */
-                if (r->precise && need > cfgd) {
-                    cut = true;
-                    ncut++;
-                }
+/* The bars of pool's panel: per bar the most depth one of its DeviceTasks needs, cut (precise
+ * mode) when that is more than configured.  *ncut counts the DeviceTasks cut; returns whether any
+ * bar has a logged marker. */
+static bool pool_bars(const charts *ch, int pool, int64_t *ncut)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t *bar = ch->bar, *marker = ch->marker;
+    const char **cls = ch->cls;
+    char **tips = ch->tips;
+    char(*clsbuf)[24] = ch->clsbuf;
+    int64_t cfgd = r->configured[pool];
+    bool have_marks = false;
+    for (int64_t g = 0; g < ng; g++) {
+        tgroup G = task_group(r, g, per);
+        int64_t v = -1;
+        bool cut = false;
+        for (int64_t t = G.t0; t <= G.t1; t++) {
+            int64_t need = r->tasks[t].need[pool];
+            v = max64(v, need);
+            /* precise mode: the runtime uses the configured depth as given (docs/model.md 1, 6) */
+            if (r->precise && need > cfgd) {
+                cut = true;
+                (*ncut)++;
             }
-            bar[g] = v;
-            snprintf(clsbuf[g], sizeof clsbuf[g], cut ? "cut" : "p%d", pool);
-            cls[g] = clsbuf[g];
-            pc_sb t = {0};
-            if (per == 1)
-                pc_sb_printf(&t, "T%lld (%lld %s): needs %s depth %lld; configured %lld", (long long)g,
-                             (long long)G.size_max, plural(G.size_max, "instance", "instances"),
-                             pool_short[pool], (long long)v, (long long)cfgd);
-            else
-                pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
-                             (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
-            if (cut)
-                pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
-            tips[g] = pc_sb_take(&t);
-            marker[g] = logged_max(c, G, pool);
-            have_marks |= marker[g] >= 0;
         }
-        nl = 0;
-        snprintf(lab, sizeof lab, "configured %lld", (long long)cfgd);
-        add_hline(lines, &nl, (double)cfgd, "cfg", "cfgtxt", lab);
-        if (r->predicted[pool] >= 0) {
-            snprintf(lab, sizeof lab, "predicted %lld", (long long)r->predicted[pool]);
-            add_hline(lines, &nl, (double)r->predicted[pool], "pred", "predtxt", lab);
-        } else if (r->bounds[pool] >= 0) {
-            snprintf(lab, sizeof lab, "predicted \xE2\x89\xA4 %lld (bound)", (long long)r->bounds[pool]);
-            add_hline(lines, &nl, (double)r->bounds[pool], "pred", "predtxt", lab);
-        }
-        if (r->suggested[pool] >= 0 && r->suggested[pool] != r->predicted[pool]) {
-            snprintf(lab, sizeof lab, "suggested %lld", (long long)r->suggested[pool]);
-            add_hline(lines, &nl, (double)r->suggested[pool], "sugg", "suggtxt", lab);
-        }
-        if (c->have_observed && c->observed[pool] >= 0) {
-            snprintf(lab, sizeof lab, "observed %lld", (long long)c->observed[pool]);
-            add_hline(lines, &nl, (double)c->observed[pool], "obs", "obstxt", lab);
-        }
-        if (c->ex && c->ex->plan_depths) {
-            snprintf(lab, sizeof lab, "plan %lld", (long long)c->ex->plan_depths[pool]);
-            add_hline(lines, &nl, (double)c->ex->plan_depths[pool], "plan", "plantxt", lab);
-        }
-        char alert[160] = "";
-        if (r->precise && cfgd == 0 && r->required[pool] > 0)
-            snprintf(alert, sizeof alert, "configured 0 for a needed pool: compilation fails (PC001)");
-        else if (ncut)
-            snprintf(alert, sizeof alert, "%lld %s %s more than the configured %lld: %s", (long long)ncut,
-                     plural(ncut, "DeviceTask", "DeviceTasks"), plural(ncut, "needs", "need"), (long long)cfgd,
-                     pool == 0 ? "instances serialised" : "DeviceTasks cut early");
-        pc_sb tb = {0};
-        pc_sb_printf(&tb, "%s: depth needed per DeviceTask", pool_short[pool]);
-        if (pool == 0 && r->unit_inner > 0)
-            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_inner).s);
-        else if (pool == 1 && r->n_assemble > 0 && r->slot_size > 0)
-            pc_sb_printf(&tb, " (1 depth = %d %s of %s)", r->n_assemble, plural(r->n_assemble, "slot", "slots"),
-                         human_bytes((double)r->slot_size).s);
-        else if (pool == 2 && r->unit_excl > 0)
-            pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
-        if (!r->required[pool])
-            pc_sb_append(&tb, " \xE2\x80\x94 no tensor needs this pool");
-        if (per > 1)
-            pc_sb_append(&tb, " (largest of each bar)");
-        char *ptitle = pc_sb_take(&tb);
-        panel_in pp = {ptitle, "depth (per workspace copy)", bar, (const char *const *)cls,
-                       have_marks ? marker : NULL, "observed depth (logs)", (const char *const *)tips,
-                       lines, nl, alert[0] ? alert : NULL, ng, per, r};
-        y = draw_panel(&s, y, &pp);
-        pc_mem_free(ptitle);
-        for (int64_t g = 0; g < ng; g++)
-            pc_mem_free(tips[g]);
+        bar[g] = v;
+        snprintf(clsbuf[g], sizeof clsbuf[g], cut ? "cut" : "p%d", pool);
+        cls[g] = clsbuf[g];
+        pc_sb t = {0};
+        if (per == 1)
+            pc_sb_printf(&t, "T%lld (%lld %s): needs %s depth %lld; configured %lld", (long long)g,
+                         (long long)G.size_max, plural(G.size_max, "instance", "instances"),
+                         pool_short[pool], (long long)v, (long long)cfgd);
+        else
+            pc_sb_printf(&t, "T%lld\xE2\x80\x93T%lld: need %s depth up to %lld; configured %lld", (long long)G.t0,
+                         (long long)G.t1, pool_short[pool], (long long)v, (long long)cfgd);
+        if (cut)
+            pc_sb_append(&t, pool == 0 ? " (instances serialised)" : " (DeviceTask cut early)");
+        tips[g] = pc_sb_take(&t);
+        marker[g] = logged_max(c, G, pool);
+        have_marks |= marker[g] >= 0;
     }
+    return have_marks;
+}
+
+/* The depth lines of pool's panel (configured, predicted or its bound, suggested, observed,
+ * planned) into lines; returns how many. */
+static int pool_lines(const kctx *c, int pool, hline lines[8])
+{
+    const pc_result *r = c->r;
+    int64_t cfgd = r->configured[pool];
+    int nl = 0;
+    char lab[96];
+    snprintf(lab, sizeof lab, "configured %lld", (long long)cfgd);
+    add_hline(lines, &nl, (double)cfgd, "cfg", "cfgtxt", lab);
+    if (r->predicted[pool] >= 0) {
+        snprintf(lab, sizeof lab, "predicted %lld", (long long)r->predicted[pool]);
+        add_hline(lines, &nl, (double)r->predicted[pool], "pred", "predtxt", lab);
+    } else if (r->bounds[pool] >= 0) {
+        snprintf(lab, sizeof lab, "predicted \xE2\x89\xA4 %lld (bound)", (long long)r->bounds[pool]);
+        add_hline(lines, &nl, (double)r->bounds[pool], "pred", "predtxt", lab);
+    }
+    if (r->suggested[pool] >= 0 && r->suggested[pool] != r->predicted[pool]) {
+        snprintf(lab, sizeof lab, "suggested %lld", (long long)r->suggested[pool]);
+        add_hline(lines, &nl, (double)r->suggested[pool], "sugg", "suggtxt", lab);
+    }
+    if (c->have_observed && c->observed[pool] >= 0) {
+        snprintf(lab, sizeof lab, "observed %lld", (long long)c->observed[pool]);
+        add_hline(lines, &nl, (double)c->observed[pool], "obs", "obstxt", lab);
+    }
+    if (c->ex && c->ex->plan_depths) {
+        snprintf(lab, sizeof lab, "plan %lld", (long long)c->ex->plan_depths[pool]);
+        add_hline(lines, &nl, (double)c->ex->plan_depths[pool], "plan", "plantxt", lab);
+    }
+    return nl;
+}
+
+/* The title of pool's panel, with what one depth of the pool is (the caller frees it). */
+static char *pool_title(const pc_result *r, int pool, int64_t per)
+{
+    pc_sb tb = {0};
+    pc_sb_printf(&tb, "%s: depth needed per DeviceTask", pool_short[pool]);
+    if (pool == 0 && r->unit_inner > 0)
+        pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_inner).s);
+    else if (pool == 1 && r->n_assemble > 0 && r->slot_size > 0)
+        pc_sb_printf(&tb, " (1 depth = %d %s of %s)", r->n_assemble, plural(r->n_assemble, "slot", "slots"),
+                     human_bytes((double)r->slot_size).s);
+    else if (pool == 2 && r->unit_excl > 0)
+        pc_sb_printf(&tb, " (1 depth = %s)", human_bytes((double)r->unit_excl).s);
+    if (!r->required[pool])
+        pc_sb_append(&tb, " \xE2\x80\x94 no tensor needs this pool");
+    if (per > 1)
+        pc_sb_append(&tb, " (largest of each bar)");
+    return pc_sb_take(&tb);
+}
+
+/* Panels 2-4 at y, one per pool: the depth each DeviceTask needs; a pool no tensor uses gets one
+ * line.  Returns the y below it. */
+static double pool_panel(const charts *ch, int pool, double y)
+{
+    const kctx *c = ch->c;
+    const pc_result *r = c->r;
+    pc_sb *s = ch->s;
+    const int64_t per = ch->per, ng = ch->ng;
+    int64_t cfgd = r->configured[pool];
+    int64_t most = 0;
+    for (int64_t t = 0; t < r->ntasks; t++)
+        most = max64(most, r->tasks[t].need[pool]);
+    if (r->required[pool] == 0 && most == 0 && r->predicted[pool] <= 0) {
+        char head[96];
+        snprintf(head, sizeof head, "%s: not needed (no tensor uses this pool)", pool_short[pool]);
+        svg_text(s, PLOT_L, y + 14, "ttl", NULL, head);
+        svg_textf(s, PLOT_L + text_w(head, 13) + 12, y + 14, "sm mut", NULL,
+                  "every DeviceTask needs 0; configured %lld%s", (long long)cfgd,
+                  r->precise && cfgd > 0 ? " reserves memory nothing uses" : "");
+        return y + 28;
+    }
+    int64_t ncut = 0;
+    bool have_marks = pool_bars(ch, pool, &ncut);
+    hline lines[8];
+    int nl = pool_lines(c, pool, lines);
+    char alert[160] = "";
+    if (r->precise && cfgd == 0 && r->required[pool] > 0)
+        snprintf(alert, sizeof alert, "configured 0 for a needed pool: compilation fails (PC001)");
+    else if (ncut)
+        snprintf(alert, sizeof alert, "%lld %s %s more than the configured %lld: %s", (long long)ncut,
+                 plural(ncut, "DeviceTask", "DeviceTasks"), plural(ncut, "needs", "need"), (long long)cfgd,
+                 pool == 0 ? "instances serialised" : "DeviceTasks cut early");
+    char *ptitle = pool_title(r, pool, per);
+    panel_in pp = {ptitle, "depth (per workspace copy)", ch->bar, (const char *const *)ch->cls,
+                   have_marks ? ch->marker : NULL, "observed depth (logs)", (const char *const *)ch->tips,
+                   lines, nl, alert[0] ? alert : NULL, ng, per, r};
+    y = draw_panel(s, y, &pp);
+    pc_mem_free(ptitle);
+    for (int64_t g = 0; g < ng; g++)
+        pc_mem_free(ch->tips[g]);
+    return y;
+}
+
+static void draw_task_charts(kctx *c)
+{
+    const pc_result *r = c->r;
+    if (!r->tasks || r->ntasks <= 0)
+        return;
+    const int64_t per = r->ntasks <= CHART_MAX_BARS ? 1 : ceil_div64(r->ntasks, CHART_MAX_BARS);
+    const int64_t ng = ceil_div64(r->ntasks, per);
+    pc_sb s = {0};
+    int64_t *bar = pc_mem_calloc((size_t)ng, sizeof *bar);
+    int64_t *marker = pc_mem_calloc((size_t)ng, sizeof *marker);
+    const char **cls = pc_mem_calloc((size_t)ng, sizeof *cls);
+    char **tips = pc_mem_calloc((size_t)ng, sizeof *tips);
+    char(*clsbuf)[24] = pc_mem_calloc((size_t)ng, sizeof *clsbuf);
+    const charts ch = {c, &s, per, ng, bar, marker, cls, tips, clsbuf};
+
+    double y = charts_legend(&ch);
+    y = instances_panel(&ch, y);
+    for (int pool = 0; pool < 3; pool++)
+        y = pool_panel(&ch, pool, y);
     if (per > 1)
         svg_textf(&s, PLOT_L, y + 4, "sm mut", NULL, "each bar = %lld DeviceTasks (the largest value of the group)",
                   (long long)per);

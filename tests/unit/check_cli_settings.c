@@ -1,5 +1,6 @@
 /* check_cli_settings.c - `poolcheck check --show-settings` (what a file would be checked with, and
- * where each setting came from, without analysing) and `check --kernel-name`. */
+ * where each setting came from, without analysing) and `check --kernel-name` (with the "did you
+ * mean" of a name no kernel has, in `logs` and `plan` too). */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdbool.h>
@@ -82,6 +83,42 @@ START_TEST(kernel_name_selects)
     pc_test_output_free(&o);
     o = pc_test_poolcheck("check", "--help", NULL);
     ck_assert_msg(has(o.out, "--kernel-name NAME") && has(o.out, "--show-settings"), "%s", o.out);
+    pc_test_output_free(&o);
+    teardown(&f);
+}
+END_TEST
+
+/* A --kernel-name no kernel has names the nearest one there is, as the other "did you mean"
+ * messages do (unknown options, commands, checks), in check, logs --kernel and plan alike; a name
+ * nothing is near gets the plain error. */
+START_TEST(kernel_name_did_you_mean)
+{
+    fixture f = setup(NULL);
+    pc_test_output o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "kbb", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "--kernel-name: no kernel named 'kbb' in the 1 file checked; did you mean 'kb'?\n"),
+                  "%s", o.err);
+    pc_test_output_free(&o);
+    /* one suggestion per name asked, each once */
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "kbb", "--kernel-name", "kaa",
+                          "--kernel-name", "kbbb", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "no kernel named 'kbb', 'kaa' or 'kbbb' in the 1 file checked; did you mean 'kb' or 'ka'?\n"),
+                  "%s", o.err);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("check", "--no-config-lookup", "--kernel-name", "zzzz", f.py, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "no kernel named 'zzzz' in the 1 file checked\n") && !has(o.err, "did you mean"), "%s",
+                  o.err);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("logs", "--no-config-lookup", "--kernel", f.py, "--kernel-name", "kbb", f.dir, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "no kernel named 'kbb' in '") && has(o.err, "'; did you mean 'kb'? (it has 'ka', 'kb')\n"),
+                  "%s", o.err);
+    pc_test_output_free(&o);
+    o = pc_test_poolcheck("plan", "--no-config-lookup", f.py, "--budget-kb", "64", "--kernel-name", "kbb", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(has(o.err, "no kernel named 'kbb' in '") && has(o.err, "'; did you mean 'kb'?\n"), "%s", o.err);
     pc_test_output_free(&o);
     teardown(&f);
 }
@@ -196,6 +233,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("check");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, kernel_name_selects);
+    tcase_add_test(t, kernel_name_did_you_mean);
     tcase_add_test(t, show_settings_sources);
     tcase_add_test(t, project_extend);
     suite_add_tcase(s, t);

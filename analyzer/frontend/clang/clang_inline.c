@@ -123,6 +123,54 @@ static void bind_argument(pc_cx *cx, CXCursor call, CXCursor arg, binding *b)
     PC_VEC_FREE(toks);
 }
 
+/* The helper's parameters as entries of its frame (the current one): a bound argument's value, an
+ * unbound tensor a tensor of its own on first use, an unbound integer a symbol of its name. */
+static void enter_parameters(pc_cx *cx, CXCursor call, const binding *binds, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const binding *b = &binds[i];
+        int e;
+        switch (b->vc) {
+        case PC_VC_TENSOR:
+            e = pc_clang_env_push(cx, PC_CENV_TENSOR, b->name, &b->parm);
+            if (b->bound) {
+                cx->env.items[e].kernel = cx->kernel;
+                cx->env.items[e].tensor = b->tensor;
+            } else { /* unknown argument: a tensor of its own on first use */
+                cx->env.items[e].is_host = true;
+                cx->env.items[e].host.kind = PC_TENSOR_CREATED;
+                cx->env.items[e].host.ndims = -1;
+                cx->env.items[e].host.loc = pc_clang_cursor_loc(cx, call);
+            }
+            break;
+        case PC_VC_INT:
+            e = pc_clang_env_push(cx, PC_CENV_EXPR, b->name, &b->parm);
+            cx->env.items[e].expr = b->bound ? b->expr : pc_expr_sym(pc_model_arena(cx->m), b->name);
+            break;
+        case PC_VC_LIST:
+        case PC_VC_RANGE:
+            if (b->bound) {
+                e = pc_clang_env_push(cx, PC_CENV_LIST, b->name, &b->parm);
+                cx->env.items[e].list = b->list;
+                cx->env.items[e].nlist = b->nlist;
+            }
+            break;
+        case PC_VC_STRING:
+            if (b->bound) {
+                e = pc_clang_env_push(cx, PC_CENV_STRING, b->name, &b->parm);
+                cx->env.items[e].str = b->str;
+            }
+            break;
+        case PC_VC_DTYPE:
+            e = pc_clang_env_push(cx, PC_CENV_DTYPE, b->name, &b->parm);
+            cx->env.items[e].dtype = b->dtype;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
 {
     if (cx->kernel < 0)
@@ -190,48 +238,7 @@ bool pc_clang_inline_call(pc_cx *cx, CXCursor call, pc_ctarget *target)
     int saved_frame = cx->frame;
     size_t mark = cx->env.count;
     cx->frame = ++cx->next_frame;
-    for (size_t i = 0; i < binds.count; i++) {
-        binding *b = &binds.items[i];
-        int e;
-        switch (b->vc) {
-        case PC_VC_TENSOR:
-            e = pc_clang_env_push(cx, PC_CENV_TENSOR, b->name, &b->parm);
-            if (b->bound) {
-                cx->env.items[e].kernel = cx->kernel;
-                cx->env.items[e].tensor = b->tensor;
-            } else { /* unknown argument: a tensor of its own on first use */
-                cx->env.items[e].is_host = true;
-                cx->env.items[e].host.kind = PC_TENSOR_CREATED;
-                cx->env.items[e].host.ndims = -1;
-                cx->env.items[e].host.loc = pc_clang_cursor_loc(cx, call);
-            }
-            break;
-        case PC_VC_INT:
-            e = pc_clang_env_push(cx, PC_CENV_EXPR, b->name, &b->parm);
-            cx->env.items[e].expr = b->bound ? b->expr : pc_expr_sym(pc_model_arena(cx->m), b->name);
-            break;
-        case PC_VC_LIST:
-        case PC_VC_RANGE:
-            if (b->bound) {
-                e = pc_clang_env_push(cx, PC_CENV_LIST, b->name, &b->parm);
-                cx->env.items[e].list = b->list;
-                cx->env.items[e].nlist = b->nlist;
-            }
-            break;
-        case PC_VC_STRING:
-            if (b->bound) {
-                e = pc_clang_env_push(cx, PC_CENV_STRING, b->name, &b->parm);
-                cx->env.items[e].str = b->str;
-            }
-            break;
-        case PC_VC_DTYPE:
-            e = pc_clang_env_push(cx, PC_CENV_DTYPE, b->name, &b->parm);
-            cx->env.items[e].dtype = b->dtype;
-            break;
-        default:
-            break;
-        }
-    }
+    enter_parameters(cx, call, binds.items, binds.count);
     uint32_t eb, ee;
     if (cx->in_main && pc_clang_offsets(cx, body, &eb, &ee))
         PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){cx->kernel, -1, eb, ee}));

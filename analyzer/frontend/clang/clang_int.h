@@ -3,7 +3,10 @@
  *
  * The frontend turns one C++ source into a pc_model:
  *   clang_frontend.c  session state, stub-header lookup, compiler arguments (stub mode, compile
- *                     database, `-- <compiler command>`), parse / reparse, clang's diagnostics;
+ *                     database, `-- <compiler command>`), parse / reparse on the parse thread,
+ *                     clang's diagnostics;
+ *   clang_incr.c      editor mode: an edit re-parses the function it touches, the other bodies
+ *                     left out and their analysis carried over (pc_clang_incr_*);
  *   clang_lex.c       a small C++ lexer over the main buffer and the token-level readers: integer
  *                     expressions, shape lists, dtypes, option values, macro argument lists;
  *   clang_loc.c       where cursors are: offsets, model locations, a cursor's tokens, spelling,
@@ -515,5 +518,51 @@ void pc_clang_block_sort_last(pc_cx *cx, pc_cblock b);
 const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end);
 /* After the walk: unrecognised LOOP / FUNCTION tokens and unclaimed clang errors in kernels. */
 void pc_clang_check_leftovers(pc_cx *cx);
+
+/* ================================================================================================
+ * clang_incr.c: editor mode's incremental reparse (pc_parse_opts.keep_tu)
+ *
+ * The session remembers, per document (by absolute path, in fe->clang_incr), the last analysis: its
+ * text, model, the main file's top-level function definitions and what they declare and name.  A
+ * plan is what an edit of that text lets the next parse leave out: the unchanged definitions that
+ * nothing parsed can reach, blanked (line breaks kept) in the text clang is given, their kernels,
+ * messages and option sites taken from the model before.  A plan is made only when the document is
+ * remembered with the same key (arguments and bindings) and a model that was not fatal, with its
+ * kernels in location order; the edit touches no directive and lies inside one body nothing else
+ * names, between two definitions touching no declaration, or after the last one; and at least one
+ * definition can be left out.  The remembered analysis is the one of the whole text either way (a
+ * merged model equals a parse from scratch), so each edit is planned against the one before.  The
+ * parse is checked (pc_clang_incr_check_tu, then _check_model after the walk); when either check
+ * fails the caller frees the plan and parses the whole text anew.
+ * ============================================================================================== */
+
+/* A plan for one parse (opaque; NULL: none applies, parse the whole text). */
+typedef struct pc_clang_plan pc_clang_plan;
+
+/* What besides the text decides the walk, as a string (pc_mem): the arguments and the bindings. */
+char *pc_clang_incr_key(const pc_clang_argv *args, const pc_parse_opts *opts);
+/* The plan for *text (len bytes, pc_mem) of the document path, or NULL.  With a plan, *text is
+ * swapped for the blanked text clang should parse (same length and lines); the plan keeps the
+ * whole one until pc_clang_incr_plan_free. */
+pc_clang_plan *pc_clang_incr_plan(pc_frontend *fe, const char *path, const char *key, char **text, size_t len);
+/* Give *text its whole text back and free the plan (NULL: nothing to do). */
+void pc_clang_incr_plan_free(pc_clang_plan *p, char **text);
+/* Before the walk: does the parse in cx (its translation unit, main file, text and line table)
+ * look as the plan expects (same headers, the edited body where it should be, nothing parsed
+ * naming what a left-out definition declared)? */
+bool pc_clang_incr_check_tu(pc_clang_plan *p, const pc_cx *cx);
+/* After the walk: did it find nothing (kernel, message, option site) in a left-out definition,
+ * and its kernels in location order? */
+bool pc_clang_incr_check_model(const pc_clang_plan *p, const pc_cx *cx);
+/* After both checks: a new model (the caller's) of cx->m's items and the left-out definitions'
+ * from the analysis before, in order, and the document remembered for the next edit.  cx->m is
+ * left to the caller to free; the plan is still freed with pc_clang_incr_plan_free. */
+pc_model *pc_clang_incr_merge(pc_frontend *fe, pc_clang_plan *p, const char *path, const char *key,
+                              const pc_cx *cx);
+/* A parse of the whole text: cx->m's messages put in location order (editor mode's order), and
+ * the document remembered for the next edit, or forgotten when the walk has no main file or the
+ * model is fatal. */
+void pc_clang_incr_remember(pc_frontend *fe, const char *path, const char *key, const pc_cx *cx);
+/* (pc_clang_incr_free, pc_clang_incr_release and pc_clang_incr_reused: frontend_int.h) */
 
 #endif

@@ -894,6 +894,36 @@ static int unroll_factors(pc_py_ctx *c, const int64_t *ulist, int n, int64_t **o
     return nf;
 }
 
+/* The loop's unroll_list= as written: its positive integer constants (in the model's arena, for
+ * the loop spec) in *out, their count returned; 0 and NULL without one. */
+static int unroll_list_arg(pc_py_ctx *c, const pc_py_node *call, bool unroll, int64_t **out)
+{
+    int64_t *ulist = NULL;
+    int nulist = 0;
+    const pc_py_node *ku = pc_py_kwarg(call, "unroll_list");
+    if (ku) {
+        pc_py_val uv = pc_py_eval(c, ku);
+        if (uv.kind == PV_SEQ) {
+            ulist = pc_arena_alloc(pc_model_arena(c->m), (size_t)(uv.nitems + 1) * sizeof *ulist);
+            for (int i = 0; i < uv.nitems; i++) {
+                int64_t x;
+                if (!pc_expr_is_int(pc_py_as_expr(&uv.items[i]), &x) || x < 1) {
+                    pc_py_message(c, PC_MSG_WARNING, ku,
+                                  "unroll_list entry %d is not a positive integer constant: ignored", i);
+                    continue;
+                }
+                ulist[nulist++] = x;
+            }
+        } else if (uv.kind != PV_NONE) {
+            pc_py_message(c, PC_MSG_WARNING, ku, "unroll_list is not a constant list: taken as [1]");
+        }
+        if (!unroll && nulist > 0 && !(nulist == 1 && ulist[0] == 1))
+            pc_py_message(c, PC_MSG_NOTE, ku, "unroll_list on pypto.loop: the body has no unroll factor variable");
+    }
+    *out = ulist;
+    return nulist;
+}
+
 /* for i in pypto.loop(...) / for i, t in pypto.loop_unroll(...) */
 static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
 {
@@ -958,27 +988,7 @@ static void walk_pypto_loop(pc_py_ctx *c, const pc_py_node *s, bool unroll)
         pc_py_message(c, PC_MSG_WARNING, t, "pypto.loop_unroll yields (index, unroll_factor): unpack both");
 
     int64_t *ulist = NULL;
-    int nulist = 0;
-    const pc_py_node *ku = pc_py_kwarg(call, "unroll_list");
-    if (ku) {
-        pc_py_val uv = pc_py_eval(c, ku);
-        if (uv.kind == PV_SEQ) {
-            ulist = pc_arena_alloc(ar, (size_t)(uv.nitems + 1) * sizeof *ulist);
-            for (int i = 0; i < uv.nitems; i++) {
-                int64_t x;
-                if (!pc_expr_is_int(pc_py_as_expr(&uv.items[i]), &x) || x < 1) {
-                    pc_py_message(c, PC_MSG_WARNING, ku,
-                                  "unroll_list entry %d is not a positive integer constant: ignored", i);
-                    continue;
-                }
-                ulist[nulist++] = x;
-            }
-        } else if (uv.kind != PV_NONE) {
-            pc_py_message(c, PC_MSG_WARNING, ku, "unroll_list is not a constant list: taken as [1]");
-        }
-        if (!unroll && nulist > 0 && !(nulist == 1 && ulist[0] == 1))
-            pc_py_message(c, PC_MSG_NOTE, ku, "unroll_list on pypto.loop: the body has no unroll factor variable");
-    }
+    int nulist = unroll_list_arg(c, call, unroll, &ulist);
     bool submit = false, parallel = false;
     const pc_py_node *ks = pc_py_kwarg(call, "submit_before_loop"), *kp = pc_py_kwarg(call, "parallel");
     if (ks) {
