@@ -88,8 +88,8 @@ pc_frontend *pc_frontend_new(void) { return pc_mem_calloc(1, sizeof(pc_frontend)
 
 void pc_frontend_free(pc_frontend *fe)
 {
-    if (!fe)
-        return;
+    if (!fe || atomic_load(&fe->abandoned))
+        return; /* the abandoned parse thread may still read any of it */
 #ifdef POOLCHECK_LAZY_CLANG
     if (fe->clang && clang_ready())
         clang_api.state_free(fe->clang);
@@ -103,8 +103,12 @@ void pc_frontend_free(pc_frontend *fe)
     pc_mem_free(fe);
 }
 
+bool pc_frontend_abandoned(const pc_frontend *fe) { return fe && atomic_load(&fe->abandoned); }
+
 void pc_frontend_release(pc_frontend *fe, const char *path)
 {
+    if (fe && atomic_load(&fe->abandoned))
+        return;
 #ifdef POOLCHECK_LAZY_CLANG
     if (fe && fe->clang && path && clang_ready())
         clang_api.release(fe->clang, path);

@@ -3,6 +3,8 @@
 #define POOLCHECK_FRONTEND_INT_H
 
 #include "poolcheck/frontend.h"
+
+#include <stdatomic.h>
 #include "support/support.h"
 
 /* Per-session state of the libclang frontend (CXIndex, kept TUs); defined in frontend/clang/. */
@@ -24,6 +26,9 @@ int pc_clang_incr_reused(const pc_frontend *fe, const char *path);
 struct pc_frontend {
     struct pc_clang_state *clang;   /* created lazily by pc_clang_parse */
     struct pc_clang_incr_set *clang_incr; /* created by the first editor-mode C++ parse */
+    /* A parse went past its bounds and runs on in its thread, using clang and clang_incr: they,
+     * and this struct, are never freed (pc_frontend_abandoned). */
+    _Atomic bool abandoned;
 };
 
 /* Host (trace-time) loops with a trip count poolcheck knows are unrolled, as the trace runs them

@@ -29,11 +29,18 @@ typedef struct pc_parse_opts {
     /* The parse's bounds (C++): past max_parse_seconds of wall time, or once the process's resident
      * memory passes max_parse_mb (0: three quarters of the physical memory, at most 8 GB), the parse
      * is abandoned and the model gets a PC_MSG_FATAL naming the bound.  The abandoned parse keeps
-     * running on its thread and the session's libclang state stays with it (later parses in that
-     * session fail at once), so a caller that sets a bound ends the process soon after (the CLI
-     * does; the language server sets none).  max_parse_seconds 0 = no bound at all. */
+     * running on its thread and the session's libclang state stays with it: later parses in that
+     * session fail at once and pc_frontend_abandoned() says so, so the caller either ends the
+     * process soon after (the CLI) or goes on with a new pc_frontend (the language server).
+     * max_parse_seconds 0 = no time bound (the memory bound then holds only while `cancelled` is
+     * polled). */
     double max_parse_seconds;
     size_t max_parse_mb;
+    /* Polled every few milliseconds while a C++ parse runs, on the caller's thread (NULL: never):
+     * true abandons the parse as a bound does, with a PC_MSG_FATAL saying it was cancelled.  The
+     * language server stops a parse this way when the client asks to shut down or goes away. */
+    bool (*cancelled)(void *user);
+    void *cancel_user;
     /* Python only: directories searched for the modules a kernel imports (--python-path DIR,
      * repeatable; also .poolcheck.json "python_path"), after the kernel's directory and its package
      * root.  The modules are parsed, never imported or executed. */
@@ -62,7 +69,12 @@ typedef struct pc_parse_opts {
 typedef struct pc_frontend pc_frontend;
 
 pc_frontend *pc_frontend_new(void);
+/* Frees the session, except one pc_frontend_abandoned() reports: its state stays with the parse
+ * thread still running on it, until the process ends. */
 void pc_frontend_free(pc_frontend *fe);
+/* A parse of this session went past its bounds or was cancelled and still runs on its thread: the
+ * session parses no more C++ (each parse gets a PC_MSG_FATAL at once); start a new pc_frontend. */
+bool pc_frontend_abandoned(const pc_frontend *fe);
 
 /* Forget what the session keeps for path (an editor closed the document): its translation unit. */
 void pc_frontend_release(pc_frontend *fe, const char *path);

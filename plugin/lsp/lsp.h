@@ -146,9 +146,13 @@ typedef struct pc_lsp_server_opts {
     /* the walk's time budget per analysis (pc_analysis_opts.max_walk_seconds; 0 = none): an editor
      * must get an answer, bounds with PC012 past it */
     double max_walk_seconds;
+    /* a C++ parse's time bound (pc_parse_opts.max_parse_seconds; 0 = none): past it the document
+     * gets an error diagnostic and the server goes on in a new libclang session */
+    double max_parse_seconds;
 } pc_lsp_server_opts;
 
 #define PC_LSP_DEFAULT_MAX_WALK_SECONDS 10.0
+#define PC_LSP_DEFAULT_MAX_PARSE_SECONDS 60.0
 
 typedef struct pc_lsp_server pc_lsp_server;
 typedef struct pc_lsp_doc pc_lsp_doc;      /* an open document (server.c) */
@@ -159,6 +163,9 @@ void pc_lsp_server_free(pc_lsp_server *s);
 /* Serve until `exit` or end of input.  Returns the process exit status: 0 when `shutdown` came
  * before, 1 otherwise (LSP 3.17, "exit notification"). */
 int pc_lsp_server_run(pc_lsp_server *s);
+/* A parse went past its bounds (or was stopped for shutdown) and still runs on its thread: the
+ * process must end with _exit, since exit's destructors would pull libclang from under it. */
+bool pc_lsp_server_parses_abandoned(const pc_lsp_server *s);
 
 /* ==== features.c: pc_file_result -> LSP JSON ================================================ */
 

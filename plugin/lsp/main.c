@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: poolcheck-lsp [--stdio] [--debounce-ms=N] [--max-walk-seconds=S] [--docs-url=URL] [--verbose]\n"
+    "usage: poolcheck-lsp [--stdio] [--debounce-ms=N] [--max-walk-seconds=S] [--max-parse-seconds=S]\n"
+    "                     [--docs-url=URL] [--verbose]\n"
     "\n"
     "A Language Server Protocol 3.17 server for poolcheck: diagnostics, quickfixes, hovers, inlay\n"
     "hints (instances and DeviceTasks of each loop, pool and bytes of each tensor) and code lenses\n"
@@ -28,6 +29,8 @@ static const char usage[] =
     "  --debounce-ms=N  quiet period after an edit before re-analysing (default 150)\n"
     "  --max-walk-seconds=S  stop walking a kernel's instances after S seconds and report bounds\n"
     "                   (PC012; default 10, 0 = no limit)\n"
+    "  --max-parse-seconds=S  stop parsing a C++ file after S seconds: the document gets an\n"
+    "                   error and the server goes on (default 60, 0 = no limit)\n"
     "  --docs-url=URL   base of the check pages linked from diagnostics (<URL>/PC001.md);\n"
     "                   default: the installed docs, else $POOLCHECK_DOCS_URL\n"
     "  --verbose        log each analysis on stderr\n"
@@ -100,6 +103,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             opts.max_walk_seconds = v;
+        } else if (strncmp(a, "--max-parse-seconds=", 20) == 0) {
+            char *end;
+            double v = strtod(a + 20, &end);
+            if (end == a + 20 || *end || !(v >= 0 && v <= 86400)) {
+                fprintf(stderr, "poolcheck-lsp: error: --max-parse-seconds wants 0..86400, got '%s'\n", a + 20);
+                return 2;
+            }
+            opts.max_parse_seconds = v;
         } else if (strncmp(a, "--docs-url=", 11) == 0) {
             docs_url = a + 11;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
@@ -132,6 +143,12 @@ int main(int argc, char **argv)
     pc_lsp_fd_transport(&t, &io, STDIN_FILENO, proto_fd);
     pc_lsp_server *s = pc_lsp_server_new(&t, &opts);
     int rc = pc_lsp_server_run(s);
+    if (pc_lsp_server_parses_abandoned(s)) {
+        /* a parse thread still runs in libclang: end without exit's destructors and atexit
+         * handlers, which would unload what it uses */
+        fflush(NULL);
+        _exit(rc);
+    }
     pc_lsp_server_free(s);
     pc_mem_free(docs);
     close(proto_fd);

@@ -90,6 +90,8 @@ struct pc_lsp_server {
     pc_sb early;
     long early_end;          /* the read during an analysis ended (EOF / error code), else 0 */
     bool cancel;             /* the running analysis was cancelled */
+    bool parse_stopped;      /* the running C++ parse was cancelled for shutdown/exit/EOF */
+    bool parses_abandoned;   /* a parse went past its bounds and runs on in its thread */
     int64_t last_poll_ms;
     bool client_apply_edit;  /* the client handles workspace/applyEdit (capabilities.workspace.applyEdit) */
     int64_t last_request_id; /* ids of the requests this server sends: 1, 2, ... */
@@ -461,13 +463,10 @@ static bool urgent_input(const char *data, size_t len)
     return false;
 }
 
-/* pc_analysis_opts.cancelled: the walk calls this every few thousand steps.  Reads what arrived
- * (every 5 ms at most) into s->early; true once it is urgent (urgent_input) or the client hung up. */
-static bool analysis_cancelled(void *user)
+/* Read what the client sent meanwhile (every 5 ms at most) into s->early without waiting; false
+ * when it is too soon to look again. */
+static bool poll_client(pc_lsp_server *s)
 {
-    pc_lsp_server *s = user;
-    if (s->cancel)
-        return true;
     int64_t now = s->tr.now_ms(s->tr.ctx);
     if (now - s->last_poll_ms < 5)
         return false;
@@ -483,9 +482,74 @@ static bool analysis_cancelled(void *user)
         }
         pc_sb_appendn(&s->early, buf, (size_t)n);
     }
+    return true;
+}
+
+/* Whether the complete messages in s->early include a `shutdown` request or an `exit`
+ * notification (framed and parsed: a document that merely mentions them does not count). */
+static bool stop_requested(const pc_lsp_server *s)
+{
+    if (!s->early.len)
+        return false;
+    pc_lsp_reader r;
+    pc_lsp_reader_init(&r);
+    pc_lsp_reader_feed(&r, s->early.data, s->early.len);
+    bool stop = false;
+    for (;;) {
+        const char *body;
+        size_t len;
+        char err[200];
+        pc_lsp_frame f = pc_lsp_reader_next(&r, &body, &len, err, sizeof err);
+        if (f == PC_LSP_FRAME_NEED_MORE || stop)
+            break;
+        if (f != PC_LSP_FRAME_MESSAGE)
+            continue;
+        cJSON *msg = cJSON_ParseWithLength(body, len);
+        const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+        stop = cJSON_IsString(method) &&
+               (strcmp(method->valuestring, "shutdown") == 0 || strcmp(method->valuestring, "exit") == 0);
+        cJSON_Delete(msg);
+    }
+    pc_lsp_reader_free(&r);
+    return stop;
+}
+
+/* pc_parse_opts.cancelled, polled while libclang parses: an abandoned parse costs the session (its
+ * translation units go with it), so only a client that is leaving stops one; an edit waits. */
+static bool parse_cancelled(void *user)
+{
+    pc_lsp_server *s = user;
+    if (!s->parse_stopped && poll_client(s))
+        s->parse_stopped = s->early_end != 0 || stop_requested(s);
+    return s->parse_stopped;
+}
+
+/* pc_analysis_opts.cancelled: the walk calls this every few thousand steps; true once what
+ * arrived is urgent (urgent_input) or the client hung up. */
+static bool analysis_cancelled(void *user)
+{
+    pc_lsp_server *s = user;
+    if (s->cancel)
+        return true;
+    if (!poll_client(s))
+        return false;
     s->cancel = s->early_end != 0 || urgent_input(s->early.data, s->early.len);
     return s->cancel;
 }
+
+/* After a parse went past its bounds, its thread still runs in the session's libclang state: the
+ * server goes on in a new session (the old one is never freed: pc_frontend_free leaves it to that
+ * thread), and the process ends with _exit (pc_lsp_server_parses_abandoned). */
+static void retire_session_if_abandoned(pc_lsp_server *s)
+{
+    if (!pc_frontend_abandoned(s->fe))
+        return;
+    pc_frontend_free(s->fe);
+    s->fe = pc_frontend_new();
+    s->parses_abandoned = true;
+}
+
+bool pc_lsp_server_parses_abandoned(const pc_lsp_server *s) { return s->parses_abandoned; }
 
 static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
 {
@@ -542,9 +606,18 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
     o.analysis.max_walk_seconds = s->opts.max_walk_seconds;
     o.analysis.cancelled = analysis_cancelled;
     o.analysis.cancel_user = s;
+    o.parse.max_parse_seconds = s->opts.max_parse_seconds;
+    o.parse.cancelled = parse_cancelled;
+    o.parse.cancel_user = s;
     s->cancel = false;
+    s->parse_stopped = false;
     s->last_poll_ms = t0;
     pc_file_result *fr = pc_check_file(s->fe, d->path, d->text, d->len, &o, &err);
+    retire_session_if_abandoned(s);
+    if (s->parse_stopped) {
+        s->parse_stopped = false;
+        s->cancel = true; /* as a cancelled walk: the client is leaving, nothing to publish */
+    }
     if (s->cancel) {
         /* stale or interrupted: nothing is published; the document is analysed again once the
          * input that cancelled it has been served (an edit reschedules it itself) */
@@ -1233,6 +1306,7 @@ void pc_lsp_server_opts_init(pc_lsp_server_opts *o)
     memset(o, 0, sizeof *o);
     o->debounce_ms = 150;
     o->max_walk_seconds = PC_LSP_DEFAULT_MAX_WALK_SECONDS;
+    o->max_parse_seconds = PC_LSP_DEFAULT_MAX_PARSE_SECONDS;
 }
 
 pc_lsp_server *pc_lsp_server_new(const pc_lsp_transport *t, const pc_lsp_server_opts *o)

@@ -234,7 +234,7 @@ END_TEST
 
 typedef struct lsp { pid_t pid; int to, from; char buf[1 << 16]; size_t len; } lsp;
 
-static void lsp_start(lsp *l)
+static void lsp_start_with(lsp *l, const char *flag)
 {
     int in[2], out[2];
     ck_assert_int_eq(pipe(in), 0);
@@ -248,7 +248,7 @@ static void lsp_start(lsp *l)
         dup2(nul, 2);
         close(in[1]);
         close(out[0]);
-        execl(POOLCHECK_LSP, POOLCHECK_LSP, "--debounce-ms=0", (char *)NULL);
+        execl(POOLCHECK_LSP, POOLCHECK_LSP, "--debounce-ms=0", flag, (char *)NULL);
         _exit(127);
     }
     close(in[0]);
@@ -257,6 +257,8 @@ static void lsp_start(lsp *l)
     l->from = out[0];
     l->len = 0;
 }
+
+static void lsp_start(lsp *l) { lsp_start_with(l, NULL); }
 
 static void lsp_send(lsp *l, const char *json)
 {
@@ -343,6 +345,103 @@ static void lsp_open_grow(lsp *l)
     nanosleep(&nap, NULL);
 }
 
+/* A C++ file libclang takes seconds to parse (2^20 statements from one macro; about 7 s and
+ * 300 MB with clang -fsyntax-only): the walk's cancel cannot reach into libclang, the parse's
+ * own poll must. */
+static char *slow_cpp_text(void)
+{
+    static char text[4096];
+    int n = snprintf(text, sizeof text, "#define A0 x = x + 1;\n");
+    for (int i = 1; i <= 20; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "#define A%d A%d A%d\n", i, i - 1, i - 1);
+    snprintf(text + n, sizeof text - (size_t)n, "void f() { int x = 0; A20 }\n");
+    return json_text(text);
+}
+
+static void lsp_open_cpp(lsp *l, const char *name, int version, const char *json_string)
+{
+    size_t cap = strlen(json_string) + 1024;
+    char *msg = malloc(cap);
+    snprintf(msg, cap,
+             "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"file://%s\","
+             "\"languageId\":\"cpp\",\"version\":%d,\"text\":%s}}}",
+             path_in(name), version, json_string);
+    lsp_send(l, msg);
+    free(msg);
+}
+
+static void lsp_initialize(lsp *l)
+{
+    lsp_send(l, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}");
+    ck_assert_double_ge(lsp_wait_for(l, "\"id\":1", 30), 0);
+    lsp_send(l, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+}
+
+START_TEST(lsp_shutdown_during_parse)
+{
+    lsp l;
+    lsp_start(&l);
+    lsp_initialize(&l);
+    char *slow = slow_cpp_text();
+    lsp_open_cpp(&l, "slow.cpp", 1, slow);
+    free(slow);
+    struct timespec nap = {0, 400000000}; /* libclang is parsing */
+    nanosleep(&nap, NULL);
+    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
+    double answered = lsp_wait_for(&l, "\"id\":2", 20);
+    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
+    int st = 0;
+    double exited = lsp_wait_exit(&l, 20, &st);
+    fprintf(stderr, "check_walk_budget: LSP shutdown during a parse answered in %.1f ms, exit in %.1f ms\n",
+            answered * 1000, exited * 1000);
+    ck_assert_msg(answered >= 0 && answered < 0.1, "shutdown answered after %.3f s", answered);
+    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(l.to);
+    close(l.from);
+}
+END_TEST
+
+/* Past --max-parse-seconds the document gets an error and the server goes on in a new session:
+ * the next document is analysed as usual while the abandoned parse runs out in its thread. */
+START_TEST(lsp_parse_bound_then_next_document)
+{
+    lsp l;
+    lsp_start_with(&l, "--max-parse-seconds=1");
+    lsp_initialize(&l);
+    char *slow = slow_cpp_text();
+    lsp_open_cpp(&l, "slow2.cpp", 1, slow);
+    free(slow);
+    double bounded = lsp_wait_for(&l, "took longer than 1 s", 20);
+    fprintf(stderr, "check_walk_budget: LSP parse bound reported after %.1f ms (bound 1 s)\n", bounded * 1000);
+    ck_assert_msg(bounded >= 0 && bounded < 3, "the parse bound came after %.3f s", bounded);
+    char *small = json_text("#include \"tilefwk/tilefwk.h\"\nusing namespace npu::tile_fwk;\n"
+                            "void K(Tensor &a, Tensor &b) {\n"
+                            "    FUNCTION(\"k\", {a}, {b}) {\n"
+                            "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1)) {\n"
+                            "            Tensor t = Add(a, a);\n"
+                            "            b = Add(t, t);\n"
+                            "        }\n"
+                            "    }\n"
+                            "}\n");
+    lsp_open_cpp(&l, "small.cpp", 7, small);
+    free(small);
+    double next = lsp_wait_for(&l, "small.cpp\",\"version\":7", 20);
+    ck_assert_msg(next >= 0 && next < 5, "the next document's diagnostics came after %.3f s", next);
+    double clean = lsp_wait_for(&l, "not parsed", 0.2);
+    ck_assert_msg(clean < 0, "the next document was refused by the abandoned session");
+    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
+    ck_assert_double_ge(lsp_wait_for(&l, "\"id\":2", 5), 0);
+    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
+    int st = 0;
+    double exited = lsp_wait_exit(&l, 20, &st);
+    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(l.to);
+    close(l.from);
+}
+END_TEST
+
 START_TEST(lsp_shutdown_during_analysis)
 {
     lsp l;
@@ -419,6 +518,8 @@ int main(void)
     tcase_add_test(tl, lsp_shutdown_during_analysis);
     tcase_add_test(tl, lsp_eof_during_analysis);
     tcase_add_test(tl, lsp_newer_edit_cancels);
+    tcase_add_test(tl, lsp_shutdown_during_parse);
+    tcase_add_test(tl, lsp_parse_bound_then_next_document);
     suite_add_tcase(s, tl);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

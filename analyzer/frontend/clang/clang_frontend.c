@@ -53,8 +53,8 @@ static void kept_free(pc_clang_kept *k)
 
 void pc_clang_state_free(struct pc_clang_state *st)
 {
-    if (!st || st->abandoned)
-        return; /* an abandoned parse may still be using it: the process is about to end */
+    if (!st)
+        return;
     for (size_t i = 0; i < st->kept.count; i++)
         kept_free(&st->kept.items[i]);
     PC_VEC_FREE(st->kept);
@@ -1033,14 +1033,16 @@ static pthread_once_t nothreads_once = PTHREAD_ONCE_INIT;
 static void set_nothreads(void) { setenv("LIBCLANG_NOTHREADS", "1", 0); }
 
 /* Shared by the caller and the parse thread; the last of the two to let go frees it (a caller
- * that abandons the parse returns first).  The path, the text and the options struct are copies, so
- * that an abandoned thread never reads what its caller has freed since. */
+ * that abandons the parse returns first).  The path, the text and the options with everything they
+ * point to are copies (in `arena`), so that an abandoned thread never reads what its caller has
+ * freed since. */
 typedef struct parse_job {
     pc_frontend *fe;
     char *path;
     char *text;
     size_t len;
     pc_parse_opts opts;
+    pc_arena *arena;
     const char *oom_file;
     pc_model *model;
     _Atomic int refs;
@@ -1055,7 +1057,52 @@ static void job_release(parse_job *j)
         pc_model_free(j->model);
     pc_mem_free(j->path);
     pc_mem_free(j->text);
+    pc_arena_free(j->arena);
     pc_mem_free(j);
+}
+
+static const char *const *copy_strings(pc_arena *a, const char *const *v, size_t n)
+{
+    if (!v)
+        return NULL;
+    const char **out = pc_arena_alloc(a, (n ? n : 1) * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = pc_arena_strdup(a, v[i]);
+    return out;
+}
+
+/* The parse's own copy of the options: the thread outlives its caller's arrays when abandoned. */
+static void copy_parse_opts(parse_job *j, const pc_parse_opts *o)
+{
+    pc_arena *a = j->arena = pc_arena_new();
+    j->opts = *o;
+    /* opts.cancelled stays: wait_bounded, on the caller's thread, is its only reader */
+    j->opts.compile_db_dir = pc_arena_strdup(a, o->compile_db_dir);
+    j->opts.extra_args = copy_strings(a, o->extra_args, o->nextra_args);
+    j->opts.extra_args_before = copy_strings(a, o->extra_args_before, o->nextra_args_before);
+    j->opts.compiler_args = copy_strings(a, o->compiler_args, o->ncompiler_args);
+    j->opts.python_path = copy_strings(a, o->python_path, o->npython_path);
+    j->opts.kernel_names = copy_strings(a, o->kernel_names, o->nkernel_names);
+    if (o->bindings) {
+        pc_bindings *sets = pc_arena_alloc(a, (o->nbindings ? o->nbindings : 1) * sizeof *sets);
+        for (size_t s = 0; s < o->nbindings; s++) {
+            pc_binding *items = pc_arena_alloc(a, (o->bindings[s].count ? o->bindings[s].count : 1) * sizeof *items);
+            for (size_t i = 0; i < o->bindings[s].count; i++) {
+                items[i].name = pc_arena_strdup(a, o->bindings[s].items[i].name);
+                items[i].value = o->bindings[s].items[i].value;
+            }
+            sets[s].items = items;
+            sets[s].count = o->bindings[s].count;
+        }
+        j->opts.bindings = sets;
+    }
+    if (o->binding_sources) {
+        const char *const **src = pc_arena_alloc(a, (o->nbindings ? o->nbindings : 1) * sizeof *src);
+        for (size_t s = 0; s < o->nbindings; s++)
+            src[s] = o->binding_sources[s] ? copy_strings(a, o->binding_sources[s], o->bindings ? o->bindings[s].count : 0)
+                                           : NULL;
+        j->opts.binding_sources = src;
+    }
 }
 
 static void *parse_thread(void *arg)
@@ -1114,11 +1161,16 @@ static size_t default_parse_mb(void)
     return phys / 4 * 3 < cap ? phys / 4 * 3 : cap;
 }
 
-/* Wait for the parse thread; past a bound, abandon it and say why (NULL: it ended). */
+/* How often a bounded parse is looked at: the caller's cancel is answered within this. */
+#define PARSE_POLL_NS (20 * 1000 * 1000)
+
+/* Wait for the parse thread; past a bound or once the caller cancels, abandon it and say why
+ * (NULL: it ended). */
 static char *wait_bounded(pthread_t th, const parse_job *j)
 {
     double limit_s = j->opts.max_parse_seconds;
-    if (!(limit_s > 0)) {
+    bool timed = limit_s > 0;
+    if (!timed && !j->opts.cancelled) {
         pthread_join(th, NULL);
         return NULL;
     }
@@ -1128,7 +1180,7 @@ static char *wait_bounded(pthread_t th, const parse_job *j)
     for (;;) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts); /* pthread_timedjoin_np's clock */
-        ts.tv_nsec += 100 * 1000 * 1000;
+        ts.tv_nsec += PARSE_POLL_NS;
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000L;
@@ -1136,7 +1188,11 @@ static char *wait_bounded(pthread_t th, const parse_job *j)
         if (pthread_timedjoin_np(th, NULL, &ts) == 0)
             return NULL;
         size_t mb = resident_mb();
-        if (mono_now() - t0 > limit_s) {
+        if (j->opts.cancelled && j->opts.cancelled(j->opts.cancel_user)) {
+            pc_sb_printf(&b, "parsing '%s' was cancelled: not analysed", j->path);
+            break;
+        }
+        if (timed && mono_now() - t0 > limit_s) {
             pc_sb_printf(&b, "parsing '%s' took longer than %g s (--max-parse-seconds): stopped, not analysed",
                          j->path, limit_s);
             break;
@@ -1165,8 +1221,7 @@ static size_t parse_stack_size(const char *path, const char *text, size_t len)
 pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, size_t len, const pc_parse_opts *opts)
 {
     pthread_once(&nothreads_once, set_nothreads);
-    struct pc_clang_state *st = state_of(fe);
-    if (st->abandoned) {
+    if (atomic_load(&fe->abandoned)) {
         pc_model *m = pc_model_new(path, PC_LANG_CPP);
         pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, path, 1, 1, 0, 0),
                              "not parsed: an earlier parse in this session went past its bounds");
@@ -1181,7 +1236,7 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
         job->text[len] = '\0';
     }
     job->len = len;
-    job->opts = *opts;
+    copy_parse_opts(job, opts);
     job->oom_file = pc_mem_oom_file();
     atomic_init(&job->refs, 2);
     atomic_init(&job->abandoned, false);
@@ -1207,7 +1262,7 @@ pc_model *pc_clang_parse(pc_frontend *fe, const char *path, const char *text, si
     }
     char *why = wait_bounded(th, job);
     if (why) {
-        st->abandoned = true;
+        atomic_store(&fe->abandoned, true);
         atomic_store(&job->abandoned, true);
         job_release(job);
         pc_model *m = pc_model_new(path, PC_LANG_CPP);

@@ -63,8 +63,6 @@ struct pc_clang_state {
     char *stub_text;
     size_t stub_len;
     PC_VEC(pc_clang_kept) kept;
-    /* a parse past its bounds still runs on its thread with this state: no other parse, no free */
-    bool abandoned;
 };
 
 /* clang_guard.c: while a parse runs on this thread, opens (by libLLVM) of a path that exists and
