@@ -78,6 +78,20 @@ static char *find_docs_base(void)
     return NULL;
 }
 
+/* --FLAG=S with S in seconds, 0..86400 (the name is the text before the value, arg[0..name_len)). */
+static bool parse_seconds(const char *arg, size_t name_len, double *out)
+{
+    char *end;
+    double v = strtod(arg + name_len, &end);
+    if (end == arg + name_len || *end || !(v >= 0 && v <= 86400)) {
+        fprintf(stderr, "poolcheck-lsp: error: %.*s wants 0..86400, got '%s'\n", (int)(name_len - 1), arg,
+                arg + name_len);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     pc_lsp_server_opts opts;
@@ -96,21 +110,11 @@ int main(int argc, char **argv)
             }
             opts.debounce_ms = (int)v;
         } else if (strncmp(a, "--max-walk-seconds=", 19) == 0) {
-            char *end;
-            double v = strtod(a + 19, &end);
-            if (end == a + 19 || *end || !(v >= 0 && v <= 86400)) {
-                fprintf(stderr, "poolcheck-lsp: error: --max-walk-seconds wants 0..86400, got '%s'\n", a + 19);
+            if (!parse_seconds(a, 19, &opts.max_walk_seconds))
                 return 2;
-            }
-            opts.max_walk_seconds = v;
         } else if (strncmp(a, "--max-parse-seconds=", 20) == 0) {
-            char *end;
-            double v = strtod(a + 20, &end);
-            if (end == a + 20 || *end || !(v >= 0 && v <= 86400)) {
-                fprintf(stderr, "poolcheck-lsp: error: --max-parse-seconds wants 0..86400, got '%s'\n", a + 20);
+            if (!parse_seconds(a, 20, &opts.max_parse_seconds))
                 return 2;
-            }
-            opts.max_parse_seconds = v;
         } else if (strncmp(a, "--docs-url=", 11) == 0) {
             docs_url = a + 11;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {

@@ -345,6 +345,24 @@ static void lsp_open_grow(lsp *l)
     nanosleep(&nap, NULL);
 }
 
+/* `shutdown` answered within 100 ms, then `exit` ends the server with status 0 within the exit
+ * bound; `when` says what was under way, for the log line. */
+static void lsp_shutdown_and_exit(lsp *l, const char *when)
+{
+    lsp_send(l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
+    double answered = lsp_wait_for(l, "\"id\":2", 20);
+    lsp_send(l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
+    int st = 0;
+    double exited = lsp_wait_exit(l, 20, &st);
+    fprintf(stderr, "check_walk_budget: LSP shutdown %s answered in %.1f ms, exit in %.1f ms (bounds 100 ms, exit %.0f ms)\n",
+            when, answered * 1000, exited * 1000, EXIT_BOUND_S * 1000);
+    ck_assert_msg(answered >= 0 && answered < 0.1, "shutdown %s answered after %.3f s", when, answered);
+    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit %s took %.3f s", when, exited);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(l->to);
+    close(l->from);
+}
+
 /* A C++ file libclang takes seconds to parse (2^20 statements from one macro; about 7 s and
  * 300 MB with clang -fsyntax-only): the walk's cancel cannot reach into libclang, the parse's
  * own poll must. */
@@ -387,18 +405,7 @@ START_TEST(lsp_shutdown_during_parse)
     free(slow);
     struct timespec nap = {0, 400000000}; /* libclang is parsing */
     nanosleep(&nap, NULL);
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
-    double answered = lsp_wait_for(&l, "\"id\":2", 20);
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
-    int st = 0;
-    double exited = lsp_wait_exit(&l, 20, &st);
-    fprintf(stderr, "check_walk_budget: LSP shutdown during a parse answered in %.1f ms, exit in %.1f ms\n",
-            answered * 1000, exited * 1000);
-    ck_assert_msg(answered >= 0 && answered < 0.1, "shutdown answered after %.3f s", answered);
-    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    close(l.to);
-    close(l.from);
+    lsp_shutdown_and_exit(&l, "during a parse");
 }
 END_TEST
 
@@ -430,15 +437,7 @@ START_TEST(lsp_parse_bound_then_next_document)
     ck_assert_msg(next >= 0 && next < 5, "the next document's diagnostics came after %.3f s", next);
     double clean = lsp_wait_for(&l, "not parsed", 0.2);
     ck_assert_msg(clean < 0, "the next document was refused by the abandoned session");
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
-    ck_assert_double_ge(lsp_wait_for(&l, "\"id\":2", 5), 0);
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
-    int st = 0;
-    double exited = lsp_wait_exit(&l, 20, &st);
-    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    close(l.to);
-    close(l.from);
+    lsp_shutdown_and_exit(&l, "after an abandoned parse");
 }
 END_TEST
 
@@ -447,18 +446,7 @@ START_TEST(lsp_shutdown_during_analysis)
     lsp l;
     lsp_start(&l);
     lsp_open_grow(&l);
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\",\"params\":null}");
-    double answered = lsp_wait_for(&l, "\"id\":2", 20);
-    lsp_send(&l, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");
-    int st = 0;
-    double exited = lsp_wait_exit(&l, 20, &st);
-    fprintf(stderr, "check_walk_budget: LSP shutdown answered in %.1f ms, exit in %.1f ms (bounds 100 ms, exit %.0f ms)\n",
-            answered * 1000, exited * 1000, EXIT_BOUND_S * 1000);
-    ck_assert_msg(answered >= 0 && answered < 0.1, "shutdown answered after %.3f s", answered);
-    ck_assert_msg(exited >= 0 && exited < EXIT_BOUND_S, "exit took %.3f s", exited);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    close(l.to);
-    close(l.from);
+    lsp_shutdown_and_exit(&l, "during an analysis");
 }
 END_TEST
 
