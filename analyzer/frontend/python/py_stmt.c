@@ -706,10 +706,12 @@ static void taint_target(taint *t, const pc_py_node *target)
     }
 }
 
-/* One pass of the names that may hold the factor over a body (nested bodies included). */
-static void taint_body(taint *t, const pc_py_list *body, int depth)
+/* One pass of the names that may hold the factor over a body (nested bodies included, as deep as
+ * they go: the tree is already bounded by the conversion from Python's, so no cut-off here can
+ * leave an assignment out). */
+static void taint_body(taint *t, const pc_py_list *body)
 {
-    for (int i = 0; i < body->count && depth < 64; i++) {
+    for (int i = 0; i < body->count; i++) {
         const pc_py_node *s = body->items[i];
         if (!s)
             continue;
@@ -730,19 +732,19 @@ static void taint_body(taint *t, const pc_py_list *body, int depth)
         case PY_FOR:
             if (carries(t, s->b))
                 taint_target(t, s->a);
-            taint_body(t, &s->list1, depth + 1);
-            taint_body(t, &s->list2, depth + 1);
+            taint_body(t, &s->list1);
+            taint_body(t, &s->list2);
             break;
         case PY_WHILE: case PY_IF:
-            taint_body(t, &s->list1, depth + 1);
-            taint_body(t, &s->list2, depth + 1);
+            taint_body(t, &s->list1);
+            taint_body(t, &s->list2);
             break;
         case PY_WITH: case PY_FUNCDEF:
-            taint_body(t, &s->list2, depth + 1);
+            taint_body(t, &s->list2);
             break;
         case PY_TRY:
-            taint_body(t, &s->list1, depth + 1);
-            taint_body(t, &s->list2, depth + 1);
+            taint_body(t, &s->list1);
+            taint_body(t, &s->list2);
             break;
         default:
             break;
@@ -865,7 +867,7 @@ static bool trace_per_factor(pc_py_ctx *c, const pc_py_list *body, const char *f
     pc_py_bind(c, t.names, factor, pc_py_mkval(PV_NONE));
     for (int pass = 0; pass < 16; pass++) {
         t.grew = false;
-        taint_body(&t, body, 0);
+        taint_body(&t, body);
         if (!t.grew)
             break;
     }
@@ -1209,16 +1211,18 @@ static void walk_host_for(pc_py_ctx *c, const pc_py_node *s)
                                          iter));
 }
 
-static bool has_break(const pc_py_list *body, int depth)
+/* Whether a break or return sits in the body, at any depth: a cut-off would take a loop that
+ * leaves early for one that runs to its end (the tree is bounded by the conversion already). */
+static bool has_break(const pc_py_list *body)
 {
-    for (int i = 0; i < body->count && depth < 32; i++) {
+    for (int i = 0; i < body->count; i++) {
         const pc_py_node *s = body->items[i];
         if (!s)
             continue;
         if (s->kind == PY_BREAK || s->kind == PY_RETURN)
             return true;
         if ((s->kind == PY_IF || s->kind == PY_WITH || s->kind == PY_TRY) &&
-            (has_break(&s->list1, depth + 1) || has_break(&s->list2, depth + 1)))
+            (has_break(&s->list1) || has_break(&s->list2)))
             return true;
     }
     return false;
@@ -1232,7 +1236,7 @@ static testres eval_test(pc_py_ctx *c, const pc_py_node *test);
 static void walk_while(pc_py_ctx *c, const pc_py_node *s)
 {
     int nt0 = pc_py_kernel(c)->ntensors, ns0 = pc_py_kernel(c)->nstmts;
-    bool exact = !has_break(&s->list1, 0);
+    bool exact = !has_break(&s->list1);
     int iters = 0;
     for (;;) {
         int t = eval_test(c, s->a).truth;
