@@ -260,7 +260,8 @@ pc_unit pc_op_unit(const pc_op_info *op)
  *     tensor has two dims; a list of every axis of a higher rank is a permutation.  PERMUTE needs a
  *     permutation of every axis (upstream's check); anything else is an unknown shape.
  *   - SQUEEZE: an empty list squeezes every 1-dim (SqueezeParamsValidCheck fills it); an axis that
- *     is not a known integer gives an unknown shape.
+ *     is not a known integer gives an unknown shape.  A tensor of one dim is returned as it is,
+ *     and one whose every dim goes keeps [1] (upstream never makes a rank-0 tensor here).
  *   - MATMUL: the batch dims broadcast (upstream's std::max of the two batch sizes, one of them 1);
  *     a DataType argument written but not evaluated gives an unknown dtype.
  *   - VIEW with a dtype reinterprets the base's bits (View(operand, dstDataType); pypto.view with
@@ -451,16 +452,18 @@ static pc_op_result squeeze(pc_arena *a, const pc_op_operand *x, const pc_op_att
         return unknown_result(dt);
     int n = x->ndims;
     bool all = at->axes.state != PC_OPA_KNOWN || at->axes.n == 0;
-    const pc_expr **s = dims_alloc(a, n);
+    const pc_expr **s = dims_alloc(a, n > 0 ? n : 1);
     int m = 0;
     for (int i = 0; i < n; i++) {
         bool listed = all;
         for (int j = 0; !listed && j < at->axes.n; j++)
             listed = norm_axis(at->axes.v[j], n) == i;
         int64_t v;
-        if (!(listed && x->shape[i] && pc_expr_is_int(x->shape[i], &v) && v == 1))
+        if (n == 1 || !(listed && x->shape[i] && pc_expr_is_int(x->shape[i], &v) && v == 1))
             s[m++] = x->shape[i];
     }
+    if (m == 0)
+        s[m++] = pc_expr_int(a, 1); /* every dim squeezed: upstream keeps one of size 1 */
     return shaped(s, m, dt);
 }
 

@@ -1484,6 +1484,28 @@ START_TEST(limits)
 }
 END_TEST
 
+/* Squeeze as upstream's Squeeze builds it: a one-dim tensor comes back as it is, and a tensor whose
+ * every dim is squeezed keeps [1] (before: [] for both, a rank-0 shape upstream never makes). */
+START_TEST(squeeze_keeps_one_dim)
+{
+    pc_model *m = parse("import pypto\n\n@pypto.frontend.jit\n"
+                        "def k(a: pypto.Tensor([1, 1], pypto.DT_FP32), b: pypto.Tensor([1], pypto.DT_FP32),\n"
+                        "      c: pypto.Tensor([1, 16, 1], pypto.DT_FP32), o: pypto.Tensor([16], pypto.DT_FP32)):\n"
+                        "    for i in pypto.loop(0, 1, 1, name=\"L\"):\n"
+                        "        sa = pypto.squeeze(a)\n"
+                        "        sb = pypto.squeeze(b)\n"
+                        "        sc = pypto.squeeze(c)\n"
+                        "        sd = pypto.squeeze(c, [0])\n"
+                        "        o[:] = pypto.add(sc, sc)\n");
+    const pc_kernel *k = kernel(m, "k");
+    ck_assert(shape_is(tensor(k, "sa"), "[1]"));
+    ck_assert(shape_is(tensor(k, "sb"), "[1]"));
+    ck_assert(shape_is(tensor(k, "sc"), "[16]"));
+    ck_assert(shape_is(tensor(k, "sd"), "[16, 1]"));
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(linear_time)
 {
     /* name lookups are hashed: twice the statements, about twice the time */
@@ -1591,6 +1613,7 @@ int main(void)
     tcase_add_test(tc, binding_names_nothing);
     tcase_add_test(tc, limits);
     tcase_add_test(tc, lazy_constants_keep_python_order);
+    tcase_add_test(tc, squeeze_keeps_one_dim);
     tcase_add_test(tc, linear_time);
     tcase_add_test(tc, nested_error_location);
     tcase_add_test(tc, cli_python_check_does_not_load_libclang);
