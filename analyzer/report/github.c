@@ -6,7 +6,7 @@
  * property values `:` and `,` also become %3A and %2C.  Paths are relative to base_dir (or the
  * working directory), as annotations name files relative to the repository root.
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <string.h>
 

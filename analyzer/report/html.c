@@ -1021,8 +1021,10 @@ static double instances_panel(const charts *ch, double y)
     bool any_parallel = false;
     for (int64_t t = 0; t < r->ntasks; t++)
         any_parallel |= r->tasks[t].parallel;
+    char hard[48];
+    snprintf(hard, sizeof hard, "hard limit %d", PC_MAX_DEPTH);
     if (any_parallel)
-        add_hline(lines, &nl, 1024, "kline", "sm mut", "hard limit 1024");
+        add_hline(lines, &nl, PC_MAX_DEPTH, "kline", "sm mut", hard);
     char title[160];
     snprintf(title, sizeof title, "Instances per DeviceTask%s", per > 1 ? " (largest task of each bar)" : "");
     panel_in p = {title, "instances", bar, (const char *const *)cls, have_marks ? marker : NULL,

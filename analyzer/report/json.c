@@ -8,7 +8,7 @@
  * The document is written one file at a time (stream.c): its kernels as they come, its
  * diagnostics after them.
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <cjson/cJSON.h>
 

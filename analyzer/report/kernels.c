@@ -1,7 +1,7 @@
 /* kernels.c - per-kernel summaries: the JSON object of `check --format=json` and the readable
  * text block (spec docs/model.md section 12). */
 #define _POSIX_C_SOURCE 200809L
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

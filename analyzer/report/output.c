@@ -8,7 +8,7 @@
  * `[PC006,-warnings-as-errors]` tag.  A file's part (pc_rep_text_file) is written by the stream
  * (stream.c), which also writes the closing counts.
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
- * record.c - pc_rep_file: one file's results as the output formats print them (record.h).
+ * record.c - pc_rep_file: one file's results as the output formats print them (report_int.h).
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <string.h>
 

@@ -16,7 +16,7 @@
  * notifications is pc_rep_sarif_skeleton's, each result and notification is made alone from the
  * file's record, whose recorded source lines give the columns and fingerprints.
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

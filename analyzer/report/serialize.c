@@ -6,7 +6,7 @@
  *   u64 n, n diagnostics: i32 check, str id, str name, u8 severity, u8 promoted, loc, str kernel,
  *        str message, u32 n notes (loc, str message), u32 n fixes (loc range, str replacement),
  *   u64 n, n source lines: str file, u32 line, u64 length + bytes,
- *   u64 n, n kernels (record.h's pc_rep_kernel, field by field), then "END!".
+ *   u64 n, n kernels (report_int.h's pc_rep_kernel, field by field), then "END!".
  * str = u32 length (0xFFFFFFFF = NULL) + bytes (no NUL inside); loc = str file, u32 line, col,
  * end_line, end_col.
  *
@@ -15,7 +15,7 @@
  * messages, kernel and tensor names) and that columns lie on (or near) their recorded lines: a
  * short, long or corrupt stream is an error, never a crash, a huge allocation or a huge output.
  */
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <string.h>
 

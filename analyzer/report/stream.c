@@ -15,7 +15,7 @@
  * SARIF toolExecutionNotifications) wait in a temporary file until the first one is closed.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "report/record.h"
+#include "report/report_int.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
