@@ -517,11 +517,20 @@ static void walk_sets(an_run_state *st)
 
 /* The depths: per pool the largest over the sets (unknown when a set could not finish: then its
  * bound and formula), and the suggestion with the assemble headroom. */
+static bool has_unmodelled_code(const pc_kernel *k)
+{
+    for (int s = 0; s < k->nstmts; s++)
+        if (k->stmts[s].kind == PC_STMT_UNANALYSED)
+            return true;
+    return false;
+}
+
 static void merge_depths(an_run_state *st)
 {
     an_ctx *c = &st->c;
     pc_result *r = st->r;
     const pc_kernel *k = c->k;
+    r->suggestion_floor = has_unmodelled_code(k);
     for (int p = 0; p < 3; p++) {
         int64_t best = 0;
         bool unknown = false;
@@ -549,6 +558,8 @@ static void merge_depths(an_run_state *st)
             base = PC_MAX_DEPTH;
         if (base < r->required[p])
             base = r->required[p];
+        if (r->suggestion_floor && !c->needed[p])
+            base = r->configured[p] > PC_MAX_DEPTH ? PC_MAX_DEPTH : r->configured[p];
         r->suggested[p] = base;
     }
 }

@@ -31,27 +31,15 @@ static bool has_pool_site(const pc_chk_ctx *c, int k)
     return false;
 }
 
-/* Does the kernel have code poolcheck did not model (each is a PC012)? */
-static bool has_unmodelled_code(const pc_kernel *kern)
-{
-    for (int s = 0; s < kern->nstmts; s++)
-        if (kern->stmts[s].kind == PC_STMT_UNANALYSED)
-            return true;
-    return false;
-}
-
-/* The triple to suggest for kernel k: its suggested depths; with unmodelled code, a pool the
- * modelled part does not need keeps the depth in force (never a 0 the left-out code may need).
- * Returns true when the triple is such a floor. */
+/* The triple to suggest for kernel k: its suggested depths (the analysis already keeps the depth
+ * in force on a pool the modelled part does not need, when code was left out).  Returns true when
+ * the triple is such a floor. */
 static bool suggestion(const pc_chk_ctx *c, int k, int64_t out[3])
 {
     const pc_result *r = pc_chk_result(c, k);
-    int64_t now[3];
-    pc_cfg_effective_pool(pc_chk_cfg(c, k), now);
-    bool partial = has_unmodelled_code(&c->model->kernels[k]);
     for (int i = 0; i < 3; i++)
-        out[i] = partial && !r->needed[i] ? now[i] : r->suggested[i];
-    return partial;
+        out[i] = r->suggested[i];
+    return r->suggestion_floor;
 }
 
 static bool wants_suggestion(const pc_chk_ctx *c, int k)
@@ -81,7 +69,7 @@ static bool wants_suggestion(const pc_chk_ctx *c, int k)
 static const char *incomplete_tail(pc_chk_ctx *c, int k, const int64_t s[3])
 {
     const pc_result *r = pc_chk_result(c, k);
-    if (!has_unmodelled_code(&c->model->kernels[k]))
+    if (!r->suggestion_floor)
         return "";
     int kept[3], n = 0;
     for (int i = 0; i < 3; i++)

@@ -13,29 +13,15 @@
 
 #include "poolcheck/config.h"
 
-/* Does the kernel have code poolcheck did not model (each is a PC012)?  Its suggestion is then a
- * floor: a pool the modelled part does not use keeps the depth it runs with, as PC009 says. */
-static bool partial(const pc_kernel *k)
-{
-    for (int s = 0; s < k->nstmts; s++)
-        if (k->stmts[s].kind == PC_STMT_UNANALYSED)
-            return true;
-    return false;
-}
-
 /* The suggested depths of one kernel for `headroom` assemble slots: the predicted depth (the
  * bound when it is unknown), + headroom on a needed assemble pool, never 0 where needed; for a
- * kernel with unmodelled code, a pool its modelled part does not need keeps the depth in force
- * (cfg; never a 0 the code left out may need). */
-static void suggested(const pc_result *r, const pc_runtime_config *cfg, int64_t headroom, int64_t out[3])
+ * kernel with unmodelled code (pc_result.suggestion_floor), a pool its modelled part does not need
+ * keeps the depth in force, as in pc_result.suggested. */
+static void suggested(const pc_result *r, int64_t headroom, int64_t out[3])
 {
-    int64_t now[3] = {0, 0, 0};
-    bool floor_only = cfg && partial(r->kernel);
-    if (floor_only)
-        pc_cfg_effective_pool(cfg, now);
     for (int i = 0; i < 3; i++) {
-        if (floor_only && !r->needed[i]) {
-            out[i] = now[i] > PC_MAX_DEPTH ? PC_MAX_DEPTH : now[i];
+        if (r->suggestion_floor && !r->needed[i]) {
+            out[i] = r->suggested[i];
             continue;
         }
         int64_t d = r->predicted[i] >= 0 ? r->predicted[i] : r->bounds[i];
@@ -82,7 +68,7 @@ static void comment_lines(pc_sb *b, const char *lead, pc_file_result *const *fil
                 pc_sb_printf(b, "%s   %s (%s:%u): workspace bytes unknown (bind %s)\n", lead,
                              r->kernel->name, fr->model->file, r->kernel->loc.line,
                              r->nunknowns ? r->unknowns[0] : "the dynamic dims");
-            if (partial(r->kernel))
+            if (r->suggestion_floor)
                 pc_sb_printf(b, "%s   %s: %s\n", lead, r->kernel->name, INCOMPLETE);
         }
     }
@@ -111,7 +97,7 @@ char *pc_rep_emit_config(pc_file_result *const *files, size_t n, const char *kin
             if (!r)
                 continue;
             int64_t s[3];
-            suggested(r, fr->cfgs ? &fr->cfgs[k] : NULL, headroom, s);
+            suggested(r, headroom, s);
             for (int i = 0; i < 3; i++) {
                 if (s[i] > depths[i])
                     depths[i] = s[i];
@@ -144,7 +130,7 @@ char *pc_rep_emit_caveats(pc_file_result *const *files, size_t n)
         if (!fr || !fr->results || !fr->model)
             continue;
         for (int k = 0; k < fr->model->nkernels; k++)
-            if (fr->results[k] && partial(fr->results[k]->kernel))
+            if (fr->results[k] && fr->results[k]->suggestion_floor)
                 pc_sb_printf(&b, "%s:%u: warning: kernel %s: %s [PC012]\n", fr->model->file,
                              fr->model->kernels[k].loc.line, fr->model->kernels[k].ref, INCOMPLETE);
     }

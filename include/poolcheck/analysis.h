@@ -146,7 +146,12 @@ typedef struct pc_result {
     int64_t bounds[3];       /* upper bounds (k when nothing better is known) */
     const char *formulas[3]; /* depth as an expression of unbound symbols, or NULL */
     int64_t required[3];     /* 1 where the pool is needed, else 0 */
-    int64_t suggested[3];    /* predicted (or bound), + headroom on a needed assemble pool */
+    int64_t suggested[3];    /* predicted (or bound), + headroom on a needed assemble pool; with
+                              * suggestion_floor, a pool not needed keeps its configured depth */
+    /* The kernel has code poolcheck did not model (a PC012): `suggested` is only what the modelled
+     * part needs, at least, and a pool that part does not use keeps the depth it runs with, since
+     * the code left out may need it (a 0 there would make the kernel fail to compile). */
+    bool suggestion_floor;
     int64_t configured[3];   /* the effective triple ({k,k,k} unless precise) */
     bool precise;
     int64_t k;
