@@ -22,6 +22,16 @@
  * lives in an arena or is static).  free() is not the way: what
  * pc_mem_alloc returns is allocated by the seam, whose allocator the library may change.
  *
+ * Errors, one way.  A public function that can fail says so in its return value: bool (true =
+ * success), or its natural result (a pointer, NULL on failure).  What went wrong is a message in
+ * `char **err`: on failure the function stores a heap string there that the caller owns and
+ * releases with pc_mem_free (a message already in *err is freed and replaced); on success *err is
+ * left untouched, so a caller that starts with `char *err = NULL` still has NULL.  err itself may
+ * be NULL when the caller does not want the message.  There are no borrowed messages (`const char
+ * **err`), no caller buffers sized by a _MSG_MAX macro, no per-thread message buffers and no error
+ * out-structs: a position comes back in its own out-parameter (pc_json_parse's pc_json_pos *at).
+ * tests/e2e/error_one_way keeps the public headers to this.
+ *
  * Running out of memory is not recoverable: pc_mem_alloc and friends never return NULL; the
  * default handler prints "poolcheck: error: out of memory" and exits with status 2.
  */
