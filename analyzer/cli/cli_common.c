@@ -221,9 +221,10 @@ static bool parse_int(const char *s, int64_t *out)
 
 static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
 {
-    char msg[PC_BIND_MSG_MAX];
-    if (!pc_cfg_bind_parse(c->arena, arg, b, msg)) {
-        pc_cli_error("--%s", msg);
+    char *err = NULL;
+    if (!pc_cfg_bind_parse(c->arena, arg, b, &err)) {
+        pc_cli_error("--%s", err);
+        pc_mem_free(err);
         return false;
     }
     return true;

@@ -347,10 +347,18 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static bool add_binding(cc_opts *o, const char *arg, char msg[PC_BIND_MSG_MAX])
+/* usage_error for a message of the library's (freed here). */
+static int usage_error_owned(const char *fmt, char *msg)
+{
+    int status = usage_error(fmt, msg);
+    pc_mem_free(msg);
+    return status;
+}
+
+static bool add_binding(cc_opts *o, const char *arg, char **err)
 {
     pc_binding b;
-    if (!pc_cfg_bind_parse(o->arena, arg, &b, msg))
+    if (!pc_cfg_bind_parse(o->arena, arg, &b, err))
         return false;
     PC_VEC_PUSH(o->binds, b);
     return true;
@@ -401,9 +409,9 @@ static int parse_args(cc_opts *o, int argc, char **argv)
             opt.kernel = -1;
             PC_VEC_PUSH(o->ext, opt);
         } else if (has_prefix(a, "--bind=")) {
-            char msg[PC_BIND_MSG_MAX];
-            if (!add_binding(o, a + 7, msg))
-                return usage_error("--%s", msg);
+            char *err = NULL;
+            if (!add_binding(o, a + 7, &err))
+                return usage_error_owned("--%s", err);
         } else if (has_prefix(a, "--config=")) {
             if (!load_config(o, a + 9))
                 return 2;

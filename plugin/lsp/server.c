@@ -303,10 +303,11 @@ static char *doc_text(const pc_lsp_server *s, const char *text, size_t *len)
 static bool add_binding(settings *c, const char *name, size_t name_len, const char *value,
                         pc_sb *problems)
 {
-    char msg[PC_BIND_MSG_MAX];
+    char *err = NULL;
     pc_binding b;
-    if (!pc_cfg_bind_parse_pair(c->arena, name, name_len, value, &b, msg)) {
-        pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", msg);
+    if (!pc_cfg_bind_parse_pair(c->arena, name, name_len, value, &b, &err)) {
+        pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", err);
+        pc_mem_free(err);
         return false;
     }
     PC_VEC_PUSH(c->binds, b);
