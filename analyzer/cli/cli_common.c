@@ -302,9 +302,10 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
     MISSING("--bind");
     if ((v = opt_value(argc, argv, i, "--set", &missing))) {
         pc_option o;
-        const char *err = NULL;
+        char *err = NULL;
         if (!pc_cfg_parse_set(c->arena, v, &o, &err)) {
-            pc_cli_error("--set %s: %s", v, err ? err : "expected KEY=VALUE");
+            pc_cli_error("--set %s: %s", v, err);
+            pc_mem_free(err);
             return -1;
         }
         o.site = PC_SITE_COMMAND_LINE;

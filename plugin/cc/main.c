@@ -402,9 +402,9 @@ static int parse_args(cc_opts *o, int argc, char **argv)
         } else if (has_prefix(a, "--set=")) {
             pc_option opt;
             memset(&opt, 0, sizeof opt);
-            const char *err = NULL;
+            char *err = NULL;
             if (!pc_cfg_parse_set(o->arena, a + 6, &opt, &err))
-                return usage_error("--set: %s", err ? err : "expected KEY=VALUE");
+                return usage_error_owned("--set: %s", err);
             opt.site = PC_SITE_COMMAND_LINE;
             opt.kernel = -1;
             PC_VEC_PUSH(o->ext, opt);

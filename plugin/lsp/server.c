@@ -258,10 +258,10 @@ static bool add_set(settings *c, const char *arg, pc_sb *problems)
 {
     pc_option opt;
     memset(&opt, 0, sizeof opt);
-    const char *err = NULL;
+    char *err = NULL;
     if (!pc_cfg_parse_set(c->arena, arg, &opt, &err)) {
-        pc_sb_printf(problems, "%sset '%s': %s", problems->len ? "; " : "", arg,
-                     err ? err : "invalid");
+        pc_sb_printf(problems, "%sset '%s': %s", problems->len ? "; " : "", arg, err);
+        pc_mem_free(err);
         return false;
     }
     opt.site = PC_SITE_COMMAND_LINE;   /* the editor's `set` is the command line's --set */

@@ -438,8 +438,9 @@ END_TEST
 static pc_option set(const char *arg)
 {
     pc_option o;
-    const char *err = NULL;
+    char *err = NULL;
     ck_assert_msg(pc_cfg_parse_set(A, arg, &o, &err), "--set %s: %s", arg, err ? err : "");
+    ck_assert_ptr_null(err);
     ck_assert_int_eq(o.site, PC_SITE_COMMAND_LINE);
     ck_assert_int_eq(o.kernel, -1);
     ck_assert(!o.in_kernel);
@@ -528,15 +529,17 @@ START_TEST(parse_set_forms)
     set_text("k=1,,2", "k", PC_OPT_LIST, "[1, '', 2]");
     set_text("k=[1, 'a]b', \"c,\"]", "k", PC_OPT_LIST, "[1, 'a]b', 'c,']");
     /* errors */
-    const char *err = NULL;
+    char *err = NULL;
     pc_option bad;
     ck_assert(!pc_cfg_parse_set(A, "stitch_function_max_num", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
     err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "=64", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
-    ck_assert(!pc_cfg_parse_set(A, "  =64", &bad, &err));
+    ck_assert(!pc_cfg_parse_set(A, "  =64", &bad, &err)); /* replaces the message before */
     ck_assert(!pc_cfg_parse_set(A, "", &bad, &err));
+    ck_assert_str_eq(err, "expected KEY=VALUE");
+    pc_mem_free(err);
 }
 END_TEST
 
