@@ -566,11 +566,12 @@ pc_file_result *pc_cli_analyze_inputs(pc_cli_common *c, pc_frontend *fe, const c
             .next_opts = o.next_opts,
         };
     }
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
-    if (!fr)
-        pc_cli_error("%s", err ? err : "invalid options");
-    else
+    if (!fr) {
+        pc_cli_error("%s", err);
+        pc_mem_free(err);
+    } else
         c->kernels_analysed += (size_t)fr->model->nkernels;
     return fr;
 }

@@ -536,10 +536,11 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
         l.werror_given = o->werror != NULL;
         pc_check_opts_layer(&co, &l, oarena);
     }
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, src, NULL, 0, &co, &err);
     if (!fr) {
-        fprintf(stderr, "poolcheck-cc: error: %s\n", err ? err : "invalid options");
+        fprintf(stderr, "poolcheck-cc: error: %s\n", err);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         pc_config_cache_free(cache);
         return 1;

@@ -538,7 +538,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         oarena = pc_arena_new();
         pc_check_opts_layer(&o, &l, oarena);
     }
-    const char *err = NULL;
+    char *err = NULL;
     int64_t t0 = s->tr.now_ms(s->tr.ctx);
     o.analysis.max_walk_seconds = s->opts.max_walk_seconds;
     o.analysis.cancelled = analysis_cancelled;
@@ -551,6 +551,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
          * input that cancelled it has been served (an edit reschedules it itself) */
         if (fr)
             pc_file_result_free(fr);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         s->cancel = false;
         d->pending = true;
@@ -561,7 +562,8 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         return;
     }
     if (!fr) {
-        tell_user(s, MSG_ERROR, "poolcheck: %s", err ? err : "the analysis failed");
+        tell_user(s, MSG_ERROR, "poolcheck: %s", err);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         return;
     }

@@ -533,6 +533,7 @@ START_TEST(parse_set_forms)
     pc_option bad;
     ck_assert(!pc_cfg_parse_set(A, "stitch_function_max_num", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
+    pc_mem_free(err);
     err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "=64", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
@@ -1032,7 +1033,7 @@ static char *stderr_of_oom(const char *path, uint64_t fail_at, bool analyse)
         pc_frontend *fe = analyse ? pc_frontend_new() : NULL;
         pc_mem_fail_after(fail_at);
         if (analyse) {
-            const char *why = NULL;
+            char *why = NULL;
             pc_check_file(fe, path, NULL, 0, NULL, &why);
         } else {
             char *err = NULL;
@@ -1060,7 +1061,7 @@ START_TEST(oom_names_the_file)
     /* how many allocations an analysis makes here, to fail a few of them spread over it */
     pc_frontend *fe = pc_frontend_new();
     pc_mem_fail_after(0);
-    const char *why = NULL;
+    char *why = NULL;
     pc_file_result *fr = pc_check_file(fe, src, NULL, 0, NULL, &why);
     uint64_t total = pc_mem_count();
     pc_file_result_free(fr);

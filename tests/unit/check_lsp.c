@@ -821,7 +821,7 @@ static pc_loc library_pc001(const char *path, const char *text)
     pc_frontend *fe = pc_frontend_new();
     pc_check_opts o;
     pc_check_opts_init(&o);
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, text, strlen(text), &o, &err);
     ck_assert_ptr_nonnull(fr);
     size_t n = 0;
