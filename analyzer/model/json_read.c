@@ -397,10 +397,13 @@ static bool expr_value(jr *r, const pc_json *j, const pc_expr **out)
             *out = pc_expr_int(r->m->arena, v);
             return true;
         }
-        const char *perr = NULL;
+        char *perr = NULL;
         const pc_expr *e = pc_expr_parse(r->m->arena, s, &perr);
-        if (!e)
-            return fail(r, "invalid expression \"%s\": %s", s, perr ? perr : "syntax error");
+        if (!e) {
+            fail(r, "invalid expression \"%s\": %s", s, perr);
+            pc_mem_free(perr);
+            return false;
+        }
         *out = e;
         return true;
     }
