@@ -242,12 +242,14 @@ static bool load_shapes(pc_cli_common *c, const char *path)
     }
     /* the one strict reader (poolcheck/json.h); a name given twice in one set is an error, as
      * `bind` in .poolcheck.json says "duplicate binding" */
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_UNIQUE_KEYS, &je);
+    pc_json_pos bad_at;
+    char *bad_json = NULL;
+    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_UNIQUE_KEYS, &bad_at, &bad_json);
     const pc_json *root = pc_json_root(doc);
     bool ok = true;
     if (!doc) {
-        pc_cli_error("%s:%u:%u: invalid JSON in shapes file: %s", path, je.at.line, je.at.col, je.msg);
+        pc_cli_error("%s:%u:%u: invalid JSON in shapes file: %s", path, bad_at.line, bad_at.col, bad_json);
+        pc_mem_free(bad_json);
         ok = false;
     } else if (!pc_json_is(root, PC_JSON_ARRAY)) {
         pc_cli_error("%s:%u:%u: a shapes file is a JSON list of objects, e.g. [{\"x.shape[0]\": 1000}]", path,

@@ -1024,14 +1024,12 @@ pc_model *pc_model_from_json(const char *text, size_t len, char **err)
             *err = pc_mem_strdup("no input");
         return NULL;
     }
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_BOM, &je);
+    pc_json_pos at;
+    char *why = NULL;
+    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_BOM, &at, &why);
     if (!doc) {
-        if (err) {
-            pc_sb b = {0};
-            pc_sb_printf(&b, "line %u, column %u: %s", je.at.line, je.at.col, je.msg);
-            *err = pc_sb_take(&b);
-        }
+        pc_err_set(err, "line %u, column %u: %s", at.line, at.col, why);
+        pc_mem_free(why);
         return NULL;
     }
     const pc_json *root = pc_json_root(doc);

@@ -1178,14 +1178,16 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
     if (patched)
         body = patched;
     /* the one strict reader (poolcheck/json.h), then the cJSON tree the handlers walk */
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &je);
+    pc_json_pos at = {0};
+    char *why = NULL;
+    pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &at, &why);
     cJSON *msg = doc ? pc_json_to_cjson(pc_json_root(doc)) : NULL;
     s->msg_json = msg ? pc_json_root(doc) : NULL;
     if (!msg) {
         pc_json_free(doc);
         send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu (line %u, column %u: %s)",
-                   je.at.off, len, je.at.line, je.at.col, je.msg);
+                   at.off, len, at.line, at.col, why ? why : "not representable");
+        pc_mem_free(why);
         pc_mem_free(patched);
         return;
     }
