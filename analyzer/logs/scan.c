@@ -678,7 +678,7 @@ static bool add_dir(pc_log_set *s, const char *path, char **err, int depth)
                 e = NULL;
             }
         }
-        pc_mem_free(e);
+        pc_err_clear(&e); /* a later entry's failure: read past, not reported */
         pc_mem_free(child);
         pc_mem_free(names.items[i]);
     }

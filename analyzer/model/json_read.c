@@ -1020,8 +1020,7 @@ static bool read_model(jr *r, const pc_json *root)
 pc_model *pc_model_from_json(const char *text, size_t len, char **err)
 {
     if (!text) {
-        if (err)
-            *err = pc_mem_strdup("no input");
+        pc_err_set(err, "no input");
         return NULL;
     }
     pc_json_pos at;

@@ -233,6 +233,22 @@ START_TEST(cjson_uses_pc_mem)
 }
 END_TEST
 
+/* The helpers behind every library *err (poolcheck/support.h, "Errors, one way"). */
+START_TEST(error_messages_owned)
+{
+    char *err = NULL;
+    ck_assert(!pc_err_set(&err, "cannot open '%s': %s", "x.json", "No such file or directory"));
+    ck_assert_str_eq(err, "cannot open 'x.json': No such file or directory");
+    ck_assert(!pc_err_set(&err, "second %d", 2)); /* replaces, freeing the first (ASan/valgrind) */
+    ck_assert_str_eq(err, "second 2");
+    pc_err_clear(&err);
+    ck_assert_ptr_null(err);
+    pc_err_clear(&err);         /* already clear */
+    pc_err_clear(NULL);
+    ck_assert(!pc_err_set(NULL, "unwanted %s", "message"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("json");
@@ -246,6 +262,7 @@ static Suite *suite(void)
     tcase_add_test(t, nul_escapes);
     tcase_add_test(t, to_cjson);
     tcase_add_test(t, cjson_uses_pc_mem);
+    tcase_add_test(t, error_messages_owned);
     suite_add_tcase(s, t);
     return s;
 }
