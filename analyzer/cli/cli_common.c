@@ -467,8 +467,9 @@ bool pc_cli_project_excludes(pc_cli_common *c, const char *path)
     return hit;
 }
 
-/* issue 17 (scale): a walk of instances with no repeating structure reports its progress on a
- * terminal (pc_analysis_opts.progress), about once a second after the first. */
+/* A walk of instances with no repeating structure cannot be added in closed form and may take
+ * long on a large kernel, so it reports its progress on a terminal (pc_analysis_opts.progress),
+ * about once a second after the first: a silent wait looks like a hang. */
 static void cli_walk_progress(void *user, const char *kernel, int64_t instances, double seconds)
 {
     (void)user;

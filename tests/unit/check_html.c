@@ -838,7 +838,7 @@ START_TEST(summary_first)
 }
 END_TEST
 
-/* ---- the Inputs section (issue 25 item 9) ------------------------------------------------------- */
+/* ---- the Inputs section: the report reproduces what it was run with ---------------------------- */
 
 /* s as the report writes it in text: the five markup characters as entities (s is ASCII). */
 static char *html_text(const char *s)
