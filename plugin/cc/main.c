@@ -304,13 +304,14 @@ static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth)
 }
 
 /* argv[0..argc) with its @files expanded (argv[0], the compiler, is not: neither GCC nor clang
- * expands it) into out, whose strings live in the arena.  False with *why on a passed bound. */
-static bool expand_response_files(pc_arena *arena, char **argv, int argc, str_vec *out, const char **why)
+ * expands it) into out, whose strings live in the arena.  False with *err (pc_mem_free it) on a
+ * passed bound. */
+static bool expand_response_files(pc_arena *arena, char **argv, int argc, str_vec *out, char **err)
 {
     rsp r = {arena, out, 0, 0, NULL};
     for (int i = 0; i < argc; i++) {
         if (i == 0 ? !rsp_push(&r, argv[0]) : !rsp_expand(&r, argv[i], NULL, 0)) {
-            *why = r.error;
+            *err = pc_mem_strdup(r.error ? r.error : "cannot expand the response files");
             return false;
         }
     }
@@ -580,9 +581,10 @@ int main(int argc, char **argv)
     str_vec expanded = {0};
     size_t errors = 0;
     if (!disabled && o.compiler && o.ncompiler > 0) {
-        const char *why = NULL;
-        if (!expand_response_files(o.arena, o.compiler, o.ncompiler, &expanded, &why)) {
-            fprintf(stderr, "poolcheck-cc: error: %s; the sources in them are not checked\n", why);
+        char *err = NULL;
+        if (!expand_response_files(o.arena, o.compiler, o.ncompiler, &expanded, &err)) {
+            fprintf(stderr, "poolcheck-cc: error: %s; the sources in them are not checked\n", err);
+            pc_mem_free(err);
             errors++;
             disabled = true;
         } else {

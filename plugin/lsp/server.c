@@ -1283,14 +1283,17 @@ static void drain(pc_lsp_server *s)
     for (;;) {
         const char *body;
         size_t len;
-        char err[200];
-        pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, err, sizeof err);
-        if (f == PC_LSP_FRAME_NEED_MORE || s->stop)
+        char *err = NULL;
+        pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, &err);
+        if (f == PC_LSP_FRAME_NEED_MORE || s->stop) {
+            pc_mem_free(err);
             break;
+        }
         if (f == PC_LSP_FRAME_BAD)
             send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: bad message header: %s", err);
         else
             handle_message(s, body, len);
+        pc_mem_free(err);
     }
 }
 
