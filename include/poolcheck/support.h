@@ -24,10 +24,10 @@
  *
  * Errors, one way.  A public function that can fail says so in its return value: bool (true =
  * success), or its natural result (a pointer, NULL on failure).  What went wrong is a message in
- * `char **err`: on failure the function stores a heap string there that the caller owns and
- * releases with pc_mem_free (a message already in *err is freed and replaced); on success *err is
- * left untouched, so a caller that starts with `char *err = NULL` still has NULL.  err itself may
- * be NULL when the caller does not want the message.  There are no borrowed messages (`const char
+ * `char **err`, which the caller sets to NULL before the call: on failure the function stores a
+ * heap string there that the caller owns and releases with pc_mem_free (before reusing the
+ * variable); on success *err is left untouched, so it is still NULL.  err itself may be NULL when
+ * the caller does not want the message.  There are no borrowed messages (`const char
  * **err`), no caller buffers sized by a _MSG_MAX macro, no per-thread message buffers and no error
  * out-structs: a position comes back in its own out-parameter (pc_json_parse's pc_json_pos *at).
  * tests/e2e/error_one_way keeps the public headers to this.

@@ -537,7 +537,11 @@ START_TEST(parse_set_forms)
     err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "=64", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
-    ck_assert(!pc_cfg_parse_set(A, "  =64", &bad, &err)); /* replaces the message before */
+    pc_mem_free(err);
+    err = NULL;
+    ck_assert(!pc_cfg_parse_set(A, "  =64", &bad, &err));
+    pc_mem_free(err);
+    err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
     pc_mem_free(err);

@@ -194,13 +194,17 @@ START_TEST(expr_parse_errors)
     deep[n] = '1';
     memset(deep + n + 1, ')', n);
     deep[2 * n + 1] = 0;
-    char *err = NULL; /* each failure below replaces (and frees) the message before */
+    char *err = NULL;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
     ck_assert_str_eq(err, "expression nested too deeply");
+    pc_mem_free(err);
+    err = NULL;
     memset(deep, '-', 2 * n);
     deep[2 * n] = '1';
     deep[2 * n + 1] = 0;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
+    pc_mem_free(err);
+    err = NULL;
     for (size_t i = 0; i < n; i++) {
         deep[2 * i] = 'a';
         deep[2 * i + 1] = '+';
@@ -321,7 +325,7 @@ START_TEST(expr_condition_parse_errors)
         memcpy(deep + 4 * i, "not ", 4);
     deep[4 * n] = 'a';
     deep[4 * n + 1] = 0;
-    char *err = NULL; /* each failure below replaces (and frees) the message before */
+    char *err = NULL;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
     ck_assert_ptr_nonnull(err);
     pc_mem_free(err);
