@@ -10,10 +10,10 @@
  *
  * Freeing, one way.  Every plain heap pointer the library hands to its caller, a string or a
  * buffer not owned by an object, is released with pc_mem_free() and nothing else:
- *   - pc_sb_take, pc_mem_strdup/strndup, pc_read_file's text and its *err message (below);
- *   - pc_expr_to_string, pc_model_to_json and pc_model_from_json's *err (poolcheck/model.h);
- *   - the *err messages and paths of the configuration loaders (poolcheck/config.h,
- *     pc_config_cache_project / pc_config_cache_config_file in poolcheck/poolcheck.h);
+ *   - every *err message of every function ("Errors, one way", below);
+ *   - pc_sb_take, pc_mem_strdup/strndup, pc_read_file's text (below);
+ *   - pc_expr_to_string, pc_model_to_json (poolcheck/model.h);
+ *   - pc_cfg_find_project's path (poolcheck/config.h);
  *   - pc_rep_emit_config, pc_rep_html_render (poolcheck/report.h), pc_chk_docs_index
  *     (poolcheck/diag.h).
  * Objects go with their own function (pc_model_free, pc_result_free, pc_file_result_free,
