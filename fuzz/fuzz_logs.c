@@ -26,10 +26,13 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
     pc_log_set *s = pc_log_new(&opts);
     /* 1 or 2 sources: two runs combine element-wise, and a split lands anywhere in a line */
     size_t cut = (ctl & 4) ? size / 2 : size;
-    const char *err = NULL;
+    char *err = NULL;
     pc_log_add_buffer(s, data, cut, "fuzz-a.log", &err);
+    pc_mem_free(err);
+    err = NULL;
     if (cut < size)
         pc_log_add_buffer(s, data + cut, size - cut, "fuzz-b.log", &err);
+    pc_mem_free(err);
     pc_log_finish(s);
 
     int64_t predicted[3] = {64, 1, 1};

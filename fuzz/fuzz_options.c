@@ -30,7 +30,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
 
     pc_arena *a = pc_arena_new();
     pc_option opt;
-    const char *err = NULL;
+    char *err = NULL;
     if (pc_cfg_parse_set(a, s, &opt, &err)) {
         (void)pc_cfg_validate(a, opt.key, &opt.value);
         (void)pc_cfg_value_text(a, &opt.value);
@@ -42,6 +42,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
             pc_cfg_effective_pool(&c, eff);
         }
     }
+    pc_mem_free(err);
     pc_arena_free(a);
     pc_mem_free(s);
     return 0;

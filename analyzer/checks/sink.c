@@ -87,7 +87,7 @@ void pc_diag_sink_free(pc_diag_sink *s)
 /* Apply comma-separated globs to flags[]; `start_all_if_negated`: the starting set is every check
  * when the first glob is a negation (--checks), else none. */
 static bool apply_globs(pc_diag_sink *s, bool *flags, const char *globs, bool start_all_if_negated,
-                        const char *option, const char **err)
+                        const char *option, char **err)
 {
     bool next[PC_CHK_COUNT];
     bool first = true;
@@ -118,12 +118,8 @@ static bool apply_globs(pc_diag_sink *s, bool *flags, const char *globs, bool st
                 next[i] = !negate;
                 any = true;
             }
-        if (!any) {
-            if (err)
-                *err = pc_arena_printf(s->arena, "%s: '%s' matches no check (see --list-checks)",
-                                       option, glob);
-            return false;
-        }
+        if (!any)
+            return pc_err_set(err, "%s: '%s' matches no check (see --list-checks)", option, glob);
     }
     if (first) /* nothing but separators: the starting set */
         for (int i = 0; i < PC_CHK_COUNT; i++)
@@ -132,14 +128,14 @@ static bool apply_globs(pc_diag_sink *s, bool *flags, const char *globs, bool st
     return true;
 }
 
-bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, const char **err)
+bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, char **err)
 {
     if (!globs)
         return true;
     return apply_globs(s, s->selected, globs, true, "--checks", err);
 }
 
-bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, const char **err)
+bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, char **err)
 {
     if (!globs)
         return true;

@@ -36,7 +36,8 @@ typedef struct pc_cli_common {
     const char *compile_db_dir;        /* -p DIR */
     pc_inner_policy inner_policy;
     int64_t assemble_headroom;
-    double max_walk_seconds;           /* --max-walk-seconds (issue 26: the walk's time budget) */
+    double max_walk_seconds;           /* --max-walk-seconds: the walk's time budget, so a kernel
+                                          with no repeating structure cannot stall the run */
     double max_parse_seconds;          /* --max-parse-seconds: the C++ parse's time bound */
     bool inner_policy_set, assemble_headroom_set;  /* given on the command line */
     bool show_parse_errors;

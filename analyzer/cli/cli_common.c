@@ -221,9 +221,10 @@ static bool parse_int(const char *s, int64_t *out)
 
 static bool parse_binding(pc_cli_common *c, const char *arg, pc_binding *b)
 {
-    char msg[PC_BIND_MSG_MAX];
-    if (!pc_cfg_bind_parse(c->arena, arg, b, msg)) {
-        pc_cli_error("--%s", msg);
+    char *err = NULL;
+    if (!pc_cfg_bind_parse(c->arena, arg, b, &err)) {
+        pc_cli_error("--%s", err);
+        pc_mem_free(err);
         return false;
     }
     return true;
@@ -241,12 +242,14 @@ static bool load_shapes(pc_cli_common *c, const char *path)
     }
     /* the one strict reader (poolcheck/json.h); a name given twice in one set is an error, as
      * `bind` in .poolcheck.json says "duplicate binding" */
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_UNIQUE_KEYS, &je);
+    pc_json_pos bad_at;
+    char *bad_json = NULL;
+    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_UNIQUE_KEYS, &bad_at, &bad_json);
     const pc_json *root = pc_json_root(doc);
     bool ok = true;
     if (!doc) {
-        pc_cli_error("%s:%u:%u: invalid JSON in shapes file: %s", path, je.at.line, je.at.col, je.msg);
+        pc_cli_error("%s:%u:%u: invalid JSON in shapes file: %s", path, bad_at.line, bad_at.col, bad_json);
+        pc_mem_free(bad_json);
         ok = false;
     } else if (!pc_json_is(root, PC_JSON_ARRAY)) {
         pc_cli_error("%s:%u:%u: a shapes file is a JSON list of objects, e.g. [{\"x.shape[0]\": 1000}]", path,
@@ -301,9 +304,10 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
     MISSING("--bind");
     if ((v = opt_value(argc, argv, i, "--set", &missing))) {
         pc_option o;
-        const char *err = NULL;
+        char *err = NULL;
         if (!pc_cfg_parse_set(c->arena, v, &o, &err)) {
-            pc_cli_error("--set %s: %s", v, err ? err : "expected KEY=VALUE");
+            pc_cli_error("--set %s: %s", v, err);
+            pc_mem_free(err);
             return -1;
         }
         o.site = PC_SITE_COMMAND_LINE;
@@ -463,8 +467,9 @@ bool pc_cli_project_excludes(pc_cli_common *c, const char *path)
     return hit;
 }
 
-/* issue 17 (scale): a walk of instances with no repeating structure reports its progress on a
- * terminal (pc_analysis_opts.progress), about once a second after the first. */
+/* A walk of instances with no repeating structure cannot be added in closed form and may take
+ * long on a large kernel, so it reports its progress on a terminal (pc_analysis_opts.progress),
+ * about once a second after the first: a silent wait looks like a hang. */
 static void cli_walk_progress(void *user, const char *kernel, int64_t instances, double seconds)
 {
     (void)user;
@@ -564,11 +569,12 @@ pc_file_result *pc_cli_analyze_inputs(pc_cli_common *c, pc_frontend *fe, const c
             .next_opts = o.next_opts,
         };
     }
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
-    if (!fr)
-        pc_cli_error("%s", err ? err : "invalid options");
-    else
+    if (!fr) {
+        pc_cli_error("%s", err);
+        pc_mem_free(err);
+    } else
         c->kernels_analysed += (size_t)fr->model->nkernels;
     return fr;
 }

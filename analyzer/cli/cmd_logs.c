@@ -343,9 +343,10 @@ int pc_cmd_logs(int argc, char **argv)
     set = pc_log_new(&lo);
     size_t unreadable = 0;
     for (size_t i = 0; i < paths.count; i++) {
-        const char *err = NULL;
-        if (pc_log_add_path(set, paths.items[i], &err) != 0) {
-            pc_cli_error("%s", err ? err : "cannot read the logs");
+        char *err = NULL;
+        if (!pc_log_add_path(set, paths.items[i], &err)) {
+            pc_cli_error("%s", err);
+            pc_mem_free(err);
             status = PC_EXIT_USAGE; /* unreadable input; what could be read is still reported */
             unreadable++;
         }

@@ -134,9 +134,10 @@ static bool parse_plan_args(pc_cli_common *c, int argc, char **argv, plan_args *
 static bool read_plan_logs(pc_log_set *logs, path_vec log_paths)
 {
     for (size_t i = 0; i < log_paths.count; i++) {
-        const char *err = NULL;
-        if (pc_log_add_path(logs, log_paths.items[i], &err) != 0) {
-            pc_cli_error("%s", err ? err : "cannot read the logs");
+        char *err = NULL;
+        if (!pc_log_add_path(logs, log_paths.items[i], &err)) {
+            pc_cli_error("%s", err);
+            pc_mem_free(err);
             return false;
         }
     }

@@ -2,7 +2,6 @@
 #include "poolcheck/bind.h"
 #include "poolcheck/json.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "support/support.h"
@@ -32,33 +31,29 @@ bool pc_cfg_bind_value(const char *text, int64_t *v)
 }
 
 bool pc_cfg_bind_parse_pair(pc_arena *a, const char *name, size_t name_len, const char *value,
-                            pc_binding *out, char msg[PC_BIND_MSG_MAX])
+                            pc_binding *out, char **err)
 {
     int64_t v;
     if (name_len == 0 || !value || !*value) {
-        snprintf(msg, PC_BIND_MSG_MAX, "bind expects NAME=VALUE, got '%.*s%s%s'", (int)name_len, name,
-                 value ? "=" : "", value ? value : "");
-        return false;
+        return pc_err_set(err, "bind expects NAME=VALUE, got '%.*s%s%s'", (int)name_len, name,
+                          value ? "=" : "", value ? value : "");
     }
     if (!pc_cfg_bind_value(value, &v)) {
-        snprintf(msg, PC_BIND_MSG_MAX,
-                 "bind '%.*s=%s': '%s' is not an integer (decimal digits, within int64)", (int)name_len,
-                 name, value, value);
-        return false;
+        return pc_err_set(err, "bind '%.*s=%s': '%s' is not an integer (decimal digits, within int64)",
+                          (int)name_len, name, value, value);
     }
     out->name = pc_arena_strndup(a, name, name_len);
     out->value = v;
     return true;
 }
 
-bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char msg[PC_BIND_MSG_MAX])
+bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char **err)
 {
     const char *eq = strchr(text, '=');
     if (!eq) {
-        snprintf(msg, PC_BIND_MSG_MAX, "bind expects NAME=VALUE, got '%s'", text);
-        return false;
+        return pc_err_set(err, "bind expects NAME=VALUE, got '%s'", text);
     }
-    return pc_cfg_bind_parse_pair(a, text, (size_t)(eq - text), eq + 1, out, msg);
+    return pc_cfg_bind_parse_pair(a, text, (size_t)(eq - text), eq + 1, out, err);
 }
 
 /* ---- bindings from JSON ------------------------------------------------------------------------ */

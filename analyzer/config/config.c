@@ -570,7 +570,7 @@ static void parse_set_value(pc_arena *a, const char *s, size_t n, pc_optval *v, 
     v->text = text;
 }
 
-bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, const char **err)
+bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, char **err)
 {
     memset(opt, 0, sizeof *opt);
     opt->site = PC_SITE_COMMAND_LINE;
@@ -580,11 +580,8 @@ bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, const char *
     size_t nkey = eq ? (size_t)(eq - arg) : 0;
     if (eq)
         trim(&key, &nkey);
-    if (!eq || nkey == 0) {
-        if (err)
-            *err = "expected KEY=VALUE";
-        return false;
-    }
+    if (!eq || nkey == 0)
+        return pc_err_set(err, "expected KEY=VALUE");
     opt->key = pc_arena_strndup(a, key, nkey);
     /* --set has no place in a file: locations stay unknown (zero) */
     parse_set_value(a, eq + 1, strlen(eq + 1), &opt->value, 0);

@@ -57,10 +57,12 @@ static char *located(const src *s, pc_json_pos at, const char *fmt, ...)
  * range, 1e400, is one: the reader's rule) or a top level that is not an object. */
 static pc_json_doc *parse_located(src *s, char **err)
 {
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(s->text, s->len, PC_JSON_BOM, &je);
+    pc_json_pos at;
+    char *why = NULL;
+    pc_json_doc *doc = pc_json_parse(s->text, s->len, PC_JSON_BOM, &at, &why);
     if (!doc) {
-        *err = located(s, je.at, "%s", je.msg);
+        *err = located(s, at, "%s", why);
+        pc_mem_free(why);
         return NULL;
     }
     const pc_json *root = pc_json_root(doc);

@@ -26,7 +26,7 @@ static pc_severity msg_severity(pc_msg_kind k)
 }
 
 pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *text, size_t len,
-                              const pc_check_opts *opts, const char **err)
+                              const pc_check_opts *opts, char **err)
 {
     pc_check_opts defaults;
     if (!opts) {
@@ -36,15 +36,8 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     /* an out-of-memory message from here on names the file (support.h) */
     const char *outer = pc_mem_oom_context(path);
     pc_diag_sink *sink = pc_diag_sink_new();
-    const char *why = NULL;
-    if ((opts->checks && !pc_diag_set_checks(sink, opts->checks, &why)) ||
-        (opts->werror && !pc_diag_set_werror(sink, opts->werror, &why))) {
-        /* The sink's message dies with its arena: copy it to this thread's buffer, valid until
-         * the thread's next pc_check_file (per-thread, like the allocation counters). */
-        static _Thread_local char err_buf[512];
-        snprintf(err_buf, sizeof err_buf, "%s", why ? why : "invalid check selection");
-        if (err)
-            *err = err_buf;
+    if ((opts->checks && !pc_diag_set_checks(sink, opts->checks, err)) ||
+        (opts->werror && !pc_diag_set_werror(sink, opts->werror, err))) {
         pc_diag_sink_free(sink);
         pc_mem_oom_context(outer);
         return NULL;

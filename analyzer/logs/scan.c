@@ -532,8 +532,8 @@ static void scan(scanner *sc)
 
 static void scanner_buffers(pc_log_set *s, char **buf, char **scratch, unsigned char **zin);
 
-static int scan_source(pc_log_set *s, int fd, const void *mem, size_t mem_len, const char *name,
-                       const char **err)
+static bool scan_source(pc_log_set *s, int fd, const void *mem, size_t mem_len, const char *name,
+                        char **err)
 {
     scanner sc;
     memset(&sc, 0, sizeof sc);
@@ -548,12 +548,9 @@ static int scan_source(pc_log_set *s, int fd, const void *mem, size_t mem_len, c
     scan(&sc);
     if (sc.z_ready)
         inflateEnd(&sc.z);
-    if (sc.read_error) {
-        if (err)
-            *err = sc.read_error;
-        return -1;
-    }
-    return 0;
+    if (sc.read_error)
+        return pc_err_set(err, "%s", sc.read_error);
+    return true;
 }
 
 /* ---- the set's buffers, files and directories ------------------------------------------------ */
@@ -597,13 +594,12 @@ size_t pc_log_buffer_size(const pc_log_opts *o)
     return n < PC_LOG_MIN_BUFFER ? PC_LOG_MIN_BUFFER : n;
 }
 
-int pc_log_add_fd(pc_log_set *s, int fd, const char *name, const char **err)
+bool pc_log_add_fd(pc_log_set *s, int fd, const char *name, char **err)
 {
     return scan_source(s, fd, NULL, 0, name, err);
 }
 
-int pc_log_add_buffer(pc_log_set *s, const void *data, size_t len, const char *name,
-                      const char **err)
+bool pc_log_add_buffer(pc_log_set *s, const void *data, size_t len, const char *name, char **err)
 {
     return scan_source(s, -1, data, len, name, err);
 }
@@ -613,48 +609,38 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_file(pc_log_set *s, const char *path, const char **err)
+static bool add_file(pc_log_set *s, const char *path, char **err)
 {
     /* O_NONBLOCK so that a FIFO named on the command line is refused, not waited on */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (err)
-            *err = pc_arena_printf(s->arena, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return pc_err_set(err, "cannot open '%s': %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         /* a FIFO blocks and a device may never end: logs are files (or `-` for stdin) */
-        if (err)
-            *err = fstat(fd, &st) != 0
-                       ? pc_arena_printf(s->arena, "cannot read '%s': %s", path, strerror(errno))
-                       : pc_arena_printf(s->arena, "cannot read '%s': %s, not a regular file (use `-` for a pipe on stdin)",
-                                         path, pc_file_kind(st.st_mode));
+        if (fstat(fd, &st) != 0)
+            pc_err_set(err, "cannot read '%s': %s", path, strerror(errno));
+        else
+            pc_err_set(err, "cannot read '%s': %s, not a regular file (use `-` for a pipe on stdin)", path,
+                       pc_file_kind(st.st_mode));
         close(fd);
-        return -1;
+        return false;
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    int rc = scan_source(s, fd, NULL, 0, path, err);
+    bool ok = scan_source(s, fd, NULL, 0, path, err);
     close(fd);
-    return rc;
+    return ok;
 }
 
-static int add_dir(pc_log_set *s, const char *path, const char **err, int depth)
+static bool add_dir(pc_log_set *s, const char *path, char **err, int depth)
 {
-    if (depth > 64) {
-        if (err)
-            *err = pc_arena_printf(s->arena, "'%s': directories nested too deep", path);
-        return -1;
-    }
+    if (depth > 64)
+        return pc_err_set(err, "'%s': directories nested too deep", path);
     DIR *d = opendir(path);
-    if (!d) {
-        if (err)
-            *err = pc_arena_printf(s->arena, "cannot open directory '%s': %s", path,
-                                   strerror(errno));
-        return -1;
-    }
+    if (!d)
+        return pc_err_set(err, "cannot open directory '%s': %s", path, strerror(errno));
     PC_VEC(char *) names = {0};
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
@@ -666,45 +652,47 @@ static int add_dir(pc_log_set *s, const char *path, const char **err, int depth)
     if (names.count)
         qsort(names.items, names.count, sizeof names.items[0], cmp_names);
 
-    int rc = 0;
+    /* Every entry is read even after one fails; the first failure is the one reported. */
+    bool ok = true;
     for (size_t i = 0; i < names.count; i++) {
         pc_sb p = {0};
         pc_sb_printf(&p, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", names.items[i]);
         char *child = pc_sb_take(&p);
         struct stat lst, st;
-        const char *e = NULL;
+        char *e = NULL;
+        bool child_ok = true;
         if (lstat(child, &lst) != 0) {
-            e = pc_arena_printf(s->arena, "cannot open '%s': %s", child, strerror(errno));
+            child_ok = pc_err_set(&e, "cannot open '%s': %s", child, strerror(errno));
         } else if (S_ISDIR(lst.st_mode)) {
-            if (add_dir(s, child, &e, depth + 1) != 0 && !e)
-                e = "unreadable directory";
+            child_ok = add_dir(s, child, &e, depth + 1);
         } else if (S_ISREG(lst.st_mode) || (S_ISLNK(lst.st_mode) && stat(child, &st) == 0 &&
                                             S_ISREG(st.st_mode))) {
-            add_file(s, child, &e);
+            child_ok = add_file(s, child, &e);
         }
         /* Sockets, fifos, devices and symlinks to directories are not logs: not read. */
-        if (e && rc == 0) {
-            rc = -1;
-            if (err)
+        if (!child_ok && ok) {
+            ok = false;
+            if (err) {
+                pc_mem_free(*err);
                 *err = e;
+                e = NULL;
+            }
         }
+        pc_err_clear(&e); /* a later entry's failure: read past, not reported */
         pc_mem_free(child);
         pc_mem_free(names.items[i]);
     }
     pc_mem_free(names.items);
-    return rc;
+    return ok;
 }
 
-int pc_log_add_path(pc_log_set *s, const char *path, const char **err)
+bool pc_log_add_path(pc_log_set *s, const char *path, char **err)
 {
     if (strcmp(path, "-") == 0)
         return pc_log_add_fd(s, 0, "<stdin>", err);
     struct stat st;
-    if (stat(path, &st) != 0) {
-        if (err)
-            *err = pc_arena_printf(s->arena, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (stat(path, &st) != 0)
+        return pc_err_set(err, "cannot open '%s': %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return add_dir(s, path, err, 0);
     return add_file(s, path, err);

@@ -768,7 +768,7 @@ static pc_expr *p_logical_chain(parser *ps, pc_expr *(*operand)(parser *), const
 static pc_expr *p_and(parser *ps) { return p_logical_chain(ps, p_not, "and", "&&", PC_EXPR_AND); }
 static pc_expr *p_or(parser *ps) { return p_logical_chain(ps, p_and, "or", "||", PC_EXPR_OR); }
 
-pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err)
+pc_expr *pc_expr_parse(pc_arena *a, const char *text, char **err)
 {
     parser ps = {a, text ? text : "", NULL, 0, 0};
     pc_expr *e = p_or(&ps);
@@ -777,7 +777,7 @@ pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err)
         e = NULL;
         fail(&ps, "trailing characters");
     }
-    if (!e && err)
-        *err = ps.err ? ps.err : "invalid expression";
+    if (!e)
+        pc_err_set(err, "%s", ps.err ? ps.err : "invalid expression");
     return e;
 }

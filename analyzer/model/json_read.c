@@ -397,10 +397,13 @@ static bool expr_value(jr *r, const pc_json *j, const pc_expr **out)
             *out = pc_expr_int(r->m->arena, v);
             return true;
         }
-        const char *perr = NULL;
+        char *perr = NULL;
         const pc_expr *e = pc_expr_parse(r->m->arena, s, &perr);
-        if (!e)
-            return fail(r, "invalid expression \"%s\": %s", s, perr ? perr : "syntax error");
+        if (!e) {
+            fail(r, "invalid expression \"%s\": %s", s, perr);
+            pc_mem_free(perr);
+            return false;
+        }
         *out = e;
         return true;
     }
@@ -1017,18 +1020,15 @@ static bool read_model(jr *r, const pc_json *root)
 pc_model *pc_model_from_json(const char *text, size_t len, char **err)
 {
     if (!text) {
-        if (err)
-            *err = pc_mem_strdup("no input");
+        pc_err_set(err, "no input");
         return NULL;
     }
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_BOM, &je);
+    pc_json_pos at;
+    char *why = NULL;
+    pc_json_doc *doc = pc_json_parse(text, len, PC_JSON_BOM, &at, &why);
     if (!doc) {
-        if (err) {
-            pc_sb b = {0};
-            pc_sb_printf(&b, "line %u, column %u: %s", je.at.line, je.at.col, je.msg);
-            *err = pc_sb_take(&b);
-        }
+        pc_err_set(err, "line %u, column %u: %s", at.line, at.col, why);
+        pc_mem_free(why);
         return NULL;
     }
     const pc_json *root = pc_json_root(doc);

@@ -4,11 +4,12 @@
  * DeviceTask needs per pool against the configured and predicted depths (6), the tensors and their
  * pools (4) and the workspace bytes (7); with a run's logs, what it observed (11).
  *
- * It also reproduces its inputs (issue 25 item 9): an "Inputs" section after the summary with the
- * command line, the files with their project and config file, every binding with its source and
- * the runtime options from outside the source (the facts `check --show-settings` prints, handed in
- * as pc_rep_html_inputs), and "Configuration to paste": pc_rep_emit_config's JSON / Python / C++
- * text, each in a block one click selects (CSS user-select; there is no script for a copy button).
+ * It also reproduces its inputs, so that a saved report says how to get the same answer again: an
+ * "Inputs" section after the summary with the command line, the files with their project and
+ * config file, every binding with its source and the runtime options from outside the source (the
+ * facts `check --show-settings` prints, handed in as pc_rep_html_inputs), and "Configuration to
+ * paste": pc_rep_emit_config's JSON / Python / C++ text, each in a block one click selects (CSS
+ * user-select; there is no script for a copy button).
  * Each kernel's section lists the runtime options in force with where each was set (the
  * pc_runtime_config's src_* options: default, a file, --set, or the source's own call).
  *

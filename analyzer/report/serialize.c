@@ -421,8 +421,6 @@ static void check_columns(rd *r, const pc_rep_file *f, pc_loc l)
 
 pc_rep_file *pc_rep_file_decode(const void *data, size_t len, char **err)
 {
-    if (err)
-        *err = NULL;
     pc_arena *a = pc_arena_new();
     rd r = {data, data ? len : 0, 0, a, NULL, 0};
     pc_rep_file *f = pc_arena_alloc(a, sizeof *f);
@@ -486,11 +484,7 @@ pc_rep_file *pc_rep_file_decode(const void *data, size_t len, char **err)
     if (!r.bad && r.at != r.n)
         fail(&r, "bytes after the end mark");
     if (r.bad) {
-        if (err) {
-            pc_sb b = {0};
-            pc_sb_printf(&b, "corrupt result stream at byte %zu of %zu: %s", r.bad_at, r.n, r.bad);
-            *err = pc_sb_take(&b);
-        }
+        pc_err_set(err, "corrupt result stream at byte %zu of %zu: %s", r.bad_at, r.n, r.bad);
         pc_arena_free(a);
         return NULL;
     }

@@ -465,14 +465,14 @@ static bool read_value(parser *p, pc_json *v, int depth)
     return ok;
 }
 
-pc_json_doc *pc_json_parse(const char *text, size_t len, unsigned flags, pc_json_error *err)
+pc_json_doc *pc_json_parse(const char *text, size_t len, unsigned flags, pc_json_pos *at, char **err)
 {
     pc_json_use_pc_mem();
     if (!text) {
         text = "";
         len = 0;
     }
-    char msg[sizeof err->msg];
+    char msg[160]; /* the parser's wordings are short and fixed: "expected ',' or '}', found '\"'" */
     parser p;
     memset(&p, 0, sizeof p);
     p.s = (const unsigned char *)text;
@@ -499,10 +499,9 @@ pc_json_doc *pc_json_parse(const char *text, size_t len, unsigned flags, pc_json
         ok = fail_at(&p, p.len, "unexpected NUL byte");
     if (ok)
         return doc;
-    if (err) {
-        err->at = pc_json_pos_of(text, len, p.err_off, flags);
-        snprintf(err->msg, sizeof err->msg, "%s", msg);
-    }
+    if (at)
+        *at = pc_json_pos_of(text, len, p.err_off, flags);
+    pc_err_set(err, "%s", msg);
     pc_json_free(doc);
     return NULL;
 }

@@ -227,6 +227,30 @@ void pc_sb_free(pc_sb *b)
     b->len = b->cap = 0;
 }
 
+/* ---- error messages --------------------------------------------------------------------------- */
+
+bool pc_err_set(char **err, const char *fmt, ...)
+{
+    if (!err)
+        return false;
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pc_mem_free(*err);
+    *err = pc_sb_take(&b);
+    return false;
+}
+
+void pc_err_clear(char **err)
+{
+    if (!err)
+        return;
+    pc_mem_free(*err);
+    *err = NULL;
+}
+
 /* ---- files ------------------------------------------------------------------------------------ */
 
 static char *errorf(const char *fmt, const char *path, const char *why)

@@ -76,6 +76,14 @@ void pc_sb_append_visible(pc_sb *b, const char *s, size_t n);
 /* s with its control characters escaped (pc_mem_free), or NULL when there are none. */
 char *pc_visible(const char *s);
 
+/* ---- error messages (poolcheck/support.h, "Errors, one way") ------------------------------- */
+/* Store a printf-formatted message in *err (pc_mem_free'd by the caller), freeing any message
+ * already there; err NULL: the caller does not want it, nothing is formatted.  Returns false so a
+ * failing path can `return pc_err_set(err, ...);`. */
+bool pc_err_set(char **err, const char *fmt, ...) PC_PRINTF_LIKE(2, 3);
+/* Free the message in *err, if any, and set it to NULL (err NULL is fine). */
+void pc_err_clear(char **err);
+
 /* ---- small helpers -------------------------------------------------------------------------- */
 int64_t pc_align_up(int64_t v, int64_t a);
 int64_t pc_ceil_div(int64_t a, int64_t b);   /* b > 0 */

@@ -20,19 +20,16 @@
 extern "C" {
 #endif
 
-/* Room for any message of the functions below (the text is cut to fit). */
-#define PC_BIND_MSG_MAX 512
-
-/* Parse "NAME=VALUE" into *out (the name copied into a).  On failure returns false and writes
- * the one wording to msg: "bind expects NAME=VALUE, got 'TEXT'" (no '=', nothing before or after
- * it) or "bind 'NAME=VALUE': 'VALUE' is not an integer (decimal digits, within int64)".  Callers
+/* Parse "NAME=VALUE" into *out (the name copied into a).  On failure returns false with the
+ * one wording in *err (pc_mem_free it): "bind expects NAME=VALUE, got 'TEXT'" (no '=', nothing
+ * before or after it) or "bind 'NAME=VALUE': 'VALUE' is not an integer (decimal digits, within int64)".  Callers
  * prefix it with their spelling of the option ("--" on a command line). */
-bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char msg[PC_BIND_MSG_MAX]);
+bool pc_cfg_bind_parse(pc_arena *a, const char *text, pc_binding *out, char **err);
 
 /* The same for a name and a value given apart (the LSP's {"NAME": VALUE} form); value NULL is
  * a missing value. */
 bool pc_cfg_bind_parse_pair(pc_arena *a, const char *name, size_t name_len, const char *value,
-                            pc_binding *out, char msg[PC_BIND_MSG_MAX]);
+                            pc_binding *out, char **err);
 
 /* VALUE alone: true with *v when text is a decimal integer within int64. */
 bool pc_cfg_bind_value(const char *text, int64_t *v);

@@ -65,7 +65,7 @@ void pc_cfg_resolve(pc_runtime_config *c, const pc_model *m, int kernel,
 
 /* Parse a `--set KEY=VALUE` argument into opt (value as written: `64,1,1`, `[64,1,1]`, `true`,
  * `1.5`, `"abc"`).  Returns false with *err for a missing '='. Strings live in arena a. */
-bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, const char **err);
+bool pc_cfg_parse_set(pc_arena *a, const char *arg, pc_option *opt, char **err);
 /* Render a value as Python would print it: [64, True, 1], 'abc', 1.5 */
 char *pc_cfg_value_text(pc_arena *a, const pc_optval *v);
 /* The same with a top-level string unquoted (Python's str(), as f"'{value}'" in upstream

@@ -64,12 +64,12 @@ pc_diag_sink *pc_diag_sink_new(void);
 void pc_diag_sink_free(pc_diag_sink *s);
 /* Selection: comma-separated globs of ids or names, '-' negates, later wins
  * ("PC*,-PC009").  The starting set is every check when the first glob is a negation
- * ("-PC009" = all but PC009), else none ("PC001" = only PC001).  Returns false with *err (owned
- * by the sink) for a glob that matches no check; the selection is then unchanged.  The same
+ * ("-PC009" = all but PC009), else none ("PC001" = only PC001).  Returns false with *err
+ * (pc_mem_free it) for a glob that matches no check; the selection is then unchanged.  The same
  * grammar for --warnings-as-errors (starting set: none), which makes warnings of matching checks
  * errors, tagged `[PC006,-warnings-as-errors]` in text. */
-bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, const char **err);
-bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, const char **err);
+bool pc_diag_set_checks(pc_diag_sink *s, const char *globs, char **err);
+bool pc_diag_set_werror(pc_diag_sink *s, const char *globs, char **err);
 void pc_diag_set_max(pc_diag_sink *s, int max_per_file);    /* 0 = no cap */
 /* Source text of a file, for NOLINT / noqa suppression (the sink keeps a copy).  Grammar, in
  * any language: `NOLINT`, `NOLINT(PC001, zero-depth-pool, PC00*)`, `NOLINTNEXTLINE(...)`,

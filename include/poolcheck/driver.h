@@ -71,10 +71,11 @@ typedef struct pc_opts_layers {
  * at these options as provenance). */
 void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a);
 
-/* Analyse one file (text != NULL: the unsaved buffer).  Never NULL.  Returns errors of the
- * configuration itself (a bad --checks glob) in *err and NULL. */
+/* Analyse one file (text != NULL: the unsaved buffer).  A result whatever the file holds (a
+ * file that cannot be read or parsed is a result with its messages); NULL only for an error of
+ * the configuration itself (a bad --checks glob), with the message in *err (pc_mem_free it). */
 pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *text, size_t len,
-                              const pc_check_opts *opts, const char **err);
+                              const pc_check_opts *opts, char **err);
 void pc_file_result_free(pc_file_result *fr);
 
 #ifdef __cplusplus

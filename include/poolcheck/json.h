@@ -75,16 +75,13 @@ enum {
     PC_JSON_ALLOW_NUL = 4    /* \u0000 in strings is allowed (the string's len says where it ends) */
 };
 
-typedef struct pc_json_error {
-    pc_json_pos at;          /* where the problem is */
-    char msg[160];           /* what it is: "expected ',' or '}', found '\"'" */
-} pc_json_error;
-
 typedef struct pc_json_doc pc_json_doc;
 
-/* Parse text[0..len).  NULL with *err filled in when it is not one strict JSON text (err may be
- * NULL).  Out of memory ends the run as every pc_mem_* allocation does. */
-pc_json_doc *pc_json_parse(const char *text, size_t len, unsigned flags, pc_json_error *err);
+/* Parse text[0..len).  NULL when it is not one strict JSON text, with where the problem is in
+ * *at and what it is in *err (pc_mem_free it): "expected ',' or '}', found '\"'".  at and err
+ * may be NULL; on success neither is touched.  Out of memory ends the run as every pc_mem_*
+ * allocation does. */
+pc_json_doc *pc_json_parse(const char *text, size_t len, unsigned flags, pc_json_pos *at, char **err);
 const pc_json *pc_json_root(const pc_json_doc *doc);
 void pc_json_free(pc_json_doc *doc); /* NULL is fine */
 

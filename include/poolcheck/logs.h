@@ -137,15 +137,14 @@ pc_log_set *pc_log_new(const pc_log_opts *opts);  /* opts may be NULL */
 void pc_log_free(pc_log_set *s);
 
 /* Scan a file, or a directory recursively (entries in name order; symlinked directories are
- * not followed), or "-" for stdin.  Returns 0, or -1 with *err (owned by s) when the path
- * cannot be opened or read.  Damaged input inside a readable file is not an error: it is
+ * not followed), or "-" for stdin.  Returns true, or false with *err (pc_mem_free it) when
+ * the path cannot be opened or read.  Damaged input inside a readable file is not an error: it is
  * skipped, counted and, for gzip damage, recorded in s->warnings. */
-int pc_log_add_path(pc_log_set *s, const char *path, const char **err);
+bool pc_log_add_path(pc_log_set *s, const char *path, char **err);
 /* Scan an open descriptor (read to EOF, not closed); name is the run's source. */
-int pc_log_add_fd(pc_log_set *s, int fd, const char *name, const char **err);
+bool pc_log_add_fd(pc_log_set *s, int fd, const char *name, char **err);
 /* Scan bytes in memory (plain or gzip), as if they were a file called name. */
-int pc_log_add_buffer(pc_log_set *s, const void *data, size_t len, const char *name,
-                      const char **err);
+bool pc_log_add_buffer(pc_log_set *s, const void *data, size_t len, const char *name, char **err);
 /* Derive each run's depths and the combined maxima.  Call once, after the last add. */
 void pc_log_finish(pc_log_set *s);
 

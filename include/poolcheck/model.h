@@ -99,8 +99,9 @@ bool pc_expr_eval(const pc_expr *e, const pc_bindings *sets, size_t nsets, int64
 const pc_expr *pc_expr_subst(pc_arena *a, const pc_expr *e, const pc_bindings *sets, size_t nsets);
 /* Infix text: `min(ceil(n/16), 128)`, `x.shape[0]*2`.  Caller frees with pc_mem_free. */
 char *pc_expr_to_string(const pc_expr *e);
-/* Parse the text pc_expr_to_string writes (also plain integers).  NULL and *err on error. */
-pc_expr *pc_expr_parse(pc_arena *a, const char *text, const char **err);
+/* Parse the text pc_expr_to_string writes (also plain integers).  NULL and *err (pc_mem_free it)
+ * on error. */
+pc_expr *pc_expr_parse(pc_arena *a, const char *text, char **err);
 /* Append the distinct symbol names of e to names (array of cap entries); returns the new count. */
 size_t pc_expr_symbols(const pc_expr *e, const char **names, size_t count, size_t cap);
 

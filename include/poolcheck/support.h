@@ -10,10 +10,10 @@
  *
  * Freeing, one way.  Every plain heap pointer the library hands to its caller, a string or a
  * buffer not owned by an object, is released with pc_mem_free() and nothing else:
- *   - pc_sb_take, pc_mem_strdup/strndup, pc_read_file's text and its *err message (below);
- *   - pc_expr_to_string, pc_model_to_json and pc_model_from_json's *err (poolcheck/model.h);
- *   - the *err messages and paths of the configuration loaders (poolcheck/config.h,
- *     pc_config_cache_project / pc_config_cache_config_file in poolcheck/poolcheck.h);
+ *   - every *err message of every function ("Errors, one way", below);
+ *   - pc_sb_take, pc_mem_strdup/strndup, pc_read_file's text (below);
+ *   - pc_expr_to_string, pc_model_to_json (poolcheck/model.h);
+ *   - pc_cfg_find_project's path (poolcheck/config.h);
  *   - pc_rep_emit_config, pc_rep_html_render (poolcheck/report.h), pc_chk_docs_index
  *     (poolcheck/diag.h).
  * Objects go with their own function (pc_model_free, pc_result_free, pc_file_result_free,
@@ -21,6 +21,16 @@
  * tree (pc_rep_kernel_json) with cJSON_Delete, and a `const char *` result is never freed (it
  * lives in an arena or is static).  free() is not the way: what
  * pc_mem_alloc returns is allocated by the seam, whose allocator the library may change.
+ *
+ * Errors, one way.  A public function that can fail says so in its return value: bool (true =
+ * success), or its natural result (a pointer, NULL on failure).  What went wrong is a message in
+ * `char **err`, which the caller sets to NULL before the call: on failure the function stores a
+ * heap string there that the caller owns and releases with pc_mem_free (before reusing the
+ * variable); on success *err is left untouched, so it is still NULL.  err itself may be NULL when
+ * the caller does not want the message.  There are no borrowed messages (`const char
+ * **err`), no caller buffers sized by a _MSG_MAX macro, no per-thread message buffers and no error
+ * out-structs: a position comes back in its own out-parameter (pc_json_parse's pc_json_pos *at).
+ * tests/e2e/error_one_way keeps the public headers to this.
  *
  * Running out of memory is not recoverable: pc_mem_alloc and friends never return NULL; the
  * default handler prints "poolcheck: error: out of memory" and exits with status 2.

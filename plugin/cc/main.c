@@ -304,13 +304,14 @@ static bool rsp_expand(rsp *r, const char *arg, const char *from, int depth)
 }
 
 /* argv[0..argc) with its @files expanded (argv[0], the compiler, is not: neither GCC nor clang
- * expands it) into out, whose strings live in the arena.  False with *why on a passed bound. */
-static bool expand_response_files(pc_arena *arena, char **argv, int argc, str_vec *out, const char **why)
+ * expands it) into out, whose strings live in the arena.  False with *err (pc_mem_free it) on a
+ * passed bound. */
+static bool expand_response_files(pc_arena *arena, char **argv, int argc, str_vec *out, char **err)
 {
     rsp r = {arena, out, 0, 0, NULL};
     for (int i = 0; i < argc; i++) {
         if (i == 0 ? !rsp_push(&r, argv[0]) : !rsp_expand(&r, argv[i], NULL, 0)) {
-            *why = r.error;
+            *err = pc_mem_strdup(r.error ? r.error : "cannot expand the response files");
             return false;
         }
     }
@@ -347,10 +348,18 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static bool add_binding(cc_opts *o, const char *arg, char msg[PC_BIND_MSG_MAX])
+/* usage_error for a message of the library's (freed here). */
+static int usage_error_owned(const char *fmt, char *msg)
+{
+    int status = usage_error(fmt, msg);
+    pc_mem_free(msg);
+    return status;
+}
+
+static bool add_binding(cc_opts *o, const char *arg, char **err)
 {
     pc_binding b;
-    if (!pc_cfg_bind_parse(o->arena, arg, &b, msg))
+    if (!pc_cfg_bind_parse(o->arena, arg, &b, err))
         return false;
     PC_VEC_PUSH(o->binds, b);
     return true;
@@ -394,16 +403,16 @@ static int parse_args(cc_opts *o, int argc, char **argv)
         } else if (has_prefix(a, "--set=")) {
             pc_option opt;
             memset(&opt, 0, sizeof opt);
-            const char *err = NULL;
+            char *err = NULL;
             if (!pc_cfg_parse_set(o->arena, a + 6, &opt, &err))
-                return usage_error("--set: %s", err ? err : "expected KEY=VALUE");
+                return usage_error_owned("--set: %s", err);
             opt.site = PC_SITE_COMMAND_LINE;
             opt.kernel = -1;
             PC_VEC_PUSH(o->ext, opt);
         } else if (has_prefix(a, "--bind=")) {
-            char msg[PC_BIND_MSG_MAX];
-            if (!add_binding(o, a + 7, msg))
-                return usage_error("--%s", msg);
+            char *err = NULL;
+            if (!add_binding(o, a + 7, &err))
+                return usage_error_owned("--%s", err);
         } else if (has_prefix(a, "--config=")) {
             if (!load_config(o, a + 9))
                 return 2;
@@ -528,10 +537,11 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
         l.werror_given = o->werror != NULL;
         pc_check_opts_layer(&co, &l, oarena);
     }
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, src, NULL, 0, &co, &err);
     if (!fr) {
-        fprintf(stderr, "poolcheck-cc: error: %s\n", err ? err : "invalid options");
+        fprintf(stderr, "poolcheck-cc: error: %s\n", err);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         pc_config_cache_free(cache);
         return 1;
@@ -571,9 +581,10 @@ int main(int argc, char **argv)
     str_vec expanded = {0};
     size_t errors = 0;
     if (!disabled && o.compiler && o.ncompiler > 0) {
-        const char *why = NULL;
-        if (!expand_response_files(o.arena, o.compiler, o.ncompiler, &expanded, &why)) {
-            fprintf(stderr, "poolcheck-cc: error: %s; the sources in them are not checked\n", why);
+        char *err = NULL;
+        if (!expand_response_files(o.arena, o.compiler, o.ncompiler, &expanded, &err)) {
+            fprintf(stderr, "poolcheck-cc: error: %s; the sources in them are not checked\n", err);
+            pc_mem_free(err);
             errors++;
             disabled = true;
         } else {

@@ -9,11 +9,27 @@
 #include "lsp.h"
 
 #include <ctype.h>
-#include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
 
 static const char content_length[] = "content-length:";
+
+/* What was wrong with a frame, into *err as the library's own messages are (poolcheck/support.h,
+ * "Errors, one way"): a heap string the caller pc_mem_frees, replacing one already there. */
+static void bad_frame(char **err, const char *fmt, ...) PC_PRINTF_LIKE(2, 3);
+static void bad_frame(char **err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    pc_sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    pc_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pc_mem_free(*err);
+    *err = pc_sb_take(&b);
+}
 
 void pc_lsp_reader_init(pc_lsp_reader *r) { memset(r, 0, sizeof *r); }
 
@@ -88,7 +104,7 @@ static bool header_end(const pc_lsp_reader *r, size_t *body_at)
 }
 
 /* Parse the header lines in buf[from, to): the value of Content-Length, or -1 with err. */
-static long long parse_headers(const char *buf, size_t from, size_t to, char *err, size_t errsz)
+static long long parse_headers(const char *buf, size_t from, size_t to, char **err)
 {
     long long length = -1;
     size_t i = from;
@@ -103,7 +119,7 @@ static long long parse_headers(const char *buf, size_t from, size_t to, char *er
             const char *colon = memchr(buf + i, ':', end - i);
             size_t name_len = colon ? (size_t)(colon - (buf + i)) : 0;
             if (!colon || name_len == 0) {
-                snprintf(err, errsz, "malformed header line '%.*s' (expected 'Name: value')",
+                bad_frame(err, "malformed header line '%.*s' (expected 'Name: value')",
                          (int)(end - i > 60 ? 60 : end - i), buf + i);
                 return -1;
             }
@@ -123,12 +139,12 @@ static long long parse_headers(const char *buf, size_t from, size_t to, char *er
                         n = n * 10 + (*p - '0');
                 }
                 if (!ok) {
-                    snprintf(err, errsz, "Content-Length '%.*s' is not a byte count",
+                    bad_frame(err, "Content-Length '%.*s' is not a byte count",
                              (int)(ve - v > 40 ? 40 : ve - v), v);
                     return -1;
                 }
                 if (n > (long long)PC_LSP_MAX_BODY) {
-                    snprintf(err, errsz, "Content-Length %lld exceeds the limit of %u bytes", n,
+                    bad_frame(err, "Content-Length %lld exceeds the limit of %u bytes", n,
                              PC_LSP_MAX_BODY);
                     return -1;
                 }
@@ -139,12 +155,11 @@ static long long parse_headers(const char *buf, size_t from, size_t to, char *er
         i = eol + 1;
     }
     if (length < 0)
-        snprintf(err, errsz, "header without Content-Length");
+        bad_frame(err, "header without Content-Length");
     return length;
 }
 
-pc_lsp_frame pc_lsp_reader_next(pc_lsp_reader *r, const char **body, size_t *len, char *err,
-                                size_t errsz)
+pc_lsp_frame pc_lsp_reader_next(pc_lsp_reader *r, const char **body, size_t *len, char **err)
 {
     if (r->resync) {
         size_t next = find_content_length(r, r->start);
@@ -163,13 +178,13 @@ pc_lsp_frame pc_lsp_reader_next(pc_lsp_reader *r, const char **body, size_t *len
     size_t body_at;
     if (!header_end(r, &body_at)) {
         if (r->len - r->start > PC_LSP_MAX_HEADER) {
-            snprintf(err, errsz, "header block longer than %u bytes", PC_LSP_MAX_HEADER);
+            bad_frame(err, "header block longer than %u bytes", PC_LSP_MAX_HEADER);
             resync(r);
             return PC_LSP_FRAME_BAD;
         }
         return PC_LSP_FRAME_NEED_MORE;
     }
-    long long n = parse_headers(r->buf, r->start, body_at, err, errsz);
+    long long n = parse_headers(r->buf, r->start, body_at, err);
     if (n < 0) {
         resync(r);
         return PC_LSP_FRAME_BAD;

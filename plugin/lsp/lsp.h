@@ -83,9 +83,9 @@ typedef struct pc_lsp_reader {
 void pc_lsp_reader_init(pc_lsp_reader *r);
 void pc_lsp_reader_free(pc_lsp_reader *r);
 void pc_lsp_reader_feed(pc_lsp_reader *r, const char *data, size_t n);
-/* Next message.  On PC_LSP_FRAME_BAD, err (errsz bytes) says what was wrong. */
-pc_lsp_frame pc_lsp_reader_next(pc_lsp_reader *r, const char **body, size_t *len, char *err,
-                                size_t errsz);
+/* Next message.  On PC_LSP_FRAME_BAD, *err says what was wrong (pc_mem_free it; err may be
+ * NULL), as the library's errors do (poolcheck/support.h). */
+pc_lsp_frame pc_lsp_reader_next(pc_lsp_reader *r, const char **body, size_t *len, char **err);
 /* Frame and write one JSON body. */
 bool pc_lsp_write_body(const pc_lsp_transport *t, const char *body, size_t len);
 

@@ -260,10 +260,10 @@ static bool add_set(settings *c, const char *arg, pc_sb *problems)
 {
     pc_option opt;
     memset(&opt, 0, sizeof opt);
-    const char *err = NULL;
+    char *err = NULL;
     if (!pc_cfg_parse_set(c->arena, arg, &opt, &err)) {
-        pc_sb_printf(problems, "%sset '%s': %s", problems->len ? "; " : "", arg,
-                     err ? err : "invalid");
+        pc_sb_printf(problems, "%sset '%s': %s", problems->len ? "; " : "", arg, err);
+        pc_mem_free(err);
         return false;
     }
     opt.site = PC_SITE_COMMAND_LINE;   /* the editor's `set` is the command line's --set */
@@ -305,10 +305,11 @@ static char *doc_text(const pc_lsp_server *s, const char *text, size_t *len)
 static bool add_binding(settings *c, const char *name, size_t name_len, const char *value,
                         pc_sb *problems)
 {
-    char msg[PC_BIND_MSG_MAX];
+    char *err = NULL;
     pc_binding b;
-    if (!pc_cfg_bind_parse_pair(c->arena, name, name_len, value, &b, msg)) {
-        pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", msg);
+    if (!pc_cfg_bind_parse_pair(c->arena, name, name_len, value, &b, &err)) {
+        pc_sb_printf(problems, "%s%s", problems->len ? "; " : "", err);
+        pc_mem_free(err);
         return false;
     }
     PC_VEC_PUSH(c->binds, b);
@@ -601,7 +602,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         oarena = pc_arena_new();
         pc_check_opts_layer(&o, &l, oarena);
     }
-    const char *err = NULL;
+    char *err = NULL;
     int64_t t0 = s->tr.now_ms(s->tr.ctx);
     o.analysis.max_walk_seconds = s->opts.max_walk_seconds;
     o.analysis.cancelled = analysis_cancelled;
@@ -623,6 +624,7 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
          * input that cancelled it has been served (an edit reschedules it itself) */
         if (fr)
             pc_file_result_free(fr);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         s->cancel = false;
         d->pending = true;
@@ -633,7 +635,8 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
         return;
     }
     if (!fr) {
-        tell_user(s, MSG_ERROR, "poolcheck: %s", err ? err : "the analysis failed");
+        tell_user(s, MSG_ERROR, "poolcheck: %s", err);
+        pc_mem_free(err);
         pc_arena_free(oarena);
         return;
     }
@@ -1248,14 +1251,16 @@ static void handle_message(pc_lsp_server *s, const char *body, size_t len)
     if (patched)
         body = patched;
     /* the one strict reader (poolcheck/json.h), then the cJSON tree the handlers walk */
-    pc_json_error je;
-    pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &je);
+    pc_json_pos at = {0};
+    char *why = NULL;
+    pc_json_doc *doc = pc_json_parse(body, len, PC_JSON_ALLOW_NUL, &at, &why);
     cJSON *msg = doc ? pc_json_to_cjson(pc_json_root(doc)) : NULL;
     s->msg_json = msg ? pc_json_root(doc) : NULL;
     if (!msg) {
         pc_json_free(doc);
         send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: invalid JSON at byte %zu of %zu (line %u, column %u: %s)",
-                   je.at.off, len, je.at.line, je.at.col, je.msg);
+                   at.off, len, at.line, at.col, why ? why : "not representable");
+        pc_mem_free(why);
         pc_mem_free(patched);
         return;
     }
@@ -1352,14 +1357,17 @@ static void drain(pc_lsp_server *s)
     for (;;) {
         const char *body;
         size_t len;
-        char err[200];
-        pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, err, sizeof err);
-        if (f == PC_LSP_FRAME_NEED_MORE || s->stop)
+        char *err = NULL;
+        pc_lsp_frame f = pc_lsp_reader_next(&s->reader, &body, &len, &err);
+        if (f == PC_LSP_FRAME_NEED_MORE || s->stop) {
+            pc_mem_free(err);
             break;
+        }
         if (f == PC_LSP_FRAME_BAD)
             send_error(s, NULL, PC_LSP_PARSE_ERROR, "Parse error: bad message header: %s", err);
         else
             handle_message(s, body, len);
+        pc_mem_free(err);
     }
 }
 

@@ -35,32 +35,50 @@ START_TEST(values_decimal_within_int64)
 }
 END_TEST
 
+/* text is refused with the message want, which is the caller's to free */
+static void refused(pc_arena *a, const char *text, const char *want)
+{
+    pc_binding b;
+    char *err = NULL;
+    ck_assert_msg(!pc_cfg_bind_parse(a, text, &b, &err), "'%s' accepted", text);
+    ck_assert_ptr_nonnull(err);
+    ck_assert_str_eq(err, want);
+    pc_mem_free(err);
+}
+
 START_TEST(split_at_first_equals_one_wording)
 {
     pc_arena *a = pc_arena_new();
-    char msg[PC_BIND_MSG_MAX];
+    char *err = NULL;
     pc_binding b;
-    ck_assert(pc_cfg_bind_parse(a, "x.shape[0]=1000", &b, msg));
+    ck_assert(pc_cfg_bind_parse(a, "x.shape[0]=1000", &b, &err));
+    ck_assert_ptr_null(err); /* success leaves *err alone */
     ck_assert_str_eq(b.name, "x.shape[0]");
     ck_assert_int_eq(b.value, 1000);
 
     /* the first '=' splits: "a=b=3" is name 'a', value 'b=3', not an integer */
-    ck_assert(!pc_cfg_bind_parse(a, "a=b=3", &b, msg));
-    ck_assert_str_eq(msg, "bind 'a=b=3': 'b=3' is not an integer (decimal digits, within int64)");
-    ck_assert(!pc_cfg_bind_parse(a, "n", &b, msg));
-    ck_assert_str_eq(msg, "bind expects NAME=VALUE, got 'n'");
-    ck_assert(!pc_cfg_bind_parse(a, "=3", &b, msg));
-    ck_assert_str_eq(msg, "bind expects NAME=VALUE, got '=3'");
-    ck_assert(!pc_cfg_bind_parse(a, "n=", &b, msg));
-    ck_assert_str_eq(msg, "bind expects NAME=VALUE, got 'n='");
-    ck_assert(!pc_cfg_bind_parse(a, "n=99999999999999999999", &b, msg));
-    ck_assert_str_eq(msg, "bind 'n=99999999999999999999': '99999999999999999999' is not an integer "
-                          "(decimal digits, within int64)");
-    ck_assert(!pc_cfg_bind_parse_pair(a, "n", 1, NULL, &b, msg));
-    ck_assert_str_eq(msg, "bind expects NAME=VALUE, got 'n'");
-    ck_assert(pc_cfg_bind_parse_pair(a, "nn", 1, "-4", &b, msg));
+    refused(a, "a=b=3", "bind 'a=b=3': 'b=3' is not an integer (decimal digits, within int64)");
+    refused(a, "n", "bind expects NAME=VALUE, got 'n'");
+    refused(a, "=3", "bind expects NAME=VALUE, got '=3'");
+    refused(a, "n=", "bind expects NAME=VALUE, got 'n='");
+    refused(a, "n=99999999999999999999", "bind 'n=99999999999999999999': '99999999999999999999' is not an "
+                                         "integer (decimal digits, within int64)");
+    ck_assert(!pc_cfg_bind_parse_pair(a, "n", 1, NULL, &b, &err));
+    ck_assert_str_eq(err, "bind expects NAME=VALUE, got 'n'");
+    pc_mem_free(err);
+    err = NULL;
+    ck_assert(pc_cfg_bind_parse_pair(a, "nn", 1, "-4", &b, &err));
+    ck_assert_ptr_null(err);
     ck_assert_str_eq(b.name, "n");
     ck_assert_int_eq(b.value, -4);
+    /* no room limit (there was a 512-byte buffer): a long name comes back whole */
+    char name[2000];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    ck_assert(!pc_cfg_bind_parse(a, name, &b, &err));
+    ck_assert_uint_eq(strlen(err), strlen("bind expects NAME=VALUE, got ''") + sizeof name - 1);
+    pc_mem_free(err);
+    ck_assert(!pc_cfg_bind_parse(a, "n", &b, NULL)); /* err NULL: no message wanted */
     pc_arena_free(a);
 }
 END_TEST

@@ -136,7 +136,7 @@ static pc_loc at(const char *file, uint32_t line)
 
 START_TEST(test_select_globs)
 {
-    const char *err = NULL;
+    char *err = NULL;
     pc_diag_sink *s = pc_diag_sink_new();
     for (int i = 0; i < 12; i++)
         ck_assert(pc_diag_selected(s, i)); /* default: all */
@@ -156,6 +156,7 @@ START_TEST(test_select_globs)
     ck_assert(!pc_diag_selected(s, 5));
     ck_assert(!pc_diag_set_checks(s, "PC*,PC099", &err));
     ck_assert_ptr_nonnull(strstr(err, "PC099"));
+    pc_mem_free(err); /* the caller's to free (it outlives the sink) */
     ck_assert(!pc_diag_selected(s, 5)); /* unchanged after an error */
     /* Unselected checks report nothing and count nothing. */
     ck_assert_ptr_null(pc_diag_report(s, 5, at("a.py", 1), NULL, "x"));
@@ -166,7 +167,7 @@ END_TEST
 
 START_TEST(test_werror)
 {
-    const char *err = NULL;
+    char *err = NULL;
     pc_diag_sink *s = pc_diag_sink_new();
     ck_assert(pc_diag_set_werror(s, "PC006,assemble-no-headroom,PC007", &err));
     pc_diag *d = pc_diag_report(s, 5, at("a.py", 1), "k", "too shallow %d", 3);
@@ -185,6 +186,8 @@ START_TEST(test_werror)
     ck_assert_uint_eq(pc_diag_count(s, PC_SEV_ERROR), 2);
     ck_assert(!pc_diag_set_werror(s, "nonsense", &err));
     pc_diag_sink_free(s);
+    ck_assert_str_eq(err, "--warnings-as-errors: 'nonsense' matches no check (see --list-checks)");
+    pc_mem_free(err);
 }
 END_TEST
 
@@ -1000,7 +1003,7 @@ START_TEST(test_lint_selection_and_suppression)
 {
     lf f;
     lf_setup(&f, PC_LANG_PYTHON, NULL, NULL);
-    const char *err = NULL;
+    char *err = NULL;
     ck_assert(pc_diag_set_checks(lf_sink(&f), "PC*,-suggest-precise-config", &err));
     lf_lint(&f);
     ck_assert_uint_eq(lf_count(&f, "PC009"), 0);

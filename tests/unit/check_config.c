@@ -438,8 +438,9 @@ END_TEST
 static pc_option set(const char *arg)
 {
     pc_option o;
-    const char *err = NULL;
+    char *err = NULL;
     ck_assert_msg(pc_cfg_parse_set(A, arg, &o, &err), "--set %s: %s", arg, err ? err : "");
+    ck_assert_ptr_null(err);
     ck_assert_int_eq(o.site, PC_SITE_COMMAND_LINE);
     ck_assert_int_eq(o.kernel, -1);
     ck_assert(!o.in_kernel);
@@ -528,15 +529,22 @@ START_TEST(parse_set_forms)
     set_text("k=1,,2", "k", PC_OPT_LIST, "[1, '', 2]");
     set_text("k=[1, 'a]b', \"c,\"]", "k", PC_OPT_LIST, "[1, 'a]b', 'c,']");
     /* errors */
-    const char *err = NULL;
+    char *err = NULL;
     pc_option bad;
     ck_assert(!pc_cfg_parse_set(A, "stitch_function_max_num", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
+    pc_mem_free(err);
     err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "=64", &bad, &err));
     ck_assert_str_eq(err, "expected KEY=VALUE");
+    pc_mem_free(err);
+    err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "  =64", &bad, &err));
+    pc_mem_free(err);
+    err = NULL;
     ck_assert(!pc_cfg_parse_set(A, "", &bad, &err));
+    ck_assert_str_eq(err, "expected KEY=VALUE");
+    pc_mem_free(err);
 }
 END_TEST
 
@@ -1029,7 +1037,7 @@ static char *stderr_of_oom(const char *path, uint64_t fail_at, bool analyse)
         pc_frontend *fe = analyse ? pc_frontend_new() : NULL;
         pc_mem_fail_after(fail_at);
         if (analyse) {
-            const char *why = NULL;
+            char *why = NULL;
             pc_check_file(fe, path, NULL, 0, NULL, &why);
         } else {
             char *err = NULL;
@@ -1057,7 +1065,7 @@ START_TEST(oom_names_the_file)
     /* how many allocations an analysis makes here, to fail a few of them spread over it */
     pc_frontend *fe = pc_frontend_new();
     pc_mem_fail_after(0);
-    const char *why = NULL;
+    char *why = NULL;
     pc_file_result *fr = pc_check_file(fe, src, NULL, 0, NULL, &why);
     uint64_t total = pc_mem_count();
     pc_file_result_free(fr);

@@ -64,9 +64,9 @@ END_TEST
 
 static pc_json_doc *parse(const char *text)
 {
-    pc_json_error je;
-    pc_json_doc *d = pc_json_parse(text, strlen(text), 0, &je);
-    ck_assert_msg(d != NULL, "%s", je.msg);
+    char *why = NULL;
+    pc_json_doc *d = pc_json_parse(text, strlen(text), 0, NULL, &why);
+    ck_assert_msg(d != NULL, "%s", why);
     return d;
 }
 

@@ -750,7 +750,7 @@ START_TEST(seed_from_python_source)
     pc_check_opts opts;
     pc_check_opts_init(&opts);
     opts.next_opts = 0;
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, PC_SOURCE_DIR "/examples/k_tmp_to_d_emb.py", NULL, 0, &opts, &err);
     ck_assert_ptr_nonnull(fr);
     ck_assert_msg(!fr->model->fatal, "the Python frontend cannot read the seed example");
@@ -838,7 +838,7 @@ START_TEST(summary_first)
 }
 END_TEST
 
-/* ---- the Inputs section (issue 25 item 9) ------------------------------------------------------- */
+/* ---- the Inputs section: the report reproduces what it was run with ---------------------------- */
 
 /* s as the report writes it in text: the five markup characters as entities (s is ASCII). */
 static char *html_text(const char *s)

@@ -13,21 +13,26 @@
 
 static pc_json_doc *parse(const char *text, unsigned flags)
 {
-    pc_json_error e;
-    pc_json_doc *d = pc_json_parse(text, strlen(text), flags, &e);
-    ck_assert_msg(d != NULL, "refused '%s': %u:%u: %s", text, d ? 0 : e.at.line, d ? 0 : e.at.col, e.msg);
+    pc_json_pos at;
+    char *why = NULL;
+    pc_json_doc *d = pc_json_parse(text, strlen(text), flags, &at, &why);
+    ck_assert_msg(d != NULL, "refused '%s': %u:%u: %s", text, d ? 0 : at.line, d ? 0 : at.col, why);
+    ck_assert_ptr_null(why); /* success leaves *err alone */
     return d;
 }
 
 /* text is refused with "L:C: msg" */
 static void refused(const char *text, size_t len, unsigned flags, const char *want)
 {
-    pc_json_error e;
-    pc_json_doc *d = pc_json_parse(text, len, flags, &e);
+    pc_json_pos at;
+    char *why = NULL;
+    pc_json_doc *d = pc_json_parse(text, len, flags, &at, &why);
     ck_assert_msg(d == NULL, "accepted '%s'", text);
     char got[200];
-    snprintf(got, sizeof got, "%u:%u: %s", e.at.line, e.at.col, e.msg);
+    snprintf(got, sizeof got, "%u:%u: %s", at.line, at.col, why);
+    pc_mem_free(why);
     ck_assert_msg(strcmp(got, want) == 0, "'%s': got '%s', want '%s'", text, got, want);
+    ck_assert_ptr_null(pc_json_parse(text, len, flags, NULL, NULL)); /* neither wanted */
 }
 
 /* a string literal, NUL bytes and all */
@@ -158,8 +163,7 @@ START_TEST(depth_limit)
     memset(deep + n, ']', n);
     deep[2 * n] = 0;
     refused(deep, 2 * n, 0, "1:1001: nesting deeper than 1000 levels");
-    pc_json_error e;
-    pc_json_doc *d = pc_json_parse(deep + n - PC_JSON_MAX_DEPTH, 2 * PC_JSON_MAX_DEPTH, 0, &e);
+    pc_json_doc *d = pc_json_parse(deep + n - PC_JSON_MAX_DEPTH, 2 * PC_JSON_MAX_DEPTH, 0, NULL, NULL);
     ck_assert_ptr_nonnull(d); /* exactly the limit */
     pc_json_free(d);
     free(deep);
@@ -229,6 +233,22 @@ START_TEST(cjson_uses_pc_mem)
 }
 END_TEST
 
+/* The helpers behind every library *err (poolcheck/support.h, "Errors, one way"). */
+START_TEST(error_messages_owned)
+{
+    char *err = NULL;
+    ck_assert(!pc_err_set(&err, "cannot open '%s': %s", "x.json", "No such file or directory"));
+    ck_assert_str_eq(err, "cannot open 'x.json': No such file or directory");
+    ck_assert(!pc_err_set(&err, "second %d", 2)); /* replaces, freeing the first (ASan/valgrind) */
+    ck_assert_str_eq(err, "second 2");
+    pc_err_clear(&err);
+    ck_assert_ptr_null(err);
+    pc_err_clear(&err);         /* already clear */
+    pc_err_clear(NULL);
+    ck_assert(!pc_err_set(NULL, "unwanted %s", "message"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("json");
@@ -242,6 +262,7 @@ static Suite *suite(void)
     tcase_add_test(t, nul_escapes);
     tcase_add_test(t, to_cjson);
     tcase_add_test(t, cjson_uses_pc_mem);
+    tcase_add_test(t, error_messages_owned);
     suite_add_tcase(s, t);
     return s;
 }

@@ -21,7 +21,7 @@ static void teardown(void) { pc_arena_free(A); A = NULL; }
 
 static pc_expr *P(const char *text)
 {
-    const char *err = NULL;
+    char *err = NULL;
     pc_expr *e = pc_expr_parse(A, text, &err);
     ck_assert_msg(e != NULL, "parse '%s': %s", text, err ? err : "?");
     return e;
@@ -181,10 +181,11 @@ START_TEST(expr_parse_errors)
         {"x[", "trailing characters"}, {"a]", "trailing characters"}, {"max(a, b", "expected ')'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        const char *err = NULL;
+        char *err = NULL;
         ck_assert_msg(pc_expr_parse(A, bad[i].text, &err) == NULL, "'%s' parsed", bad[i].text);
         ck_assert_msg(err && strcmp(err, bad[i].err) == 0, "'%s': got '%s', want '%s'", bad[i].text,
                       err ? err : "(null)", bad[i].err);
+        pc_mem_free(err);
     }
     /* deep nesting and huge inputs are refused, not a stack overflow */
     size_t n = 100000;
@@ -193,13 +194,17 @@ START_TEST(expr_parse_errors)
     deep[n] = '1';
     memset(deep + n + 1, ')', n);
     deep[2 * n + 1] = 0;
-    const char *err = NULL;
+    char *err = NULL;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
     ck_assert_str_eq(err, "expression nested too deeply");
+    pc_mem_free(err);
+    err = NULL;
     memset(deep, '-', 2 * n);
     deep[2 * n] = '1';
     deep[2 * n + 1] = 0;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
+    pc_mem_free(err);
+    err = NULL;
     for (size_t i = 0; i < n; i++) {
         deep[2 * i] = 'a';
         deep[2 * i + 1] = '+';
@@ -207,6 +212,7 @@ START_TEST(expr_parse_errors)
     deep[2 * n - 1] = 0;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
     ck_assert_str_eq(err, "expression too large");
+    pc_mem_free(err);
     free(deep);
 }
 END_TEST
@@ -306,10 +312,11 @@ START_TEST(expr_condition_parse_errors)
         {"a ! b", "trailing characters"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        const char *err = NULL;
+        char *err = NULL;
         ck_assert_msg(pc_expr_parse(A, bad[i].text, &err) == NULL, "'%s' parsed", bad[i].text);
         ck_assert_msg(err && strcmp(err, bad[i].err) == 0, "'%s': got '%s', want '%s'", bad[i].text,
                       err ? err : "(null)", bad[i].err);
+        pc_mem_free(err);
     }
     /* a long chain of nots is refused, not a stack overflow */
     size_t n = 50000;
@@ -318,9 +325,10 @@ START_TEST(expr_condition_parse_errors)
         memcpy(deep + 4 * i, "not ", 4);
     deep[4 * n] = 'a';
     deep[4 * n + 1] = 0;
-    const char *err = NULL;
+    char *err = NULL;
     ck_assert_ptr_null(pc_expr_parse(A, deep, &err));
     ck_assert_ptr_nonnull(err);
+    pc_mem_free(err);
     free(deep);
 }
 END_TEST

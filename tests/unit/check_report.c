@@ -93,7 +93,7 @@ START_TEST(test_text_promoted_unlocated_tabs)
 {
     lf f;
     lf_setup(&f, PC_LANG_PYTHON, "[64, 1, 1]", T_64_1_1);
-    const char *err;
+    char *err = NULL;
     ck_assert(pc_diag_set_werror(lf_sink(&f), "PC011", &err));
     /* --set with a bad value: no place in a file. */
     pc_arena *a = pc_arena_new();
@@ -655,7 +655,7 @@ static pc_file_result *analyse(pc_frontend *fe, const char *path)
 {
     pc_check_opts o;
     pc_check_opts_init(&o);
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
     ck_assert_msg(fr != NULL, "%s", err ? err : "");
     ck_assert_msg(!fr->model->fatal, "%s could not be analysed", path);
@@ -884,7 +884,7 @@ static pc_file_result *analyse_text(pc_frontend *fe, const char *path, const cha
     pc_check_opts o;
     pc_check_opts_init(&o);
     o.checks = checks;
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, text, strlen(text), &o, &err);
     ck_assert_msg(fr != NULL, "%s", err ? err : "");
     ck_assert_msg(!fr->model->fatal, "%s could not be analysed", path);

@@ -490,7 +490,7 @@ static pc_file_result *analyse(pc_frontend *fe, const char *path)
 {
     pc_check_opts o;
     pc_check_opts_init(&o);
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, path, NULL, 0, &o, &err);
     ck_assert_msg(fr != NULL, "%s: %s", path, err ? err : "?");
     return fr;

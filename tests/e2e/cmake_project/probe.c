@@ -22,11 +22,12 @@ int main(int argc, char **argv)
         return 2;
     }
     pc_frontend *fe = pc_frontend_new();
-    const char *err = NULL;
+    char *err = NULL;
     pc_file_result *fr = pc_check_file(fe, argv[1], text, len, NULL, &err);
     pc_mem_free(text);
     if (!fr) {
-        fprintf(stderr, "probe: %s\n", err ? err : "analysis failed");
+        fprintf(stderr, "probe: %s\n", err);
+        pc_mem_free(err);
         pc_frontend_free(fe);
         return 2;
     }

@@ -28,10 +28,11 @@ int main(int argc, char **argv)
     }
     int status = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *err = NULL;
+        char *err = NULL;
         files[i] = pc_check_file(fe, argv[i + 2], NULL, 0, &opts, &err);
         if (!files[i]) {
-            fprintf(stderr, "%s: %s\n", argv[i + 2], err ? err : "cannot analyse");
+            fprintf(stderr, "%s: %s\n", argv[i + 2], err);
+            pc_mem_free(err);
             return 2;
         }
         if (files[i]->model->fatal)

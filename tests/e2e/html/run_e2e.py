@@ -148,7 +148,7 @@ def element_text(node):
 
 
 def check_inputs(dom):
-    """The Inputs section (issue 25 item 9): the command line, the --set and --bind with their
+    """The Inputs section (the report reproduces what it was run with): the command line, the --set and --bind with their
     source, and the three snippets to paste."""
     by_id = {}
     for tag in ('section', 'pre', 'h3'):
