@@ -499,8 +499,9 @@ static bool stop_requested(const pc_lsp_server *s)
     for (;;) {
         const char *body;
         size_t len;
-        char err[200];
-        pc_lsp_frame f = pc_lsp_reader_next(&r, &body, &len, err, sizeof err);
+        char *err = NULL; /* a bad header: the server answers it once the parse is over */
+        pc_lsp_frame f = pc_lsp_reader_next(&r, &body, &len, &err);
+        pc_mem_free(err);
         if (f == PC_LSP_FRAME_NEED_MORE || stop)
             break;
         if (f != PC_LSP_FRAME_MESSAGE)
