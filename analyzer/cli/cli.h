@@ -83,6 +83,9 @@ void pc_cli_unknown_option(const char *command, const char *arg, const char *hel
 /* The words of --emit-config (check and plan) and of a --format that is text or json (logs, plan). */
 extern const char *const pc_cli_emit_config_choices[];
 extern const char *const pc_cli_text_json_choices[];
+/* "no kernel named NAME in FILE" for a --kernel-name that names none of m's kernels, with the
+ * nearest name (pc_cfg_nearest's rule) as "did you mean" and the kernels the file has. */
+void pc_cli_no_such_kernel(const pc_model *m, const char *name, const char *file);
 /* Finish an output stream: flush stdout, close any other.  When a write to it failed (a closed or
  * full stdout, a full disk) print "cannot write 'NAME': why" and return false: the caller exits 2,
  * because a report that never arrived is an error, not silence. */

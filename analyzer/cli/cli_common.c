@@ -149,6 +149,28 @@ bool pc_cli_output_is_input(const char *option, const char *out, int argc, char 
     return true;
 }
 
+void pc_cli_no_such_kernel(const pc_model *m, const char *name, const char *file)
+{
+    if (!m->nkernels) {
+        pc_cli_error("no kernel named '%s' in '%s' (it has no kernel)", name, file);
+        return;
+    }
+    const char **names = pc_mem_calloc((size_t)m->nkernels + 1, sizeof *names);
+    pc_sb list = {0};
+    for (int k = 0; k < m->nkernels; k++) {
+        names[k] = m->kernels[k].name;
+        pc_sb_printf(&list, "%s'%s'", k ? ", " : "", m->kernels[k].name);
+    }
+    const char *near = pc_cfg_nearest(name, names, (size_t)m->nkernels, -1);
+    if (near) /* the other kernels after the question, as `rule` puts its pointer */
+        pc_cli_error("no kernel named '%s' in '%s'; did you mean '%s'?%s%s%s", name, file, near,
+                     m->nkernels > 1 ? " (it has " : "", m->nkernels > 1 ? list.data : "", m->nkernels > 1 ? ")" : "");
+    else
+        pc_cli_error("no kernel named '%s' in '%s'; it has %s", name, file, list.data);
+    pc_sb_free(&list);
+    pc_mem_free(names);
+}
+
 bool pc_cli_close_output(FILE *f, const char *name)
 {
     errno = 0;

@@ -50,18 +50,6 @@ static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return true;
 }
 
-/* The kernel of m whose name is nearest to name (pc_cfg_nearest's rule), for the "did you mean" of a
- * --kernel-name that names none; NULL when none is near. */
-static const char *nearest_kernel(const pc_model *m, const char *name)
-{
-    const char **names = pc_mem_calloc((size_t)m->nkernels + 1, sizeof *names);
-    for (int k = 0; k < m->nkernels; k++)
-        names[k] = m->kernels[k].name;
-    const char *near = pc_cfg_nearest(name, names, (size_t)m->nkernels, -1);
-    pc_mem_free(names);
-    return near;
-}
-
 /* The prediction of `--kernel FILE` (element-wise maximum over its kernels, or the one named).
  * Returns the analysis (the caller frees it, after the HTML report that draws it), or NULL
  * after printing an error (exit 2). */
@@ -97,23 +85,10 @@ static pc_file_result *kernel_prediction(pc_cli_common *c, pc_frontend *fe, cons
         used++;
     }
     if (ok && used == 0) {
-        if (name) {
-            pc_sb names = {0};
-            for (int k = 0; k < fr->model->nkernels; k++)
-                pc_sb_printf(&names, "%s'%s'", k ? ", " : "", fr->model->kernels[k].name);
-            char *list = pc_sb_take(&names);
-            const char *near = nearest_kernel(fr->model, name);
-            if (near) /* the other kernels after the question, as `rule` puts its pointer */
-                pc_cli_error("no kernel named '%s' in '%s'; did you mean '%s'?%s%s%s", name, file, near,
-                             fr->model->nkernels > 1 ? " (it has " : "", fr->model->nkernels > 1 ? list : "",
-                             fr->model->nkernels > 1 ? ")" : "");
-            else
-                pc_cli_error("no kernel named '%s' in '%s'%s%s", name, file,
-                             fr->model->nkernels ? "; it has " : " (it has no kernel)", list);
-            pc_mem_free(list);
-        } else {
+        if (name)
+            pc_cli_no_such_kernel(fr->model, name, file);
+        else
             pc_cli_error("no kernel in '%s'", file);
-        }
         ok = false;
     }
     if (!ok) {

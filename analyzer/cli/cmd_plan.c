@@ -218,18 +218,6 @@ static void plan_kernels(const pc_cli_common *c, const pc_file_result *fr, const
     }
 }
 
-/* The kernel of m whose name is nearest to name (pc_cfg_nearest's rule), for the "did you mean" of a
- * --kernel-name that names none; NULL when none is near. */
-static const char *nearest_kernel(const pc_model *m, const char *name)
-{
-    const char **names = pc_mem_calloc((size_t)m->nkernels + 1, sizeof *names);
-    for (int k = 0; k < m->nkernels; k++)
-        names[k] = m->kernels[k].name;
-    const char *near = pc_cfg_nearest(name, names, (size_t)m->nkernels, -1);
-    pc_mem_free(names);
-    return near;
-}
-
 int pc_cmd_plan(int argc, char **argv)
 {
     pc_cli_common c;
@@ -278,11 +266,7 @@ int pc_cmd_plan(int argc, char **argv)
 
     plan_kernels(&c, fr, &pa, logs, &items, &status);
     if (pa.kernel_name && fr->model->nkernels && !items.count && status == PC_EXIT_OK) {
-        const char *near = nearest_kernel(fr->model, pa.kernel_name);
-        if (near)
-            pc_cli_error("no kernel named '%s' in '%s'; did you mean '%s'?", pa.kernel_name, file, near);
-        else
-            pc_cli_error("no kernel named '%s' in '%s'", pa.kernel_name, file);
+        pc_cli_no_such_kernel(fr->model, pa.kernel_name, file);
         status = PC_EXIT_USAGE;
         goto done;
     }

@@ -118,7 +118,8 @@ START_TEST(kernel_name_did_you_mean)
     pc_test_output_free(&o);
     o = pc_test_poolcheck("plan", "--no-config-lookup", f.py, "--budget-kb", "64", "--kernel-name", "kbb", NULL);
     ck_assert_int_eq(o.status, 2);
-    ck_assert_msg(has(o.err, "no kernel named 'kbb' in '") && has(o.err, "'; did you mean 'kb'?\n"), "%s", o.err);
+    ck_assert_msg(has(o.err, "no kernel named 'kbb' in '") && has(o.err, "'; did you mean 'kb'? (it has 'ka', 'kb')\n"),
+                  "%s", o.err);
     pc_test_output_free(&o);
     teardown(&f);
 }
