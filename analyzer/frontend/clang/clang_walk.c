@@ -289,9 +289,36 @@ static enum CXChildVisitResult scope_fn_visit(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Continue;
 }
 
+/* The name of a real-gtest test, whose class is Suite_Name_Test: Suite.Name from the TEST(Suite,
+ * Name) (or TEST_F, TEST_P) the TestBody definition `fn` expands from, as the stub names it;
+ * the class name less "_Test" when the definition is not written as such a macro. */
+static const char *real_gtest_name(pc_cx *cx, CXCursor fn, const char *cls)
+{
+    size_t n = strlen(cls);
+    const char *name = n > 5 && !strcmp(cls + n - 5, "_Test") ? pc_arena_strndup(cx->scratch, cls, n - 5) : cls;
+    uint32_t b, e;
+    if (!pc_clang_offsets(cx, fn, &b, &e))
+        return name;
+    pc_ctoks toks = {0};
+    /* the macro's name and its arguments, up to the first ')': `TEST ( Suite , Name )` */
+    const char *close = b < cx->srclen ? memchr(cx->src + b, ')', cx->srclen - b) : NULL;
+    if (close)
+        pc_clang_src_lex(cx, b, (size_t)(close - cx->src) + 1, &toks);
+    const pc_ctok *t = toks.items;
+    if (toks.count >= 6 && t[0].kind == PC_CTOK_IDENT && pc_ctok_is(&t[1], "(") && t[2].kind == PC_CTOK_IDENT &&
+        pc_ctok_is(&t[3], ",") && t[4].kind == PC_CTOK_IDENT && pc_ctok_is(&t[5], ")")) {
+        const char *joined = pc_arena_printf(cx->scratch, "%.*s_%.*s", (int)t[2].len, t[2].text, (int)t[4].len,
+                                             t[4].text);
+        if (!strcmp(joined, name)) /* the class is the one this macro names */
+            name = pc_arena_printf(cx->scratch, "%.*s.%.*s", (int)t[2].len, t[2].text, (int)t[4].len, t[4].text);
+    }
+    PC_VEC_FREE(toks);
+    return name;
+}
+
 /* The test or host function the statement `s` (a kernel's FUNCTION) is in: gtest's Suite.Name for a
- * TEST / TEST_F body (the stub's pc_stub_test member; with the real gtest, its class name less
- * "_Test"), else the function's name.  NULL outside the main file. */
+ * TEST / TEST_F body (the stub's pc_stub_test member; with the real gtest, real_gtest_name), else
+ * the function's name.  NULL outside the main file. */
 static const char *kernel_scope(pc_cx *cx, CXCursor s)
 {
     uint32_t sb, se;
@@ -324,11 +351,8 @@ static const char *kernel_scope(pc_cx *cx, CXCursor s)
                 !clang_Cursor_isNull(pc_clang_decl_init(ch.items[i])))
                 test = pc_clang_value_string(cx, pc_clang_decl_init(ch.items[i]));
         PC_VEC_FREE(ch);
-        if (!test) {
-            const char *c = pc_clang_spelling(cx, cls);
-            size_t n = strlen(c);
-            test = n > 5 && !strcmp(c + n - 5, "_Test") ? pc_arena_strndup(cx->scratch, c, n - 5) : c;
-        }
+        if (!test)
+            test = real_gtest_name(cx, fn, pc_clang_spelling(cx, cls));
         name = test;
     }
     return *name ? pc_model_strdup(cx->m, name) : NULL;
