@@ -1317,7 +1317,8 @@ END_TEST
 /* The real C++ standard library and gtest's naming, with the real-header macros of real_header:
  * the real std::vector's initializer-list constructor has a default allocator argument (the stub's
  * vector has none), and the real TEST(Suite, Name) is a class Suite_Name_Test whose TestBody is
- * defined out of line (the stub's TEST carries the name as a string). */
+ * defined out of line (the stub's TEST carries the name as a string).  And a FUNCTION written out
+ * as a for-range over a RecordFunc variable, which only the real RecordFunc can iterate. */
 static const char *const real_tile_shape =
     "#pragma once\n"
     "#include <cstdint>\n"
@@ -1349,6 +1350,18 @@ static const char *const real_gtest_kernel =
     "        LOOP(\"L0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1)) {\n"
     "            TileShape::Current().SetVecTile({16, 32});\n"
     "            Assemble(Exp(View(a, {16, 16}, {i * 16, 0})), {i * 16, 0}, o);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    /* FUNCTION written out, as upstream's test_encode.cpp does */
+    "void WrittenOut()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {32, 16}, \"x\");\n"
+    "    Tensor y(DT_FP32, {32, 16}, \"y\");\n"
+    "    RecordFunc rec(\"written_out\", {x}, {y});\n"
+    "    for ([[maybe_unused]] auto &step : rec) {\n"
+    "        LOOP(\"W0\", FunctionType::DYNAMIC_LOOP, j, LoopRange(0, 2, 1)) {\n"
+    "            Assemble(Exp(View(x, {16, 16}, {j * 16, 0})), {j * 16, 0}, y);\n"
     "        }\n"
     "    }\n"
     "}\n";
@@ -1383,6 +1396,10 @@ START_TEST(real_std_library_and_gtest)
     ck_assert_int_eq(t->nvec, 2);
     ck_assert_int_eq(t->vec[0], 16);
     ck_assert_int_eq(t->vec[1], 32);
+    const pc_kernel *w = kernel_named(m, "written_out"); /* its name and lists from `rec`'s declaration */
+    ck_assert_int_eq(tensor_var(w, "x")->kind, PC_TENSOR_PARAM);
+    ck_assert_int_eq(tensor_var(w, "y")->kind, PC_TENSOR_PARAM);
+    expect_int(loop_named(w, "W0", 0)->end, 2, "written-out kernel's loop");
     pc_model_free(m);
     remove_tree(dir);
     free(dir);

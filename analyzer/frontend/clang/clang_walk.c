@@ -358,6 +358,60 @@ static const char *kernel_scope(pc_cx *cx, CXCursor s)
     return *name ? pc_model_strdup(cx->m, name) : NULL;
 }
 
+/* FUNCTION written out, as some upstream tests do with the real headers:
+ *     RecordFunc rec("name", {ins}, {outs});  for (auto &step : rec) { ... }
+ * or the temporary in the statement itself, `for (auto &step : RecordFunc("name", ...))`.  toks
+ * (the statement's header, from `for`) or the variable's declaration then gives the arguments
+ * [*a0, *a1) of the RecordFunc construction, in toks (replaced by the declaration's tokens). */
+static bool written_out_function(pc_cx *cx, CXCursor s, pc_ctoks *toks, int *a0, int *a1)
+{
+    int n = (int)toks->count;
+    for (int i = 0; i + 1 < n; i++)
+        if (pc_ctok_is(&toks->items[i], "RecordFunc") && pc_ctok_is(&toks->items[i + 1], "(")) {
+            *a0 = i + 2;
+            *a1 = pc_clang_match(toks->items, n, i + 1);
+            return *a1 < n;
+        }
+    /* the range is a variable: its declaration `RecordFunc rec("name", {ins}, {outs})` */
+    pc_clang_cursors ch = {0};
+    pc_clang_children(s, &ch);
+    CXCursor var = clang_getNullCursor();
+    for (size_t i = 0; i + 1 < ch.count && clang_Cursor_isNull(var); i++) {
+        CXCursor e = ch.items[i];
+        for (int depth = 0; depth < 4 && clang_getCursorKind(e) == CXCursor_UnexposedExpr; depth++) {
+            pc_clang_cursors inner = {0};
+            pc_clang_children(e, &inner);
+            e = inner.count == 1 ? inner.items[0] : clang_getNullCursor();
+            PC_VEC_FREE(inner);
+        }
+        if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_VarDecl)
+            var = clang_getCursorReferenced(e);
+    }
+    PC_VEC_FREE(ch);
+    pc_ctoks decl = {0};
+    if (clang_Cursor_isNull(var) || !pc_clang_cursor_tokens(cx, var, &decl)) {
+        PC_VEC_FREE(decl);
+        return false;
+    }
+    const char *vname = pc_clang_spelling(cx, var);
+    n = (int)decl.count;
+    for (int i = 0; i + 1 < n; i++)
+        if (pc_ctok_is(&decl.items[i], vname) &&
+            (pc_ctok_is(&decl.items[i + 1], "(") || pc_ctok_is(&decl.items[i + 1], "{"))) {
+            int close = pc_clang_match(decl.items, n, i + 1);
+            if (close >= n)
+                break;
+            PC_VEC_FREE(*toks);
+            *toks = decl;
+            *a0 = i + 2;
+            *a1 = close;
+            return true;
+        }
+    PC_VEC_FREE(decl);
+    return false;
+}
+
 void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 {
     pc_ctoks toks = {0};
@@ -370,6 +424,8 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
                              : pc_clang_cursor_loc(cx, s);
     if (have_header && cx->in_main)
         PC_VEC_PUSH(cx->function_offs, b);
+    if (have_header && pc_ctok_is(&toks.items[0], "for"))
+        have_header = written_out_function(cx, s, &toks, &a0, &a1);
     if (have_header) {
         int st[8], en[8];
         int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
