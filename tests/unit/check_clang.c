@@ -1364,6 +1364,9 @@ static const char *const real_gtest_kernel =
     "            Assemble(Exp(View(x, {16, 16}, {j * 16, 0})), {j * 16, 0}, y);\n"
     "        }\n"
     "    }\n"
+    "    for ([[maybe_unused]] auto &step : RecordFunc(\"written_temporary\", {y}, {x})) {\n"
+    "        Assemble(Exp(View(y, {16, 16}, {0, 0})), {0, 0}, x);\n"
+    "    }\n"
     "}\n";
 
 START_TEST(real_std_library_and_gtest)
@@ -1400,6 +1403,9 @@ START_TEST(real_std_library_and_gtest)
     ck_assert_int_eq(tensor_var(w, "x")->kind, PC_TENSOR_PARAM);
     ck_assert_int_eq(tensor_var(w, "y")->kind, PC_TENSOR_PARAM);
     expect_int(loop_named(w, "W0", 0)->end, 2, "written-out kernel's loop");
+    const pc_kernel *wt = kernel_named(m, "written_temporary");
+    ck_assert_int_eq(tensor_var(wt, "y")->kind, PC_TENSOR_PARAM);
+    ck_assert_int_eq(tensor_var(wt, "x")->kind, PC_TENSOR_PARAM);
     pc_model_free(m);
     remove_tree(dir);
     free(dir);
