@@ -1335,7 +1335,9 @@ static const char *const fake_gtest =
     "#define FAKE_GTEST_CLASS_(suite, name) suite##_##name##_Test\n"
     "#define TEST(suite, name) class FAKE_GTEST_CLASS_(suite, name) : public ::testing::Test {\\\n"
     "    void TestBody() override; };\\\n"
-    "  void FAKE_GTEST_CLASS_(suite, name)::TestBody()\n";
+    "  void FAKE_GTEST_CLASS_(suite, name)::TestBody()\n"
+    /* a project's wrapper with one more argument, as upstream's TEST_F_WITH_COST */
+    "#define TEST_WITH_COST(suite, name, seconds) TEST(suite, name)\n";
 
 static const char *const real_gtest_kernel =
     "#include \"tilefwk/tilefwk.h\"\n"
@@ -1367,6 +1369,12 @@ static const char *const real_gtest_kernel =
     "    for ([[maybe_unused]] auto &step : RecordFunc(\"written_temporary\", {y}, {x})) {\n"
     "        Assemble(Exp(View(y, {16, 16}, {0, 0})), {0, 0}, x);\n"
     "    }\n"
+    "}\n"
+    "TEST_WITH_COST(RealSuite, Costed, 98)\n"
+    "{\n"
+    "    Tensor c(DT_FP32, {16, 16}, \"c\");\n"
+    "    Tensor d(DT_FP32, {16, 16}, \"d\");\n"
+    "    FUNCTION(\"costed_kernel\", {c}, {d}) { Assemble(Exp(c), {0, 0}, d); }\n"
     "}\n";
 
 START_TEST(real_std_library_and_gtest)
@@ -1403,6 +1411,7 @@ START_TEST(real_std_library_and_gtest)
     ck_assert_int_eq(tensor_var(w, "x")->kind, PC_TENSOR_PARAM);
     ck_assert_int_eq(tensor_var(w, "y")->kind, PC_TENSOR_PARAM);
     expect_int(loop_named(w, "W0", 0)->end, 2, "written-out kernel's loop");
+    ck_assert_str_eq(kernel_named(m, "costed_kernel")->scope, "RealSuite.Costed");
     const pc_kernel *wt = kernel_named(m, "written_temporary");
     ck_assert_int_eq(tensor_var(wt, "y")->kind, PC_TENSOR_PARAM);
     ck_assert_int_eq(tensor_var(wt, "x")->kind, PC_TENSOR_PARAM);

@@ -290,8 +290,9 @@ static enum CXChildVisitResult scope_fn_visit(CXCursor c, CXCursor parent, CXCli
 }
 
 /* The name of a real-gtest test, whose class is Suite_Name_Test: Suite.Name from the TEST(Suite,
- * Name) (or TEST_F, TEST_P) the TestBody definition `fn` expands from, as the stub names it;
- * the class name less "_Test" when the definition is not written as such a macro. */
+ * Name) (or TEST_F, TEST_P, a project's wrapper with more arguments such as upstream's
+ * TEST_F_WITH_COST(Suite, Name, seconds)) the TestBody definition `fn` expands from, as the stub
+ * names it; the class name less "_Test" when the definition is not written as such a macro. */
 static const char *real_gtest_name(pc_cx *cx, CXCursor fn, const char *cls)
 {
     size_t n = strlen(cls);
@@ -300,13 +301,14 @@ static const char *real_gtest_name(pc_cx *cx, CXCursor fn, const char *cls)
     if (!pc_clang_offsets(cx, fn, &b, &e))
         return name;
     pc_ctoks toks = {0};
-    /* the macro's name and its arguments, up to the first ')': `TEST ( Suite , Name )` */
+    /* the macro's name and its arguments, up to the first ')': `TEST ( Suite , Name )` or
+     * `TEST_F_WITH_COST ( Suite , Name , 98 )` */
     const char *close = b < cx->srclen ? memchr(cx->src + b, ')', cx->srclen - b) : NULL;
     if (close)
         pc_clang_src_lex(cx, b, (size_t)(close - cx->src) + 1, &toks);
     const pc_ctok *t = toks.items;
     if (toks.count >= 6 && t[0].kind == PC_CTOK_IDENT && pc_ctok_is(&t[1], "(") && t[2].kind == PC_CTOK_IDENT &&
-        pc_ctok_is(&t[3], ",") && t[4].kind == PC_CTOK_IDENT && pc_ctok_is(&t[5], ")")) {
+        pc_ctok_is(&t[3], ",") && t[4].kind == PC_CTOK_IDENT && (pc_ctok_is(&t[5], ")") || pc_ctok_is(&t[5], ","))) {
         const char *joined = pc_arena_printf(cx->scratch, "%.*s_%.*s", (int)t[2].len, t[2].text, (int)t[4].len,
                                              t[4].text);
         if (!strcmp(joined, name)) /* the class is the one this macro names */
