@@ -16,7 +16,8 @@
 #             securec stand-in and what upstream's own build puts on the include path
 #             (framework/include, framework/src, framework/src/interface,
 #             framework/src/interface/machine/device, as its cmake/intf.cmake does; for an
-#             upstream file also its own directory and the tests' include/ directories), the
+#             upstream file also its own directory, the tests' include/ directories and
+#             framework/tests/utils), the
 #             real C++ standard library, the real gtest and nlohmann/json (Debian libgtest-dev,
 #             nlohmann-json3-dev).
 # Then, per file:
@@ -158,7 +159,7 @@ done
 
 common=(-std=c++17 -I"$proj/include" -I"$proj/third_party/securec/include" -I"$UP/framework/include"
   -I"$UP/framework/src" -I"$UP/framework/src/interface" -I"$UP/framework/src/interface/machine/device")
-test_dirs=() # an upstream test also finds the tests' shared headers
+test_dirs=(-I"$UP/framework/tests/utils") # an upstream test also finds the tests' shared headers
 while IFS= read -r d; do test_dirs+=(-I"$d"); done < <(find "$UP/framework/tests" -type d -name include | sort)
 
 args_of() { # the entry's arguments of file $1 less the compiler, -c FILE and -o OBJ
