@@ -17,9 +17,8 @@
 #             (framework/include, framework/src, framework/src/interface,
 #             framework/src/interface/machine/device, as its cmake/intf.cmake does; for an
 #             upstream file also its own directory, the tests' include/ directories and
-#             framework/tests/utils), the
-#             real C++ standard library, the real gtest and nlohmann/json (Debian libgtest-dev,
-#             nlohmann-json3-dev).
+#             framework/tests/utils), the real C++ standard library, the real gtest and
+#             nlohmann/json (Debian libgtest-dev, nlohmann-json3-dev).
 # Then, per file:
 #   - time: `poolcheck check -p DIR FILE` against `clang -fsyntax-only` with exactly the entry's
 #     arguments (its compiler, -c and -o left out).  CPU time (perf stat task-clock, user +
