@@ -30,15 +30,7 @@ CLANG=${CLANG:-clang-14}
 CINDEX=${CINDEX:-/usr/lib/llvm-$("$CLANG" --version | grep -o 'version [0-9]*' | grep -o '[0-9]*')/bin/c-index-test}
 if [ "${BENCH_CLOCK:-wall}" = cpu ]; then
   command -v perf >/dev/null 2>&1 || { echo "BENCH_CLOCK=cpu needs perf" >&2; exit 2; }
-  measure_ms() { # the median over BENCH_RUNS runs of the CPU time of CMD, in ms
-    local i v=() out
-    for ((i = 0; i < BENCH_WARMUP; i++)); do "$@" >/dev/null 2>&1 || true; done
-    for ((i = 0; i < BENCH_RUNS; i++)); do
-      out=$(perf stat -x, -e task-clock -- "$@" 2>&1 >/dev/null | grep ',task-clock' | cut -d, -f1)
-      v+=("$out")
-    done
-    printf '%s\n' "${v[@]}" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
-  }
+  measure_ms() { measure_cpu_ms "$@"; }
 fi
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then

@@ -49,6 +49,20 @@ measure_ms() {
   fi
 }
 
+# measure_cpu_ms CMD...   the median over $BENCH_RUNS runs (after $BENCH_WARMUP) of the CPU time
+#   of CMD in ms: perf stat's task-clock, every thread of the process (user + system).  On a
+#   machine other jobs load, wall times of the same command vary by 2x from run to run; CPU times
+#   move by a few percent.  Needs perf (Debian `linux-perf`).
+measure_cpu_ms() {
+  local i v=() out
+  for ((i = 0; i < BENCH_WARMUP; i++)); do "$@" >/dev/null 2>&1 || true; done
+  for ((i = 0; i < BENCH_RUNS; i++)); do
+    out=$(perf stat -x, -e task-clock -- "$@" 2>&1 >/dev/null | grep ',task-clock' | cut -d, -f1)
+    v+=("$out")
+  done
+  printf '%s\n' "${v[@]}" | sort -g | awk '{a[NR] = $1} END {printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 bench_machine() { # one line: date, CPU, cores, kernel, compiler versions

@@ -1314,6 +1314,113 @@ END_TEST
 
 /* ---- the stub header lookup --------------------------------------------------------------------------- */
 
+/* The real C++ standard library and gtest's naming, with the real-header macros of real_header:
+ * the real std::vector's initializer-list constructor has a default allocator argument (the stub's
+ * vector has none), and the real TEST(Suite, Name) is a class Suite_Name_Test whose TestBody is
+ * defined out of line (the stub's TEST carries the name as a string).  And a FUNCTION written out
+ * as a for-range over a RecordFunc variable, which only the real RecordFunc can iterate. */
+static const char *const real_tile_shape =
+    "#pragma once\n"
+    "#include <cstdint>\n"
+    "#include <vector>\n"
+    "namespace npu { namespace tile_fwk {\n"
+    "class TileShape { public: static TileShape &Current();\n"
+    "  void SetVecTile(const std::vector<int64_t> &tile);\n"
+    "  template <typename... Args> void SetVecTile(Args... args) { SetVecTile(std::vector<int64_t>{args...}); } };\n"
+    "}}\n";
+
+static const char *const fake_gtest =
+    "#pragma once\n"
+    "namespace testing { class Test { public: virtual ~Test() {} virtual void TestBody() = 0; }; }\n"
+    "#define FAKE_GTEST_CLASS_(suite, name) suite##_##name##_Test\n"
+    "#define TEST(suite, name) class FAKE_GTEST_CLASS_(suite, name) : public ::testing::Test {\\\n"
+    "    void TestBody() override; };\\\n"
+    "  void FAKE_GTEST_CLASS_(suite, name)::TestBody()\n"
+    /* a project's wrapper with one more argument, as upstream's TEST_F_WITH_COST */
+    "#define TEST_WITH_COST(suite, name, seconds) TEST(suite, name)\n";
+
+static const char *const real_gtest_kernel =
+    "#include \"tilefwk/tilefwk.h\"\n"
+    "#include \"tilefwk/tile_shape.h\"\n"
+    "#include \"gtest/gtest.h\"\n"
+    "using namespace npu::tile_fwk;\n"
+    "TEST(RealSuite, VecTile)\n"
+    "{\n"
+    "    Tensor a(DT_FP32, {64, 16}, \"a\");\n"
+    "    Tensor o(DT_FP32, {64, 16}, \"o\");\n"
+    "    FUNCTION(\"gtest_kernel\", {a}, {o}) {\n"
+    "        LOOP(\"L0\", FunctionType::DYNAMIC_LOOP, i, LoopRange(0, 4, 1)) {\n"
+    "            TileShape::Current().SetVecTile({16, 32});\n"
+    "            Assemble(Exp(View(a, {16, 16}, {i * 16, 0})), {i * 16, 0}, o);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    /* FUNCTION written out, as upstream's test_encode.cpp does */
+    "void WrittenOut()\n"
+    "{\n"
+    "    Tensor x(DT_FP32, {32, 16}, \"x\");\n"
+    "    Tensor y(DT_FP32, {32, 16}, \"y\");\n"
+    "    RecordFunc rec(\"written_out\", {x}, {y});\n"
+    "    for ([[maybe_unused]] auto &step : rec) {\n"
+    "        LOOP(\"W0\", FunctionType::DYNAMIC_LOOP, j, LoopRange(0, 2, 1)) {\n"
+    "            Assemble(Exp(View(x, {16, 16}, {j * 16, 0})), {j * 16, 0}, y);\n"
+    "        }\n"
+    "    }\n"
+    "    for ([[maybe_unused]] auto &step : RecordFunc(\"written_temporary\", {y}, {x})) {\n"
+    "        Assemble(Exp(View(y, {16, 16}, {0, 0})), {0, 0}, x);\n"
+    "    }\n"
+    "}\n"
+    "TEST_WITH_COST(RealSuite, Costed, 98)\n"
+    "{\n"
+    "    Tensor c(DT_FP32, {16, 16}, \"c\");\n"
+    "    Tensor d(DT_FP32, {16, 16}, \"d\");\n"
+    "    FUNCTION(\"costed_kernel\", {c}, {d}) { Assemble(Exp(c), {0, 0}, d); }\n"
+    "}\n";
+
+START_TEST(real_std_library_and_gtest)
+{
+    char *dir = temp_dir();
+    write_file(dir, "include/tilefwk/tilefwk.h", real_header);
+    write_file(dir, "include/tilefwk/tile_shape.h", real_tile_shape);
+    write_file(dir, "include/gtest/gtest.h", fake_gtest);
+    write_file(dir, "kernel.cpp", real_gtest_kernel);
+    char inc[4200], path[4200];
+    snprintf(inc, sizeof inc, "-I%s/include", dir);
+    snprintf(path, sizeof path, "%s/kernel.cpp", dir);
+    const char *argv[] = {"c++", "-std=c++17", inc, "-c", path};
+    pc_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.compiler_args = argv;
+    o.ncompiler_args = sizeof argv / sizeof *argv;
+    pc_model *m = parse_opts(path, NULL, &o);
+    ck_assert(!m->fatal);
+    ck_assert_msg(count_messages(m, PC_MSG_WARNING) == 0, "warning: %s", m->nmessages ? m->messages[0].text : "");
+    ck_assert_msg(count_messages(m, PC_MSG_PARSE_NOISE) == 0, "clang error: %s", m->nmessages ? m->messages[0].text : "");
+    const pc_kernel *k = kernel_named(m, "gtest_kernel");
+    ck_assert_str_eq(k->scope, "RealSuite.VecTile"); /* as stub mode names it */
+    const pc_tile_shapes *t = NULL;
+    for (int i = 0; i < k->nstmts && !t; i++)
+        if (k->stmts[i].tiles && k->stmts[i].tiles->vec_set)
+            t = k->stmts[i].tiles;
+    ck_assert_ptr_nonnull(t);
+    ck_assert_msg(t->vec_known, "SetVecTile({16, 32}) through the real std::vector is known");
+    ck_assert_int_eq(t->nvec, 2);
+    ck_assert_int_eq(t->vec[0], 16);
+    ck_assert_int_eq(t->vec[1], 32);
+    const pc_kernel *w = kernel_named(m, "written_out"); /* its name and lists from `rec`'s declaration */
+    ck_assert_int_eq(tensor_var(w, "x")->kind, PC_TENSOR_PARAM);
+    ck_assert_int_eq(tensor_var(w, "y")->kind, PC_TENSOR_PARAM);
+    expect_int(loop_named(w, "W0", 0)->end, 2, "written-out kernel's loop");
+    ck_assert_str_eq(kernel_named(m, "costed_kernel")->scope, "RealSuite.Costed");
+    const pc_kernel *wt = kernel_named(m, "written_temporary");
+    ck_assert_int_eq(tensor_var(wt, "y")->kind, PC_TENSOR_PARAM);
+    ck_assert_int_eq(tensor_var(wt, "x")->kind, PC_TENSOR_PARAM);
+    pc_model_free(m);
+    remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(stub_dir_from_environment)
 {
     const char *text = "using namespace npu::tile_fwk;\n"
@@ -1622,6 +1729,7 @@ int main(void)
     tcase_add_test(tc, editor_reparse);
     tcase_add_test(tc, compile_commands_with_bisheng_flags);
     tcase_add_test(tc, compiler_command_line);
+    tcase_add_test(tc, real_std_library_and_gtest);
     tcase_add_test(tc, stub_dir_from_environment);
     tcase_add_test(tc, byte_columns);
     tcase_add_test(tc, op_table);

@@ -44,9 +44,26 @@ static kids kids_of(CXCursor c)
     return k;
 }
 
+/* A default argument the call does not write (libclang shows it as an expression without a source
+ * location): the real std::vector(std::initializer_list, const Allocator & = Allocator()) that
+ * SetVecTile({1, 32}) constructs has one, the stub's vector none. */
+static bool is_default_arg(CXCursor c)
+{
+    return clang_equalLocations(clang_getCursorLocation(c), clang_getNullLocation()) != 0;
+}
+
+/* The arguments of a call that its source writes: the count less the trailing default ones. */
+static int written_args(CXCursor call)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    while (n > 0 && is_default_arg(clang_Cursor_getArgument(call, (unsigned)n - 1)))
+        n--;
+    return n;
+}
+
 
 /* Implicit and explicit conversions, parentheses, temporaries and single-argument constructions
- * (SymbolicScalar(int), int64_t(x)) are transparent for values. */
+ * (SymbolicScalar(int), int64_t(x); default arguments aside) are transparent for values. */
 static CXCursor value_strip(CXCursor c)
 {
     for (int guard = 0; guard < 32; guard++) {
@@ -63,7 +80,7 @@ static CXCursor value_strip(CXCursor c)
         }
         if (k == CXCursor_CallExpr) {
             CXCursor ref = clang_getCursorReferenced(c);
-            if (clang_getCursorKind(ref) == CXCursor_Constructor && clang_Cursor_getNumArguments(c) == 1) {
+            if (clang_getCursorKind(ref) == CXCursor_Constructor && written_args(c) == 1) {
                 c = clang_Cursor_getArgument(c, 0);
                 continue;
             }
@@ -804,7 +821,7 @@ static CXCursor init_list_of(CXCursor e)
         /* skip type references of a functional cast; one operand must remain */
         int last = -1, nexpr = 0;
         for (int i = 0; i < ch.n && i < 8; i++)
-            if (clang_isExpression(clang_getCursorKind(ch.c[i]))) {
+            if (clang_isExpression(clang_getCursorKind(ch.c[i])) && !is_default_arg(ch.c[i])) {
                 last = i;
                 nexpr++;
             }

@@ -289,9 +289,38 @@ static enum CXChildVisitResult scope_fn_visit(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Continue;
 }
 
+/* The name of a real-gtest test, whose class is Suite_Name_Test: Suite.Name from the TEST(Suite,
+ * Name) (or TEST_F, TEST_P, a project's wrapper with more arguments such as upstream's
+ * TEST_F_WITH_COST(Suite, Name, seconds)) the TestBody definition `fn` expands from, as the stub
+ * names it; the class name less "_Test" when the definition is not written as such a macro. */
+static const char *real_gtest_name(pc_cx *cx, CXCursor fn, const char *cls)
+{
+    size_t n = strlen(cls);
+    const char *name = n > 5 && !strcmp(cls + n - 5, "_Test") ? pc_arena_strndup(cx->scratch, cls, n - 5) : cls;
+    uint32_t b, e;
+    if (!pc_clang_offsets(cx, fn, &b, &e))
+        return name;
+    pc_ctoks toks = {0};
+    /* the macro's name and its arguments, up to the first ')': `TEST ( Suite , Name )` or
+     * `TEST_F_WITH_COST ( Suite , Name , 98 )` */
+    const char *close = b < cx->srclen ? memchr(cx->src + b, ')', cx->srclen - b) : NULL;
+    if (close)
+        pc_clang_src_lex(cx, b, (size_t)(close - cx->src) + 1, &toks);
+    const pc_ctok *t = toks.items;
+    if (toks.count >= 6 && t[0].kind == PC_CTOK_IDENT && pc_ctok_is(&t[1], "(") && t[2].kind == PC_CTOK_IDENT &&
+        pc_ctok_is(&t[3], ",") && t[4].kind == PC_CTOK_IDENT && (pc_ctok_is(&t[5], ")") || pc_ctok_is(&t[5], ","))) {
+        const char *joined = pc_arena_printf(cx->scratch, "%.*s_%.*s", (int)t[2].len, t[2].text, (int)t[4].len,
+                                             t[4].text);
+        if (!strcmp(joined, name)) /* the class is the one this macro names */
+            name = pc_arena_printf(cx->scratch, "%.*s.%.*s", (int)t[2].len, t[2].text, (int)t[4].len, t[4].text);
+    }
+    PC_VEC_FREE(toks);
+    return name;
+}
+
 /* The test or host function the statement `s` (a kernel's FUNCTION) is in: gtest's Suite.Name for a
- * TEST / TEST_F body (the stub's pc_stub_test member; with the real gtest, its class name less
- * "_Test"), else the function's name.  NULL outside the main file. */
+ * TEST / TEST_F body (the stub's pc_stub_test member; with the real gtest, real_gtest_name), else
+ * the function's name.  NULL outside the main file. */
 static const char *kernel_scope(pc_cx *cx, CXCursor s)
 {
     uint32_t sb, se;
@@ -324,14 +353,65 @@ static const char *kernel_scope(pc_cx *cx, CXCursor s)
                 !clang_Cursor_isNull(pc_clang_decl_init(ch.items[i])))
                 test = pc_clang_value_string(cx, pc_clang_decl_init(ch.items[i]));
         PC_VEC_FREE(ch);
-        if (!test) {
-            const char *c = pc_clang_spelling(cx, cls);
-            size_t n = strlen(c);
-            test = n > 5 && !strcmp(c + n - 5, "_Test") ? pc_arena_strndup(cx->scratch, c, n - 5) : c;
-        }
+        if (!test)
+            test = real_gtest_name(cx, fn, pc_clang_spelling(cx, cls));
         name = test;
     }
     return *name ? pc_model_strdup(cx->m, name) : NULL;
+}
+
+/* FUNCTION written out, as some upstream tests do with the real headers:
+ *     RecordFunc rec("name", {ins}, {outs});  for (auto &step : rec) { ... }
+ * or the temporary in the statement itself, `for (auto &step : RecordFunc("name", ...))`.  toks
+ * (the statement's header, from `for`) or the variable's declaration then gives the arguments
+ * [*a0, *a1) of the RecordFunc construction, in toks (replaced by the declaration's tokens). */
+static bool written_out_function(pc_cx *cx, CXCursor s, pc_ctoks *toks, int *a0, int *a1)
+{
+    int n = (int)toks->count;
+    for (int i = 0; i + 1 < n; i++)
+        if (pc_ctok_is(&toks->items[i], "RecordFunc") && pc_ctok_is(&toks->items[i + 1], "(")) {
+            *a0 = i + 2;
+            *a1 = pc_clang_match(toks->items, n, i + 1);
+            return *a1 < n;
+        }
+    /* the range is a variable: its declaration `RecordFunc rec("name", {ins}, {outs})` */
+    pc_clang_cursors ch = {0};
+    pc_clang_children(s, &ch);
+    CXCursor var = clang_getNullCursor();
+    for (size_t i = 0; i + 1 < ch.count && clang_Cursor_isNull(var); i++) {
+        CXCursor e = ch.items[i];
+        for (int depth = 0; depth < 4 && clang_getCursorKind(e) == CXCursor_UnexposedExpr; depth++) {
+            pc_clang_cursors inner = {0};
+            pc_clang_children(e, &inner);
+            e = inner.count == 1 ? inner.items[0] : clang_getNullCursor();
+            PC_VEC_FREE(inner);
+        }
+        if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_VarDecl)
+            var = clang_getCursorReferenced(e);
+    }
+    PC_VEC_FREE(ch);
+    pc_ctoks decl = {0};
+    if (clang_Cursor_isNull(var) || !pc_clang_cursor_tokens(cx, var, &decl)) {
+        PC_VEC_FREE(decl);
+        return false;
+    }
+    const char *vname = pc_clang_spelling(cx, var);
+    n = (int)decl.count;
+    for (int i = 0; i + 1 < n; i++)
+        if (pc_ctok_is(&decl.items[i], vname) &&
+            (pc_ctok_is(&decl.items[i + 1], "(") || pc_ctok_is(&decl.items[i + 1], "{"))) {
+            int close = pc_clang_match(decl.items, n, i + 1);
+            if (close >= n)
+                break;
+            PC_VEC_FREE(*toks);
+            *toks = decl;
+            *a0 = i + 2;
+            *a1 = close;
+            return true;
+        }
+    PC_VEC_FREE(decl);
+    return false;
 }
 
 void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
@@ -346,6 +426,8 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
                              : pc_clang_cursor_loc(cx, s);
     if (have_header && cx->in_main)
         PC_VEC_PUSH(cx->function_offs, b);
+    if (have_header && pc_ctok_is(&toks.items[0], "for"))
+        have_header = written_out_function(cx, s, &toks, &a0, &a1);
     if (have_header) {
         int st[8], en[8];
         int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
