@@ -125,12 +125,12 @@ const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c)
         return NULL;
     CXToken *toks = NULL;
     unsigned n = 0;
-    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
     const char *r = NULL;
     CXFile f0 = NULL, f1 = NULL;
     unsigned a = 0, b = 0;
     if (unary) {
         /* prefix: the first token is before the operand; postfix: the last one is after it */
+        clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
         CXFile tf = NULL;
         unsigned t0 = 0;
         if (n > 0 && file_offset(clang_getRangeStart(clang_getCursorExtent(ch.c[0])), &f0, &a) &&
@@ -139,10 +139,14 @@ const char *pc_clang_operator_spelling(pc_cx *cx, CXCursor c)
             r = pc_arena_strdup(cx->scratch, clang_getCString(s));
             clang_disposeString(s);
         }
-    } else if (file_offset(clang_getRangeEnd(clang_getCursorExtent(ch.c[0])), &f0, &a) &&
-               file_offset(clang_getRangeStart(clang_getCursorExtent(ch.c[1])), &f1, &b) && clang_File_isEqual(f0, f1) &&
-               a <= b) {
-        /* the one punctuation token between the operands */
+    } else {
+        CXSourceLocation lhs_end = clang_getRangeEnd(clang_getCursorExtent(ch.c[0]));
+        CXSourceLocation rhs_start = clang_getRangeStart(clang_getCursorExtent(ch.c[1]));
+        /* the one punctuation token between the operands: only that gap is lexed, so a nest of
+         * binary operators costs its length once, not once per level (and an expression from a
+         * macro, whose operands share the expansion's location, costs nothing) */
+        if (file_offset(lhs_end, &f0, &a) && file_offset(rhs_start, &f1, &b) && clang_File_isEqual(f0, f1) && a <= b)
+            clang_tokenize(cx->tu, clang_getRange(lhs_end, rhs_start), &toks, &n);
         for (unsigned i = 0; i < n; i++) {
             CXFile tf = NULL;
             unsigned to = 0;
