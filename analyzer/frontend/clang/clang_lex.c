@@ -879,6 +879,44 @@ const pc_expr *pc_clang_int_expr(pc_cx *cx, const pc_ctok *t, int n)
     return e;
 }
 
+const pc_expr *pc_clang_written_int(pc_cx *cx, CXCursor e)
+{
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return NULL;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    const pc_expr *v = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+    PC_VEC_FREE(toks);
+    return v;
+}
+
+const char *pc_clang_written_spelling(pc_cx *cx, CXCursor e)
+{
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return NULL;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    const char *r = toks.count ? pc_clang_tok_spelling(cx, toks.items, (int)toks.count) : NULL;
+    PC_VEC_FREE(toks);
+    return r;
+}
+
+bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+{
+    if (pc_clang_value_list(cx, e, dims, nd))
+        return true;
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return false;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    bool ok = pc_clang_shape_list(cx, toks.items, (int)toks.count, dims, nd);
+    PC_VEC_FREE(toks);
+    return ok;
+}
+
 /* ---- shapes, dtypes, strings ---------------------------------------------------------------------- */
 
 /* Skip a leading type spelling (std::vector<int64_t>, Shape, npu::tile_fwk::Shape) before a
