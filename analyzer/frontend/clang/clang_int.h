@@ -20,6 +20,7 @@
  *                     pc_clang_walk_tu;
  *   clang_inline.c    helper inlining (main file or project header);
  *   clang_options.c   config::SetRuntimeOption sites;
+ *   clang_recover.c   LOOP headers clang dropped (an error in them), read from their tokens;
  *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
  *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
@@ -31,10 +32,11 @@
  *                     the environment), skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).
  *
- * Values come from the AST first (clang_value.c).  Tokens remain for what has no AST: in stub
- * mode LOOP / FUNCTION / IF / UNROLL arguments reach clang only as strings (see
- * stub/poolcheck_tilefwk_stub.h), so their headers are read back from the source tokens, and for
- * statements clang rejected (the fallback of the token readers in clang_lex.c).  All offsets are
+ * Values come from the AST first (clang_value.c), the macro headers' too: in stub mode LOOP /
+ * FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
+ * stub/poolcheck_tilefwk_stub.h).  Tokens remain for what has no AST or no model in the cursor
+ * reader: macro bodies (clang_pp.c), a LOOP header clang dropped (clang_recover.c), and the
+ * written text of an operand the cursor reader cannot evaluate (clang_lex.c).  All offsets are
  * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
  * length, so offsets and line numbers are the user's).
  */
@@ -267,7 +269,7 @@ typedef struct pc_cx {
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
 
     /* clang_value.c: one-`return` helpers and namespace-scope constants of the translation unit,
-     * for calls and names written inside stringified macro arguments (found once, freed by
+     * for calls and names in written text the token readers evaluate (found once, freed by
      * pc_clang_walk_tu) */
     PC_VEC(CXCursor) value_fns;
     bool value_fns_scanned;
@@ -435,7 +437,7 @@ int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
 /* GetTensorData(tensor, {idx...}): the one-element read as the symbol `tensor[i,j]` (model.md 2,
  * named as the Python frontend names `tensor[i, j]`); NULL when an index is NULL. */
 const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr *const *idx, int n);
-/* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
+/* A call, by the name its written spelling uses, of a one-`return` helper defined in the
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
 /* The value of a constant declared in a header of the translation unit (`constexpr int BLOCK = 8;`

@@ -820,7 +820,7 @@ const pc_expr *pc_clang_value_cond(pc_cx *cx, CXCursor e, bool *data_dependent)
     return data ? NULL : v;
 }
 
-/* ---- helpers called from stringified macro arguments ------------------------------------------ */
+/* ---- helpers the token readers call by name (clang_lex.c) -------------------------------------- */
 
 static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData d)
 {

@@ -17,11 +17,12 @@
  * arguments (`View(x, {1, 16}, {0, j})`) only works with them.
  *
  * The one deliberate difference from the real headers is in the control-flow macros: LOOP,
- * FUNCTION, PROGRAM, IF and UNROLL hand their arguments to a marker AS STRINGS.  An error anywhere
- * in a real LOOP header (an undeclared name in its LoopRange) makes clang drop the whole for-range
- * statement together with its body; with the strings the statement always survives, and poolcheck
- * reads the header back from the source tokens.  The markers live in npu::tile_fwk::pc_stub, which
- * is how the frontend recognises them.
+ * FUNCTION, PROGRAM, IF and UNROLL put their arguments, as written, in the first statement of a
+ * statement expression whose value is a marker (LOOP: the recorder upstream's LOOP constructs,
+ * RecordLoopFunc).  An error anywhere in a real LOOP header (an undeclared name in its LoopRange)
+ * makes clang drop the whole for-range statement together with its body; here it drops only that
+ * first statement, and poolcheck reads the arguments from the AST (a dropped LOOP header from its
+ * tokens).  The markers live in npu::tile_fwk::pc_stub, which is how the frontend recognises them.
  */
 #ifndef POOLCHECK_TILEFWK_STUB_H
 #define POOLCHECK_TILEFWK_STUB_H
@@ -252,8 +253,8 @@ public:
 };
 
 /* What the macros below expand to.  The frontend recognises a LOOP as the for-range statement
- * whose range is a LoopMarker, a FUNCTION by a FunctionMarker, and so on; the string arguments
- * are the macro arguments as written. */
+ * whose range is (a statement expression of) a LoopMarker, a FUNCTION by a FunctionMarker, and
+ * so on; the arguments are in the statement before the marker. */
 namespace pc_stub {
 struct ScalarIterator {
     SymbolicScalar &operator*() const;
@@ -302,8 +303,8 @@ template <typename T> bool UnrollTimes(const T &times);
 bool UnrollTimes(std::initializer_list<int64_t> times);
 } // namespace pc_stub
 
-/* The recorders the real FUNCTION / LOOP macros construct (the stub's macros use the markers
- * above); tests that record by hand name them directly. */
+/* The recorders the real FUNCTION / LOOP macros construct (the stub's LOOP constructs
+ * RecordLoopFunc too); tests that record by hand name them directly. */
 struct DynloopFunctionAttribute;
 class RecordLoopFunc {
 public:
