@@ -1447,6 +1447,19 @@ START_TEST(headers_are_expressions)
     ck_assert_int_eq(ifs[1]->branches[0].decided, -1);
     ck_assert_int_gt(count_messages(m, PC_MSG_ERROR), 0);
     pc_model_free(m);
+    /* a FUNCTION header clang rejected (an undeclared tensor in a list) keeps its name and
+     * parameters, read from the written header */
+    m = parse_text("using namespace npu::tile_fwk;\n"
+                   "void Build(Tensor &a, Tensor &b)\n"
+                   "{\n"
+                   "    FUNCTION(\"k2\", {a, UNDECLARED_T}, {b}) { b = Exp(a); }\n"
+                   "}\n");
+    k = kernel_named(m, "k2");
+    ck_assert_int_eq(k->ntensors, 3);
+    ck_assert_str_eq(k->tensors[1].variable, "UNDECLARED_T");
+    for (int i = 0; i < k->ntensors; i++)
+        ck_assert_int_eq(k->tensors[i].kind, PC_TENSOR_PARAM);
+    pc_model_free(m);
 }
 END_TEST
 

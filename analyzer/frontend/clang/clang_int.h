@@ -398,6 +398,12 @@ typedef struct pc_cloop_header {
  * cx->src[begin, body): NULL when read (reads of tensor data in the range recorded, warnings for
  * arguments that are not constants given), else why the LOOP is not modelled. */
 const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cloop_header *h);
+/* A range of the main buffer, [b, e). */
+typedef struct pc_crange { uint32_t b, e; } pc_crange;
+typedef PC_VEC(pc_crange) pc_cranges;
+/* The name (NULL when none) and the tensor-list elements (appended to items, nested lists
+ * flattened) of a FUNCTION header clang dropped, from the tokens of cx->src[begin, body). */
+const char *pc_clang_function_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cranges *items);
 
 /* ---- values from cursors (clang_value.c) ---- */
 /* C++ `l % r` (truncating: the sign of l) in the model's terms: l - (l / r) * r. */

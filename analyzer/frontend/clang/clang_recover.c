@@ -5,7 +5,8 @@
  * them from cursors).  When one has an error (an undeclared name in a LoopRange), clang drops
  * that recorder call and keeps the loop and its body: the header is then read back from the
  * macro's written arguments here, names clang did not know becoming symbols, so the loop is
- * still modelled.  This is the one place a header is re-read from tokens.
+ * still modelled; so are a FUNCTION's name and tensor lists.  This is the one place a header is
+ * re-read from tokens.
  */
 #include "clang_int.h"
 
@@ -150,4 +151,42 @@ const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t
         pc_model_add_message(cx->m, PC_MSG_WARNING, h->header, "parallel is not a constant; modelled as false");
     PC_VEC_FREE(toks);
     return NULL;
+}
+
+/* The elements of the braced lists in t[a0, a1), nested lists flattened. */
+static void list_items(const pc_ctok *t, int a0, int a1, pc_cranges *out)
+{
+    int st[64], en[64];
+    int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 64);
+    for (int i = 0; i < na; i++) {
+        int s0 = a0 + st[i], s1 = a0 + en[i];
+        if (s1 > s0 && pc_ctok_is(&t[s0], "{") && pc_clang_match(t, s1, s0) == s1 - 1)
+            list_items(t, s0 + 1, s1 - 1, out);
+        else if (s1 > s0)
+            PC_VEC_PUSH(*out, ((pc_crange){t[s0].off, t[s1 - 1].off + t[s1 - 1].len}));
+    }
+}
+
+const char *pc_clang_function_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cranges *items)
+{
+    pc_ctoks toks = {0};
+    int a0, a1;
+    const char *name = NULL;
+    pc_clang_src_lex(cx, begin, body, &toks);
+    if (macro_args(&toks, &a0, &a1)) {
+        int st[8], en[8];
+        int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
+        if (na >= 1) {
+            name = pc_clang_string_arg(cx, toks.items + a0 + st[0], en[0] - st[0]);
+            if (!name)
+                name = pc_clang_tok_spelling(cx, toks.items + a0 + st[0], en[0] - st[0]);
+        }
+        for (int i = 1; i < na; i++) {
+            int s0 = a0 + st[i], s1 = a0 + en[i];
+            if (s1 > s0 && pc_ctok_is(&toks.items[s0], "{"))
+                list_items(toks.items, s0 + 1, s1 - 1, items);
+        }
+    }
+    PC_VEC_FREE(toks);
+    return name;
 }

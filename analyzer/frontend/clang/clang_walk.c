@@ -489,16 +489,13 @@ static CXCursor braced_list(CXCursor c)
 
 /* The tensors of FUNCTION(name, {ins}, {outs}[, {{in, out}}]): each element of the braced lists
  * (nested lists flattened), as its written extent. */
-typedef struct listitem { uint32_t b, e; } listitem;
-typedef PC_VEC(listitem) listitems;
-
-static void list_items(pc_cx *cx, CXCursor c, listitems *out, int depth)
+static void list_items(pc_cx *cx, CXCursor c, pc_cranges *out, int depth)
 {
     uint32_t b, e;
     if (depth > 8 || !pc_clang_written_offsets(cx, c, &b, &e) || e <= b)
         return;
     if (cx->src[b] != '{') {
-        PC_VEC_PUSH(*out, ((listitem){b, e}));
+        PC_VEC_PUSH(*out, ((pc_crange){b, e}));
         return;
     }
     CXCursor il = braced_list(c);
@@ -514,7 +511,7 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 {
     uint32_t b = 0, se = 0, bo = 0, be = 0;
     const char *name = NULL;
-    listitems items = {0};
+    pc_cranges items = {0};
     bool have_header = pc_clang_offsets(cx, s, &b, &se) && pc_clang_offsets(cx, body, &bo, &be) && bo > b;
     pc_loc loc = pc_clang_cursor_loc(cx, s);
     if (have_header) {
@@ -535,6 +532,11 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
         for (int i = 1; written_arg(cx, rec, i, &ab, &ae); i++)
             if (cx->src[ab] == '{')
                 list_items(cx, clang_Cursor_getArgument(rec, (unsigned)i), &items, 0);
+    } else if (have_header) {
+        /* clang dropped the header for an error there: read from the written one, so that the
+         * error is this statement's (shown, not a region left out) */
+        pc_clang_claim_errors(cx, b, bo);
+        name = pc_clang_function_header_from_tokens(cx, b, bo, &items);
     }
     if (!name || !*name)
         name = pc_arena_printf(cx->scratch, "function_%u", loc.line);
