@@ -1510,6 +1510,66 @@ START_TEST(branch_conditions)
 }
 END_TEST
 
+START_TEST(headers_are_expressions)
+{
+    /* the macros' arguments are expressions clang parsed, read by the one evaluator of values
+     * (clang_value.c) as the body's are: a helper whose body is statements (which no reading of
+     * the written text could run) gives the LoopRange's end, the UNROLL factor and the IF's
+     * comparison alike */
+    pc_model *m = parse_text(
+        "using namespace npu::tile_fwk;\n"
+        "int Half(int n) { int h = n / 2; return h; }\n"
+        "void Build(Tensor &a, Tensor &b)\n"
+        "{\n"
+        "    FUNCTION(\"k\", {a}, {b}) {\n"
+        "        LOOP(\"L\", FunctionType::DYNAMIC_LOOP, i, LoopRange(Half(16))) {\n"
+        "            IF(i == Half(4)) { b = Exp(a); }\n"
+        "            UNROLL(Half(8)) { b = Exp(a); }\n"
+        "        }\n"
+        "        IF(UNDECLARED_FLAG > 0) { b = Exp(a); }\n"
+        "    }\n"
+        "}\n");
+    const pc_kernel *k = kernel_named(m, "k");
+    const pc_loop *l = loop_named(k, "L", 0);
+    expect_expr(l->end, "8", "LoopRange(Half(16))");
+    const pc_stmt *ifs[2];
+    int n = 0;
+    const pc_stmt *unroll = NULL;
+    for (int i = 0; i < k->nstmts; i++) {
+        if (k->stmts[i].kind == PC_STMT_IF && n < 2)
+            ifs[n++] = &k->stmts[i];
+        if (k->stmts[i].kind == PC_STMT_UNROLL)
+            unroll = &k->stmts[i];
+        ck_assert_int_ne(k->stmts[i].kind, PC_STMT_UNANALYSED);
+    }
+    ck_assert_ptr_nonnull(unroll);
+    ck_assert_int_eq(unroll->unroll_factor, 4);
+    ck_assert_int_eq(n, 2);
+    ck_assert_ptr_nonnull(ifs[0]->branches[0].cond);
+    ck_assert_str_eq(expr_text(ifs[0]->branches[0].cond), "i == 2");
+    ck_assert_str_eq(ifs[0]->branches[0].cond_text, "i == Half(4)");
+    /* a condition clang rejected is both paths, its text kept and clang's error shown */
+    ck_assert_ptr_null(ifs[1]->branches[0].cond);
+    ck_assert_str_eq(ifs[1]->branches[0].cond_text, "UNDECLARED_FLAG > 0");
+    ck_assert_int_eq(ifs[1]->branches[0].decided, -1);
+    ck_assert_int_gt(count_messages(m, PC_MSG_ERROR), 0);
+    pc_model_free(m);
+    /* a FUNCTION header clang rejected (an undeclared tensor in a list) keeps its name and
+     * parameters, read from the written header */
+    m = parse_text("using namespace npu::tile_fwk;\n"
+                   "void Build(Tensor &a, Tensor &b)\n"
+                   "{\n"
+                   "    FUNCTION(\"k2\", {a, UNDECLARED_T}, {b}) { b = Exp(a); }\n"
+                   "}\n");
+    k = kernel_named(m, "k2");
+    ck_assert_int_eq(k->ntensors, 3);
+    ck_assert_str_eq(k->tensors[1].variable, "UNDECLARED_T");
+    for (int i = 0; i < k->ntensors; i++)
+        ck_assert_int_eq(k->tensors[i].kind, PC_TENSOR_PARAM);
+    pc_model_free(m);
+}
+END_TEST
+
 START_TEST(values_from_the_ast)
 {
     /* values from cursors: SymbolicScalar operator= / operator+ and built-in
@@ -1735,6 +1795,7 @@ int main(void)
     tcase_add_test(tc, op_table);
     tcase_add_test(tc, values_from_the_ast);
     tcase_add_test(tc, branch_conditions);
+    tcase_add_test(tc, headers_are_expressions);
     tcase_add_test(tc, main_tokens_shared);
     tcase_add_test(tc, host_function_lookup);
     suite_add_tcase(s, tc);

@@ -635,8 +635,7 @@ END_TEST
 
 /* Editor mode reads what the preamble holds (the stub, the project headers, the #defines at the top
  * of the file) exactly as a batch parse does: object-like macros of the main file's top and of a
- * project header, and a header constant, as LOOP bounds (stringified macro arguments, read by
- * name).  The editor's translation unit lists only the main file's own declarations and
+ * project header, and a header constant, as LOOP bounds.  The editor's translation unit lists only the main file's own declarations and
  * directives (clang_frontend.c), so the preamble's macros come from elsewhere: a parse that lost
  * them would give these loops no constant trip count. */
 static const char preamble_h[] =

@@ -23,8 +23,8 @@
  * instantiation it requested).  It is left out when, besides, everything that names what it
  * declares (its function, a TEST_F head's class; the references of the previous parse, per
  * definition) is left out too: a helper B or any other parsed code calls is parsed, one only
- * left-out tests call goes with them.  One-`return` helpers are always parsed (the walk reads them
- * by name from stringified macro arguments).
+ * left-out tests call goes with them.  One-`return` helpers are always parsed (the token readers
+ * find them by name, for written text the cursor reader could not evaluate).
  * The parse is checked before its result is used: B starts and ends where it should, nothing
  * parsed refers into a left-out definition, nothing in the edited text names what a left-out
  * definition declared (a reference spelling the name, or a clang error quoting it: `use of
@@ -315,8 +315,8 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Continue;
 }
 
-/* A body of one `return` statement: the walk evaluates such functions when a stringified macro
- * argument names them (clang_value.c), by name and not through a reference cursor. */
+/* A body of one `return` statement: the walk evaluates such functions when written text it reads
+ * from tokens names them (clang_value.c), by name and not through a reference cursor. */
 typedef struct body_shape { int n; bool ret; } body_shape;
 
 static enum CXChildVisitResult count_stmts(CXCursor c, CXCursor parent, CXClientData d)

@@ -20,21 +20,23 @@
  *                     pc_clang_walk_tu;
  *   clang_inline.c    helper inlining (main file or project header);
  *   clang_options.c   config::SetRuntimeOption sites;
+ *   clang_recover.c   LOOP headers clang dropped (an error in them), read from their tokens;
  *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
  *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
  *                     the shared table in frontend/ops.c), tensor constructors;
  *   clang_value.c     values from cursors, keyed by declaration: integers and symbolic scalars,
- *                     lists, strings, dtypes, runtime-option values, one-`return` helpers;
- *   clang_cond.c      IF / ELSE IF conditions as model expressions;
+ *                     lists, strings, dtypes, runtime-option values, one-`return` helpers,
+ *                     IF / ELSE IF conditions;
  *   clang_pp.c        the preprocessor's decisions: macro definitions in effect (their values in
  *                     the environment), skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).
  *
- * Values come from the AST first (clang_value.c).  Tokens remain for what has no AST: in stub
- * mode LOOP / FUNCTION / IF / UNROLL arguments reach clang only as strings (see
- * stub/poolcheck_tilefwk_stub.h), so their headers are read back from the source tokens, and for
- * statements clang rejected (the fallback of the token readers in clang_lex.c).  All offsets are
+ * Values come from the AST first (clang_value.c), the macro headers' too: in stub mode LOOP /
+ * FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
+ * stub/poolcheck_tilefwk_stub.h).  Tokens remain for what has no AST or no model in the cursor
+ * reader: macro bodies (clang_pp.c), a LOOP header clang dropped (clang_recover.c), and the
+ * written text of an operand the cursor reader cannot evaluate (clang_lex.c).  All offsets are
  * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
  * length, so offsets and line numbers are the user's).
  */
@@ -265,7 +267,7 @@ typedef struct pc_cx {
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
 
     /* clang_value.c: one-`return` helpers and namespace-scope constants of the translation unit,
-     * for calls and names written inside stringified macro arguments (found once, freed by
+     * for calls and names in written text the token readers evaluate (found once, freed by
      * pc_clang_walk_tu) */
     PC_VEC(CXCursor) value_fns;
     bool value_fns_scanned;
@@ -291,12 +293,18 @@ typedef struct pc_cx {
 /* The byte offset of l's expansion location in the file being walked; false when elsewhere. */
 bool pc_clang_main_offset(pc_cx *cx, CXSourceLocation l, uint32_t *off);
 bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end);
+/* The extent of c where it is written in the main file: a macro argument's own text, not the
+ * macro invocation (pc_clang_offsets); false when elsewhere. */
+bool pc_clang_written_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end);
 pc_loc pc_clang_loc_range(pc_cx *cx, uint32_t begin, uint32_t end);
 pc_loc pc_clang_cursor_loc(pc_cx *cx, CXCursor c);
 /* The location of a declaration's name (its cursor location), one token long. */
 pc_loc pc_clang_name_loc(pc_cx *cx, CXCursor decl, const char *name);
 /* A cursor's spelling as a scratch-arena string ("" when it has none). */
 const char *pc_clang_spelling(pc_cx *cx, CXCursor c);
+/* cx->src[begin, end) without its whitespace, but for one space between two words ("outputs[0]",
+ * "GetTensorData(s,{i})", "unsigned int"), in the scratch arena. */
+const char *pc_clang_src_spelling(pc_cx *cx, uint32_t begin, uint32_t end);
 /* The tokens of cx->src[begin, end), appended to out: exactly what pc_clang_lex(cx->src, begin, end,
  * out) gives.  In the main file they are a copy of the slice of cx->main_toks (the file lexed once)
  * when the range starts and ends between tokens; otherwise (another file's buffer, a range that
@@ -363,6 +371,37 @@ void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out);
 /* The value of `GetInputShape(t, d)` for the tensor named `tname`: its static dim, its symbolic
  * dim, or the binding symbol `PARAM.shape[D]`. */
 const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim);
+/* An expression clang parsed but the cursor reader has no model of, read from its written text
+ * (a macro argument where it is written): pc_clang_int_expr over its tokens, NULL outside the main
+ * file. */
+const pc_expr *pc_clang_written_int(pc_cx *cx, CXCursor e);
+/* Its written spelling with insignificant spaces removed (pc_clang_tok_spelling), NULL outside
+ * the main file. */
+const char *pc_clang_written_spelling(pc_cx *cx, CXCursor e);
+/* A list value of a macro argument: pc_clang_value_list, else pc_clang_shape_list over its
+ * written tokens. */
+bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
+
+/* ---- headers clang dropped, from their tokens (clang_recover.c) ---- */
+/* What a LOOP header says (docs/model.md section 3). */
+typedef struct pc_cloop_header {
+    const char *name, *index;
+    const pc_expr *begin, *end, *step;
+    int64_t *unroll;
+    int nunroll;
+    bool submit, parallel;
+    pc_loc loc, header; /* the LOOP word; the invocation up to its ')' */
+} pc_cloop_header;
+/* The header of a LOOP whose recorder call clang dropped (an error in it), from the tokens of
+ * cx->src[begin, body): NULL when read (reads of tensor data in the range recorded, warnings for
+ * arguments that are not constants given), else why the LOOP is not modelled. */
+const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cloop_header *h);
+/* A range of the main buffer, [b, e). */
+typedef struct pc_crange { uint32_t b, e; } pc_crange;
+typedef PC_VEC(pc_crange) pc_cranges;
+/* The name (NULL when none) and the tensor-list elements (appended to items, nested lists
+ * flattened) of a FUNCTION header clang dropped, from the tokens of cx->src[begin, body). */
+const char *pc_clang_function_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cranges *items);
 
 /* ---- values from cursors (clang_value.c) ---- */
 /* C++ `l % r` (truncating: the sign of l) in the model's terms: l - (l / r) * r. */
@@ -402,17 +441,21 @@ int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
 /* GetTensorData(tensor, {idx...}): the one-element read as the symbol `tensor[i,j]` (model.md 2,
  * named as the Python frontend names `tensor[i, j]`); NULL when an index is NULL. */
 const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr *const *idx, int n);
-/* A call, by the name its (stringified) spelling uses, of a one-`return` helper defined in the
+/* A call, by the name its written spelling uses, of a one-`return` helper defined in the
  * translation unit with args as the parameter values: NULL when there is no such helper. */
 const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
 /* The value of a constant declared in a header of the translation unit (`constexpr int BLOCK = 8;`
  * in a project header), by the name as written (`BLOCK`, `sibling::BLOCK`): NULL when none. */
 const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written);
 
-/* ---- branch conditions (clang_cond.c) ---- */
-/* The condition of IF(...) from its tokens: comparisons, &&, ||, !, IsLoopBegin / IsLoopEnd,
- * arithmetic.  NULL when it reads tensor data (*data_dependent set) or cannot be read. */
-const pc_expr *pc_clang_cond_expr(pc_cx *cx, const pc_ctok *t, int n, bool *data_dependent);
+/* The condition of an IF (docs/model.md section 3): comparisons, &&, ||, !, IsLoopBegin /
+ * IsLoopEnd, arithmetic, built-in or overloaded.  NULL when it reads tensor data (*data_dependent
+ * set) or cannot be read. */
+const pc_expr *pc_clang_value_cond(pc_cx *cx, CXCursor e, bool *data_dependent);
+/* A scalar of a macro argument: pc_clang_value_int, or where the cursor reader has no model of
+ * the expression, what its written text gives (pc_clang_written_int: an unknown name is the
+ * symbol of that name). */
+const pc_expr *pc_clang_value_int_written(pc_cx *cx, CXCursor e);
 
 /* ---- the preprocessor's decisions (clang_pp.c) ---- */
 typedef void (*pc_clang_macro_fn)(pc_cx *cx, const char *name, const pc_ctok *body, int n, void *data);

@@ -1,9 +1,10 @@
 /* clang_lex.c - a small C++ lexer over the main buffer and the readers built on its tokens:
  * integer expressions, shape lists, dtypes, strings, runtime option values.
  *
- * In stub mode the arguments of LOOP / FUNCTION / IF / UNROLL exist for clang only as strings,
- * so the frontend reads them from the source bytes; the same readers evaluate shape lists and
- * loop bounds everywhere else, which keeps the stub and real-header modes identical. */
+ * They read what the cursor reader (clang_value.c) has no model of, from the written text of
+ * the expression: an unknown name becomes the symbol of that name, a call poolcheck cannot
+ * evaluate an opaque symbol of its spelling (pc_clang_written_int and friends take a cursor's
+ * written extent, a macro argument where it is written). */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
 
@@ -495,7 +496,7 @@ static const pc_expr *call_expr(eparse *p, const char *name, int open, int close
             return pc_clang_input_shape(cx, pc_clang_tok_spelling(cx, args + st[0], en[0] - st[0]), dv);
         return NULL;
     }
-    /* GetTensorData(t, {i, j}) in a stringified macro argument (LoopRange of LOOP): the same
+    /* GetTensorData(t, {i, j}) in written text (a LoopRange clang dropped): the same
      * one-element symbol `t[i,j]` as the AST reader makes of it */
     if ((!strcmp(name, "GetTensorData") || !strcmp(name, "GetInputData")) && na == 2 && en[0] - st[0] == 1 &&
         args[st[0]].kind == PC_CTOK_IDENT && en[1] - st[1] >= 2 && pc_ctok_is(&args[st[1]], "{") &&
@@ -877,6 +878,44 @@ const pc_expr *pc_clang_int_expr(pc_cx *cx, const pc_ctok *t, int n)
     if (p.i != n) /* trailing tokens we do not understand: the whole thing is one symbol */
         return pc_expr_sym(pc_model_arena(cx->m), pc_clang_tok_spelling(cx, t, n));
     return e;
+}
+
+const pc_expr *pc_clang_written_int(pc_cx *cx, CXCursor e)
+{
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return NULL;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    const pc_expr *v = pc_clang_int_expr(cx, toks.items, (int)toks.count);
+    PC_VEC_FREE(toks);
+    return v;
+}
+
+const char *pc_clang_written_spelling(pc_cx *cx, CXCursor e)
+{
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return NULL;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    const char *r = toks.count ? pc_clang_tok_spelling(cx, toks.items, (int)toks.count) : NULL;
+    PC_VEC_FREE(toks);
+    return r;
+}
+
+bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+{
+    if (pc_clang_value_list(cx, e, dims, nd))
+        return true;
+    uint32_t b, en;
+    if (!pc_clang_written_offsets(cx, e, &b, &en) || en <= b)
+        return false;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, b, en, &toks);
+    bool ok = pc_clang_shape_list(cx, toks.items, (int)toks.count, dims, nd);
+    PC_VEC_FREE(toks);
+    return ok;
 }
 
 /* ---- shapes, dtypes, strings ---------------------------------------------------------------------- */

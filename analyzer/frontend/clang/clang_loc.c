@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* ---- locations ------------------------------------------------------------------------------ */
@@ -26,6 +27,20 @@ bool pc_clang_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end)
         return false;
     if (!pc_clang_main_offset(cx, clang_getRangeEnd(r), end) || *end < *begin)
         *end = *begin;
+    return true;
+}
+
+bool pc_clang_written_offsets(pc_cx *cx, CXCursor c, uint32_t *begin, uint32_t *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb = NULL, fe = NULL;
+    unsigned ob = 0, oe = 0;
+    clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+    clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+    if (!fb || !fe || !clang_File_isEqual(fb, cx->main_file) || !clang_File_isEqual(fe, cx->main_file) || oe < ob)
+        return false;
+    *begin = ob;
+    *end = oe;
     return true;
 }
 
@@ -153,6 +168,30 @@ bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out)
         return false;
     pc_clang_src_lex(cx, b, e, out);
     return true;
+}
+
+const char *pc_clang_src_spelling(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    pc_sb b = {0};
+    char prev = 0;
+    bool gap = false;
+    for (uint32_t i = begin; i < end && i < cx->srclen; i++) {
+        char c = cx->src[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            gap = true;
+            continue;
+        }
+        bool word = isalnum((unsigned char)c) || c == '_';
+        if (gap && word && (isalnum((unsigned char)prev) || prev == '_'))
+            pc_sb_putc(&b, ' ');
+        pc_sb_putc(&b, c);
+        prev = c;
+        gap = false;
+    }
+    char *s = pc_sb_take(&b);
+    const char *r = pc_arena_strdup(cx->scratch, s ? s : "");
+    pc_mem_free(s);
+    return r;
 }
 
 /* A cursor's spelling as a scratch-arena string ("" when it has none). */

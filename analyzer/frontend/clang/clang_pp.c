@@ -4,9 +4,9 @@
  * record, so `#ifdef BIG / #define TRIPS 64 / #else / #define TRIPS 8` under -DBIG gives the 64
  * one and nothing in an `#if 0` block exists), and the ranges the preprocessor skipped.
  *
- * Macro values matter because LOOP / FUNCTION / IF headers reach the walker as stringified macro
- * arguments (the stub's markers): `LoopRange(0, TRIPS, 1)` is read from the header's tokens, where
- * TRIPS is not expanded.  A macro's body has no AST; its tokens come from clang_tokenize over the
+ * Macro values matter because written text is read from tokens where the cursor reader has no
+ * model of an expression, or clang dropped it (a LOOP header with an error): there TRIPS in
+ * `LoopRange(0, TRIPS, 1)` is not expanded.  A macro's body has no AST; its tokens come from clang_tokenize over the
  * definition's extent (libclang's lexer, not poolcheck's).
  */
 #include "clang_int.h"
@@ -158,7 +158,7 @@ static void define_cb(pc_cx *cx, const char *name, const pc_ctok *t, int n, void
 
 /* Object-like macros poolcheck can read values from: -DNAME=VALUE arguments, then the
  * definitions the preprocessor kept (clang_pp.c: inactive #if branches have none).  Kernels use
- * them as constants in LoopRange and shapes, which the stringified macro arguments carry
+ * them as constants in LoopRange and shapes, which written text read from tokens carries
  * unexpanded.  A translation unit without a preprocessing record falls back to the main file's
  * `#define` lines (in order; #undef forgets). */
 void pc_clang_scan_defines(pc_cx *cx)

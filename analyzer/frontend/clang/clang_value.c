@@ -657,7 +657,191 @@ static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth)
 
 const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e) { return vint(cx, e, 0); }
 
-/* ---- helpers called from stringified macro arguments ------------------------------------------ */
+/* ---- branch conditions (docs/model.md section 3, "Paths") ------------------------------------- */
+
+/* Does the expression read tensor data (GetTensorData / GetInputData anywhere in it)? */
+static enum CXChildVisitResult data_read_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXString s = clang_getCursorSpelling(c);
+        const char *n = clang_getCString(s);
+        bool hit = n && (!strcmp(n, "GetTensorData") || !strcmp(n, "GetInputData"));
+        clang_disposeString(s);
+        if (hit) {
+            *(bool *)d = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static bool reads_tensor_data(CXCursor e)
+{
+    bool hit = false;
+    if (data_read_visit(e, clang_getNullCursor(), &hit) == CXChildVisit_Recurse)
+        clang_visitChildren(e, data_read_visit, &hit);
+    return hit;
+}
+
+/* Does e hold a symbol made from text poolcheck could not evaluate (a call, a member)? */
+static bool opaque_symbol(const pc_expr *e)
+{
+    const char *names[16];
+    size_t n = pc_expr_symbols(e, names, 0, 16);
+    for (size_t k = 0; k < n; k++)
+        if (strpbrk(names[k], "({?"))
+            return true;
+    return false;
+}
+
+/* Are two expressions the same value: equal constants, or the same spelling. */
+static bool same_value(const pc_expr *a, const pc_expr *b)
+{
+    int64_t x, y;
+    if (pc_expr_is_int(a, &x) || pc_expr_is_int(b, &y))
+        return pc_expr_is_int(a, &x) && pc_expr_is_int(b, &y) && x == y;
+    char *sa = pc_expr_to_string(a), *sb = pc_expr_to_string(b);
+    bool same = sa && sb && !strcmp(sa, sb);
+    pc_mem_free(sa);
+    pc_mem_free(sb);
+    return same;
+}
+
+/* A scalar operand of a condition: the cursor's value, or what the written text gives where the
+ * cursor reader has no model of it (an unknown name is the symbol of that name). */
+const pc_expr *pc_clang_value_int_written(pc_cx *cx, CXCursor e)
+{
+    const pc_expr *v = vint(cx, e, 0);
+    return v ? v : pc_clang_written_int(cx, e);
+}
+
+/* An arithmetic operand: data-dependent (NULL, *data set) when it reads tensor data or holds a
+ * value poolcheck made an opaque symbol of. */
+static const pc_expr *cond_operand(pc_cx *cx, CXCursor e, bool *data)
+{
+    if (reads_tensor_data(e)) {
+        *data = true;
+        return NULL;
+    }
+    const pc_expr *v = pc_clang_value_int_written(cx, e);
+    if (v && opaque_symbol(v)) {
+        *data = true;
+        return NULL;
+    }
+    return v;
+}
+
+/* IsLoopBegin(i, b) / IsLoopEnd(i, e): upstream's loop predicates, true on the first / last
+ * iteration of i's loop when b / e is that loop's begin / end. */
+static const pc_expr *loop_predicate(pc_cx *cx, CXCursor call, bool begin)
+{
+    int na = clang_Cursor_getNumArguments(call);
+    if (na < 1)
+        return NULL;
+    /* the loop is named by its index variable (a helper's parameter stands for the caller's index) */
+    const pc_expr *ix = pc_clang_value_int_written(cx, clang_Cursor_getArgument(call, 0));
+    if (!ix || ix->kind != PC_EXPR_SYM)
+        return NULL;
+    pc_arena *a = pc_model_arena(cx->m);
+    const pc_expr *pred = pc_expr_loop_pred(a, begin ? PC_EXPR_IS_LOOP_BEGIN : PC_EXPR_IS_LOOP_END, ix->name);
+    if (na < 2)
+        return pred;
+    /* IsLoopBegin(i, b) is `i == b` (upstream's runtime: RuntimeIsLoopBegin(idx, begin)), the
+     * first iteration only when b is the loop's own begin; IsLoopEnd(i, e) is the last iteration
+     * when e is the loop's end (what pypto.is_loop_end passes).  Another b is that comparison;
+     * another e is left undecided (both paths) rather than guessed. */
+    const pc_expr *bound = pc_clang_value_int_written(cx, clang_Cursor_getArgument(call, 1));
+    if (!bound)
+        return NULL;
+    const pc_loop *l = NULL;
+    if (cx->kernel >= 0) {
+        const pc_kernel *kk = &cx->m->kernels[cx->kernel];
+        for (int li = cx->cur_loop; li >= 0 && !l; li = kk->loops[li].parent)
+            if (kk->loops[li].index_var && !strcmp(kk->loops[li].index_var, ix->name))
+                l = &kk->loops[li];
+    }
+    if (l && same_value(bound, begin ? l->begin : l->end))
+        return pred;
+    return begin ? pc_expr_bin(a, PC_EXPR_EQ, ix, bound) : NULL;
+}
+
+/* The operator and operands of a built-in or overloaded binary / unary operator; 0 operands when
+ * e is not one. */
+static int operator_parts(pc_cx *cx, CXCursor e, const char **op, CXCursor *l, CXCursor *r)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_BinaryOperator || k == CXCursor_UnaryOperator) {
+        kids ch = kids_of(e);
+        int want = k == CXCursor_BinaryOperator ? 2 : 1;
+        if (ch.n != want)
+            return 0;
+        *op = pc_clang_operator_spelling(cx, e);
+        *l = ch.c[0];
+        if (want == 2)
+            *r = ch.c[1];
+        return *op ? want : 0;
+    }
+    if (k == CXCursor_CallExpr) {
+        const char *name = call_name(cx, e);
+        int na = clang_Cursor_getNumArguments(e);
+        if (strncmp(name, "operator", 8) || na < 1 || na > 2 || !(is_operator_text(name + 8) || !strcmp(name + 8, "!")))
+            return 0;
+        *op = name + 8;
+        *l = clang_Cursor_getArgument(e, 0);
+        if (na == 2)
+            *r = clang_Cursor_getArgument(e, 1);
+        return na;
+    }
+    return 0;
+}
+
+static const pc_expr *cond_value(pc_cx *cx, CXCursor e, bool *data, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return NULL;
+    pc_arena *a = pc_model_arena(cx->m);
+    CXCursor s = value_strip(e);
+    const char *op = NULL;
+    CXCursor l = clang_getNullCursor(), r = clang_getNullCursor();
+    int n = operator_parts(cx, s, &op, &l, &r);
+    if (n == 1 && !strcmp(op, "!")) {
+        const pc_expr *v = cond_value(cx, l, data, depth + 1);
+        return v ? pc_expr_not(a, v) : NULL;
+    }
+    if (n == 2 && (!strcmp(op, "&&") || !strcmp(op, "||"))) {
+        const pc_expr *x = cond_value(cx, l, data, depth + 1);
+        const pc_expr *y = cond_value(cx, r, data, depth + 1);
+        return x && y ? pc_expr_bin(a, op[0] == '&' ? PC_EXPR_AND : PC_EXPR_OR, x, y) : NULL;
+    }
+    static const struct { const char *op; pc_expr_kind k; } cmp[] = {
+        {"<", PC_EXPR_LT}, {"<=", PC_EXPR_LE}, {">", PC_EXPR_GT}, {">=", PC_EXPR_GE}, {"==", PC_EXPR_EQ}, {"!=", PC_EXPR_NE},
+    };
+    if (n == 2)
+        for (size_t j = 0; j < sizeof cmp / sizeof *cmp; j++)
+            if (!strcmp(op, cmp[j].op)) {
+                const pc_expr *x = cond_operand(cx, l, data);
+                const pc_expr *y = cond_operand(cx, r, data);
+                return x && y ? pc_expr_bin(a, cmp[j].k, x, y) : NULL;
+            }
+    if (clang_getCursorKind(s) == CXCursor_CallExpr) {
+        const char *name = pc_clang_spelling(cx, s);
+        if (!strcmp(name, "IsLoopBegin") || !strcmp(name, "IsLoopEnd"))
+            return loop_predicate(cx, s, name[6] == 'B');
+    }
+    return cond_operand(cx, e, data); /* a plain value: true when non-zero */
+}
+
+const pc_expr *pc_clang_value_cond(pc_cx *cx, CXCursor e, bool *data_dependent)
+{
+    bool data = false;
+    const pc_expr *v = clang_Cursor_isNull(e) ? NULL : cond_value(cx, e, &data, 0);
+    if (data_dependent)
+        *data_dependent = data;
+    return data ? NULL : v;
+}
+
+/* ---- helpers the token readers call by name (clang_lex.c) -------------------------------------- */
 
 static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData d)
 {

@@ -12,6 +12,7 @@
 #include "clang_int.h"
 #include "clang_tiles.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,53 +167,189 @@ void pc_clang_if_parts(CXCursor s, CXCursor *cond, CXCursor *then_s, CXCursor *e
     PC_VEC_FREE(ch);
 }
 
-/* The header tokens of a macro-made statement: from its expansion start to its body. */
-static bool header_tokens(pc_cx *cx, CXCursor s, CXCursor body, pc_ctoks *out, uint32_t *begin, uint32_t *body_off)
+/* ---- the headers of the macro-made statements ---------------------------------------------- */
+
+/* The cursor of the marker an if-condition holds (see cond_marker), or a null cursor. */
+static CXCursor marker_cursor(pc_cx *cx, CXCursor c, pc_cmarker want, int depth)
 {
-    uint32_t b, e, bb, be;
-    out->count = 0;
-    if (!pc_clang_offsets(cx, s, &b, &e) || !pc_clang_offsets(cx, body, &bb, &be) || bb < b)
-        return false;
-    pc_clang_src_lex(cx, b, bb, out);
-    *begin = b;
-    *body_off = bb;
-    return out->count > 0;
+    if (marker_of_type(cx, clang_getCursorType(c)) == want)
+        return c;
+    if (want == PC_MK_UNROLL && clang_getCursorKind(c) == CXCursor_CallExpr &&
+        !strcmp(pc_clang_spelling(cx, c), "MatchUnrollTimes"))
+        return c;
+    CXCursor found = clang_getNullCursor();
+    if (depth <= 0)
+        return found;
+    pc_clang_cursors ch = {0};
+    pc_clang_children(c, &ch);
+    for (size_t i = 0; i < ch.count && clang_Cursor_isNull(found); i++)
+        found = marker_cursor(cx, ch.items[i], want, depth - 1);
+    PC_VEC_FREE(ch);
+    return found;
 }
 
-/* `NAME ( args )` at the start of toks: the argument slice [*a0, *a1) and the index after ')'. */
-static bool macro_args(const pc_ctoks *toks, const char *name, int *a0, int *a1, int *after)
+/* The argument expression a marker carries: the statement before the marker in the stub's
+ * statement expression (`({ (void)(cond); IfMarker(); })`), or the first argument of a recorder
+ * call (real headers: `RecordIfBranch(cond, __FILE__, __LINE__)`).  A null cursor when clang
+ * dropped it (an error in the argument). */
+static CXCursor marker_argument(CXCursor m)
 {
-    if (toks->count < 3 || toks->items[0].kind != PC_CTOK_IDENT || !pc_ctok_is(&toks->items[1], "("))
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(m); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(m);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(m, &ch);
+        CXCursor next = clang_getNullCursor();
+        if (k == CXCursor_StmtExpr) {
+            if (ch.count == 1 && clang_getCursorKind(ch.items[0]) == CXCursor_CompoundStmt) {
+                pc_clang_cursors st = {0};
+                pc_clang_children(ch.items[0], &st);
+                CXCursor arg = st.count >= 2 ? st.items[0] : clang_getNullCursor();
+                PC_VEC_FREE(st);
+                PC_VEC_FREE(ch);
+                return arg;
+            }
+        } else if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(m) >= 1) {
+            PC_VEC_FREE(ch);
+            return clang_Cursor_getArgument(m, 0);
+        } else if (ch.count == 1) {
+            next = ch.items[0];
+        }
+        PC_VEC_FREE(ch);
+        m = next;
+    }
+    return clang_getNullCursor();
+}
+
+/* The expression a macro argument is, inside what the stub wraps it in: the cleanups of a
+ * statement with temporaries, `(void)(ARG)`, and the stub's own helper call `UnrollTimes(ARG)`. */
+static CXCursor header_expr(pc_cx *cx, CXCursor arg)
+{
+    pc_clang_cursors ch = {0};
+    for (int guard = 0; guard < 16 && !clang_Cursor_isNull(arg); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(arg);
+        if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CStyleCastExpr) {
+            pc_clang_children(arg, &ch);
+            /* a cast's children: its type reference (none for void) and the operand last */
+            if (ch.count < 1 || (k != CXCursor_CStyleCastExpr && ch.count != 1))
+                break;
+            /* parentheses and casts of the source stay as written: only the stub's own (written
+             * in the macro body, not where the argument is) go */
+            if (k != CXCursor_UnexposedExpr) {
+                uint32_t b, e;
+                if (pc_clang_written_offsets(cx, arg, &b, &e) && cx->src[b] == '(')
+                    break;
+            }
+            arg = ch.items[ch.count - 1];
+            continue;
+        }
+        if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(arg) == 1 &&
+            !strcmp(pc_clang_spelling(cx, arg), "UnrollTimes")) {
+            arg = clang_Cursor_getArgument(arg, 0);
+            continue;
+        }
+        break;
+    }
+    PC_VEC_FREE(ch);
+    return arg;
+}
+
+/* Reads hidden in a header expression (IF condition): GetTensorData(t, ...) reads tensor t. */
+static enum CXChildVisitResult cursor_reads_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    pc_cx *cx = d;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 1)
+        return CXChildVisit_Recurse;
+    const char *n = pc_clang_spelling(cx, c);
+    if (strcmp(n, "GetTensorData") && strcmp(n, "GetInputData"))
+        return CXChildVisit_Recurse;
+    CXCursor arg = clang_Cursor_getArgument(c, 0);
+    int e = pc_clang_value_tensor_entry(cx, arg);
+    if (e < 0) /* a FUNCTION list's tensor without a declaration of its own: by name */
+        e = pc_clang_env_find(cx, pc_clang_spelling(cx, header_expr(cx, arg)), PC_CENV_TENSOR);
+    int tid = pc_clang_env_tensor(cx, e);
+    uint32_t b, en;
+    if (tid >= 0 && pc_clang_written_offsets(cx, arg, &b, &en)) {
+        bool saved = cx->header_reads;
+        cx->header_reads = true;
+        pc_clang_access(cx, tid, PC_ACC_READ, PC_UNIT_NONE, pc_clang_loc_range(cx, b, en));
+        cx->header_reads = saved;
+    }
+    return CXChildVisit_Recurse; /* its indices may read tensor data too */
+}
+
+static void cursor_header_reads(pc_cx *cx, CXCursor e)
+{
+    if (cursor_reads_visit(e, clang_getNullCursor(), cx) == CXChildVisit_Recurse)
+        clang_visitChildren(e, cursor_reads_visit, cx);
+}
+
+/* The written text of a macro's argument list: cx->src between the '(' after the macro name at
+ * `begin` and the ')' that ends at `end`, without the spaces at its ends. */
+static const char *macro_arg_text(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    uint32_t open = begin;
+    while (open < end && cx->src[open] != '(')
+        open++;
+    uint32_t close = end;
+    while (close > open && cx->src[close - 1] != ')')
+        close--;
+    if (open >= end || close <= open + 1)
+        return NULL;
+    uint32_t tb = open + 1, te = close - 1;
+    while (tb < te && (cx->src[tb] == ' ' || cx->src[tb] == '\t' || cx->src[tb] == '\n' || cx->src[tb] == '\r'))
+        tb++;
+    while (te > tb && (cx->src[te - 1] == ' ' || cx->src[te - 1] == '\t' || cx->src[te - 1] == '\n' ||
+                       cx->src[te - 1] == '\r'))
+        te--;
+    return te > tb ? pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + tb, te - tb)) : NULL;
+}
+
+/* Is argument i of a call written in the source (not a default argument)? */
+static bool written_arg(pc_cx *cx, CXCursor call, int i, uint32_t *b, uint32_t *e)
+{
+    if (i >= clang_Cursor_getNumArguments(call))
         return false;
-    if (name && !pc_ctok_is(&toks->items[0], name))
-        return false;
-    int close = pc_clang_match(toks->items, (int)toks->count, 1);
-    if (close >= (int)toks->count)
-        return false;
-    *a0 = 2;
-    *a1 = close;
-    *after = close + 1;
-    return true;
+    CXCursor a = clang_Cursor_getArgument(call, (unsigned)i);
+    return !clang_Cursor_isNull(a) && pc_clang_written_offsets(cx, a, b, e) && *e > *b;
+}
+
+/* The recorder call a LOOP / FUNCTION holds: the stub's `({ (void)RecordLoopFunc(...); LoopMarker(); })`
+ * (FUNCTION: FunctionHeader(name, lists...)) or the real headers' `RecordLoopFunc(...)` /
+ * `RecordFunc(...)`, with upstream's arguments (LOOP: name, funcType, iterName, range, unrollList,
+ * submitBeforeLoop, parallel).  A null cursor when clang dropped it. */
+static CXCursor marker_recorder(pc_cx *cx, CXCursor s, pc_cmarker want, int min_args)
+{
+    pc_clang_cursors ch = {0};
+    pc_clang_children(s, &ch);
+    CXCursor m = clang_getNullCursor();
+    for (size_t i = 0; i + 1 < ch.count && clang_Cursor_isNull(m); i++)
+        if (clang_isExpression(clang_getCursorKind(ch.items[i])) &&
+            marker_of_type(cx, clang_getCursorType(ch.items[i])) == want)
+            m = ch.items[i];
+    PC_VEC_FREE(ch);
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(m); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(m);
+        if (k == CXCursor_StmtExpr) {
+            m = header_expr(cx, marker_argument(m));
+            continue;
+        }
+        if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(m) >= min_args)
+            return m;
+        if (k == CXCursor_DeclRefExpr && clang_getCursorKind(clang_getCursorReferenced(m)) == CXCursor_VarDecl) {
+            /* FUNCTION written out over a variable, as some upstream tests do with the real
+             * headers: `RecordFunc rec("name", {ins}, {outs});  for (auto &step : rec) { ... }` */
+            m = pc_clang_decl_init(clang_getCursorReferenced(m));
+            continue;
+        }
+        pc_clang_children(m, &ch);
+        m = ch.count == 1 ? ch.items[0] : clang_getNullCursor();
+        PC_VEC_FREE(ch);
+    }
+    return clang_getNullCursor();
 }
 
 /* ---- kernels ------------------------------------------------------------------------------------ */
-
-/* The tensor lists of FUNCTION(name, {ins}, {outs}[, {{in, out}}]): each element's tokens. */
-typedef struct listitem { int t0, t1; } listitem;
-typedef PC_VEC(listitem) listitems;
-
-static void list_items(const pc_ctok *t, int a0, int a1, listitems *out)
-{
-    int st[64], en[64];
-    int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 64);
-    for (int i = 0; i < na; i++) {
-        int s0 = a0 + st[i], s1 = a0 + en[i];
-        if (s1 > s0 && pc_ctok_is(&t[s0], "{") && pc_clang_match(t, s1, s0) == s1 - 1)
-            list_items(t, s0 + 1, s1 - 1, out);
-        else if (s1 > s0)
-            PC_VEC_PUSH(*out, ((listitem){s0, s1}));
-    }
-}
 
 /* An integer constant of the environment a kernel sees: its index in cx->env and value. */
 typedef struct env_const { const char *name; size_t index; int64_t value; } env_const;
@@ -360,87 +497,78 @@ static const char *kernel_scope(pc_cx *cx, CXCursor s)
     return *name ? pc_model_strdup(cx->m, name) : NULL;
 }
 
-/* FUNCTION written out, as some upstream tests do with the real headers:
- *     RecordFunc rec("name", {ins}, {outs});  for (auto &step : rec) { ... }
- * or the temporary in the statement itself, `for (auto &step : RecordFunc("name", ...))`.  toks
- * (the statement's header, from `for`) or the variable's declaration then gives the arguments
- * [*a0, *a1) of the RecordFunc construction, in toks (replaced by the declaration's tokens). */
-static bool written_out_function(pc_cx *cx, CXCursor s, pc_ctoks *toks, int *a0, int *a1)
+/* The InitListExpr a braced argument is made into (through the conversions and constructions
+ * clang wraps it in), or a null cursor. */
+static CXCursor braced_list(CXCursor c)
 {
-    int n = (int)toks->count;
-    for (int i = 0; i + 1 < n; i++)
-        if (pc_ctok_is(&toks->items[i], "RecordFunc") && pc_ctok_is(&toks->items[i + 1], "(")) {
-            *a0 = i + 2;
-            *a1 = pc_clang_match(toks->items, n, i + 1);
-            return *a1 < n;
-        }
-    /* the range is a variable: its declaration `RecordFunc rec("name", {ins}, {outs})` */
     pc_clang_cursors ch = {0};
-    pc_clang_children(s, &ch);
-    CXCursor var = clang_getNullCursor();
-    for (size_t i = 0; i + 1 < ch.count && clang_Cursor_isNull(var); i++) {
-        CXCursor e = ch.items[i];
-        for (int depth = 0; depth < 4 && clang_getCursorKind(e) == CXCursor_UnexposedExpr; depth++) {
-            pc_clang_cursors inner = {0};
-            pc_clang_children(e, &inner);
-            e = inner.count == 1 ? inner.items[0] : clang_getNullCursor();
-            PC_VEC_FREE(inner);
-        }
-        if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_VarDecl)
-            var = clang_getCursorReferenced(e);
+    for (int guard = 0; guard < 12 && !clang_Cursor_isNull(c); guard++) {
+        if (clang_getCursorKind(c) == CXCursor_InitListExpr)
+            break;
+        pc_clang_children(c, &ch);
+        CXCursor next = clang_getNullCursor();
+        int nexpr = 0;
+        for (size_t i = 0; i < ch.count; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.items[i]))) {
+                next = ch.items[i];
+                nexpr++;
+            }
+        c = nexpr == 1 ? next : clang_getNullCursor();
     }
     PC_VEC_FREE(ch);
-    pc_ctoks decl = {0};
-    if (clang_Cursor_isNull(var) || !pc_clang_cursor_tokens(cx, var, &decl)) {
-        PC_VEC_FREE(decl);
-        return false;
+    return c;
+}
+
+/* The tensors of FUNCTION(name, {ins}, {outs}[, {{in, out}}]): each element of the braced lists
+ * (nested lists flattened), as its written extent. */
+static void list_items(pc_cx *cx, CXCursor c, pc_cranges *out, int depth)
+{
+    uint32_t b, e;
+    if (depth > 8 || !pc_clang_written_offsets(cx, c, &b, &e) || e <= b)
+        return;
+    if (cx->src[b] != '{') {
+        PC_VEC_PUSH(*out, ((pc_crange){b, e}));
+        return;
     }
-    const char *vname = pc_clang_spelling(cx, var);
-    n = (int)decl.count;
-    for (int i = 0; i + 1 < n; i++)
-        if (pc_ctok_is(&decl.items[i], vname) &&
-            (pc_ctok_is(&decl.items[i + 1], "(") || pc_ctok_is(&decl.items[i + 1], "{"))) {
-            int close = pc_clang_match(decl.items, n, i + 1);
-            if (close >= n)
-                break;
-            PC_VEC_FREE(*toks);
-            *toks = decl;
-            *a0 = i + 2;
-            *a1 = close;
-            return true;
-        }
-    PC_VEC_FREE(decl);
-    return false;
+    CXCursor il = braced_list(c);
+    pc_clang_cursors ch = {0};
+    if (!clang_Cursor_isNull(il))
+        pc_clang_children(il, &ch);
+    for (size_t i = 0; i < ch.count; i++)
+        list_items(cx, ch.items[i], out, depth + 1);
+    PC_VEC_FREE(ch);
 }
 
 void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 {
-    pc_ctoks toks = {0};
-    uint32_t b = 0, bo = 0;
-    int a0, a1, after;
+    uint32_t b = 0, se = 0, bo = 0, be = 0;
     const char *name = NULL;
-    listitems items = {0};
-    bool have_header = header_tokens(cx, s, body, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after);
-    pc_loc loc = have_header ? pc_clang_loc_range(cx, b, toks.items[0].off + toks.items[0].len)
-                             : pc_clang_cursor_loc(cx, s);
+    pc_cranges items = {0};
+    bool have_header = pc_clang_offsets(cx, s, &b, &se) && pc_clang_offsets(cx, body, &bo, &be) && bo > b;
+    pc_loc loc = pc_clang_cursor_loc(cx, s);
+    if (have_header) {
+        uint32_t wend = b;
+        while (wend < bo && (isalnum((unsigned char)cx->src[wend]) || cx->src[wend] == '_'))
+            wend++;
+        loc = pc_clang_loc_range(cx, b, wend);
+    }
     if (have_header && cx->in_main)
         PC_VEC_PUSH(cx->function_offs, b);
-    if (have_header && pc_ctok_is(&toks.items[0], "for"))
-        have_header = written_out_function(cx, s, &toks, &a0, &a1);
-    if (have_header) {
-        int st[8], en[8];
-        int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
-        if (na >= 1) {
-            name = pc_clang_string_arg(cx, toks.items + a0 + st[0], en[0] - st[0]);
-            if (!name)
-                name = pc_clang_tok_spelling(cx, toks.items + a0 + st[0], en[0] - st[0]);
-        }
-        for (int i = 1; i < na; i++) {
-            int s0 = a0 + st[i], s1 = a0 + en[i];
-            if (s1 > s0 && pc_ctok_is(&toks.items[s0], "{"))
-                list_items(toks.items, s0 + 1, s1 - 1, &items);
-        }
+    CXCursor rec = have_header ? marker_recorder(cx, s, PC_MK_FUNCTION, 1) : clang_getNullCursor();
+    if (!clang_Cursor_isNull(rec)) {
+        CXCursor name_arg = clang_Cursor_getArgument(rec, 0);
+        name = pc_clang_value_string(cx, name_arg);
+        if (!name)
+            name = pc_clang_written_spelling(cx, header_expr(cx, name_arg));
+        uint32_t ab, ae;
+        for (int i = 1; written_arg(cx, rec, i, &ab, &ae); i++)
+            if (cx->src[ab] == '{')
+                list_items(cx, clang_Cursor_getArgument(rec, (unsigned)i), &items, 0);
+    } else if (have_header) {
+        /* clang dropped the header for an error there: read from the written one, so that the
+         * error is this statement's (shown, not a region left out) */
+        pc_clang_claim_errors(cx, b, bo);
+        name = pc_clang_function_header_from_tokens(cx, b, bo, &items);
     }
     if (!name || !*name)
         name = pc_arena_printf(cx->scratch, "function_%u", loc.line);
@@ -460,15 +588,13 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     size_t mark = cx->env.count;
     /* parameters: the tensors of the FUNCTION lists, in order, once each */
     for (size_t i = 0; i < items.count; i++) {
-        const pc_ctok *it = toks.items + items.items[i].t0;
-        int n = items.items[i].t1 - items.items[i].t0;
-        const char *spelling = pc_clang_tok_spelling(cx, it, n);
+        const char *spelling = pc_clang_src_spelling(cx, items.items[i].b, items.items[i].e);
         bool seen = false;
         for (int t = 0; t < cx->m->kernels[k].ntensors && !seen; t++)
             seen = !strcmp(cx->m->kernels[k].tensors[t].variable, spelling);
         if (seen)
             continue;
-        pc_loc tloc = pc_clang_loc_range(cx, it[0].off, it[n - 1].off + it[n - 1].len);
+        pc_loc tloc = pc_clang_loc_range(cx, items.items[i].b, items.items[i].e);
         int e = pc_clang_env_find(cx, spelling, PC_CENV_TENSOR);
         pc_chost *info = e >= 0 && cx->env.items[e].is_host ? &cx->env.items[e].host : NULL;
         if (info && info->loc.line)
@@ -489,7 +615,6 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     cx->block = saved_block;
     cx->cur_stmt = -1;
     PC_VEC_FREE(items);
-    PC_VEC_FREE(toks);
 }
 
 /* ---- kernel statements ------------------------------------------------------------------------- */
@@ -705,73 +830,50 @@ static void end_leaf(pc_cx *cx, CXCursor s)
     cx->cur_stmt = -1;
 }
 
-/* Reads hidden in a header (IF condition, LoopRange): GetTensorData(t, ...) reads tensor t. */
-static void header_reads(pc_cx *cx, const pc_ctok *t, int n)
-{
-    for (int i = 0; i + 2 < n; i++) {
-        if (!(pc_ctok_is(&t[i], "GetTensorData") || pc_ctok_is(&t[i], "GetInputData")) || !pc_ctok_is(&t[i + 1], "("))
-            continue;
-        int close = pc_clang_match(t, n, i + 1);
-        int st[4], en[4];
-        int na = close < n ? pc_clang_split_args(t + i + 2, close - i - 2, st, en, 4) : 0;
-        if (na < 1)
-            continue;
-        const char *name = pc_clang_tok_spelling(cx, t + i + 2 + st[0], en[0] - st[0]);
-        int e = pc_clang_env_find(cx, name, PC_CENV_TENSOR);
-        int tid = pc_clang_env_tensor(cx, e);
-        if (tid >= 0) {
-            bool saved = cx->header_reads;
-            cx->header_reads = true;
-            const pc_ctok *a = t + i + 2 + st[0];
-            pc_clang_access(cx, tid, PC_ACC_READ, PC_UNIT_NONE,
-                            pc_clang_loc_range(cx, a[0].off, a[en[0] - st[0] - 1].off + a[en[0] - st[0] - 1].len));
-            cx->header_reads = saved;
-        }
-    }
-}
-
 /* LoopRange(e) / LoopRange(b, e) / LoopRange(b, e, s), {b, e, s}, or a LoopRange variable. */
-static bool loop_range(pc_cx *cx, const pc_ctok *t, int n, const pc_expr **b, const pc_expr **e, const pc_expr **s)
+static bool range_value(pc_cx *cx, CXCursor r, const pc_expr **b, const pc_expr **e, const pc_expr **s)
 {
     pc_arena *a = pc_model_arena(cx->m);
-    int k = 0;
-    while (k < n && (t[k].kind == PC_CTOK_IDENT || pc_ctok_is(&t[k], "::")) && !(k + 1 == n))
-        k++;
-    if (n == 1 && t[0].kind == PC_CTOK_IDENT) {
-        const char *name = pc_arena_strndup(cx->scratch, t[0].text, t[0].len);
-        int en = pc_clang_env_find(cx, name, PC_CENV_LIST);
-        if (en < 0 || cx->env.items[en].nlist != 3)
+    CXCursor c = header_expr(cx, r);
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        int en = pc_clang_env_of_decl(cx, clang_getCursorReferenced(c));
+        if (en < 0)
+            en = pc_clang_env_find(cx, pc_clang_spelling(cx, c), PC_CENV_LIST);
+        if (en < 0 || cx->env.items[en].kind != PC_CENV_LIST || cx->env.items[en].nlist != 3)
             return false;
         *b = cx->env.items[en].list[0];
         *e = cx->env.items[en].list[1];
         *s = cx->env.items[en].list[2];
         return *b && *e && *s;
     }
-    if (k >= n || !(pc_ctok_is(&t[k], "(") || pc_ctok_is(&t[k], "{")) || pc_clang_match(t, n, k) != n - 1)
+    /* a construction of LoopRange: the call itself or a functional cast / temporary around it */
+    pc_clang_cursors ch = {0};
+    for (int guard = 0; guard < 8 && clang_getCursorKind(c) != CXCursor_CallExpr; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_CXXFunctionalCastExpr)
+            break;
+        pc_clang_children(c, &ch);
+        c = ch.count >= 1 ? ch.items[ch.count - 1] : clang_getNullCursor();
+    }
+    PC_VEC_FREE(ch);
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || strcmp(pc_clang_spelling(cx, c), "LoopRange"))
         return false;
-    if (k > 0 && !pc_ctok_is(&t[k - 1], "LoopRange"))
-        return false;
-    int st[4], en[4];
-    int na = pc_clang_split_args(t + k + 1, n - k - 2, st, en, 4);
-    const pc_ctok *in = t + k + 1;
+    int na = clang_Cursor_getNumArguments(c);
     if (na < 1 || na > 3)
         return false;
-    if (na == 1) {
-        *b = pc_expr_int(a, 0);
-        *e = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
-        *s = pc_expr_int(a, 1);
-    } else {
-        *b = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
-        *e = pc_clang_int_expr(cx, in + st[1], en[1] - st[1]);
-        *s = na == 3 ? pc_clang_int_expr(cx, in + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
-    }
+    const pc_expr *v[3];
+    for (int i = 0; i < na; i++)
+        v[i] = pc_clang_value_int_written(cx, clang_Cursor_getArgument(c, (unsigned)i));
+    *b = na == 1 ? pc_expr_int(a, 0) : v[0];
+    *e = na == 1 ? v[0] : v[1];
+    *s = na == 3 ? v[2] : pc_expr_int(a, 1);
     return *b && *e && *s;
 }
 
 /* A boolean argument (submitBeforeLoop, parallel): true/false or a constant. */
-static bool bool_arg(pc_cx *cx, const pc_ctok *t, int n, bool *out)
+static bool bool_value(pc_cx *cx, CXCursor arg, bool *out)
 {
-    const pc_expr *e = pc_clang_int_expr(cx, t, n);
+    const pc_expr *e = pc_clang_value_int_written(cx, arg);
     int64_t v;
     if (!e || !pc_expr_is_int(e, &v))
         return false;
@@ -779,66 +881,102 @@ static bool bool_arg(pc_cx *cx, const pc_ctok *t, int n, bool *out)
     return true;
 }
 
-static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
+/* The header of a LOOP from its recorder call's arguments (h->loc and h->header set): NULL when
+ * read, else why the LOOP is not modelled. */
+static const char *loop_header_from_cursors(pc_cx *cx, CXCursor s, CXCursor rec, pc_cloop_header *h)
 {
     pc_arena *a = pc_model_arena(cx->m);
-    pc_ctoks toks = {0};
-    uint32_t b = 0, bo = 0;
-    int a0, a1, after;
-    pc_loc sloc = pc_clang_cursor_loc(cx, s);
-    if (!header_tokens(cx, s, body, &toks, &b, &bo) || !macro_args(&toks, NULL, &a0, &a1, &after)) {
-        pc_clang_unanalysed(cx, sloc, "LOOP not modelled: its header could not be read from the source");
-        PC_VEC_FREE(toks);
-        return;
-    }
-    const pc_ctok *t = toks.items;
-    pc_loc loc = pc_clang_loc_range(cx, t[0].off, t[0].off + t[0].len);
-    pc_loc header = pc_clang_loc_range(cx, t[0].off, t[a1].off + 1);
-    int st[8], en[8];
-    int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 8);
-    const pc_expr *lb = NULL, *le = NULL, *ls = NULL;
-    if (na < 4 || na > 7 || !loop_range(cx, t + a0 + st[3], en[3] - st[3], &lb, &le, &ls)) {
-        pc_clang_unanalysed(cx, loc, na < 4 ? "LOOP not modelled: expected LOOP(name, type, index, range, ...)"
-                                   : "LOOP not modelled: its LoopRange could not be read");
-        PC_VEC_FREE(toks);
-        return;
-    }
-    const char *name = pc_clang_string_arg(cx, t + a0 + st[0], en[0] - st[0]);
-    if (!name)
-        name = pc_clang_tok_spelling(cx, t + a0 + st[0], en[0] - st[0]);
-    if (!name || !*name)
-        name = pc_arena_printf(cx->scratch, "loop_%u", loc.line);
-    const char *index = pc_clang_tok_spelling(cx, t + a0 + st[2], en[2] - st[2]);
+    if (clang_Cursor_getNumArguments(rec) < 4)
+        return "LOOP not modelled: expected LOOP(name, type, index, range, ...)";
+    if (!range_value(cx, clang_Cursor_getArgument(rec, 3), &h->begin, &h->end, &h->step))
+        return "LOOP not modelled: its LoopRange could not be read";
+    CXCursor name_arg = clang_Cursor_getArgument(rec, 0);
+    h->name = pc_clang_value_string(cx, name_arg);
+    if (!h->name)
+        h->name = pc_clang_written_spelling(cx, header_expr(cx, name_arg));
+    /* the index variable is the for-range statement's VarDecl */
+    pc_clang_cursors lc = {0};
+    pc_clang_children(s, &lc);
+    for (size_t i = 0; i < lc.count && !h->index; i++)
+        if (clang_getCursorKind(lc.items[i]) == CXCursor_VarDecl)
+            h->index = pc_clang_spelling(cx, lc.items[i]);
+    PC_VEC_FREE(lc);
+    if (!h->index)
+        h->index = pc_clang_value_string(cx, clang_Cursor_getArgument(rec, 2));
 
     /* reads of tensor data in the range (LoopRange(GetTensorData(n, {0}))) happen before the loop */
     cx->cur_stmt = -1;
-    cx->stmt_loc = header;
-    header_reads(cx, t + a0 + st[3], en[3] - st[3]);
+    cx->stmt_loc = h->header;
+    cursor_header_reads(cx, clang_Cursor_getArgument(rec, 3));
     cx->cur_stmt = -1;
 
-    int64_t *unroll = NULL;
-    int nunroll = 0;
-    bool submit = false, parallel = false;
-    if (na >= 5 && en[4] > st[4]) {
+    uint32_t ab, ae;
+    if (written_arg(cx, rec, 4, &ab, &ae)) {
         const pc_expr **list;
         int nl;
-        bool ok = pc_clang_shape_list(cx, t + a0 + st[4], en[4] - st[4], &list, &nl);
+        bool ok = pc_clang_value_list_written(cx, clang_Cursor_getArgument(rec, 4), &list, &nl);
         if (ok && nl > 0) {
-            unroll = pc_arena_alloc(a, sizeof *unroll * (size_t)nl);
-            for (int i = 0; i < nl && ok; i++) {
-                ok = list[i] && pc_expr_is_int(list[i], &unroll[i]) && unroll[i] > 0;
-            }
-            nunroll = ok ? nl : 0;
+            h->unroll = pc_arena_alloc(a, sizeof *h->unroll * (size_t)nl);
+            for (int i = 0; i < nl && ok; i++)
+                ok = list[i] && pc_expr_is_int(list[i], &h->unroll[i]) && h->unroll[i] > 0;
+            h->nunroll = ok ? nl : 0;
         }
         if (!ok)
-            pc_model_add_message(cx->m, PC_MSG_WARNING,
-                                 pc_clang_loc_range(cx, t[a0 + st[4]].off, t[a0 + en[4] - 1].off + t[a0 + en[4] - 1].len),
+            pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_loc_range(cx, ab, ae),
                                  "unroll list is not a list of positive integer constants; modelled as [1]");
     }
-    if (na >= 6 && !bool_arg(cx, t + a0 + st[5], en[5] - st[5], &submit))
-        pc_model_add_message(cx->m, PC_MSG_WARNING, header, "submitBeforeLoop is not a constant; modelled as false");
-    if (na >= 7 && !bool_arg(cx, t + a0 + st[6], en[6] - st[6], &parallel))
-        pc_model_add_message(cx->m, PC_MSG_WARNING, header, "parallel is not a constant; modelled as false");
+    if (written_arg(cx, rec, 5, &ab, &ae) && !bool_value(cx, clang_Cursor_getArgument(rec, 5), &h->submit))
+        pc_model_add_message(cx->m, PC_MSG_WARNING, h->header, "submitBeforeLoop is not a constant; modelled as false");
+    if (written_arg(cx, rec, 6, &ab, &ae) && !bool_value(cx, clang_Cursor_getArgument(rec, 6), &h->parallel))
+        pc_model_add_message(cx->m, PC_MSG_WARNING, h->header, "parallel is not a constant; modelled as false");
+    return NULL;
+}
+
+static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    uint32_t b = 0, bo = 0, se, be;
+    pc_loc sloc = pc_clang_cursor_loc(cx, s);
+    if (!pc_clang_offsets(cx, s, &b, &se) || !pc_clang_offsets(cx, body, &bo, &be) || bo < b) {
+        pc_clang_unanalysed(cx, sloc, "LOOP not modelled: its header could not be read from the source");
+        return;
+    }
+    pc_cloop_header h = {0};
+    CXCursor rec = marker_recorder(cx, s, PC_MK_LOOP, 3);
+    const char *err;
+    if (clang_Cursor_isNull(rec)) {
+        /* clang dropped it for an error there: the loop is modelled from the written header, so
+         * that error is this statement's (shown, not a region left out) */
+        pc_clang_claim_errors(cx, b, bo);
+        err = pc_clang_loop_header_from_tokens(cx, b, bo, &h);
+    } else {
+        /* the LOOP word, and the header up to the macro's ')' (the extent of the range expression) */
+        uint32_t wend = b;
+        while (wend < bo && (isalnum((unsigned char)cx->src[wend]) || cx->src[wend] == '_'))
+            wend++;
+        h.loc = h.header = pc_clang_loc_range(cx, b, wend);
+        pc_clang_cursors ch = {0};
+        pc_clang_children(s, &ch);
+        uint32_t rb, re;
+        for (size_t i = 0; i + 1 < ch.count; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.items[i])) && pc_clang_offsets(cx, ch.items[i], &rb, &re) &&
+                re > rb)
+                h.header = pc_clang_loc_range(cx, b, re);
+        PC_VEC_FREE(ch);
+        err = loop_header_from_cursors(cx, s, rec, &h);
+    }
+    if (err) {
+        pc_clang_unanalysed(cx, h.loc.line ? h.loc : sloc, err);
+        return;
+    }
+    pc_loc loc = h.loc, header = h.header;
+    const char *name = h.name, *index = h.index ? h.index : "";
+    if (!name || !*name)
+        name = pc_arena_printf(cx->scratch, "loop_%u", loc.line);
+    const pc_expr *lb = h.begin, *le = h.end, *ls = h.step;
+    int64_t *unroll = h.unroll;
+    int nunroll = h.nunroll;
+    bool submit = h.submit, parallel = h.parallel;
 
     pc_kernel *k = &cx->m->kernels[cx->kernel];
     pc_loop_spec spec = {.name = name, .loc = loc, .header = header, .index_var = index, .begin = lb, .end = le,
@@ -875,32 +1013,34 @@ static void loop_stmt(pc_cx *cx, CXCursor s, CXCursor body)
     cx->env.count = mark;
     cx->block = saved_block;
     cx->cur_loop = saved_loop;
-    PC_VEC_FREE(toks);
 }
 
-/* The condition tokens of `IF ( cond )` / `if (cond)` between a statement start and its body. */
-/* The condition of an IF as a model expression (clang_cond.c) and its source spelling. */
-static const pc_expr *if_condition(pc_cx *cx, CXCursor s, CXCursor then_s, pc_loc *hloc, const char **text)
+/* The condition of an IF as a model expression (pc_clang_value_cond) and its source spelling:
+ * the header is the macro invocation `IF(...)`, the extent of the if-statement's condition. */
+static const pc_expr *if_condition(pc_cx *cx, CXCursor cond, pc_loc *hloc, const char **text)
 {
-    pc_ctoks toks = {0};
-    uint32_t b, bo;
-    int a0, a1, after;
-    const pc_expr *e = NULL;
-    *hloc = pc_clang_cursor_loc(cx, s);
+    uint32_t b, e;
+    *hloc = pc_clang_cursor_loc(cx, cond);
     *text = NULL;
-    if (header_tokens(cx, s, then_s, &toks, &b, &bo) && macro_args(&toks, NULL, &a0, &a1, &after)) {
-        *hloc = pc_clang_loc_range(cx, toks.items[0].off, toks.items[a1].off + 1);
-        cx->stmt_loc = *hloc;
-        header_reads(cx, toks.items + a0, a1 - a0);
-        if (a1 > a0) {
-            uint32_t tb = toks.items[a0].off, te = toks.items[a1 - 1].off + toks.items[a1 - 1].len;
-            *text = pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + tb, te - tb));
-        }
-        bool data = false;
-        e = pc_clang_cond_expr(cx, toks.items + a0, a1 - a0, &data);
+    if (!cx->in_main || !pc_clang_offsets(cx, cond, &b, &e))
+        return NULL; /* an IF outside the file being walked is not read (its text is not at hand) */
+    CXCursor arg = marker_argument(marker_cursor(cx, cond, PC_MK_IF, 6));
+    arg = header_expr(cx, arg);
+    uint32_t ab, ae;
+    if (!clang_Cursor_isNull(arg) && pc_clang_written_offsets(cx, arg, &ab, &ae) && ae > ab)
+        *text = pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + ab, ae - ab));
+    else
+        *text = macro_arg_text(cx, b, e);
+    cx->stmt_loc = *hloc;
+    if (clang_Cursor_isNull(arg)) {
+        /* clang dropped the condition for an error in it: both paths, and the error is this
+         * header's (shown, not a region left out) */
+        pc_clang_claim_errors(cx, b, e);
+        return NULL;
     }
-    PC_VEC_FREE(toks);
-    return e;
+    cursor_header_reads(cx, arg);
+    bool data = false;
+    return pc_clang_value_cond(cx, arg, &data);
 }
 
 /* IF / ELSE IF / ELSE: one PC_STMT_IF, one branch per path. */
@@ -916,7 +1056,7 @@ static void if_stmt(pc_cx *cx, CXCursor s)
         pc_loc hloc;
         const char *text;
         cx->header_reads = false;
-        const pc_expr *c = if_condition(cx, cur, then_s, &hloc, &text);
+        const pc_expr *c = if_condition(cx, cond, &hloc, &text);
         cx->cur_stmt = -1;
         if (sid < 0)
             sid = pc_clang_new_stmt(cx, PC_STMT_IF, pc_clang_cursor_loc(cx, s));
@@ -960,21 +1100,10 @@ static void unroll_stmt(pc_cx *cx, CXCursor s)
 {
     CXCursor cond, then_s, else_s;
     pc_clang_if_parts(s, &cond, &then_s, &else_s);
-    pc_ctoks toks = {0};
-    uint32_t b, bo;
+    CXCursor arg = header_expr(cx, marker_argument(marker_cursor(cx, cond, PC_MK_UNROLL, 6)));
     int64_t factor = 0;
-    bool ok = false;
-    if (header_tokens(cx, s, then_s, &toks, &b, &bo)) {
-        int a0, a1, after;
-        if (pc_ctok_is(&toks.items[0], "UNROLL_DEFAULT")) {
-            factor = 1;
-            ok = true;
-        } else if (macro_args(&toks, NULL, &a0, &a1, &after)) {
-            const pc_expr *e = pc_clang_int_expr(cx, toks.items + a0, a1 - a0);
-            ok = e && pc_expr_is_int(e, &factor) && factor > 0;
-        }
-    }
-    PC_VEC_FREE(toks);
+    const pc_expr *e = clang_Cursor_isNull(arg) ? NULL : pc_clang_value_int_written(cx, arg);
+    bool ok = e && pc_expr_is_int(e, &factor) && factor > 0;
     pc_loc loc = pc_clang_cursor_loc(cx, s);
     if (!ok) {
         pc_clang_unanalysed(cx, loc, "UNROLL body not modelled: its factor is not a positive integer constant");

@@ -17,11 +17,12 @@
  * arguments (`View(x, {1, 16}, {0, j})`) only works with them.
  *
  * The one deliberate difference from the real headers is in the control-flow macros: LOOP,
- * FUNCTION, PROGRAM, IF and UNROLL hand their arguments to a marker AS STRINGS.  An error anywhere
- * in a real LOOP header (an undeclared name in its LoopRange) makes clang drop the whole for-range
- * statement together with its body; with the strings the statement always survives, and poolcheck
- * reads the header back from the source tokens.  The markers live in npu::tile_fwk::pc_stub, which
- * is how the frontend recognises them.
+ * FUNCTION, PROGRAM, IF and UNROLL put their arguments, as written, in the first statement of a
+ * statement expression whose value is a marker (LOOP: the recorder upstream's LOOP constructs,
+ * RecordLoopFunc).  An error anywhere in a real LOOP header (an undeclared name in its LoopRange)
+ * makes clang drop the whole for-range statement together with its body; here it drops only that
+ * first statement, and poolcheck reads the arguments from the AST (a dropped LOOP header from its
+ * tokens).  The markers live in npu::tile_fwk::pc_stub, which is how the frontend recognises them.
  */
 #ifndef POOLCHECK_TILEFWK_STUB_H
 #define POOLCHECK_TILEFWK_STUB_H
@@ -252,8 +253,8 @@ public:
 };
 
 /* What the macros below expand to.  The frontend recognises a LOOP as the for-range statement
- * whose range is a LoopMarker, a FUNCTION by a FunctionMarker, and so on; the string arguments
- * are the macro arguments as written. */
+ * whose range is (a statement expression of) a LoopMarker, a FUNCTION by a FunctionMarker, and
+ * so on; the arguments are in the statement before the marker. */
 namespace pc_stub {
 struct ScalarIterator {
     SymbolicScalar &operator*() const;
@@ -261,35 +262,55 @@ struct ScalarIterator {
     bool operator!=(const ScalarIterator &o) const;
 };
 struct LoopMarker {
-    LoopMarker(const char *name, const char *funcType, const char *index, const char *rest);
+    LoopMarker();
     ScalarIterator begin();
     ScalarIterator end();
 };
 struct FunctionMarker {
-    FunctionMarker(const char *name, const char *args);
+    FunctionMarker();
     ScalarIterator begin();
     ScalarIterator end();
 };
 struct ProgramMarker {
-    explicit ProgramMarker(const char *args);
+    ProgramMarker();
     ScalarIterator begin();
     ScalarIterator end();
 };
+/* A FUNCTION's tensor lists as written: `{a, b}`, nested lists (`{{in, out}}`), or a value of any
+ * type (a std::vector<Tensor>): what upstream's RecordFunc accepts and more, so that a header
+ * is never an error of the stub's making. */
+struct FunctionArg {
+    template <typename T> FunctionArg(const T &value);
+    FunctionArg(std::initializer_list<FunctionArg> list);
+};
+struct FunctionArgs {
+    FunctionArgs(std::initializer_list<FunctionArg> list);
+    template <typename T> FunctionArgs(const T &value);
+};
+bool FunctionHeader(const std::string &name, const FunctionArgs &a = {}, const FunctionArgs &b = {},
+                    const FunctionArgs &c = {}, const FunctionArgs &d = {});
+template <typename... A> bool ProgramHeader(const A &...args);
 struct IfMarker {
-    explicit IfMarker(const char *cond);
+    IfMarker();
     operator bool() const;
 };
 struct UnrollMarker {
-    explicit UnrollMarker(const char *times);
+    UnrollMarker();
     operator bool() const;
 };
+/* what UNROLL's argument is handed to: the factor (upstream: RecordLoopFunc::MatchUnrollTimes) */
+template <typename T> bool UnrollTimes(const T &times);
+bool UnrollTimes(std::initializer_list<int64_t> times);
 } // namespace pc_stub
 
-/* The recorders the real FUNCTION / LOOP macros construct (the stub's macros use the markers
- * above); tests that record by hand name them directly. */
+/* The recorders the real FUNCTION / LOOP macros construct (the stub's LOOP constructs
+ * RecordLoopFunc too); tests that record by hand name them directly. */
 struct DynloopFunctionAttribute;
 class RecordLoopFunc {
 public:
+    /* not upstream's: what the stub's LOOP written without a range constructs, so that it is no
+     * clang error (the frontend reports the LOOP as not modelled) */
+    RecordLoopFunc(const std::string &name, FunctionType funcType, const std::string &iterName);
     explicit RecordLoopFunc(const std::string &name, FunctionType funcType, const std::string &iterName,
                             const LoopRange &range, const std::set<int> &unrollList = {}, bool submitBeforeLoop = false,
                             bool parallel = false);
@@ -857,17 +878,36 @@ struct TileShape {
     void Reset();
 };
 
-/* ---- control-flow macros (function.h), stringizing variants -------------------------------- */
+/* ---- control-flow macros (function.h) ------------------------------------------------------ */
+/* FUNCTION / PROGRAM: the header's arguments, as written, go to a stub function in the first
+ * statement of a statement expression whose value is the marker (an error in them drops that
+ * statement only) */
 #define FUNCTION(name, ...)                                                                         \
-    for ([[maybe_unused]] auto &pc_stub_function_ : ::npu::tile_fwk::pc_stub::FunctionMarker(#name, #__VA_ARGS__))
+    for ([[maybe_unused]] auto &pc_stub_function_ : ({                                              \
+             (void)::npu::tile_fwk::pc_stub::FunctionHeader(name, ##__VA_ARGS__);                   \
+             ::npu::tile_fwk::pc_stub::FunctionMarker();                                            \
+         }))
 #define PROGRAM(...)                                                                                \
-    for ([[maybe_unused]] auto &pc_stub_program_ : ::npu::tile_fwk::pc_stub::ProgramMarker(#__VA_ARGS__))
+    for ([[maybe_unused]] auto &pc_stub_program_ : ({                                               \
+             (void)::npu::tile_fwk::pc_stub::ProgramHeader(__VA_ARGS__);                            \
+             ::npu::tile_fwk::pc_stub::ProgramMarker();                                             \
+         }))
+/* LOOP: the recorder upstream's LOOP constructs, with its arguments as written, is the first
+ * statement of a statement expression whose value is the marker the index iterates: an error in
+ * the header drops that statement only, never the loop and its body */
 #define LOOP(name, funcType, index, ...)                                                            \
-    for (auto &index : ::npu::tile_fwk::pc_stub::LoopMarker(#name, #funcType, #index, #__VA_ARGS__))
-#define IF(...) if (::npu::tile_fwk::pc_stub::IfMarker(#__VA_ARGS__))
+    for (auto &index : ({                                                                           \
+             (void)::npu::tile_fwk::RecordLoopFunc(name, funcType, #index, ##__VA_ARGS__);          \
+             ::npu::tile_fwk::pc_stub::LoopMarker();                                                \
+         }))
+/* IF: the condition is a real expression, the first statement of a statement expression whose
+ * value is the marker: an error in the condition drops that statement only, never the IF */
+#define IF(...) if (({ (void)(__VA_ARGS__); ::npu::tile_fwk::pc_stub::IfMarker(); }))
 #define ELSE else
-#define UNROLL(...) if (::npu::tile_fwk::pc_stub::UnrollMarker(#__VA_ARGS__))
-#define UNROLL_DEFAULT if (::npu::tile_fwk::pc_stub::UnrollMarker("1"))
+#define UNROLL(...)                                                                                 \
+    if (({ (void)::npu::tile_fwk::pc_stub::UnrollTimes(__VA_ARGS__); ::npu::tile_fwk::pc_stub::UnrollMarker(); }))
+#define UNROLL_DEFAULT                                                                              \
+    if (({ (void)::npu::tile_fwk::pc_stub::UnrollTimes(1); ::npu::tile_fwk::pc_stub::UnrollMarker(); }))
 
 /* Defines the internal program header sets (as upstream's build does); tests guard blocks with them. */
 #ifndef ENABLE_HIDDENLOOP
@@ -940,6 +980,7 @@ T GetPassConfig(const std::string &strategy, const std::string &identifier, cons
  * that clang folds them) */
 constexpr int CeilDiv(int a, int b) { return b == 0 ? 0 : (a % b == 0 ? a / b : a / b + 1); }
 constexpr int FloorDiv(int a, int b) { return b == 0 ? 0 : a / b; }
+std::set<int> PowersOf2(int n); /* an unroll list: the powers of two up to n */
 constexpr const int BLOCK_SIZE = 32;
 
 /* tilefwk/error_code.h: an enumerator's value, for error codes and option values */
