@@ -329,6 +329,16 @@ public:
     ~RecordFunc();
     void EndFunction();
     void AbortRecording();
+    /* a FUNCTION written out, `RecordFunc rec("name", {ins}, {outs}); for (auto &step : rec)`:
+     * upstream's iterator yields the step index */
+    class Iterator {
+    public:
+        Iterator &operator++();
+        bool operator!=(const Iterator &rhs) const;
+        SymbolicScalar &operator*() const;
+    };
+    Iterator begin();
+    Iterator end();
 };
 
 /* ---- runtime option keys (config_manager_ng.h constants) ------------------------------------ */
