@@ -413,6 +413,11 @@ static enum CXChildVisitResult scope_fn_visit(CXCursor c, CXCursor parent, CXCli
 {
     (void)parent;
     pc_cx *cx = data;
+    uint32_t off;
+    /* what is not in the main file holds no kernel's scope: the preamble's thousands of stub and
+     * system declarations are passed over, not deserialised on every editor reparse */
+    if (!pc_clang_main_offset(cx, clang_getCursorLocation(c), &off))
+        return CXChildVisit_Continue;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
         return CXChildVisit_Recurse;
