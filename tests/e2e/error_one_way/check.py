@@ -17,7 +17,9 @@ usage: check.py SOURCE_DIR      check the tree
 import os
 import re
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from guard_common import c_sources, run_self_test  # noqa: E402
 
 HEADERS = "include/poolcheck"
 TOPS = ("analyzer", "plugin")
@@ -71,21 +73,11 @@ def problems(root):
         if f.endswith(".h"):
             rel = os.path.join(HEADERS, f)
             found += header_problems(rel, code_of(os.path.join(root, rel)))
-    for top in TOPS:
-        for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs.sort()
-            rel_dir = os.path.relpath(d, root)
-            if any(rel_dir == s or rel_dir.startswith(s + "/") for s in SKIP_DIRS):
-                dirs[:] = []
-                continue
-            for f in sorted(files):
-                if not f.endswith((".c", ".h")):
-                    continue
-                rel = os.path.join(rel_dir, f)
-                code = code_of(os.path.join(root, rel))
-                for m in THREAD_BUFFER_RE.finditer(code):
-                    found.append(f"{rel}:{line_of(code, m.start())}: a per-thread char buffer: a message "
-                                 "is the caller's (char **err), not lent until the next call")
+    for rel in c_sources(root, TOPS, SKIP_DIRS):
+        code = code_of(os.path.join(root, rel))
+        for m in THREAD_BUFFER_RE.finditer(code):
+            found.append(f"{rel}:{line_of(code, m.start())}: a per-thread char buffer: a message "
+                         "is the caller's (char **err), not lent until the next call")
     return found
 
 
@@ -107,18 +99,7 @@ def self_test():
             "const char *f(void) { static _Thread_local char buf[512]; return buf; }\n"
             "static _Thread_local unsigned long counter; /* not a buffer: fine */\n"}, 1),
     ]
-    failures = 0
-    for name, extra, want in cases:
-        with tempfile.TemporaryDirectory() as tmp:
-            for rel, body in {HEADERS + "/good.h": good, **extra}.items():
-                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
-                with open(os.path.join(tmp, rel), "w") as fh:
-                    fh.write(body)
-            got = problems(tmp)
-            ok = len(got) == want
-            print(f"self-test {name}: {'ok' if ok else 'WRONG'} ({got})")
-            failures += not ok
-    return 1 if failures else 0
+    return run_self_test(cases, {HEADERS + "/good.h": good}, problems)
 
 
 def main(argv):

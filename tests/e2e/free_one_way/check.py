@@ -15,7 +15,9 @@ usage: check.py SOURCE_DIR      check the tree
 import os
 import re
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from guard_common import c_sources, run_self_test  # noqa: E402
 
 TOPS = ("analyzer", "plugin")
 SKIP_DIRS = ("analyzer/frontend/clang/stub",)
@@ -35,33 +37,23 @@ def libc_sources(text, name):
 
 def problems(root):
     found = []
-    for top in TOPS:
-        for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs.sort()
-            rel_dir = os.path.relpath(d, root)
-            if any(rel_dir == s or rel_dir.startswith(s + "/") for s in SKIP_DIRS):
-                dirs[:] = []
-                continue
-            for f in sorted(files):
-                if not f.endswith((".c", ".h")):
-                    continue
-                rel = os.path.join(rel_dir, f)
-                if rel == SEAM:
-                    continue
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
-                    raw = fh.read()
-                # Comments and strings do not count; keep the line breaks so lines stay true.
-                code = COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), raw)
-                code = STRING_RE.sub('""', code)
-                for m in ALLOC_RE.finditer(code):
-                    line = code.count("\n", 0, m.start()) + 1
-                    found.append(f"{rel}:{line}: {m.group(1)}() outside the seam: use pc_mem_* or an arena")
-                for m in FREE_RE.finditer(code):
-                    name = re.sub(r"\s+", "", m.group(1))
-                    if not libc_sources(code, name):
-                        line = code.count("\n", 0, m.start()) + 1
-                        found.append(f"{rel}:{line}: free({name}) of what is not libc's "
-                                     "(realpath, getcwd, open_memstream): pc_mem_free it")
+    for rel in c_sources(root, TOPS, SKIP_DIRS):
+        if rel == SEAM:
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+            raw = fh.read()
+        # Comments and strings do not count; keep the line breaks so lines stay true.
+        code = COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), raw)
+        code = STRING_RE.sub('""', code)
+        for m in ALLOC_RE.finditer(code):
+            line = code.count("\n", 0, m.start()) + 1
+            found.append(f"{rel}:{line}: {m.group(1)}() outside the seam: use pc_mem_* or an arena")
+        for m in FREE_RE.finditer(code):
+            name = re.sub(r"\s+", "", m.group(1))
+            if not libc_sources(code, name):
+                line = code.count("\n", 0, m.start()) + 1
+                found.append(f"{rel}:{line}: free({name}) of what is not libc's "
+                             "(realpath, getcwd, open_memstream): pc_mem_free it")
     return found
 
 
@@ -77,18 +69,7 @@ def self_test():
         ("malloc outside the seam", {"analyzer/report/bad.c": "void *f(void) { return malloc(4); }\n"}, 1),
         ("strdup in a plugin", {"plugin/cc/bad.c": "char *f(const char *s) { return strdup(s); }\n"}, 1),
     ]
-    failures = 0
-    for name, extra, want in cases:
-        with tempfile.TemporaryDirectory() as tmp:
-            for rel, body in {**base, **extra}.items():
-                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
-                with open(os.path.join(tmp, rel), "w") as fh:
-                    fh.write(body)
-            got = problems(tmp)
-            ok = len(got) == want
-            print(f"self-test {name}: {'ok' if ok else 'WRONG'} ({got})")
-            failures += not ok
-    return 1 if failures else 0
+    return run_self_test(cases, base, problems)
 
 
 def main(argv):

@@ -20,6 +20,9 @@ import re
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from guard_common import c_sources, plant  # noqa: E402
+
 TOPS = ("analyzer", "plugin", "include")
 SKIP_DIRS = ("analyzer/frontend/clang/stub",)   # stand-in PyPTO headers the C++ frontend parses
 EXTERNAL = {"clang-c/": "libclang", "Python.h": "python", "cjson/": "cjson", "zlib.h": "zlib"}
@@ -72,27 +75,17 @@ def target_of(root, including_rel, bracket, name):
 def real_graph(root):
     """{(from, to): [example, ...]} over every include of the tree."""
     arrows = {}
-    for top in TOPS:
-        for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs.sort()
-            rel_dir = os.path.relpath(d, root)
-            if any(rel_dir == s or rel_dir.startswith(s + "/") for s in SKIP_DIRS):
-                dirs[:] = []
-                continue
-            for f in sorted(files):
-                if not f.endswith((".c", ".h")):
+    for rel in c_sources(root, TOPS, SKIP_DIRS):
+        src = module_of(rel) or "?"
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+            for lineno, line in enumerate(fh, 1):
+                m = INCLUDE_RE.match(line)
+                if not m:
                     continue
-                rel = os.path.join(rel_dir, f)
-                src = module_of(rel) or "?"
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
-                    for lineno, line in enumerate(fh, 1):
-                        m = INCLUDE_RE.match(line)
-                        if not m:
-                            continue
-                        tgt = target_of(root, rel, m.group(1), m.group(2))
-                        if tgt is None or tgt == src:
-                            continue
-                        arrows.setdefault((src, tgt), []).append(f"{rel}:{lineno}: #include {m.group(1)}{m.group(2)}{'>' if m.group(1) == '<' else m.group(1)}")
+                tgt = target_of(root, rel, m.group(1), m.group(2))
+                if tgt is None or tgt == src:
+                    continue
+                arrows.setdefault((src, tgt), []).append(f"{rel}:{lineno}: #include {m.group(1)}{m.group(2)}{'>' if m.group(1) == '<' else m.group(1)}")
     return arrows
 
 
@@ -199,10 +192,7 @@ def self_test():
                 "analyzer/model/model_int.h": ""}
             if used:
                 tree["analyzer/config/loader.c"] = '#include "model/model_int.h"\n'
-            for rel, body in tree.items():
-                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
-                with open(os.path.join(tmp, rel), "w") as fh:
-                    fh.write(body)
+            plant(tmp, tree)
             known = set()
             allowed_arrows(os.path.join(tmp, "docs/architecture.md"), known)
             stale = stale_exceptions(real_graph(tmp), known)
@@ -211,10 +201,7 @@ def self_test():
             failures += not ok
     for name, extra, want_rc, want_arrow in cases:
         with tempfile.TemporaryDirectory() as tmp:
-            for rel, body in {**files, **extra}.items():
-                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
-                with open(os.path.join(tmp, rel), "w") as fh:
-                    fh.write(body)
+            plant(tmp, {**files, **extra})
             arrows = real_graph(tmp)
             bad = set(arrows) - allowed_arrows(os.path.join(tmp, "docs/architecture.md"))
             rc = 1 if bad else 0
