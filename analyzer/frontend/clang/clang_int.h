@@ -30,7 +30,7 @@
  *                     IF / ELSE IF conditions;
  *   clang_pp.c        the preprocessor's decisions: macro definitions in effect (their values in
  *                     the environment), skipped ranges;
- *   clang_tiles.c     tile shapes in force at each op (clang_tiles.h).
+ *   clang_tiles.c     tile shapes in force at each op.
  *
  * Values come from the AST first (clang_value.c), the macro headers' too: in stub mode LOOP /
  * FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
@@ -605,5 +605,18 @@ pc_model *pc_clang_incr_merge(pc_frontend *fe, pc_clang_plan *p, const char *pat
  * model is fatal. */
 void pc_clang_incr_remember(pc_frontend *fe, const char *path, const char *key, const pc_cx *cx);
 /* (pc_clang_incr_free, pc_clang_incr_release and pc_clang_incr_reused: frontend_int.h) */
+
+/* ---- clang_tiles.c: the tile shapes in force at each operation of a C++ kernel (docs/model.md
+ * section 7 "Tile pieces of root_inner tensors") ------------------------------------------------ */
+/* A new statement `stmt` takes the tiles in force: those of the statement made before it (the
+ * walk creates statements in program order; across FUNCTIONs too, as TileShape::Current() is one
+ * value for the whole program). */
+void pc_clang_tiles_inherit(pc_cx *cx, int stmt);
+/* TileShape::Current().SetVecTile(...) / SetCubeTile(...) (name) at `call`, whose (empty) statement
+ * is `stmt`: from here on the new tiles are in force.  Other tile calls change nothing. */
+void pc_clang_tiles_call(pc_cx *cx, CXCursor call, const char *name, int stmt);
+/* A matmul call: the cube reads of the current statement inside argument `left` / `right` get
+ * their operand role, and `transposed` from a_trans / b_trans. */
+void pc_clang_tiles_matmul(pc_cx *cx, CXCursor call, int left, int right, bool a_trans, bool b_trans);
 
 #endif

@@ -9,7 +9,6 @@
  * Assemble / moves are data movement (PC_UNIT_NONE). */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
-#include "clang_tiles.h"
 
 #include <string.h>
 

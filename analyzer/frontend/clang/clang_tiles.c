@@ -14,7 +14,8 @@
  * VecTile; SetCubeTile three lists {m0, m1}, {k0, k1[, k2]}, {n0, n1}.  A value the reader cannot
  * fold leaves the tile set but unknown.
  */
-#include "clang_tiles.h"
+
+#include "clang_int.h"
 
 #include <string.h>
 

@@ -10,7 +10,6 @@
  * between the statement's expansion start and its body. */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
-#include "clang_tiles.h"
 
 #include <ctype.h>
 #include <stdlib.h>
