@@ -304,7 +304,7 @@ typedef struct an_run_state {
 
 static pc_bindings set_bindings(const an_run_state *st, size_t i)
 {
-    return st->opts.nsets ? st->opts.sets[i] : st->empty;
+    return st->opts.nbinding_sets ? st->opts.binding_sets[i] : st->empty;
 }
 
 /* E and A count slots: upstream binds one runtime slot per program-level tensor variable
@@ -428,12 +428,12 @@ static void walk_sets(an_run_state *st)
     pc_result *r = st->r;
     const pc_kernel *k = c->k;
     int64_t A = r->n_assemble;
-    st->nsets = st->opts.nsets ? st->opts.nsets : 1;
-    if (st->opts.nsets) {
-        pc_bindings *aliased = pc_arena_alloc(c->arena, st->opts.nsets * sizeof(pc_bindings));
-        for (size_t i = 0; i < st->opts.nsets; i++)
-            aliased[i] = alias_param_names(c->arena, k, st->opts.sets[i]);
-        st->opts.sets = aliased;
+    st->nsets = st->opts.nbinding_sets ? st->opts.nbinding_sets : 1;
+    if (st->opts.nbinding_sets) {
+        pc_bindings *aliased = pc_arena_alloc(c->arena, st->opts.nbinding_sets * sizeof(pc_bindings));
+        for (size_t i = 0; i < st->opts.nbinding_sets; i++)
+            aliased[i] = alias_param_names(c->arena, k, st->opts.binding_sets[i]);
+        st->opts.binding_sets = aliased;
     }
     size_t nsets = st->nsets;
     st->sets = pc_mem_calloc(nsets, sizeof(an_set_result));

@@ -21,8 +21,8 @@ enum { PC_EXIT_OK = 0, PC_EXIT_FINDINGS = 1, PC_EXIT_USAGE = 2 };
 typedef struct pc_cli_common {
     pc_arena *arena;
     PC_VEC(pc_binding) binds;          /* --bind NAME=VALUE */
-    PC_VEC(pc_bindings) sets;          /* --shapes FILE: binding sets (each merged with binds) */
-    PC_VEC(const char *) set_sources;  /* for each of sets: "FILE (--shapes)" */
+    PC_VEC(pc_bindings) binding_sets;  /* --shapes FILE: binding sets (each merged with binds) */
+    PC_VEC(const char *) binding_set_sources; /* for each binding set: "FILE (--shapes)" */
     PC_VEC(pc_option) set_opts;        /* --set KEY=VALUE */
     PC_VEC(const char *) extra_args, extra_args_before, compiler_args;
     PC_VEC(const char *) python_path;  /* --python-path DIR (repeatable) */

@@ -196,8 +196,8 @@ void pc_cli_common_free(pc_cli_common *c)
 {
     pc_config_cache_free(c->configs);
     PC_VEC_FREE(c->binds);
-    PC_VEC_FREE(c->sets);
-    PC_VEC_FREE(c->set_sources);
+    PC_VEC_FREE(c->binding_sets);
+    PC_VEC_FREE(c->binding_set_sources);
     PC_VEC_FREE(c->set_opts);
     PC_VEC_FREE(c->extra_args);
     PC_VEC_FREE(c->extra_args_before);
@@ -295,8 +295,8 @@ static bool load_shapes(pc_cli_common *c, const char *path)
                 ok = false;
                 break;
             }
-            PC_VEC_PUSH(c->sets, bs);
-            PC_VEC_PUSH(c->set_sources, pc_arena_printf(c->arena, "%s (--shapes)", path));
+            PC_VEC_PUSH(c->binding_sets, bs);
+            PC_VEC_PUSH(c->binding_set_sources, pc_arena_printf(c->arena, "%s (--shapes)", path));
         }
     }
     pc_json_free(doc);
@@ -546,9 +546,9 @@ static bool file_opts(pc_cli_common *c, const char *path, pc_check_opts *o, cons
     }
     l.set_opts = c->set_opts.items;
     l.nset_opts = c->set_opts.count;
-    l.sets = c->sets.items;
-    l.nsets = c->sets.count;
-    l.set_sources = c->set_sources.items;
+    l.binding_sets = c->binding_sets.items;
+    l.nbinding_sets = c->binding_sets.count;
+    l.binding_set_sources = c->binding_set_sources.items;
     l.binds = c->binds.items;
     l.nbinds = c->binds.count;
     l.checks_given = c->checks != NULL;
@@ -584,8 +584,8 @@ pc_file_result *pc_cli_analyze_inputs(pc_cli_common *c, pc_frontend *fe, const c
             .project_how = !proj ? NULL : c->project_file ? "--config-file" : "the nearest .poolcheck.json",
             .config_file = cfg ? cfg->path : NULL,
             .config_how = !cfg ? NULL : c->config_path ? "--config" : proj ? proj->path : NULL,
-            .sets = o.analysis.sets,
-            .nsets = o.analysis.nsets,
+            .sets = o.analysis.binding_sets,
+            .nsets = o.analysis.nbinding_sets,
             .binding_sources = o.parse.binding_sources,
             .ext_opts = o.ext_opts,
             .next_opts = o.next_opts,
@@ -708,9 +708,9 @@ static void print_settings(pc_cli_common *c, const char *path, const pc_check_op
         setting(b, "kernel name", o->parse.kernel_names[i], "--kernel-name");
 
     /* bindings, set by set, each with where it was given */
-    size_t nsets = o->analysis.nsets, nbound = 0;
+    size_t nsets = o->analysis.nbinding_sets, nbound = 0;
     for (size_t si = 0; si < nsets; si++)
-        nbound += o->analysis.sets[si].count;
+        nbound += o->analysis.binding_sets[si].count;
     if (!nbound) {
         pc_sb_append(b, "bindings: none\n");
     } else {
@@ -719,9 +719,9 @@ static void print_settings(pc_cli_common *c, const char *path, const pc_check_op
         for (size_t si = 0; si < nsets; si++) {
             if (nsets > 1)
                 pc_sb_printf(b, "  set %zu\n", si);
-            bool *shadowed = shadowed_bindings(&o->analysis.sets[si]);
-            for (size_t bi = 0; bi < o->analysis.sets[si].count; bi++) {
-                const pc_binding *bd = &o->analysis.sets[si].items[bi];
+            bool *shadowed = shadowed_bindings(&o->analysis.binding_sets[si]);
+            for (size_t bi = 0; bi < o->analysis.binding_sets[si].count; bi++) {
+                const pc_binding *bd = &o->analysis.binding_sets[si].items[bi];
                 const char *src = o->parse.binding_sources && o->parse.binding_sources[si] ? o->parse.binding_sources[si][bi]
                                                                                              : NULL;
                 pc_sb_printf(b, "  %s%s = %lld  (%s)%s\n", nsets > 1 ? "  " : "", bd->name, (long long)bd->value,

@@ -101,8 +101,8 @@ pc_file_result *pc_check_file(pc_frontend *fe, const char *path, const char *tex
     in.ext_opts = opts->ext_opts;
     in.next_opts = opts->next_opts;
     in.assemble_headroom = opts->analysis.assemble_headroom;
-    in.sets = opts->analysis.sets;
-    in.nsets = opts->analysis.nsets;
+    in.sets = opts->analysis.binding_sets;
+    in.nsets = opts->analysis.nbinding_sets;
     pc_lint(sink, &in);
     pc_diag_report_unused_suppressions(sink);
     pc_mem_oom_context(outer);

@@ -96,10 +96,10 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
     /* Binding sets: the explicit ones (--shapes, each searched before --bind), else the project's
      * (searched after --bind: the command line overrides .poolcheck.json, docs/model.md 8.1).
      * Bindings are looked up first hit first, so the order is the precedence. */
-    const pc_bindings *base = l->nsets ? l->sets : proj ? proj->binding_sets : NULL;
-    size_t nbase = l->nsets ? l->nsets : proj ? proj->nbinding_sets : 0;
+    const pc_bindings *base = l->nbinding_sets ? l->binding_sets : proj ? proj->binding_sets : NULL;
+    size_t nbase = l->nbinding_sets ? l->nbinding_sets : proj ? proj->nbinding_sets : 0;
     size_t nsets = nbase ? nbase : 1;
-    bool binds_first = !l->nsets;
+    bool binds_first = !l->nbinding_sets;
     pc_bindings *sets = pc_arena_alloc(a, nsets * sizeof(pc_bindings));
     /* and where each binding came from, for the messages about it (a merged set holds two sources) */
     const char *const **sources = pc_arena_alloc(a, nsets * sizeof *sources);
@@ -113,16 +113,18 @@ void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a)
             memcpy(items + at_binds, l->binds, nb * sizeof(pc_binding));
         sets[s].items = items;
         sets[s].count = n0 + nb;
-        const char *own = l->nsets ? (l->set_sources && l->set_sources[s] ? l->set_sources[s] : "--shapes")
-                                   : proj ? (proj->binding_sets_path ? proj->binding_sets_path : proj->path) : NULL;
+        const char *own = l->nbinding_sets
+                              ? (l->binding_set_sources && l->binding_set_sources[s] ? l->binding_set_sources[s] : "--shapes")
+                          : proj ? (proj->binding_sets_path ? proj->binding_sets_path : proj->path)
+                                 : NULL;
         const char **row = pc_arena_alloc(a, (n0 + nb + 1) * sizeof *row);
         for (size_t i = 0; i < n0 + nb; i++)
             row[i] = (i >= at_base && i < at_base + n0) ? own : l->binds_source;
         sources[s] = row;
     }
     o->parse.binding_sources = sources;
-    o->analysis.sets = sets;
-    o->analysis.nsets = nsets;
+    o->analysis.binding_sets = sets;
+    o->analysis.nbinding_sets = nsets;
     /* the frontends see them too: the Python one unrolls range() over a bound symbol and decides a
      * trace-time if on a bound argument; the dispatcher warns about a binding that names nothing */
     o->parse.bindings = sets;

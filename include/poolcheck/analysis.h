@@ -31,8 +31,8 @@ typedef struct pc_analysis_opts {
     pc_inner_policy inner_policy;
     /* Binding sets (multi-shape).  Zero sets = one empty set.  Each set is searched before the
      * kernel's own constants.  The prediction is the element-wise maximum over the sets. */
-    const pc_bindings *sets;
-    size_t nsets;
+    const pc_bindings *binding_sets;
+    size_t nbinding_sets;
     int64_t assemble_headroom;   /* default 1 (docs/model.md section 6) */
     /* An explicit limit on the instances walked per binding set, for callers that must bound
      * their time (fuzzers): past it the walk gives up and reports the depths as bounds

@@ -54,10 +54,10 @@ typedef struct pc_opts_layers {
     const pc_config_file *config;         /* the tile_fwk_config.json in force, or NULL */
     const pc_option *set_opts;            /* --set (site PC_SITE_COMMAND_LINE) */
     size_t nset_opts;
-    const pc_bindings *sets;              /* --shapes; nsets == 0: the project's sets */
-    size_t nsets;
-    const char *const *set_sources;       /* where each of sets came from ("shapes.json (--shapes)");
-                                             NULL: "--shapes" */
+    const pc_bindings *binding_sets;      /* --shapes; nbinding_sets == 0: the project's sets */
+    size_t nbinding_sets;
+    const char *const *binding_set_sources; /* where each binding set came from ("shapes.json
+                                             (--shapes)"); NULL: "--shapes" */
     const pc_binding *binds;              /* --bind, appended to every set */
     size_t nbinds;
     const char *binds_source;             /* where binds came from; NULL: the command line's --bind */
@@ -66,7 +66,7 @@ typedef struct pc_opts_layers {
 
 /* Complete o (parse options, and whatever the user gave, already filled in) from the layers.
  * o->parse.binding_sources says where each binding of each set came from: the set's own ones from
- * set_sources[s] (or the project file's path), the appended binds from binds_source.
+ * binding_set_sources[s] (or the project file's path), the appended binds from binds_source.
  * Arrays are allocated in arena a, which must outlive the pc_file_result (its configurations point
  * at these options as provenance). */
 void pc_check_opts_layer(pc_check_opts *o, const pc_opts_layers *l, pc_arena *a);

@@ -191,7 +191,7 @@ typedef struct pc_rep_html_file_inputs {
     const char *project_how;           /* how it was found: "--config-file", "the nearest .poolcheck.json" */
     const char *config_file;           /* the tile_fwk_config.json in force, or NULL */
     const char *config_how;            /* "--config", or the project file that names it */
-    const pc_bindings *sets;           /* pc_analysis_opts.sets / nsets */
+    const pc_bindings *sets;           /* pc_analysis_opts.binding_sets / nbinding_sets */
     size_t nsets;
     const char *const *const *binding_sources; /* pc_parse_opts.binding_sources; NULL entries: --bind */
     const pc_option *ext_opts;         /* pc_check_opts.ext_opts / next_opts, in the order they apply */

@@ -495,8 +495,8 @@ static size_t check_one(pc_frontend *fe, const cc_opts *o, const char *src, FILE
     co.parse.ncompiler_args = o->compiler ? (size_t)o->ncompiler : 0;
     pc_bindings set = {o->binds.items, o->binds.count};
     if (set.count) {
-        co.analysis.sets = &set;
-        co.analysis.nsets = 1;
+        co.analysis.binding_sets = &set;
+        co.analysis.nbinding_sets = 1;
     }
     co.ext_opts = o->ext.items;
     co.next_opts = o->ext.count;

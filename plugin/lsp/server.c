@@ -564,8 +564,8 @@ static void analyse(pc_lsp_server *s, pc_lsp_doc *d)
     o.parse.keep_tu = d->lang == PC_LANG_CPP;   /* reuse the TU and its preamble on reparse */
     pc_bindings set = {s->cfg.binds.items, s->cfg.binds.count};
     if (set.count) {
-        o.analysis.sets = &set;
-        o.analysis.nsets = 1;
+        o.analysis.binding_sets = &set;
+        o.analysis.nbinding_sets = 1;
     }
     o.ext_opts = s->cfg.ext.items;
     o.next_opts = s->cfg.ext.count;

@@ -409,8 +409,8 @@ START_TEST(dynamic_trip)
     pc_bindings set = {&bind, 1};
     pc_analysis_opts o;
     pc_an_default_opts(&o);
-    o.sets = &set;
-    o.nsets = 1;
+    o.binding_sets = &set;
+    o.nbinding_sets = 1;
     pc_runtime_config cfg;
     pc_cfg_defaults(&cfg);
     r = pc_analyze(b.m, 0, &cfg, &o);
@@ -420,8 +420,8 @@ START_TEST(dynamic_trip)
     /* two sets: the element-wise maximum */
     pc_binding b2[2] = {{"n", 10}, {"n", 300}};
     pc_bindings sets[2] = {{&b2[0], 1}, {&b2[1], 1}};
-    o.sets = sets;
-    o.nsets = 2;
+    o.binding_sets = sets;
+    o.nbinding_sets = 2;
     r = pc_analyze(b.m, 0, &cfg, &o);
     CK_TRIPLE(r->predicted, 0, 0, 128);
     ck_assert_int_eq(r->instances, 304);
@@ -716,8 +716,8 @@ START_TEST(path_undecidable_and_bound)
      * over U0 = 1024 -> 3 */
     pc_binding nb = {"n", 1};
     pc_bindings set = {&nb, 1};
-    opts.sets = &set;
-    opts.nsets = 1;
+    opts.binding_sets = &set;
+    opts.nbinding_sets = 1;
     r = run_opts(&b, &opts);
     CK_TRIPLE(r->predicted, 3, 0, 0);
     ck_assert_int_eq(r->nundecided, 1);

@@ -182,8 +182,8 @@ static bool check_one(const cJSON *c, failures *f, int *closed_form)
         sets[i].items = items[i];
         sets[i].count = n;
     }
-    opts.sets = sets;
-    opts.nsets = (size_t)(nsets < 8 ? nsets : 8);
+    opts.binding_sets = sets;
+    opts.nbinding_sets = (size_t)(nsets < 8 ? nsets : 8);
     pc_result *r = pc_analyze(m, 0, &cfg, &opts);
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(c, "expect");
     int64_t pred[3], req[3];
