@@ -55,11 +55,9 @@ typedef struct binding {
 
 /* An argument's value, bound to the helper's parameter b: a tensor (a view or a new value of the
  * call's own gets a tensor of the parameter's name), or a scalar, list, string or dtype read from
- * the argument's cursor (its tokens where the cursor reader has no value: code clang dropped). */
+ * the argument's cursor (clang_value.c). */
 static void bind_argument(pc_cx *cx, CXCursor call, CXCursor arg, binding *b)
 {
-    pc_ctoks toks = {0};
-    bool have_toks = pc_clang_cursor_tokens(cx, arg, &toks) && toks.count > 0;
     switch (b->vc) {
     case PC_VC_TENSOR: {
         pc_ctres r = pc_clang_tensor_expr(cx, arg);
@@ -94,33 +92,25 @@ static void bind_argument(pc_cx *cx, CXCursor call, CXCursor arg, binding *b)
     }
     case PC_VC_INT:
         b->expr = pc_clang_value_int(cx, arg);
-        if (!b->expr && have_toks)
-            b->expr = pc_clang_int_expr(cx, toks.items, (int)toks.count);
         if (b->expr && pc_clang_has_opaque(b->expr))
             b->expr = NULL;
         b->bound = b->expr != NULL;
         break;
     case PC_VC_LIST:
     case PC_VC_RANGE:
-        b->bound = (b->vc == PC_VC_LIST && pc_clang_value_list(cx, arg, &b->list, &b->nlist)) ||
-                   (have_toks && pc_clang_shape_list(cx, toks.items, (int)toks.count, &b->list, &b->nlist));
+        b->bound = pc_clang_value_list(cx, arg, &b->list, &b->nlist);
         break;
     case PC_VC_STRING:
         b->str = pc_clang_value_string(cx, arg);
-        if (!b->str && have_toks)
-            b->str = pc_clang_string_arg(cx, toks.items, (int)toks.count);
         b->bound = b->str != NULL;
         break;
     case PC_VC_DTYPE:
         b->dtype = pc_clang_value_dtype(cx, arg);
-        if (b->dtype == PC_DT_UNKNOWN && have_toks)
-            b->dtype = pc_clang_dtype(cx, toks.items, (int)toks.count);
         b->bound = true;
         break;
     default:
         break;
     }
-    PC_VEC_FREE(toks);
 }
 
 /* The helper's parameters as entries of its frame (the current one): a bound argument's value, an

@@ -20,7 +20,8 @@
  *                     pc_clang_walk_tu;
  *   clang_inline.c    helper inlining (main file or project header);
  *   clang_options.c   config::SetRuntimeOption sites;
- *   clang_recover.c   LOOP headers clang dropped (an error in them), read from their tokens;
+ *   clang_recover.c   the error-recovery token readers: LOOP / FUNCTION headers and
+ *                     SetRuntimeOption calls clang dropped (an error in them);
  *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
  *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
@@ -502,6 +503,12 @@ bool pc_clang_inlinable(pc_cx *cx, CXCursor decl);
 /* ---- runtime options (clang_options.c) ---- */
 /* A statement holding a `config::SetRuntimeOption(key, value)` call: its option site. */
 void pc_clang_option_site(pc_cx *cx, CXCursor c);
+/* A record for an option site (NULL: this kernel recorded the site already). */
+pc_option *pc_clang_option_record(pc_cx *cx, const char *key, pc_loc loc);
+/* The key of a constant whose value poolcheck cannot read: the constant's lower-case name. */
+const char *pc_clang_option_key_from_constant(pc_cx *cx, const char *spelled);
+/* A statement whose SetRuntimeOption call clang rejected: its site, from tokens (clang_recover.c). */
+void pc_clang_option_site_from_tokens(pc_cx *cx, CXCursor c);
 /* The model's options in source order (helpers are walked where they are called). */
 void pc_clang_sort_options(pc_model *m);
 

@@ -1,6 +1,6 @@
 /* clang_options.c - runtime options: each `config::SetRuntimeOption<T>(key, value)` call, read from
- * the call clang resolved (or from its tokens when clang rejected it), recorded once per site,
- * and the model's options in source order. */
+ * the call clang resolved (clang_recover.c reads one clang rejected from its tokens), recorded
+ * once per site, and the model's options in source order. */
 #define _POSIX_C_SOURCE 200809L
 #include "clang_int.h"
 
@@ -26,7 +26,7 @@ static enum CXChildVisitResult find_option_call(CXCursor c, CXCursor parent, CXC
  * from two host functions is two records, each with the values of its own call); which kernels a
  * host record configures is decided after the walk (clang_host.c, docs/model.md section 8).  Inside
  * a kernel a site is recorded once per kernel (PC005); NULL when it was already. */
-static pc_option *option_record(pc_cx *cx, const char *key, pc_loc loc)
+pc_option *pc_clang_option_record(pc_cx *cx, const char *key, pc_loc loc)
 {
     for (int o = 0; cx->kernel >= 0 && o < cx->m->noptions; o++) {
         const pc_option *op = &cx->m->options[o];
@@ -43,7 +43,7 @@ static pc_option *option_record(pc_cx *cx, const char *key, pc_loc loc)
 
 /* A key written as a constant whose value poolcheck cannot read (STITCH_FUNCTION_MAX_NUM from an
  * unknown header): upstream spells each key as its constant's lower-case name. */
-static const char *key_from_constant(pc_cx *cx, const char *spelled)
+const char *pc_clang_option_key_from_constant(pc_cx *cx, const char *spelled)
 {
     const char *last = strrchr(spelled, ':');
     char *lower = pc_arena_strdup(cx->scratch, last ? last + 1 : spelled);
@@ -65,55 +65,13 @@ void pc_clang_option_site(pc_cx *cx, CXCursor c)
         CXCursor karg = clang_Cursor_getArgument(call, 0);
         const char *key = pc_clang_value_string(cx, karg);
         if (!key)
-            key = key_from_constant(cx, pc_clang_spelling(cx, pc_clang_strip(karg)));
-        pc_option *o = option_record(cx, key, pc_clang_cursor_loc(cx, call));
+            key = pc_clang_option_key_from_constant(cx, pc_clang_spelling(cx, pc_clang_strip(karg)));
+        pc_option *o = pc_clang_option_record(cx, key, pc_clang_cursor_loc(cx, call));
         if (o)
             pc_clang_value_opt(cx, clang_Cursor_getArgument(call, 1), &o->value, 0);
         return;
     }
-    /* clang rejected the call: read it back from its tokens */
-    pc_ctoks toks = {0};
-    if (!pc_clang_cursor_tokens(cx, c, &toks)) {
-        PC_VEC_FREE(toks);
-        return;
-    }
-    const pc_ctok *t = toks.items;
-    int n = (int)toks.count, i = 0;
-    while (i < n && !pc_ctok_is(&t[i], "SetRuntimeOption"))
-        i++;
-    if (i >= n) {
-        PC_VEC_FREE(toks);
-        return;
-    }
-    uint32_t call_begin = t[0].off;
-    i++;
-    if (i < n && pc_ctok_is(&t[i], "<")) /* SetRuntimeOption<std::vector<int64_t>>(...) */
-        i = pc_clang_skip_template_args(t, n, i);
-    if (i < 0) {
-        PC_VEC_FREE(toks);
-        return;
-    }
-    if (i >= n || !pc_ctok_is(&t[i], "(")) {
-        PC_VEC_FREE(toks);
-        return;
-    }
-    int close = pc_clang_match(t, n, i);
-    int st[4], en[4];
-    int na = close < n ? pc_clang_split_args(t + i + 1, close - i - 1, st, en, 4) : 0;
-    pc_loc loc = pc_clang_loc_range(cx, call_begin, close < n ? t[close].off + 1 : t[n - 1].off + t[n - 1].len);
-    if (na < 2) {
-        PC_VEC_FREE(toks);
-        return;
-    }
-    const pc_ctok *kt = t + i + 1 + st[0];
-    int kn = en[0] - st[0];
-    const char *key = pc_clang_string_arg(cx, kt, kn);
-    if (!key && kn > 0)
-        key = key_from_constant(cx, pc_arena_strndup(cx->scratch, kt[kn - 1].text, kt[kn - 1].len));
-    pc_option *o = option_record(cx, key, loc);
-    if (o)
-        pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
-    PC_VEC_FREE(toks);
+    pc_clang_option_site_from_tokens(cx, c); /* clang rejected the call (clang_recover.c) */
 }
 
 /* Options in source order; stable, so records of one site keep the order the walk ran them in

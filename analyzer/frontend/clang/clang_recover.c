@@ -5,8 +5,8 @@
  * them from cursors).  When one has an error (an undeclared name in a LoopRange), clang drops
  * that recorder call and keeps the loop and its body: the header is then read back from the
  * macro's written arguments here, names clang did not know becoming symbols, so the loop is
- * still modelled; so are a FUNCTION's name and tensor lists.  This is the one place a header is
- * re-read from tokens.
+ * still modelled; so are a FUNCTION's name and tensor lists.  A SetRuntimeOption call clang
+ * rejected is read back the same way.  This is the one place error recovery reads tokens.
  */
 #include "clang_int.h"
 
@@ -189,4 +189,53 @@ const char *pc_clang_function_header_from_tokens(pc_cx *cx, uint32_t begin, uint
     }
     PC_VEC_FREE(toks);
     return name;
+}
+
+/* A config::SetRuntimeOption<T>(key, value) call clang rejected (an error in its arguments or an
+ * unknown option type): its key and value read back from the statement's tokens, so the option
+ * is still recorded (clang_options.c records the ones clang resolved). */
+void pc_clang_option_site_from_tokens(pc_cx *cx, CXCursor c)
+{
+    pc_ctoks toks = {0};
+    if (!pc_clang_cursor_tokens(cx, c, &toks)) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *t = toks.items;
+    int n = (int)toks.count, i = 0;
+    while (i < n && !pc_ctok_is(&t[i], "SetRuntimeOption"))
+        i++;
+    if (i >= n) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    uint32_t call_begin = t[0].off;
+    i++;
+    if (i < n && pc_ctok_is(&t[i], "<")) /* SetRuntimeOption<std::vector<int64_t>>(...) */
+        i = pc_clang_skip_template_args(t, n, i);
+    if (i < 0) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    if (i >= n || !pc_ctok_is(&t[i], "(")) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    int close = pc_clang_match(t, n, i);
+    int st[4], en[4];
+    int na = close < n ? pc_clang_split_args(t + i + 1, close - i - 1, st, en, 4) : 0;
+    pc_loc loc = pc_clang_loc_range(cx, call_begin, close < n ? t[close].off + 1 : t[n - 1].off + t[n - 1].len);
+    if (na < 2) {
+        PC_VEC_FREE(toks);
+        return;
+    }
+    const pc_ctok *kt = t + i + 1 + st[0];
+    int kn = en[0] - st[0];
+    const char *key = pc_clang_string_arg(cx, kt, kn);
+    if (!key && kn > 0)
+        key = pc_clang_option_key_from_constant(cx, pc_arena_strndup(cx->scratch, kt[kn - 1].text, kt[kn - 1].len));
+    pc_option *o = pc_clang_option_record(cx, key, loc);
+    if (o)
+        pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
+    PC_VEC_FREE(toks);
 }

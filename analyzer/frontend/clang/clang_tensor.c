@@ -241,6 +241,8 @@ static bool arg_shape(pc_cx *cx, CXCursor call, int i, const pc_expr ***dims, in
         return false;
     if (pc_clang_value_list(cx, pc_clang_call_arg(call, i), dims, nd))
         return true;
+    /* a list the cursor reader has no value for an element of (`{a[0], b->n}`): its tokens, each
+     * unknown part the symbol of its spelling */
     pc_ctoks toks = {0};
     bool ok = pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks) &&
               pc_clang_shape_list(cx, toks.items, (int)toks.count, dims, nd);
@@ -253,12 +255,6 @@ static bool arg_int(pc_cx *cx, CXCursor call, int i, int64_t *v)
     if (!arg_present(cx, call, i))
         return false;
     const pc_expr *e = pc_clang_value_int(cx, pc_clang_call_arg(call, i));
-    if (e && pc_expr_is_int(e, v))
-        return true;
-    pc_ctoks toks = {0};
-    if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks))
-        e = pc_clang_int_expr(cx, toks.items, (int)toks.count);
-    PC_VEC_FREE(toks);
     return e && pc_expr_is_int(e, v);
 }
 
@@ -269,6 +265,7 @@ static pc_dtype arg_dtype(pc_cx *cx, CXCursor call, int i)
     pc_dtype d = pc_clang_value_dtype(cx, pc_clang_call_arg(call, i));
     if (d != PC_DT_UNKNOWN)
         return d;
+    /* x.GetDataType() and code clang dropped: the cursor reader has no dtype for them */
     pc_ctoks toks = {0};
     if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks))
         d = pc_clang_dtype(cx, toks.items, (int)toks.count);
