@@ -42,3 +42,14 @@ def run_self_test(cases, base, problems):
             print(f"self-test {name}: {'ok' if ok else 'WRONG'} ({got})")
             failures += not ok
     return 1 if failures else 0
+
+
+def report(found, what, ok_line):
+    """Print each problem, then `N place(s) <what>` and return 1; or print ok_line and return 0."""
+    for p in found:
+        print(p)
+    if found:
+        print(f"{len(found)} place(s) {what}")
+        return 1
+    print(ok_line)
+    return 0

@@ -397,6 +397,9 @@ typedef struct pc_cloop_header {
  * cx->src[begin, body): NULL when read (reads of tensor data in the range recorded, warnings for
  * arguments that are not constants given), else why the LOOP is not modelled. */
 const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cloop_header *h);
+/* A LOOP's unroll list as read (ok: every element was read): kept in h when every element is a
+ * positive integer constant, else a warning at `at` and the LOOP modelled as unrolled [1]. */
+void pc_clang_loop_unroll(pc_cx *cx, pc_cloop_header *h, const pc_expr **list, int n, bool ok, pc_loc at);
 /* A range of the main buffer, [b, e). */
 typedef struct pc_crange { uint32_t b, e; } pc_crange;
 typedef PC_VEC(pc_crange) pc_cranges;

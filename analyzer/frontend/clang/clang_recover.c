@@ -101,7 +101,6 @@ static bool bool_arg(pc_cx *cx, const pc_ctok *t, int n, bool *out)
 
 const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t body, pc_cloop_header *h)
 {
-    pc_arena *a = pc_model_arena(cx->m);
     pc_ctoks toks = {0};
     int a0, a1;
     pc_clang_src_lex(cx, begin, body, &toks);
@@ -134,16 +133,8 @@ const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t
         const pc_expr **list;
         int nl;
         bool ok = pc_clang_shape_list(cx, t + a0 + st[4], en[4] - st[4], &list, &nl);
-        if (ok && nl > 0) {
-            h->unroll = pc_arena_alloc(a, sizeof *h->unroll * (size_t)nl);
-            for (int i = 0; i < nl && ok; i++)
-                ok = list[i] && pc_expr_is_int(list[i], &h->unroll[i]) && h->unroll[i] > 0;
-            h->nunroll = ok ? nl : 0;
-        }
-        if (!ok)
-            pc_model_add_message(cx->m, PC_MSG_WARNING,
-                                 pc_clang_loc_range(cx, t[a0 + st[4]].off, t[a0 + en[4] - 1].off + t[a0 + en[4] - 1].len),
-                                 "unroll list is not a list of positive integer constants; modelled as [1]");
+        pc_clang_loop_unroll(cx, h, list, nl, ok,
+                             pc_clang_loc_range(cx, t[a0 + st[4]].off, t[a0 + en[4] - 1].off + t[a0 + en[4] - 1].len));
     }
     if (na >= 6 && !bool_arg(cx, t + a0 + st[5], en[5] - st[5], &h->submit))
         pc_model_add_message(cx->m, PC_MSG_WARNING, h->header, "submitBeforeLoop is not a constant; modelled as false");

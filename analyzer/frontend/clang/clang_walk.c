@@ -887,9 +887,21 @@ static bool bool_value(pc_cx *cx, CXCursor arg, bool *out)
 
 /* The header of a LOOP from its recorder call's arguments (h->loc and h->header set): NULL when
  * read, else why the LOOP is not modelled. */
+void pc_clang_loop_unroll(pc_cx *cx, pc_cloop_header *h, const pc_expr **list, int n, bool ok, pc_loc at)
+{
+    if (ok && n > 0) {
+        h->unroll = pc_arena_alloc(pc_model_arena(cx->m), sizeof *h->unroll * (size_t)n);
+        for (int i = 0; i < n && ok; i++)
+            ok = list[i] && pc_expr_is_int(list[i], &h->unroll[i]) && h->unroll[i] > 0;
+        h->nunroll = ok ? n : 0;
+    }
+    if (!ok)
+        pc_model_add_message(cx->m, PC_MSG_WARNING, at,
+                             "unroll list is not a list of positive integer constants; modelled as [1]");
+}
+
 static const char *loop_header_from_cursors(pc_cx *cx, CXCursor s, CXCursor rec, pc_cloop_header *h)
 {
-    pc_arena *a = pc_model_arena(cx->m);
     if (clang_Cursor_getNumArguments(rec) < 4)
         return "LOOP not modelled: expected LOOP(name, type, index, range, ...)";
     if (!range_value(cx, clang_Cursor_getArgument(rec, 3), &h->begin, &h->end, &h->step))
@@ -919,15 +931,7 @@ static const char *loop_header_from_cursors(pc_cx *cx, CXCursor s, CXCursor rec,
         const pc_expr **list;
         int nl;
         bool ok = pc_clang_value_list_written(cx, clang_Cursor_getArgument(rec, 4), &list, &nl);
-        if (ok && nl > 0) {
-            h->unroll = pc_arena_alloc(a, sizeof *h->unroll * (size_t)nl);
-            for (int i = 0; i < nl && ok; i++)
-                ok = list[i] && pc_expr_is_int(list[i], &h->unroll[i]) && h->unroll[i] > 0;
-            h->nunroll = ok ? nl : 0;
-        }
-        if (!ok)
-            pc_model_add_message(cx->m, PC_MSG_WARNING, pc_clang_loc_range(cx, ab, ae),
-                                 "unroll list is not a list of positive integer constants; modelled as [1]");
+        pc_clang_loop_unroll(cx, h, list, nl, ok, pc_clang_loc_range(cx, ab, ae));
     }
     if (written_arg(cx, rec, 5, &ab, &ae) && !bool_value(cx, clang_Cursor_getArgument(rec, 5), &h->submit))
         pc_model_add_message(cx->m, PC_MSG_WARNING, h->header, "submitBeforeLoop is not a constant; modelled as false");

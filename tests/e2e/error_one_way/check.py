@@ -19,7 +19,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from guard_common import c_sources, run_self_test  # noqa: E402
+from guard_common import c_sources, report, run_self_test  # noqa: E402
 
 HEADERS = "include/poolcheck"
 TOPS = ("analyzer", "plugin")
@@ -111,15 +111,8 @@ def main(argv):
     if not os.path.isdir(os.path.join(argv[1], HEADERS)):
         print(f"{argv[1]}: no {HEADERS}")
         return 2
-    found = problems(argv[1])
-    for p in found:
-        print(p)
-    if found:
-        print(f"{len(found)} place(s) report errors another way (see poolcheck/support.h, "
-              "\"Errors, one way\")")
-        return 1
-    print("errors one way: status return and an owned char **err")
-    return 0
+    return report(problems(argv[1]), "report errors another way (see poolcheck/support.h, \"Errors, one way\")",
+                  "errors one way: status return and an owned char **err")
 
 
 if __name__ == "__main__":

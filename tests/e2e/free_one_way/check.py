@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from guard_common import c_sources, run_self_test  # noqa: E402
+from guard_common import c_sources, report, run_self_test  # noqa: E402
 
 TOPS = ("analyzer", "plugin")
 SKIP_DIRS = ("analyzer/frontend/clang/stub",)
@@ -78,15 +78,8 @@ def main(argv):
     if len(argv) != 2:
         print(__doc__)
         return 2
-    found = problems(argv[1])
-    for p in found:
-        print(p)
-    if found:
-        print(f"{len(found)} place(s) allocate or free around the seam (see poolcheck/support.h, "
-              "\"Freeing, one way\")")
-        return 1
-    print("allocation through the seam, and free() only of libc's own results")
-    return 0
+    return report(problems(argv[1]), "allocate or free around the seam (see poolcheck/support.h, \"Freeing, one way\")",
+                  "allocation through the seam, and free() only of libc's own results")
 
 
 if __name__ == "__main__":
