@@ -46,7 +46,7 @@ static const char *const agreed[] = {
     "row_param_view",     "row_root_inner",   "row_assemble_outcast", "row_exclusive_outcast",
     "row_alias_reshape",  "window_overflow",  "submit_barrier",       "unroll_weighting",
     "assemble_per_outer", "loop_carried",     "if_else",              "dynamic_trip",
-    "syntax_error",       "seed_k_tmp_to_d_emb",
+    "syntax_error",       "seed_k_tmp_to_d_emb", "header_body_agree",
     /* tests/fixtures/paths/, side by side */
     "paths/cond_lt",      "paths/loop_begin_end", "paths/elif_chain",   "paths/no_op_path",
     "paths/data_dependent", "paths/bind_decides", "paths/unroll_7_4_6", "paths/never_taken_unit",

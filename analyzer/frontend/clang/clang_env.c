@@ -141,41 +141,6 @@ pc_cvclass pc_clang_classify_type(pc_cx *cx, CXType t)
     return PC_VC_OTHER;
 }
 
-/* The initialiser tokens of a declaration: after `name =`, inside `name(...)` / `name{...}`. */
-bool pc_clang_init_tokens(pc_cx *cx, CXCursor v, pc_ctoks *toks, int *i0, int *i1)
-{
-    uint32_t name_off, b, e;
-    if (!pc_clang_main_offset(cx, clang_getCursorLocation(v), &name_off) || !pc_clang_offsets(cx, v, &b, &e) || e <= name_off)
-        return false;
-    toks->count = 0;
-    pc_clang_src_lex(cx, name_off, e, toks);
-    int n = (int)toks->count;
-    if (n < 2)
-        return false;
-    int k = 1;
-    if (pc_ctok_is(&toks->items[k], "[")) /* array declarator: not ours */
-        return false;
-    if (pc_ctok_is(&toks->items[k], "=")) {
-        *i0 = k + 1;
-        *i1 = n;
-        return *i1 > *i0;
-    }
-    if (pc_ctok_is(&toks->items[k], "(") || pc_ctok_is(&toks->items[k], "{")) {
-        int close = pc_clang_match(toks->items, n, k);
-        if (close >= n)
-            return false;
-        if (pc_ctok_is(&toks->items[k], "{")) { /* v{...}: the braces are the value */
-            *i0 = k;
-            *i1 = close + 1;
-        } else {
-            *i0 = k + 1;
-            *i1 = close;
-        }
-        return true;
-    }
-    return false;
-}
-
 /* Does a symbolic expression contain a symbol poolcheck made from unevaluable text (a call)? */
 bool pc_clang_has_opaque(const pc_expr *e)
 {
@@ -227,30 +192,23 @@ CXCursor pc_clang_decl_init(CXCursor v)
 void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name)
 {
     pc_arena *a = pc_model_arena(cx->m);
-    pc_ctoks toks = {0};
-    int i0 = 0, i1 = 0;
-    bool has_init = pc_clang_init_tokens(cx, v, &toks, &i0, &i1);
-    const pc_ctok *it = toks.items + i0;
-    int n = i1 - i0;
+    /* a declaration clang rejected has no value poolcheck trusts: its name stands for it */
+    CXCursor init = clang_isInvalidDeclaration(v) ? clang_getNullCursor() : pc_clang_decl_init(v);
+    bool has_init = !clang_Cursor_isNull(init);
     switch (vc) {
     case PC_VC_INT: {
         const pc_expr *e = NULL;
         CXType t = clang_getCursorType(v);
-        if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getCanonicalType(t))) {
-            CXEvalResult r = clang_isInvalidDeclaration(v) ? NULL : clang_Cursor_Evaluate(v);
+        if (has_init && (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getCanonicalType(t)))) {
+            CXEvalResult r = clang_Cursor_Evaluate(v);
             if (r) {
                 if (clang_EvalResult_getKind(r) == CXEval_Int)
                     e = pc_expr_int(a, clang_EvalResult_getAsLongLong(r));
                 clang_EvalResult_dispose(r);
             }
         }
-        if (!e && !clang_isInvalidDeclaration(v)) {
-            CXCursor init = pc_clang_decl_init(v);
-            if (!clang_Cursor_isNull(init))
-                e = pc_clang_value_int(cx, init);
-        }
         if (!e && has_init)
-            e = pc_clang_int_expr(cx, it, n);
+            e = pc_clang_value_int_written(cx, init);
         if (!e || pc_clang_has_opaque(e))
             e = pc_expr_sym(a, name);
         int id = pc_clang_env_push(cx, PC_CENV_EXPR, name, &v);
@@ -263,29 +221,10 @@ void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name
         const pc_expr **dims = NULL;
         int nd = -1;
         if (has_init && vc == PC_VC_RANGE) {
-            /* LoopRange r(e) / (b, e) / (b, e, s); also = LoopRange(...) and {b, e, s} */
-            int st[3], en[3];
-            const pc_ctok *rt = it;
-            int rn = n;
-            if (rn >= 3 && pc_ctok_is(&rt[0], "LoopRange") && pc_clang_match(rt, rn, 1) == rn - 1) {
-                rt += 2;
-                rn -= 3;
-            } else if (rn >= 2 && pc_ctok_is(&rt[0], "{") && pc_clang_match(rt, rn, 0) == rn - 1) {
-                rt += 1;
-                rn -= 2;
-            }
-            int na = pc_clang_split_args(rt, rn, st, en, 3);
-            if (na >= 1) {
-                dims = pc_arena_alloc(a, sizeof *dims * 3);
-                dims[0] = na >= 2 ? pc_clang_int_expr(cx, rt + st[0], en[0] - st[0]) : pc_expr_int(a, 0);
-                dims[1] = pc_clang_int_expr(cx, rt + st[na >= 2 ? 1 : 0], en[na >= 2 ? 1 : 0] - st[na >= 2 ? 1 : 0]);
-                dims[2] = na == 3 ? pc_clang_int_expr(cx, rt + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
-                nd = 3;
-            }
-        } else if (has_init && vc == PC_VC_LIST && !clang_Cursor_isNull(pc_clang_decl_init(v)) &&
-                   pc_clang_value_list(cx, pc_clang_decl_init(v), &dims, &nd)) {
-            /* read from the cursor: a list, x.GetShape(), a helper's result (clang_hostfn.c) */
-        } else if (has_init && !pc_clang_shape_list(cx, it, n, &dims, &nd)) {
+            dims = pc_arena_alloc(a, sizeof *dims * 3);
+            nd = pc_clang_value_range(cx, init, &dims[0], &dims[1], &dims[2]) ? 3 : -1;
+        } else if (has_init && !pc_clang_value_list_written(cx, init, &dims, &nd)) {
+
             nd = -1; /* std::vector<int64_t> v(n, 0), a call...: not a list poolcheck can read */
         }
         int id = pc_clang_env_push(cx, PC_CENV_LIST, name, &v);
@@ -299,7 +238,7 @@ void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name
         break;
     }
     case PC_VC_STRING: {
-        const char *s = has_init ? pc_clang_string_arg(cx, it, n) : NULL;
+        const char *s = has_init ? pc_clang_value_string(cx, init) : NULL;
         if (s) {
             int id = pc_clang_env_push(cx, PC_CENV_STRING, name, &v);
             cx->env.items[id].str = s;
@@ -308,112 +247,89 @@ void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name
     }
     case PC_VC_DTYPE: {
         int id = pc_clang_env_push(cx, PC_CENV_DTYPE, name, &v);
-        cx->env.items[id].dtype = has_init ? pc_clang_dtype(cx, it, n) : PC_DT_UNKNOWN;
+        cx->env.items[id].dtype = has_init ? pc_clang_value_dtype(cx, init) : PC_DT_UNKNOWN;
         break;
     }
     default:
         break;
     }
-    PC_VEC_FREE(toks);
 }
 
-static bool is_assign_op(const pc_ctok *t)
+/* The operator and operands of an assignment or increment statement (built-in or an overloaded
+ * SymbolicScalar operator=, operator+=, operator++): the operator's spelling, or NULL. */
+static const char *assignment_parts(pc_cx *cx, CXCursor op, CXCursor *lhs, CXCursor *rhs)
 {
-    static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", NULL};
-    for (int i = 0; ops[i]; i++)
-        if (pc_ctok_is(t, ops[i]))
-            return true;
-    return false;
+    enum CXCursorKind k = clang_getCursorKind(op);
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator && k != CXCursor_UnaryOperator &&
+        k != CXCursor_CallExpr)
+        return NULL;
+    const char *spelled = k == CXCursor_CallExpr ? pc_clang_spelling(cx, op) : pc_clang_operator_spelling(cx, op);
+    if (spelled && k == CXCursor_CallExpr)
+        spelled = !strncmp(spelled, "operator", 8) ? spelled + 8 : NULL;
+    if (!spelled)
+        return NULL;
+    size_t n = strlen(spelled);
+    bool assign = !strcmp(spelled, "=") || (n >= 2 && spelled[n - 1] == '=' && strcmp(spelled, "==") &&
+                                           strcmp(spelled, "!=") && strcmp(spelled, "<=") && strcmp(spelled, ">="));
+    if (!assign && strcmp(spelled, "++") && strcmp(spelled, "--"))
+        return NULL;
+    /* operands: an overloaded operator call has its callee between them */
+    pc_clang_cursors ch = {0};
+    pc_clang_children(op, &ch);
+    *lhs = k == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 0) : ch.count ? ch.items[0] : clang_getNullCursor();
+    *rhs = k == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 1) : ch.count == 2 ? ch.items[1] : clang_getNullCursor();
+    PC_VEC_FREE(ch);
+    return spelled;
 }
 
-/* `x = e;`, `x += e;`, `++x;` on an integer / SymbolicScalar variable.  A plain assignment in
- * straight-line code gives x a new value; anything conditional, repeated or compound makes it a
- * symbol (poolcheck does not guess values). */
+/* `x = e;`, `x += e;`, `++x;` on an integer / SymbolicScalar, list, string or dtype variable.  A
+ * plain assignment in straight-line code gives x a new value; anything conditional, repeated or
+ * compound makes an integer a symbol (poolcheck does not guess values) and leaves the others. */
 bool pc_clang_scalar_assign(pc_cx *cx, CXCursor c)
 {
-    /* from the AST: `x = e` / `x += e` / `++x` on an integer or SymbolicScalar variable, the
-     * variable found by its declaration */
-    CXCursor op = pc_clang_strip(c);
-    enum CXCursorKind ok = clang_getCursorKind(op);
-    if (ok == CXCursor_BinaryOperator || ok == CXCursor_CompoundAssignOperator || ok == CXCursor_UnaryOperator ||
-        ok == CXCursor_CallExpr) {
-        pc_clang_cursors ch = {0};
-        pc_clang_children(op, &ch);
-        const char *spelled = ok == CXCursor_CallExpr ? pc_clang_spelling(cx, op) : pc_clang_operator_spelling(cx, op);
-        if (spelled && ok == CXCursor_CallExpr) /* an overloaded SymbolicScalar operator= / operator+= */
-            spelled = !strncmp(spelled, "operator", 8) ? spelled + 8 : NULL;
-        bool assign = spelled && (!strcmp(spelled, "=") || (strlen(spelled) >= 2 && spelled[strlen(spelled) - 1] == '=' &&
-                                                            strcmp(spelled, "==") && strcmp(spelled, "!=") &&
-                                                            strcmp(spelled, "<=") && strcmp(spelled, ">=")));
-        bool incdec = spelled && (!strcmp(spelled, "++") || !strcmp(spelled, "--"));
-        /* operands: an overloaded operator call has its callee between them */
-        CXCursor lhs = ok == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 0)
-                                               : ch.count ? ch.items[0] : clang_getNullCursor();
-        CXCursor rhs = ok == CXCursor_CallExpr ? clang_Cursor_getArgument(op, 1)
-                                               : ch.count == 2 ? ch.items[1] : clang_getNullCursor();
-        if (!clang_Cursor_isNull(lhs))
-            lhs = pc_clang_strip(lhs);
-        int e = -1;
-        if ((assign || incdec) && !clang_Cursor_isNull(lhs) && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr)
-            e = pc_clang_env_of_decl(cx, clang_getCursorReferenced(lhs));
-        if (e >= 0 && cx->env.items[e].kind == PC_CENV_EXPR) {
-            bool straight = !cx->in_host_loop && cx->cur_loop < 0;
-            const pc_expr *v = NULL;
-            if (assign && !strcmp(spelled, "=") && straight && !clang_Cursor_isNull(rhs))
-                v = pc_clang_value_int(cx, rhs);
-            cx->env.items[e].expr = v ? v : pc_expr_sym(pc_model_arena(cx->m), cx->env.items[e].name);
-            if (!v)
-                forget_constant(cx, cx->env.items[e].name);
-            PC_VEC_FREE(ch);
-            return true;
-        }
-        PC_VEC_FREE(ch);
+    CXCursor lhs = clang_getNullCursor(), rhs = clang_getNullCursor();
+    const char *op = assignment_parts(cx, pc_clang_strip(c), &lhs, &rhs);
+    if (!op || clang_Cursor_isNull(lhs))
+        return false;
+    lhs = pc_clang_strip(lhs);
+    if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr)
+        return false;
+    int e = pc_clang_env_of_decl(cx, clang_getCursorReferenced(lhs));
+    if (e < 0)
+        return false;
+    pc_cenv *en = &cx->env.items[e];
+    bool plain = !strcmp(op, "=") && !clang_Cursor_isNull(rhs);
+    bool straight = !cx->in_host_loop && cx->cur_loop < 0;
+    switch (en->kind) {
+    case PC_CENV_EXPR: {
+        const pc_expr *v = plain && straight ? pc_clang_value_int_written(cx, rhs) : NULL;
+        if (v && pc_clang_has_opaque(v))
+            v = NULL;
+        en->expr = v ? v : pc_expr_sym(pc_model_arena(cx->m), en->name);
+        if (!v)
+            forget_constant(cx, en->name);
+        return true;
     }
-    pc_ctoks toks = {0};
-    bool done = false;
-    if (pc_clang_cursor_tokens(cx, c, &toks) && toks.count >= 2) {
-        const pc_ctok *t = toks.items;
-        int n = (int)toks.count, ni = -1;
-        bool plain = false;
-        if (t[0].kind == PC_CTOK_IDENT && is_assign_op(&t[1])) {
-            ni = 0;
-            plain = pc_ctok_is(&t[1], "=");
-        } else if (t[0].kind == PC_CTOK_IDENT && n == 2 && (pc_ctok_is(&t[1], "++") || pc_ctok_is(&t[1], "--"))) {
-            ni = 0;
-        } else if ((pc_ctok_is(&t[0], "++") || pc_ctok_is(&t[0], "--")) && t[1].kind == PC_CTOK_IDENT && n == 2) {
-            ni = 1;
+    case PC_CENV_LIST: {
+        const pc_expr **dims;
+        int nd;
+        if (plain && straight && pc_clang_value_list_written(cx, rhs, &dims, &nd)) {
+            en->list = dims;
+            en->nlist = nd;
         }
-        if (ni >= 0) {
-            const char *name = pc_arena_strndup(cx->scratch, t[ni].text, t[ni].len);
-            int e = pc_clang_env_find(cx, name, -1);
-            if (e >= 0 && (cx->env.items[e].kind == PC_CENV_EXPR || cx->env.items[e].kind == PC_CENV_LIST ||
-                           cx->env.items[e].kind == PC_CENV_STRING || cx->env.items[e].kind == PC_CENV_DTYPE)) {
-                pc_arena *a = pc_model_arena(cx->m);
-                pc_cenv *en = &cx->env.items[e];
-                bool straight = !cx->in_host_loop && cx->cur_loop < 0;
-                if (en->kind == PC_CENV_EXPR) {
-                    const pc_expr *v = plain && straight ? pc_clang_int_expr(cx, t + 2, n - 2) : NULL;
-                    cx->env.items[e].expr = v && !pc_clang_has_opaque(v) ? v : pc_expr_sym(a, name);
-                    if (!v || pc_clang_has_opaque(v))
-                        forget_constant(cx, name);
-                } else if (en->kind == PC_CENV_LIST && plain && straight) {
-                    const pc_expr **dims;
-                    int nd;
-                    if (pc_clang_shape_list(cx, t + 2, n - 2, &dims, &nd)) {
-                        cx->env.items[e].list = dims;
-                        cx->env.items[e].nlist = nd;
-                    }
-                } else if (en->kind == PC_CENV_DTYPE && plain) {
-                    cx->env.items[e].dtype = straight ? pc_clang_dtype(cx, t + 2, n - 2) : PC_DT_UNKNOWN;
-                } else if (en->kind == PC_CENV_STRING && plain && straight) {
-                    const char *s = pc_clang_string_arg(cx, t + 2, n - 2);
-                    if (s)
-                        cx->env.items[e].str = s;
-                }
-                done = true;
-            }
-        }
+        return true;
     }
-    PC_VEC_FREE(toks);
-    return done;
+    case PC_CENV_DTYPE:
+        if (plain)
+            en->dtype = straight ? pc_clang_value_dtype(cx, rhs) : PC_DT_UNKNOWN;
+        return true;
+    case PC_CENV_STRING: {
+        const char *s = plain && straight ? pc_clang_value_string(cx, rhs) : NULL;
+        if (s)
+            en->str = s;
+        return true;
+    }
+    default:
+        return false;
+    }
 }

@@ -321,10 +321,8 @@ static void host_tensor_decl(pc_cx *cx, CXCursor v, const char *name)
                 continue;
             const char *fn = pc_clang_call_name(cx, c, NULL, NULL);
             if (fn && (!strcmp(fn, "View") || !strcmp(fn, "Reshape")) && pc_clang_call_nargs(c) >= 2) {
-                pc_ctoks toks = {0};
-                if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(c, 1), &toks))
-                    pc_clang_shape_list(cx, toks.items, (int)toks.count, &info.shape, &info.ndims);
-                PC_VEC_FREE(toks);
+                if (!pc_clang_value_list_written(cx, pc_clang_call_arg(c, 1), &info.shape, &info.ndims))
+                    info.ndims = -1;
                 c = pc_clang_strip(pc_clang_call_arg(c, 0));
             }
             if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
@@ -1053,16 +1051,11 @@ void pc_clang_host_if(pc_cx *cx, CXCursor s)
 {
     CXCursor cond, then_s, else_s;
     pc_clang_if_parts(s, &cond, &then_s, &else_s);
-    pc_ctoks toks = {0};
-    const pc_expr *c = pc_clang_value_int(cx, cond);
+    const pc_expr *c = pc_clang_value_int_written(cx, cond);
     const char *text = NULL;
-    if (pc_clang_cursor_tokens(cx, cond, &toks) && toks.count) {
-        if (!c)
-            c = pc_clang_int_expr(cx, toks.items, (int)toks.count);
-        uint32_t tb = toks.items[0].off, te = toks.items[toks.count - 1].off + toks.items[toks.count - 1].len;
+    uint32_t tb, te;
+    if (pc_clang_written_offsets(cx, cond, &tb, &te) && te > tb)
         text = pc_model_strdup(cx->m, pc_arena_strndup(cx->scratch, cx->src + tb, te - tb));
-    }
-    PC_VEC_FREE(toks);
     int64_t v;
     if (c && pc_expr_is_int(c, &v)) {
         pc_clang_kernel_block(cx, v ? then_s : else_s);

@@ -7,8 +7,8 @@
  *                     clang's diagnostics;
  *   clang_incr.c      editor mode: an edit re-parses the function it touches, the other bodies
  *                     left out and their analysis carried over (pc_clang_incr_*);
- *   clang_lex.c       a small C++ lexer over the main buffer and the token-level readers: integer
- *                     expressions, shape lists, dtypes, option values, macro argument lists;
+ *   clang_lex.c       a small C++ lexer over the main buffer, bracket and argument helpers over
+ *                     its tokens, and an expression's written spelling (a symbol's name);
  *   clang_loc.c       where cursors are: offsets, model locations, a cursor's tokens, spelling,
  *                     children;
  *   clang_env.c       the environment (names in scope, by name or declaration; kernel tensors of
@@ -20,24 +20,24 @@
  *                     pc_clang_walk_tu;
  *   clang_inline.c    helper inlining (main file or project header);
  *   clang_options.c   config::SetRuntimeOption sites;
- *   clang_recover.c   the error-recovery token readers: LOOP / FUNCTION headers and
- *                     SetRuntimeOption calls clang dropped (an error in them);
+ *   clang_recover.c   error recovery: LOOP / FUNCTION headers and SetRuntimeOption calls clang
+ *                     dropped (an error in them), read from their written text;
  *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
  *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
  *                     the shared table in frontend/ops.c), tensor constructors;
- *   clang_value.c     values from cursors, keyed by declaration: integers and symbolic scalars,
- *                     lists, strings, dtypes, runtime-option values, one-`return` helpers,
- *                     IF / ELSE IF conditions;
- *   clang_pp.c        the preprocessor's decisions: macro definitions in effect (their values in
- *                     the environment), skipped ranges;
+ *   clang_value.c     the one evaluator: values from cursors, keyed by declaration (integers and
+ *                     symbolic scalars, lists, loop ranges, strings, dtypes, runtime-option
+ *                     values, one-`return` helpers, IF / ELSE IF conditions);
+ *   clang_pp.c        the preprocessor's decisions: the main file's skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op.
  *
- * Values come from the AST first (clang_value.c), the macro headers' too: in stub mode LOOP /
- * FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
- * stub/poolcheck_tilefwk_stub.h).  Tokens remain for what has no AST or no model in the cursor
- * reader: macro bodies (clang_pp.c), a LOOP header clang dropped (clang_recover.c), and the
- * written text of an operand the cursor reader cannot evaluate (clang_lex.c).  All offsets are
+ * Every value comes from the AST through clang_value.c, the macro headers' too: in stub mode LOOP
+ * / FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
+ * stub/poolcheck_tilefwk_stub.h), and macros are clang's expansion.  Tokens remain for code clang
+ * dropped (clang_recover.c, clang_leftovers.c), for the written spelling a symbol is named by
+ * (clang_lex.c), and for the operator of a binary expression, which libclang before 17 does not
+ * give (pc_clang_operator_spelling).  All offsets are
  * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
  * length, so offsets and line numbers are the user's).
  */
@@ -324,8 +324,8 @@ typedef PC_VEC(CXCursor) pc_clang_cursors;
 void pc_clang_children(CXCursor c, pc_clang_cursors *out);
 /* The spelling of tokens with insignificant spaces removed ("outputs[0]", "GetTensorData(s,{i})"). */
 const char *pc_clang_tok_spelling(pc_cx *cx, const pc_ctok *t, int n);
-/* Decoded contents of a string literal token (escapes, prefixes, raw strings handled). */
-const char *pc_clang_string_value(pc_cx *cx, const pc_ctok *t);
+/* The value of a string literal from its spelling (escapes, prefixes, raw strings decoded). */
+const char *pc_clang_string_literal(pc_cx *cx, const char *spelling, size_t len);
 
 /* ---- environment and scalar variables (clang_env.c) ---- */
 int pc_clang_env_push(pc_cx *cx, pc_cenv_kind kind, const char *name, const CXCursor *decl);
@@ -343,8 +343,6 @@ typedef enum pc_cvclass {
     PC_VC_OTHER, PC_VC_INT, PC_VC_LIST, PC_VC_STRING, PC_VC_DTYPE, PC_VC_TENSOR, PC_VC_RANGE
 } pc_cvclass;
 pc_cvclass pc_clang_classify_type(pc_cx *cx, CXType t);
-/* The initialiser tokens of a declaration: after `name =`, inside `name(...)` / `name{...}`. */
-bool pc_clang_init_tokens(pc_cx *cx, CXCursor v, pc_ctoks *toks, int *i0, int *i1);
 /* Does a symbolic expression contain a symbol poolcheck made from unevaluable text (a call)? */
 bool pc_clang_has_opaque(const pc_expr *e);
 /* An integer value of `name` becomes a constant of the current kernel (none outside kernels). */
@@ -357,31 +355,16 @@ void pc_clang_scalar_decl(pc_cx *cx, CXCursor v, pc_cvclass vc, const char *name
  * not such an assignment. */
 bool pc_clang_scalar_assign(pc_cx *cx, CXCursor c);
 
-/* ---- token readers (clang_lex.c) ---- */
-/* An integer expression; pieces poolcheck cannot evaluate become symbols named after their
- * spelling.  NULL only when the tokens are not an expression at all. */
-const pc_expr *pc_clang_int_expr(pc_cx *cx, const pc_ctok *t, int n);
-/* A shape list: `{a, b}`, `std::vector<int64_t>{...}`, a shape variable, `x.GetShape()`. */
-bool pc_clang_shape_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***dims, int *ndims);
-/* DT_FP32, DataType::DT_FP32, a DataType variable, x.GetDataType(); PC_DT_UNKNOWN otherwise. */
-pc_dtype pc_clang_dtype(pc_cx *cx, const pc_ctok *t, int n);
-/* A string: a literal (adjacent literals concatenated) or a string variable; NULL otherwise. */
-const char *pc_clang_string_arg(pc_cx *cx, const pc_ctok *t, int n);
-/* A runtime option value as written (int, float, bool, string, {list}, std::vector<..>{...}). */
-void pc_clang_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out);
+/* ---- written text (clang_lex.c) and tensor shapes by name (clang_value.c) ---- */
 /* The value of `GetInputShape(t, d)` for the tensor named `tname`: its static dim, its symbolic
  * dim, or the binding symbol `PARAM.shape[D]`. */
 const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim);
-/* An expression clang parsed but the cursor reader has no model of, read from its written text
- * (a macro argument where it is written): pc_clang_int_expr over its tokens, NULL outside the main
- * file. */
-const pc_expr *pc_clang_written_int(pc_cx *cx, CXCursor e);
-/* Its written spelling with insignificant spaces removed (pc_clang_tok_spelling), NULL outside
+/* An expression's written spelling with insignificant spaces removed (pc_clang_tok_spelling), NULL outside
  * the main file. */
 const char *pc_clang_written_spelling(pc_cx *cx, CXCursor e);
-/* A list value of a macro argument: pc_clang_value_list, else pc_clang_shape_list over its
- * written tokens. */
-bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
+/* The same spelling of a cursor's extent where the code expands (pc_clang_offsets): a macro's
+ * body where clang expanded it. */
+const char *pc_clang_extent_spelling(pc_cx *cx, CXCursor c);
 
 /* ---- headers clang dropped, from their tokens (clang_recover.c) ---- */
 /* What a LOOP header says (docs/model.md section 3). */
@@ -456,23 +439,19 @@ const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written);
  * IsLoopEnd, arithmetic, built-in or overloaded.  NULL when it reads tensor data (*data_dependent
  * set) or cannot be read. */
 const pc_expr *pc_clang_value_cond(pc_cx *cx, CXCursor e, bool *data_dependent);
-/* A scalar of a macro argument: pc_clang_value_int, or where the cursor reader has no model of
- * the expression, what its written text gives (pc_clang_written_int: an unknown name is the
- * symbol of that name). */
+/* The written reading of a scalar (a LOOP header, a condition, a kernel argument): the value
+ * pc_clang_value_int gives, where it has no model of a part the symbol named by that part's
+ * written spelling (an unknown name is that name, a call its text: model.md 2). */
 const pc_expr *pc_clang_value_int_written(pc_cx *cx, CXCursor e);
+/* A LoopRange value (LoopRange(...), {b, e, s}, a LoopRange variable) in the written reading. */
+bool pc_clang_value_range(pc_cx *cx, CXCursor c, const pc_expr **b, const pc_expr **e, const pc_expr **s);
+/* The same reading of a list value ({a, b}, a list variable, x.GetShape()). */
+bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd);
 
 /* ---- the preprocessor's decisions (clang_pp.c) ---- */
-typedef void (*pc_clang_macro_fn)(pc_cx *cx, const char *name, const pc_ctok *body, int n, void *data);
-/* Call fn for every object-like macro definition in effect in the kernel's files, in order (not
- * builtins, the command line, the stub or system headers).  False when the translation unit has
- * no preprocessing record (parsed without CXTranslationUnit_DetailedPreprocessingRecord). */
-bool pc_clang_macros(pc_cx *cx, pc_clang_macro_fn fn, void *data);
 /* Fill cx->skipped with the main file's ranges the preprocessor skipped (#if 0, a false #ifdef). */
 void pc_clang_skipped_ranges(pc_cx *cx);
 bool pc_clang_is_skipped(const pc_cx *cx, uint32_t off);
-/* Values of the object-like macros in effect (-D arguments, then the definitions the
- * preprocessor kept) as file-scope environment entries. */
-void pc_clang_scan_defines(pc_cx *cx);
 
 /* ---- tensors (clang_tensor.c) ---- */
 bool pc_clang_is_tensor_type(CXType t);
@@ -489,12 +468,14 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e);
 /* A tensor variable's declaration (kernel mode): creates the tensor, its statement, accesses. */
 void pc_clang_tensor_decl(pc_cx *cx, CXCursor vardecl);
 /* Read `Tensor t(DT_, {dims}, "name")`, `Tensor t;`, `Tensor t = Tensor(DT_, ...)` from the
- * declaration's tokens (works even where clang rejected the initialiser); false for any other
- * initialiser (`Tensor t = Add(a, b)`). */
+ * declaration's constructor call; false for any other initialiser (`Tensor t = Add(a, b)`, a
+ * copy) and for a declaration clang rejected. */
 bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor vardecl, pc_chost *out);
 /* The callee name (last component) of a call or recovery expression, NULL if not a call. */
 const char *pc_clang_call_name(pc_cx *cx, CXCursor c, CXCursor *decl, bool *resolved);
 int pc_clang_call_nargs(CXCursor c);
+/* The arguments a call's source writes (trailing default arguments not counted). */
+int pc_clang_written_nargs(CXCursor call);
 CXCursor pc_clang_call_arg(CXCursor c, int i);
 
 /* ---- helper inlining (clang_inline.c) ---- */

@@ -10,6 +10,8 @@
  */
 #include "clang_int.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* `NAME ( args )` at the start of toks: the argument slice [*a0, *a1). */
@@ -23,6 +25,253 @@ static bool macro_args(const pc_ctoks *toks, int *a0, int *a1)
     *a0 = 2;
     *a1 = close;
     return true;
+}
+
+/* ---- values in code clang dropped ---------------------------------------------------------------
+ * Integer literals, names and + - * / % over them; any other expression is one symbol named by
+ * its spelling.  A name is a scalar variable's value, a constant of the project's headers, or the
+ * symbol of that name.  The kernel already has clang's error: these are a reading of what is
+ * written, so that the loop and its body stay in the model, not a second evaluator. */
+
+/* A number token's text without its ' digit separators (1'000'000), cut to size - 1 bytes. */
+static void literal_digits(const pc_ctok *t, char *out, size_t size)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; k < t->len && n + 1 < size; k++)
+        if (t->text[k] != '\'')
+            out[n++] = t->text[k];
+    out[n] = 0;
+}
+
+/* An integer literal (decimal, hex, octal, binary; ' separators; u/l suffixes).  False for
+ * floating literals and anything malformed. */
+static bool int_literal(const pc_ctok *t, int64_t *out)
+{
+    char digits[80];
+    literal_digits(t, digits, sizeof digits);
+    int base = 10;
+    const char *p = digits;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        base = 16, p += 2;
+    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+        base = 2, p += 2;
+    else if (p[0] == '0' && p[1])
+        base = 8;
+    if (base == 10 || base == 8)
+        for (const char *q = p; *q; q++)
+            if (*q == '.' || *q == 'e' || *q == 'E')
+                return false;
+    if (base == 16)
+        for (const char *q = p; *q; q++)
+            if (*q == '.' || *q == 'p' || *q == 'P')
+                return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(p, &end, base);
+    if (errno || end == p)
+        return false;
+    for (; *end; end++)
+        if (!strchr("uUlLzZ", *end))
+            return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+static bool float_literal(const pc_ctok *t, double *out)
+{
+    char buf[80];
+    literal_digits(t, buf, sizeof buf);
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end == buf || errno)
+        return false;
+    for (; *end; end++)
+        if (!strchr("fFlL", *end))
+            return false;
+    *out = v;
+    return true;
+}
+
+
+typedef struct recovered { pc_cx *cx; const pc_ctok *t; int n, i; bool bad; } recovered;
+
+static bool rd_at(const recovered *r, const char *s) { return r->i < r->n && pc_ctok_is(&r->t[r->i], s); }
+
+static const pc_expr *rd_sum(recovered *r);
+
+static const pc_expr *rd_atom(recovered *r)
+{
+    pc_arena *a = pc_model_arena(r->cx->m);
+    if (r->i >= r->n) {
+        r->bad = true;
+        return NULL;
+    }
+    const pc_ctok *t = &r->t[r->i];
+    int64_t v;
+    if (rd_at(r, "(")) {
+        r->i++;
+        const pc_expr *e = rd_sum(r);
+        if (!rd_at(r, ")"))
+            r->bad = true;
+        r->i++;
+        return e;
+    }
+    if (rd_at(r, "-")) {
+        r->i++;
+        const pc_expr *e = rd_atom(r);
+        return e ? pc_expr_neg(a, e) : NULL;
+    }
+    r->i++;
+    if (t->kind == PC_CTOK_NUMBER && int_literal(t, &v))
+        return pc_expr_int(a, v);
+    if (pc_ctok_is(t, "true") || pc_ctok_is(t, "false"))
+        return pc_expr_int(a, pc_ctok_is(t, "true"));
+    if (t->kind != PC_CTOK_IDENT) {
+        r->bad = true;
+        return NULL;
+    }
+    int from = r->i - 1;
+    while (r->i + 1 < r->n && pc_ctok_is(&r->t[r->i], "::") && r->t[r->i + 1].kind == PC_CTOK_IDENT)
+        r->i += 2;
+    const char *name = pc_clang_tok_spelling(r->cx, r->t + from, r->i - from);
+    int e = r->i == from + 1 ? pc_clang_env_find(r->cx, name, PC_CENV_EXPR) : -1;
+    if (e >= 0)
+        return r->cx->env.items[e].expr;
+    const pc_expr *hc = pc_clang_header_constant(r->cx, name);
+    return hc ? hc : pc_expr_sym(a, name);
+}
+
+static const pc_expr *rd_product(recovered *r)
+{
+    pc_arena *a = pc_model_arena(r->cx->m);
+    const pc_expr *l = rd_atom(r);
+    while (l && !r->bad && (rd_at(r, "*") || rd_at(r, "/") || rd_at(r, "%"))) {
+        char op = r->t[r->i++].text[0];
+        const pc_expr *x = rd_atom(r);
+        if (!x)
+            return NULL;
+        l = op == '%' ? pc_clang_cpp_mod(a, l, x) : pc_expr_bin(a, op == '*' ? PC_EXPR_MUL : PC_EXPR_DIV, l, x);
+    }
+    return l;
+}
+
+static const pc_expr *rd_sum(recovered *r)
+{
+    pc_arena *a = pc_model_arena(r->cx->m);
+    const pc_expr *l = rd_product(r);
+    while (l && !r->bad && (rd_at(r, "+") || rd_at(r, "-"))) {
+        bool plus = r->t[r->i++].text[0] == '+';
+        const pc_expr *x = rd_product(r);
+        if (!x)
+            return NULL;
+        l = pc_expr_bin(a, plus ? PC_EXPR_ADD : PC_EXPR_SUB, l, x);
+    }
+    return l;
+}
+
+/* The integer an argument slice is, NULL when it is empty. */
+static const pc_expr *recovered_int(pc_cx *cx, const pc_ctok *t, int n)
+{
+    if (n <= 0)
+        return NULL;
+    recovered r = {cx, t, n, 0, false};
+    const pc_expr *e = rd_sum(&r);
+    return e && !r.bad && r.i == n ? e : pc_expr_sym(pc_model_arena(cx->m), pc_clang_tok_spelling(cx, t, n));
+}
+
+/* A string literal slice (adjacent literals concatenated), NULL for anything else. */
+static const char *recovered_string(pc_cx *cx, const pc_ctok *t, int n)
+{
+    pc_sb b = {0};
+    for (int k = 0; k < n; k++) {
+        if (t[k].kind != PC_CTOK_STRING) {
+            pc_sb_free(&b);
+            return NULL;
+        }
+        pc_sb_append(&b, pc_clang_string_literal(cx, t[k].text, t[k].len));
+    }
+    char *s = pc_sb_take(&b);
+    const char *r = n > 0 ? pc_arena_strdup(cx->scratch, s ? s : "") : NULL;
+    pc_mem_free(s);
+    return r;
+}
+
+/* The braced list t[0, n) is (`{a, b}`, after any type spelling: std::vector<int64_t>{...}): the
+ * slice inside the braces, false when t is not one. */
+static bool braced(const pc_ctok *t, int n, int *in0, int *in1)
+{
+    int b = 0;
+    while (b < n && !pc_ctok_is(&t[b], "{"))
+        b++;
+    if (b >= n || pc_clang_match(t, n, b) != n - 1)
+        return false;
+    *in0 = b + 1;
+    *in1 = n - 1;
+    return true;
+}
+
+/* A list of integers: `{a, b}`; its items in the arena. */
+static bool recovered_list(pc_cx *cx, const pc_ctok *t, int n, const pc_expr ***dims, int *nd)
+{
+    int in0, in1;
+    if (!braced(t, n, &in0, &in1))
+        return false;
+    int cap = in1 - in0 + 1;
+    int *st = pc_mem_alloc(sizeof *st * (size_t)cap), *en = pc_mem_alloc(sizeof *en * (size_t)cap);
+    int na = pc_clang_split_args(t + in0, in1 - in0, st, en, cap);
+    *dims = pc_arena_alloc(pc_model_arena(cx->m), sizeof **dims * (size_t)(na ? na : 1));
+    for (int k = 0; k < na; k++)
+        (*dims)[k] = recovered_int(cx, t + in0 + st[k], en[k] - st[k]);
+    *nd = na;
+    pc_mem_free(st);
+    pc_mem_free(en);
+    return true;
+}
+
+/* A runtime option value as written: bool, number, string, {list}; else unknown with its text. */
+static void recovered_optval(pc_cx *cx, const pc_ctok *t, int n, pc_optval *out, int depth)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PC_OPT_UNKNOWN;
+    out->text = "";
+    if (n <= 0)
+        return;
+    out->loc = pc_clang_loc_range(cx, t[0].off, t[n - 1].off + t[n - 1].len);
+    out->text = pc_model_strdup(cx->m, pc_clang_tok_spelling(cx, t, n));
+    const char *s = recovered_string(cx, t, n);
+    int in0, in1;
+    double f;
+    int neg = n == 2 && pc_ctok_is(&t[0], "-");
+    if (s) {
+        out->kind = PC_OPT_STRING;
+        out->text = pc_model_strdup(cx->m, s);
+    } else if (n == 1 && (pc_ctok_is(&t[0], "true") || pc_ctok_is(&t[0], "false"))) {
+        out->kind = PC_OPT_BOOL;
+        out->i = pc_ctok_is(&t[0], "true");
+    } else if (depth < 8 && braced(t, n, &in0, &in1)) {
+        int cap = in1 - in0 + 1;
+        int *st = pc_mem_alloc(sizeof *st * (size_t)cap), *en = pc_mem_alloc(sizeof *en * (size_t)cap);
+        int na = pc_clang_split_args(t + in0, in1 - in0, st, en, cap);
+        out->kind = PC_OPT_LIST;
+        out->nitems = na;
+        out->items = pc_arena_alloc(pc_model_arena(cx->m), sizeof *out->items * (size_t)(na ? na : 1));
+        for (int k = 0; k < na; k++)
+            recovered_optval(cx, t + in0 + st[k], en[k] - st[k], &out->items[k], depth + 1);
+        pc_mem_free(st);
+        pc_mem_free(en);
+    } else if (n == 1 + neg && t[neg].kind == PC_CTOK_NUMBER && !int_literal(&t[neg], &(int64_t){0}) &&
+               float_literal(&t[neg], &f)) {
+        out->kind = PC_OPT_FLOAT;
+        out->f = neg ? -f : f;
+    } else {
+        const pc_expr *e = recovered_int(cx, t, n);
+        int64_t v;
+        if (e && pc_expr_is_int(e, &v)) {
+            out->kind = PC_OPT_INT;
+            out->i = v;
+        }
+    }
 }
 
 /* Reads hidden in the range: GetTensorData(t, ...) reads tensor t. */
@@ -78,12 +327,12 @@ static bool loop_range(pc_cx *cx, const pc_ctok *t, int n, const pc_expr **b, co
         return false;
     if (na == 1) {
         *b = pc_expr_int(a, 0);
-        *e = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
+        *e = recovered_int(cx, in + st[0], en[0] - st[0]);
         *s = pc_expr_int(a, 1);
     } else {
-        *b = pc_clang_int_expr(cx, in + st[0], en[0] - st[0]);
-        *e = pc_clang_int_expr(cx, in + st[1], en[1] - st[1]);
-        *s = na == 3 ? pc_clang_int_expr(cx, in + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
+        *b = recovered_int(cx, in + st[0], en[0] - st[0]);
+        *e = recovered_int(cx, in + st[1], en[1] - st[1]);
+        *s = na == 3 ? recovered_int(cx, in + st[2], en[2] - st[2]) : pc_expr_int(a, 1);
     }
     return *b && *e && *s;
 }
@@ -91,7 +340,7 @@ static bool loop_range(pc_cx *cx, const pc_ctok *t, int n, const pc_expr **b, co
 /* A boolean argument (submitBeforeLoop, parallel): true/false or a constant. */
 static bool bool_arg(pc_cx *cx, const pc_ctok *t, int n, bool *out)
 {
-    const pc_expr *e = pc_clang_int_expr(cx, t, n);
+    const pc_expr *e = recovered_int(cx, t, n);
     int64_t v;
     if (!e || !pc_expr_is_int(e, &v))
         return false;
@@ -118,7 +367,7 @@ const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t
         return na < 4 ? "LOOP not modelled: expected LOOP(name, type, index, range, ...)"
                       : "LOOP not modelled: its LoopRange could not be read";
     }
-    h->name = pc_clang_string_arg(cx, t + a0 + st[0], en[0] - st[0]);
+    h->name = recovered_string(cx, t + a0 + st[0], en[0] - st[0]);
     if (!h->name)
         h->name = pc_clang_tok_spelling(cx, t + a0 + st[0], en[0] - st[0]);
     h->index = pc_clang_tok_spelling(cx, t + a0 + st[2], en[2] - st[2]);
@@ -130,9 +379,9 @@ const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t
     cx->cur_stmt = -1;
 
     if (na >= 5 && en[4] > st[4]) {
-        const pc_expr **list;
-        int nl;
-        bool ok = pc_clang_shape_list(cx, t + a0 + st[4], en[4] - st[4], &list, &nl);
+        const pc_expr **list = NULL;
+        int nl = 0;
+        bool ok = recovered_list(cx, t + a0 + st[4], en[4] - st[4], &list, &nl);
         pc_clang_loop_unroll(cx, h, list, nl, ok,
                              pc_clang_loc_range(cx, t[a0 + st[4]].off, t[a0 + en[4] - 1].off + t[a0 + en[4] - 1].len));
     }
@@ -145,14 +394,14 @@ const char *pc_clang_loop_header_from_tokens(pc_cx *cx, uint32_t begin, uint32_t
 }
 
 /* The elements of the braced lists in t[a0, a1), nested lists flattened. */
-static void list_items(const pc_ctok *t, int a0, int a1, pc_cranges *out)
+static void written_list_items(const pc_ctok *t, int a0, int a1, pc_cranges *out)
 {
     int st[64], en[64];
     int na = pc_clang_split_args(t + a0, a1 - a0, st, en, 64);
     for (int i = 0; i < na; i++) {
         int s0 = a0 + st[i], s1 = a0 + en[i];
         if (s1 > s0 && pc_ctok_is(&t[s0], "{") && pc_clang_match(t, s1, s0) == s1 - 1)
-            list_items(t, s0 + 1, s1 - 1, out);
+            written_list_items(t, s0 + 1, s1 - 1, out);
         else if (s1 > s0)
             PC_VEC_PUSH(*out, ((pc_crange){t[s0].off, t[s1 - 1].off + t[s1 - 1].len}));
     }
@@ -168,14 +417,14 @@ const char *pc_clang_function_header_from_tokens(pc_cx *cx, uint32_t begin, uint
         int st[8], en[8];
         int na = pc_clang_split_args(toks.items + a0, a1 - a0, st, en, 8);
         if (na >= 1) {
-            name = pc_clang_string_arg(cx, toks.items + a0 + st[0], en[0] - st[0]);
+            name = recovered_string(cx, toks.items + a0 + st[0], en[0] - st[0]);
             if (!name)
                 name = pc_clang_tok_spelling(cx, toks.items + a0 + st[0], en[0] - st[0]);
         }
         for (int i = 1; i < na; i++) {
             int s0 = a0 + st[i], s1 = a0 + en[i];
             if (s1 > s0 && pc_ctok_is(&toks.items[s0], "{"))
-                list_items(toks.items, s0 + 1, s1 - 1, items);
+                written_list_items(toks.items, s0 + 1, s1 - 1, items);
         }
     }
     PC_VEC_FREE(toks);
@@ -222,11 +471,11 @@ void pc_clang_option_site_from_tokens(pc_cx *cx, CXCursor c)
     }
     const pc_ctok *kt = t + i + 1 + st[0];
     int kn = en[0] - st[0];
-    const char *key = pc_clang_string_arg(cx, kt, kn);
+    const char *key = recovered_string(cx, kt, kn);
     if (!key && kn > 0)
         key = pc_clang_option_key_from_constant(cx, pc_arena_strndup(cx->scratch, kt[kn - 1].text, kt[kn - 1].len));
     pc_option *o = pc_clang_option_record(cx, key, loc);
     if (o)
-        pc_clang_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value);
+        recovered_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value, 0);
     PC_VEC_FREE(toks);
 }

@@ -235,19 +235,10 @@ static bool arg_present(pc_cx *cx, CXCursor call, int i)
 
 /* ---- argument readers -------------------------------------------------------------------------- */
 
+/* A list argument in the written reading: `{a[0], b->n}` has the symbols of those spellings. */
 static bool arg_shape(pc_cx *cx, CXCursor call, int i, const pc_expr ***dims, int *nd)
 {
-    if (!arg_present(cx, call, i))
-        return false;
-    if (pc_clang_value_list(cx, pc_clang_call_arg(call, i), dims, nd))
-        return true;
-    /* a list the cursor reader has no value for an element of (`{a[0], b->n}`): its tokens, each
-     * unknown part the symbol of its spelling */
-    pc_ctoks toks = {0};
-    bool ok = pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks) &&
-              pc_clang_shape_list(cx, toks.items, (int)toks.count, dims, nd);
-    PC_VEC_FREE(toks);
-    return ok;
+    return arg_present(cx, call, i) && pc_clang_value_list_written(cx, pc_clang_call_arg(call, i), dims, nd);
 }
 
 static bool arg_int(pc_cx *cx, CXCursor call, int i, int64_t *v)
@@ -260,17 +251,7 @@ static bool arg_int(pc_cx *cx, CXCursor call, int i, int64_t *v)
 
 static pc_dtype arg_dtype(pc_cx *cx, CXCursor call, int i)
 {
-    if (!arg_present(cx, call, i))
-        return PC_DT_UNKNOWN;
-    pc_dtype d = pc_clang_value_dtype(cx, pc_clang_call_arg(call, i));
-    if (d != PC_DT_UNKNOWN)
-        return d;
-    /* x.GetDataType() and code clang dropped: the cursor reader has no dtype for them */
-    pc_ctoks toks = {0};
-    if (pc_clang_cursor_tokens(cx, pc_clang_call_arg(call, i), &toks))
-        d = pc_clang_dtype(cx, toks.items, (int)toks.count);
-    PC_VEC_FREE(toks);
-    return d;
+    return arg_present(cx, call, i) ? pc_clang_value_dtype(cx, pc_clang_call_arg(call, i)) : PC_DT_UNKNOWN;
 }
 
 static bool arg_type_is(pc_cx *cx, CXCursor call, int i, const char *suffix)
@@ -523,14 +504,10 @@ static int resolve_lvalue(pc_cx *cx, CXCursor c)
         return id;
     }
     /* outputs[0], s.data, *p: by spelling */
-    pc_ctoks toks = {0};
-    if (!pc_clang_cursor_tokens(cx, c, &toks) || toks.count == 0) {
-        PC_VEC_FREE(toks);
+    const char *sp = pc_clang_extent_spelling(cx, c);
+    if (!sp)
         return -1;
-    }
-    const char *sp = pc_clang_tok_spelling(cx, toks.items, (int)toks.count);
     pc_loc loc = pc_clang_cursor_loc(cx, c);
-    PC_VEC_FREE(toks);
     int e = pc_clang_env_find(cx, sp, PC_CENV_TENSOR);
     int t = pc_clang_env_tensor(cx, e);
     if (t >= 0)
@@ -974,19 +951,6 @@ pc_ctres pc_clang_tensor_expr(pc_cx *cx, CXCursor e)
 
 /* ---- statements ------------------------------------------------------------------------------------- */
 
-static bool is_assign_token_after(pc_cx *cx, CXCursor lhs)
-{
-    uint32_t b, e;
-    if (!pc_clang_offsets(cx, lhs, &b, &e))
-        return false;
-    pc_ctoks toks = {0};
-    size_t lim = e + 8 < cx->srclen ? e + 8 : cx->srclen;
-    pc_clang_lex(cx->src, e, lim, &toks);
-    bool r = toks.count > 0 && pc_ctok_is(&toks.items[0], "=");
-    PC_VEC_FREE(toks);
-    return r;
-}
-
 static void fill_shape(pc_cx *cx, int t, pc_ctres r)
 {
     pc_tensor *pt = &cx->m->kernels[cx->kernel].tensors[t];
@@ -1044,7 +1008,8 @@ bool pc_clang_tensor_stmt(pc_cx *cx, CXCursor e)
     } else if (k == CXCursor_BinaryOperator) {
         pc_clang_cursors ch = {0};
         pc_clang_children(c, &ch);
-        if (ch.count == 2 && is_assign_token_after(cx, ch.items[0])) {
+        const char *op = pc_clang_operator_spelling(cx, c);
+        if (ch.count == 2 && op && !strcmp(op, "=")) {
             lhs = ch.items[0];
             rhs = ch.items[1];
         }
@@ -1155,67 +1120,51 @@ void pc_clang_tensor_decl(pc_cx *cx, CXCursor v)
 
 /* ---- tensor declarations -------------------------------------------------------------------------- */
 
+/* The Tensor constructor call an initialiser is (through temporaries and functional casts:
+ * `Tensor t(...)`, `Tensor t{...}`, `= Tensor(...)`), or a null cursor. */
+static CXCursor tensor_construction(pc_cx *cx, CXCursor init)
+{
+    pc_clang_cursors ch = {0};
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(init); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(init);
+        if (k == CXCursor_CallExpr) {
+            CXCursor ref = clang_getCursorReferenced(init);
+            bool tensor = clang_getCursorKind(ref) == CXCursor_Constructor &&
+                          !strcmp(pc_clang_spelling(cx, clang_getCursorSemanticParent(ref)), "Tensor");
+            PC_VEC_FREE(ch);
+            return tensor ? init : clang_getNullCursor();
+        }
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_CXXFunctionalCastExpr)
+            break;
+        pc_clang_children(init, &ch);
+        init = ch.count ? ch.items[ch.count - 1] : clang_getNullCursor();
+    }
+    PC_VEC_FREE(ch);
+    return clang_getNullCursor();
+}
+
 bool pc_clang_tensor_ctor(pc_cx *cx, CXCursor v, pc_chost *out)
 {
-    pc_ctoks toks = {0};
-    int i0 = 0, i1 = 0;
-    bool has_init = pc_clang_init_tokens(cx, v, &toks, &i0, &i1);
-    bool ok = false;
     out->kind = PC_TENSOR_CREATED;
-    if (!has_init) {
-        /* `Tensor t;`: an empty handle, written later */
-        uint32_t b, e, name_off;
-        ok = pc_clang_offsets(cx, v, &b, &e) && pc_clang_main_offset(cx, clang_getCursorLocation(v), &name_off);
-        if (ok) {
-            toks.count = 0;
-            pc_clang_lex(cx->src, name_off, e, &toks);
-            ok = toks.count <= 1;
-        }
-        PC_VEC_FREE(toks);
-        return ok;
+    CXCursor init = pc_clang_decl_init(v);
+    if (clang_Cursor_isNull(init))
+        return !clang_isInvalidDeclaration(v); /* `Tensor t;`: an empty handle, written later */
+    CXCursor c = tensor_construction(cx, init);
+    if (clang_Cursor_isNull(c))
+        return false;
+    int na = pc_clang_written_nargs(c);
+    if (na == 0)
+        return true;
+    /* Tensor(dtype, shape[, name, ...]); one argument is a copy (`Tensor t(other)`) */
+    CXCursor dt = clang_Cursor_getArgument(c, 0);
+    if (na < 2 || !strstr(pc_clang_type_name(cx, clang_getCursorType(dt)), "DataType"))
+        return false;
+    out->dtype = pc_clang_value_dtype(cx, dt);
+    if (!pc_clang_value_list_written(cx, clang_Cursor_getArgument(c, 1), &out->shape, &out->ndims)) {
+        out->shape = NULL;
+        out->ndims = -1;
     }
-    const pc_ctok *t = toks.items + i0;
-    int n = i1 - i0;
-    /* `= Tensor(args)` / `= npu::tile_fwk::Tensor(args)` */
-    if (i0 >= 1 && pc_ctok_is(&toks.items[i0 - 1], "=")) {
-        int k = 0;
-        while (k < n && (t[k].kind == PC_CTOK_IDENT || pc_ctok_is(&t[k], "::")) && !pc_ctok_is(&t[k], "Tensor"))
-            k++;
-        if (k + 1 < n && pc_ctok_is(&t[k], "Tensor") && (pc_ctok_is(&t[k + 1], "(") || pc_ctok_is(&t[k + 1], "{")) &&
-            pc_clang_match(t, n, k + 1) == n - 1) {
-            t += k + 2;
-            n -= k + 3;
-        } else {
-            PC_VEC_FREE(toks);
-            return false;
-        }
-    } else if (n >= 2 && pc_ctok_is(&t[0], "{") && pc_clang_match(t, n, 0) == n - 1) {
-        t += 1; /* Tensor t{args} */
-        n -= 2;
-    }
-    int st[6], en[6];
-    int na = pc_clang_split_args(t, n, st, en, 6);
-    if (na == 0) {
-        ok = true;
-    } else if (na >= 2) {
-        pc_dtype dt = pc_clang_dtype(cx, t + st[0], en[0] - st[0]);
-        bool dtype_like = dt != PC_DT_UNKNOWN;
-        if (!dtype_like) { /* a DataType variable whose value is not known, or a GetDataType() call */
-            const char *n0 = pc_clang_tok_spelling(cx, t + st[0], en[0] - st[0]);
-            dtype_like = pc_clang_env_find(cx, n0, PC_CENV_DTYPE) >= 0 || strstr(n0, "GetDataType") ||
-                         strstr(n0, "Datatype") || strstr(n0, "DataType");
-        }
-        if (dtype_like) {
-            out->dtype = dt;
-            if (!pc_clang_shape_list(cx, t + st[1], en[1] - st[1], &out->shape, &out->ndims)) {
-                out->shape = NULL;
-                out->ndims = -1;
-            }
-            if (na >= 3)
-                out->name = pc_clang_string_arg(cx, t + st[2], en[2] - st[2]);
-            ok = true;
-        }
-    }
-    PC_VEC_FREE(toks);
-    return ok;
+    if (na >= 3)
+        out->name = pc_clang_value_string(cx, clang_Cursor_getArgument(c, 2));
+    return true;
 }

@@ -17,8 +17,10 @@
  */
 #include "clang_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_DEPTH 64
 
@@ -53,7 +55,7 @@ static bool is_default_arg(CXCursor c)
 }
 
 /* The arguments of a call that its source writes: the count less the trailing default ones. */
-static int written_args(CXCursor call)
+int pc_clang_written_nargs(CXCursor call)
 {
     int n = clang_Cursor_getNumArguments(call);
     while (n > 0 && is_default_arg(clang_Cursor_getArgument(call, (unsigned)n - 1)))
@@ -80,7 +82,7 @@ static CXCursor value_strip(CXCursor c)
         }
         if (k == CXCursor_CallExpr) {
             CXCursor ref = clang_getCursorReferenced(c);
-            if (clang_getCursorKind(ref) == CXCursor_Constructor && written_args(c) == 1) {
+            if (clang_getCursorKind(ref) == CXCursor_Constructor && pc_clang_written_nargs(c) == 1) {
                 c = clang_Cursor_getArgument(c, 0);
                 continue;
             }
@@ -242,8 +244,8 @@ static CXCursor var_init(CXCursor var)
     return clang_getNullCursor();
 }
 
-static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth);
-static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd);
+static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth, bool w);
+static bool vlist(pc_cx *cx, CXCursor e, int depth, bool w, const pc_expr ***dims, int *nd);
 
 static pc_expr_kind binop_kind(const char *op, bool *ok)
 {
@@ -355,7 +357,7 @@ static CXCursor callee_definition(CXCursor call)
 }
 
 /* Call a one-`return` helper: parameters bound to the argument values (by declaration). */
-static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
+static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth, bool w)
 {
     CXCursor def = callee_definition(call);
     if (clang_Cursor_isNull(def) || !pc_clang_inlinable(cx, def))
@@ -391,7 +393,7 @@ static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
             ok = false; /* a default argument: not followed */
             break;
         }
-        vals[i] = vint(cx, clang_Cursor_getArgument(call, (unsigned)i), depth + 1);
+        vals[i] = vint(cx, clang_Cursor_getArgument(call, (unsigned)i), depth + 1, w);
         parms[i] = ps.items[i];
         ok = vals[i] != NULL;
         np++;
@@ -407,7 +409,7 @@ static const pc_expr *call_helper(pc_cx *cx, CXCursor call, int depth)
         cx->env.items[e].expr = vals[i];
         cx->env.items[e].frame = -1; /* visible by declaration only, never by name */
     }
-    const pc_expr *r = vint(cx, ret, depth + 1);
+    const pc_expr *r = vint(cx, ret, depth + 1, false);
     cx->env.count = mark;
     return r;
 }
@@ -446,6 +448,45 @@ static const char *call_name(pc_cx *cx, CXCursor e)
     }
     return name;
 }
+
+/* The shape of the tensor variable named `name` here, created in the current kernel on first
+ * use, and the variable it is.  False when the name is not a tensor. */
+static bool tensor_by_name(pc_cx *cx, const char *name, const pc_expr ***shape, int *ndims, const char **variable)
+{
+    int e = pc_clang_env_find(cx, name, PC_CENV_TENSOR);
+    if (e < 0)
+        return false;
+    int t = pc_clang_env_tensor(cx, e);
+    if (t >= 0) {
+        pc_tensor *pt = &cx->m->kernels[cx->kernel].tensors[t];
+        *shape = pt->shape;
+        *ndims = pt->ndims;
+        *variable = pt->variable;
+    } else {
+        pc_cenv *en = &cx->env.items[e];
+        *shape = en->host.shape;
+        *ndims = en->host.ndims;
+        *variable = en->name;
+    }
+    return true;
+}
+
+const pc_expr *pc_clang_input_shape(pc_cx *cx, const char *tname, int64_t dim)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    const pc_expr **shape = NULL;
+    int ndims = -1;
+    const char *variable = tname;
+    if (tensor_by_name(cx, tname, &shape, &ndims, &variable) && dim >= 0 && dim < ndims && shape[dim]) {
+        /* a constant dim is that constant; any other (a host parameter `n`, an expression) is the
+         * binding symbol, so `--bind x.shape[0]=...` applies as docs/model.md section 12 says */
+        int64_t v;
+        if (pc_expr_is_int(shape[dim], &v) && v >= 0)
+            return shape[dim];
+    }
+    return pc_expr_sym(a, pc_arena_printf(cx->scratch, "%s.shape[%lld]", variable, (long long)dim));
+}
+
 
 /* model.md 2, "Scalars are not tensors": GetTensorData(t, {i, j}) reads one element of t, a
  * symbolic scalar (no tensor, no pool) named as the Python frontend names `t[i, j]`: the tensor
@@ -517,12 +558,23 @@ static bool tensor_shape(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
 }
 
 /* A list value, or the shape of a tensor (`x.Dim()` counts a tensor's dims). */
-static bool vlist_or_shape(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
+static bool vlist_or_shape(pc_cx *cx, CXCursor e, int depth, bool w, const pc_expr ***dims, int *nd)
 {
-    return vlist(cx, e, depth + 1, dims, nd) || tensor_shape(cx, e, dims, nd);
+    return vlist(cx, e, depth + 1, w, dims, nd) || tensor_shape(cx, e, dims, nd);
 }
 
-static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
+static bool is_ceil_div_name(const char *name)
+{
+    static const char *const names[] = {"CeilDiv", "ceil_div", "CeilDivision", "DivCeil", "CeilDivide", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcasecmp(name, names[i]))
+            return true;
+    return false;
+}
+
+static CXCursor init_list_of(CXCursor e);
+
+static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth, bool w)
 {
     pc_arena *a = pc_model_arena(cx->m);
     const char *name = call_name(cx, e);
@@ -531,11 +583,21 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
     if (!strcmp(name, "operator[]") && nargs == 2) {
         const pc_expr **d;
         int nd;
-        const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
+        const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w);
         int64_t k;
-        if (ix && pc_expr_is_int(ix, &k) && vlist(cx, clang_Cursor_getArgument(e, 0), depth + 1, &d, &nd) && k >= 0 &&
+        if (ix && pc_expr_is_int(ix, &k) && vlist(cx, clang_Cursor_getArgument(e, 0), depth + 1, w, &d, &nd) && k >= 0 &&
             k < nd)
             return d[k];
+        return NULL;
+    }
+    /* a conversion (SymbolicScalar -> int), itself a member call: before the member calls below */
+    if (!strncmp(name, "operator ", 9) && nargs == 0) {
+        kids ch = kids_of(e);
+        if (ch.n == 1 && clang_getCursorKind(ch.c[0]) == CXCursor_MemberRefExpr) {
+            kids obj = kids_of(ch.c[0]);
+            if (obj.n == 1)
+                return vint(cx, obj.c[0], depth + 1, w);
+        }
         return NULL;
     }
     /* member calls on a list or a tensor: v.size(), x.GetShape(i), x.Dim() */
@@ -543,10 +605,10 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
     if (!clang_Cursor_isNull(object)) {
         const pc_expr **d;
         int nd;
-        if ((!strcmp(name, "size") || !strcmp(name, "Dim")) && nargs == 0 && vlist_or_shape(cx, object, depth, &d, &nd))
+        if ((!strcmp(name, "size") || !strcmp(name, "Dim")) && nargs == 0 && vlist_or_shape(cx, object, depth, w, &d, &nd))
             return pc_expr_int(a, nd);
         if (!strcmp(name, "GetShape") && nargs == 1) {
-            const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
+            const pc_expr *ix = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1, w);
             int64_t k;
             if (ix && pc_expr_is_int(ix, &k) && tensor_shape(cx, object, &d, &nd) && k >= 0 && k < nd)
                 return d[k];
@@ -556,23 +618,14 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
     /* overloaded operators (SymbolicScalar arithmetic): `operator+` with the operands as arguments */
     if (!strncmp(name, "operator", 8) && nargs >= 1 && nargs <= 2) {
         const char *op = name + 8;
-        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
+        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1, w);
         if (nargs == 1)
             return unary(cx, op, l);
-        return binary(cx, op, l, vint(cx, clang_Cursor_getArgument(e, 1), depth + 1));
-    }
-    if (!strncmp(name, "operator ", 9) && nargs == 0) { /* a conversion (SymbolicScalar -> int) */
-        kids ch = kids_of(e);
-        if (ch.n == 1 && clang_getCursorKind(ch.c[0]) == CXCursor_MemberRefExpr) {
-            kids obj = kids_of(ch.c[0]);
-            if (obj.n == 1)
-                return vint(cx, obj.c[0], depth + 1);
-        }
-        return NULL;
+        return binary(cx, op, l, vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w));
     }
     if (!strcmp(name, "GetInputShape") && nargs == 2) {
         CXCursor t = value_strip(clang_Cursor_getArgument(e, 0));
-        const pc_expr *d = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
+        const pc_expr *d = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w);
         int64_t dim;
         if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && d && pc_expr_is_int(d, &dim))
             return pc_clang_input_shape(cx, pc_clang_spelling(cx, t), dim);
@@ -587,17 +640,48 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth)
             return NULL;
         return pc_clang_tensor_data(cx, pc_clang_spelling(cx, t), idx, n);
     }
-    if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) && nargs == 2) {
-        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1);
-        const pc_expr *r = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1);
-        if (!l || !r)
-            return NULL;
-        return pc_expr_bin(a, name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, l, r);
+    /* min / max of two or more values, or of one braced list (std::min({a, b, c})) */
+    if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) {
+        elems el = {NULL, 0, 0};
+        CXCursor il = nargs == 1 ? init_list_of(clang_Cursor_getArgument(e, 0)) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(il))
+            clang_visitChildren(il, elem_visit, &el);
+        else
+            for (int i = 0; i < nargs; i++)
+                elem_visit(clang_Cursor_getArgument(e, (unsigned)i), e, &el);
+        const pc_expr *acc = el.n >= 2 ? vint(cx, el.c[0], depth + 1, w) : NULL;
+        for (int i = 1; i < el.n && acc; i++) {
+            const pc_expr *r = vint(cx, el.c[i], depth + 1, w);
+            acc = r ? pc_expr_bin(a, name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, acc, r) : NULL;
+        }
+        pc_mem_free(el.c);
+        return acc;
     }
-    return call_helper(cx, e, depth);
+    /* a ceiling division helper, by its name: its body guards b == 0, which a symbolic b leaves
+     * undecided, and the model has the operation itself (model.md 2) */
+    if (nargs == 2 && is_ceil_div_name(name)) {
+        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1, w);
+        const pc_expr *r = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w);
+        return l && r ? pc_expr_bin(a, PC_EXPR_CEILDIV, l, r) : NULL;
+    }
+    return call_helper(cx, e, depth, w);
 }
 
-static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth)
+/* The value of an integer expression; NULL where poolcheck has no model of it, or with w (the
+ * written reading, for LOOP headers and conditions) the symbol of what it has no model of, named
+ * by its written text: an unknown name is that name, a call or member its spelling. */
+static const pc_expr *vint_node(pc_cx *cx, CXCursor e, int depth, bool w);
+
+static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth, bool w)
+{
+    const pc_expr *v = vint_node(cx, e, depth, w);
+    if (v || !w || depth > MAX_DEPTH || clang_Cursor_isNull(e))
+        return v;
+    const char *text = pc_clang_written_spelling(cx, e);
+    return text ? pc_expr_sym(pc_model_arena(cx->m), text) : NULL;
+}
+
+static const pc_expr *vint_node(pc_cx *cx, CXCursor e, int depth, bool w)
 {
     if (depth > MAX_DEPTH || clang_Cursor_isNull(e))
         return NULL;
@@ -621,7 +705,7 @@ static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth)
             if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getCanonicalType(t))) {
                 CXCursor init = var_init(ref);
                 if (!clang_Cursor_isNull(init))
-                    return vint(cx, init, depth + 1);
+                    return vint(cx, init, depth + 1, w);
             }
         }
         return NULL;
@@ -630,32 +714,36 @@ static const pc_expr *vint(pc_cx *cx, CXCursor e, int depth)
         kids ch = kids_of(e);
         if (ch.n != 2)
             return NULL;
-        return binary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1), vint(cx, ch.c[1], depth + 1));
+        return binary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1, w), vint(cx, ch.c[1], depth + 1, w));
     }
     case CXCursor_UnaryOperator: {
         kids ch = kids_of(e);
         if (ch.n != 1)
             return NULL;
-        return unary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1));
+        return unary(cx, pc_clang_operator_spelling(cx, e), vint(cx, ch.c[0], depth + 1, w));
     }
     case CXCursor_ConditionalOperator: {
         kids ch = kids_of(e);
         if (ch.n != 3)
             return NULL;
-        const pc_expr *c = vint(cx, ch.c[0], depth + 1);
+        const pc_expr *c = vint(cx, ch.c[0], depth + 1, w);
         int64_t cv;
         if (c && pc_expr_is_int(c, &cv))
-            return vint(cx, ch.c[cv ? 1 : 2], depth + 1);
+            return vint(cx, ch.c[cv ? 1 : 2], depth + 1, w);
         return NULL;
     }
     case CXCursor_CallExpr:
-        return call_value(cx, e, depth);
+        return call_value(cx, e, depth, w);
+    case CXCursor_StringLiteral: { /* SymbolicScalar("n"): upstream's symbol named n */
+        const char *name = pc_clang_value_string(cx, e);
+        return name && *name ? pc_expr_sym(a, pc_arena_strdup(a, name)) : NULL;
+    }
     default:
         return NULL;
     }
 }
 
-const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e) { return vint(cx, e, 0); }
+const pc_expr *pc_clang_value_int(pc_cx *cx, CXCursor e) { return vint(cx, e, 0, false); }
 
 /* ---- branch conditions (docs/model.md section 3, "Paths") ------------------------------------- */
 
@@ -712,8 +800,7 @@ static bool same_value(const pc_expr *a, const pc_expr *b)
  * cursor reader has no model of it (an unknown name is the symbol of that name). */
 const pc_expr *pc_clang_value_int_written(pc_cx *cx, CXCursor e)
 {
-    const pc_expr *v = vint(cx, e, 0);
-    return v ? v : pc_clang_written_int(cx, e);
+    return vint(cx, e, 0, true);
 }
 
 /* An arithmetic operand: data-dependent (NULL, *data set) when it reads tensor data or holds a
@@ -950,7 +1037,7 @@ const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr 
                 cx->env.items[e].frame = -1; /* by declaration only */
             }
             if (ok)
-                r = vint(cx, single_return(fn), 1);
+                r = vint(cx, single_return(fn), 1, false);
             cx->env.count = mark;
         }
         pc_mem_free(ps.c);
@@ -962,6 +1049,64 @@ const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr 
 
 /* ---- strings, lists, dtypes ------------------------------------------------------------------- */
 
+/* The value of a string literal from its spelling: prefixes, escapes and raw strings decoded. */
+const char *pc_clang_string_literal(pc_cx *cx, const char *spelling, size_t len)
+{
+    const char *s = spelling, *e = spelling + len;
+    while (s < e && *s != '"')
+        s++;
+    if (s >= e)
+        return pc_arena_strdup(cx->scratch, "");
+    bool raw = s > spelling && s[-1] == 'R';
+    pc_sb b = {0};
+    if (raw) {
+        const char *open = memchr(s, '(', (size_t)(e - s));
+        const char *close = e - 1;
+        while (close > s && *close != ')')
+            close--;
+        if (open && close > open)
+            pc_sb_appendn(&b, open + 1, (size_t)(close - open - 1));
+    } else {
+        for (const char *p = s + 1; p < e && *p != '"'; p++) {
+            if (*p != '\\' || p + 1 >= e) {
+                pc_sb_putc(&b, *p);
+                continue;
+            }
+            p++;
+            switch (*p) {
+            case 'n': pc_sb_putc(&b, '\n'); break;
+            case 't': pc_sb_putc(&b, '\t'); break;
+            case 'r': pc_sb_putc(&b, '\r'); break;
+            case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+                int v = 0, k = 0;
+                while (k < 3 && p < e && *p >= '0' && *p <= '7') {
+                    v = v * 8 + (*p - '0');
+                    p++, k++;
+                }
+                p--;
+                pc_sb_putc(&b, (char)v);
+                break;
+            }
+            case 'x': {
+                int v = 0;
+                while (p + 1 < e && isxdigit((unsigned char)p[1])) {
+                    p++;
+                    v = v * 16 + (isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
+                }
+                pc_sb_putc(&b, (char)v);
+                break;
+            }
+            default: pc_sb_putc(&b, *p); break;
+            }
+        }
+    }
+    char *str = pc_sb_take(&b);
+    const char *r = pc_arena_strdup(cx->scratch, str);
+    pc_mem_free(str);
+    return r;
+}
+
+
 const char *pc_clang_value_string(pc_cx *cx, CXCursor e)
 {
     for (int depth = 0; depth < 8 && !clang_Cursor_isNull(e); depth++) {
@@ -970,8 +1115,7 @@ const char *pc_clang_value_string(pc_cx *cx, CXCursor e)
         if (k == CXCursor_StringLiteral) {
             /* the literal's spelling (prefixes, escapes and raw strings decoded) */
             const char *sp = pc_clang_spelling(cx, e);
-            pc_ctok t = {PC_CTOK_STRING, sp, (uint32_t)strlen(sp), 0};
-            return pc_clang_string_value(cx, &t);
+            return pc_clang_string_literal(cx, sp, strlen(sp));
         }
         if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) >= 1) {
             /* std::string("...") and its implicit conversions from const char * */
@@ -1020,7 +1164,7 @@ static CXCursor init_list_of(CXCursor e)
     return clang_getNullCursor();
 }
 
-static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
+static bool vlist(pc_cx *cx, CXCursor e, int depth, bool w, const pc_expr ***dims, int *nd)
 {
     if (depth > MAX_DEPTH || clang_Cursor_isNull(e))
         return false;
@@ -1035,6 +1179,12 @@ static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *
         return false;
     }
     if (clang_getCursorKind(s) == CXCursor_CallExpr) {
+        /* `{}` for a list parameter: its default constructor, no items */
+        if (clang_getCursorKind(clang_getCursorReferenced(s)) == CXCursor_Constructor && pc_clang_written_nargs(s) == 0) {
+            *dims = NULL;
+            *nd = 0;
+            return true;
+        }
         const char *name = call_name(cx, s);
         CXCursor object = pc_clang_member_object(s);
         /* x.GetShape(): the tensor's shape */
@@ -1046,7 +1196,7 @@ static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *
             pc_clang_classify_type(cx, clang_getCursorResultType(def)) == PC_VC_LIST) {
             CXCursor ret = single_return(def);
             if (!clang_Cursor_isNull(ret) && clang_Cursor_getNumArguments(s) == 0)
-                return vlist(cx, ret, depth + 1, dims, nd);
+                return vlist(cx, ret, depth + 1, w, dims, nd);
             return pc_clang_run_helper(cx, def, s, depth + 1, NULL, dims, nd);
         }
     }
@@ -1058,7 +1208,7 @@ static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *
     const pc_expr **d = pc_arena_alloc(pc_model_arena(cx->m), sizeof *d * (size_t)(el.n ? el.n : 1));
     bool ok = true;
     for (int i = 0; i < el.n && ok; i++)
-        ok = (d[i] = vint(cx, el.c[i], depth + 1)) != NULL;
+        ok = (d[i] = vint(cx, el.c[i], depth + 1, w)) != NULL;
     pc_mem_free(el.c);
     if (!ok)
         return false;
@@ -1067,13 +1217,18 @@ static bool vlist(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *
     return true;
 }
 
-bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd) { return vlist(cx, e, 0, dims, nd); }
+bool pc_clang_value_list(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd) { return vlist(cx, e, 0, false, dims, nd); }
 
-const pc_expr *pc_clang_value_int_at(pc_cx *cx, CXCursor e, int depth) { return vint(cx, e, depth); }
+bool pc_clang_value_list_written(pc_cx *cx, CXCursor e, const pc_expr ***dims, int *nd)
+{
+    return vlist(cx, e, 0, true, dims, nd);
+}
+
+const pc_expr *pc_clang_value_int_at(pc_cx *cx, CXCursor e, int depth) { return vint(cx, e, depth, false); }
 
 bool pc_clang_value_list_at(pc_cx *cx, CXCursor e, int depth, const pc_expr ***dims, int *nd)
 {
-    return vlist(cx, e, depth, dims, nd);
+    return vlist(cx, e, depth, false, dims, nd);
 }
 
 int pc_clang_value_tensor_entry(pc_cx *cx, CXCursor e)
@@ -1085,10 +1240,40 @@ int pc_clang_value_tensor_entry(pc_cx *cx, CXCursor e)
     return en >= 0 && cx->env.items[en].kind == PC_CENV_TENSOR ? en : -1;
 }
 
+/* The tensor entry whose dtype a getter reads: `x` of x.GetDataType() and
+ * x.GetStorage()->Datatype(); -1 for any other expression. */
+static int dtype_getter_tensor(pc_cx *cx, CXCursor call)
+{
+    const char *name = pc_clang_spelling(cx, call);
+    CXCursor object = pc_clang_member_object(call);
+    if (clang_Cursor_isNull(object) || clang_Cursor_getNumArguments(call) != 0)
+        return -1;
+    if (!strcmp(name, "Datatype")) {
+        CXCursor storage = value_strip(object);
+        /* GetStorage() hands out a smart pointer: `->` is its operator-> call on it */
+        if (clang_getCursorKind(storage) == CXCursor_CallExpr && !strcmp(pc_clang_spelling(cx, storage), "operator->") &&
+            clang_Cursor_getNumArguments(storage) == 1)
+            storage = value_strip(clang_Cursor_getArgument(storage, 0));
+        if (clang_getCursorKind(storage) != CXCursor_CallExpr || strcmp(pc_clang_spelling(cx, storage), "GetStorage"))
+            return -1;
+        object = pc_clang_member_object(storage);
+    } else if (strcmp(name, "GetDataType")) {
+        return -1;
+    }
+    return clang_Cursor_isNull(object) ? -1 : pc_clang_value_tensor_entry(cx, object);
+}
+
 pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e)
 {
     for (int depth = 0; depth < 8 && !clang_Cursor_isNull(e); depth++) {
         e = value_strip(e);
+        if (clang_getCursorKind(e) == CXCursor_CallExpr) {
+            int en = dtype_getter_tensor(cx, e);
+            if (en < 0)
+                return PC_DT_UNKNOWN;
+            int t = cx->kernel >= 0 ? pc_clang_env_tensor(cx, en) : -1;
+            return t >= 0 ? cx->m->kernels[cx->kernel].tensors[t].dtype : cx->env.items[en].host.dtype;
+        }
         if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
             return PC_DT_UNKNOWN;
         CXCursor ref = clang_getCursorReferenced(e);
@@ -1106,14 +1291,64 @@ pc_dtype pc_clang_value_dtype(pc_cx *cx, CXCursor e)
     return PC_DT_UNKNOWN;
 }
 
+/* ---- loop ranges ------------------------------------------------------------------------------ */
+
+/* LoopRange(e) / LoopRange(b, e) / LoopRange(b, e, s) (the call, or a functional cast or temporary
+ * around it), {b, e, s}, or a LoopRange variable: begin, end and step in the written reading. */
+bool pc_clang_value_range(pc_cx *cx, CXCursor c, const pc_expr **b, const pc_expr **e, const pc_expr **s)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        int en = env_by_decl(cx, clang_getCursorReferenced(c));
+        if (en < 0)
+            en = pc_clang_env_find(cx, pc_clang_spelling(cx, c), PC_CENV_LIST);
+        if (en < 0 || cx->env.items[en].kind != PC_CENV_LIST || cx->env.items[en].nlist != 3)
+            return false;
+        *b = cx->env.items[en].list[0];
+        *e = cx->env.items[en].list[1];
+        *s = cx->env.items[en].list[2];
+        return *b && *e && *s;
+    }
+    for (int guard = 0; guard < 8 && clang_getCursorKind(c) != CXCursor_CallExpr &&
+                        clang_getCursorKind(c) != CXCursor_InitListExpr; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        kids ch = kids_of(c);
+        if ((k != CXCursor_UnexposedExpr && k != CXCursor_CXXFunctionalCastExpr) || ch.n < 1 || ch.n > 8)
+            return false;
+        c = ch.c[ch.n - 1];
+    }
+    CXCursor arg[3];
+    int na;
+    if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+        kids ch = kids_of(c);
+        na = ch.n;
+        for (int i = 0; i < na && i < 3; i++)
+            arg[i] = ch.c[i];
+    } else if (clang_getCursorKind(c) == CXCursor_CallExpr && !strcmp(pc_clang_spelling(cx, c), "LoopRange")) {
+        na = pc_clang_written_nargs(c);
+        for (int i = 0; i < na && i < 3; i++)
+            arg[i] = clang_Cursor_getArgument(c, (unsigned)i);
+    } else {
+        return false;
+    }
+    if (na < 1 || na > 3)
+        return false;
+    const pc_expr *v[3];
+    for (int i = 0; i < na; i++)
+        v[i] = vint(cx, arg[i], 0, true);
+    *b = na == 1 ? pc_expr_int(a, 0) : v[0];
+    *e = na == 1 ? v[0] : v[1];
+    *s = na == 3 ? v[2] : pc_expr_int(a, 1);
+    return *b && *e && *s;
+}
+
 /* ---- runtime option values -------------------------------------------------------------------- */
 
 static void opt_text(pc_cx *cx, CXCursor e, pc_optval *out)
 {
-    pc_ctoks toks = {0};
-    if (pc_clang_cursor_tokens(cx, e, &toks) && toks.count)
-        out->text = pc_model_strdup(cx->m, pc_clang_tok_spelling(cx, toks.items, (int)toks.count));
-    PC_VEC_FREE(toks);
+    const char *text = pc_clang_extent_spelling(cx, e);
+    if (text)
+        out->text = pc_model_strdup(cx->m, text);
 }
 
 bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth)
@@ -1179,7 +1414,7 @@ bool pc_clang_value_opt(pc_cx *cx, CXCursor e, pc_optval *out, int depth)
         }
         return true;
     }
-    const pc_expr *v = vint(cx, e, 0);
+    const pc_expr *v = vint(cx, e, 0, false);
     int64_t iv;
     if (v && pc_expr_is_int(v, &iv)) {
         out->kind = PC_OPT_INT;

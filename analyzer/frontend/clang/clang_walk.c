@@ -834,44 +834,10 @@ static void end_leaf(pc_cx *cx, CXCursor s)
     cx->cur_stmt = -1;
 }
 
-/* LoopRange(e) / LoopRange(b, e) / LoopRange(b, e, s), {b, e, s}, or a LoopRange variable. */
+/* The range argument of a LOOP recorder (a macro argument: the stub's wrappers go first). */
 static bool range_value(pc_cx *cx, CXCursor r, const pc_expr **b, const pc_expr **e, const pc_expr **s)
 {
-    pc_arena *a = pc_model_arena(cx->m);
-    CXCursor c = header_expr(cx, r);
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-        int en = pc_clang_env_of_decl(cx, clang_getCursorReferenced(c));
-        if (en < 0)
-            en = pc_clang_env_find(cx, pc_clang_spelling(cx, c), PC_CENV_LIST);
-        if (en < 0 || cx->env.items[en].kind != PC_CENV_LIST || cx->env.items[en].nlist != 3)
-            return false;
-        *b = cx->env.items[en].list[0];
-        *e = cx->env.items[en].list[1];
-        *s = cx->env.items[en].list[2];
-        return *b && *e && *s;
-    }
-    /* a construction of LoopRange: the call itself or a functional cast / temporary around it */
-    pc_clang_cursors ch = {0};
-    for (int guard = 0; guard < 8 && clang_getCursorKind(c) != CXCursor_CallExpr; guard++) {
-        enum CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_CXXFunctionalCastExpr)
-            break;
-        pc_clang_children(c, &ch);
-        c = ch.count >= 1 ? ch.items[ch.count - 1] : clang_getNullCursor();
-    }
-    PC_VEC_FREE(ch);
-    if (clang_getCursorKind(c) != CXCursor_CallExpr || strcmp(pc_clang_spelling(cx, c), "LoopRange"))
-        return false;
-    int na = clang_Cursor_getNumArguments(c);
-    if (na < 1 || na > 3)
-        return false;
-    const pc_expr *v[3];
-    for (int i = 0; i < na; i++)
-        v[i] = pc_clang_value_int_written(cx, clang_Cursor_getArgument(c, (unsigned)i));
-    *b = na == 1 ? pc_expr_int(a, 0) : v[0];
-    *e = na == 1 ? v[0] : v[1];
-    *s = na == 3 ? v[2] : pc_expr_int(a, 1);
-    return *b && *e && *s;
+    return pc_clang_value_range(cx, header_expr(cx, r), b, e, s);
 }
 
 /* A boolean argument (submitBeforeLoop, parallel): true/false or a constant. */
@@ -1351,7 +1317,6 @@ void pc_clang_walk_tu(pc_cx *cx)
     cx->frame = 0;
     cx->next_frame = 0;
     pc_clang_skipped_ranges(cx);
-    pc_clang_scan_defines(cx);
     pc_clang_walk_decls(cx, clang_getTranslationUnitCursor(cx->tu));
     pc_clang_check_leftovers(cx);
     pc_clang_sort_options(cx->m);
