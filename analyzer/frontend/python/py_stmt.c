@@ -640,6 +640,17 @@ static void node_stack_reserve(node_stack *s, int need)
     s->cap = ncap;
 }
 
+/* The next node to look at, or NULL when the walk is done (an absent operand is passed over). */
+static const pc_py_node *node_stack_pop(node_stack *s)
+{
+    while (s->sp > 0) {
+        const pc_py_node *x = s->items[--s->sp];
+        if (x)
+            return x;
+    }
+    return NULL;
+}
+
 /* Every child of x: its operands a, b, c and both lists (room reserved by the caller). */
 static void node_stack_push_children(node_stack *s, const pc_py_node *x)
 {
@@ -661,10 +672,7 @@ static bool carries(taint *t, const pc_py_node *n)
         return false;
     node_stack ns;
     node_stack_init(&ns, t->c->scratch, n);
-    while (ns.sp > 0) {
-        const pc_py_node *x = ns.items[--ns.sp];
-        if (!x)
-            continue;
+    for (const pc_py_node *x; (x = node_stack_pop(&ns));) {
         if (x->kind == PY_NAME) {
             if (pc_py_lookup_local(t->names, x->name))
                 return true;
@@ -761,10 +769,7 @@ static bool expr_decides(taint *t, const pc_py_node *n)
         return false;
     node_stack ns;
     node_stack_init(&ns, t->c->scratch, n);
-    while (ns.sp > 0) {
-        const pc_py_node *x = ns.items[--ns.sp];
-        if (!x)
-            continue;
+    for (const pc_py_node *x; (x = node_stack_pop(&ns));) {
         if (x->kind == PY_IFEXP && carries(t, x->a))
             return true;
         if (x->kind == PY_CALL) {
