@@ -755,26 +755,22 @@ static void roots_result(an_run_state *st)
     an_ctx *c = &st->c;
     pc_result *r = st->r;
     const pc_kernel *k = c->k;
-    pc_arena *arena = c->arena;
-    an_set_result *sets = st->sets;
-    size_t nsets = st->nsets;
-    bool all_known = st->all_known;
-    an_set_result *cs = &sets[st->chosen];
     r->nroots = c->nroots;
-    r->roots = pc_arena_alloc(arena, (size_t)(c->nroots ? c->nroots : 1) * sizeof(pc_root_result));
+    r->roots = pc_arena_alloc(c->arena, (size_t)(c->nroots ? c->nroots : 1) * sizeof(pc_root_result));
     for (int i = 0; i < c->nroots; i++) {
         pc_root_result *rr = &r->roots[i];
         const an_run *run = &c->runs[c->roots[i].run];
         rr->name = c->roots[i].name;
         rr->loop = run->loop;
         rr->unroll_factor = c->roots[i].factor;
-        rr->instances = all_known ? cs->root_instances[i] : -1;
+        rr->instances = st->all_known ? st->sets[st->chosen].root_instances[i] : -1;
         rr->inner_bytes = rr->excl_bytes = 0;
-        for (size_t s = 0; s < nsets; s++) {
-            if (sets[s].root_inner[i] < 0 || rr->inner_bytes < 0) rr->inner_bytes = -1;
-            else if (sets[s].root_inner[i] > rr->inner_bytes) rr->inner_bytes = sets[s].root_inner[i];
-            if (sets[s].root_excl[i] < 0 || rr->excl_bytes < 0) rr->excl_bytes = -1;
-            else if (sets[s].root_excl[i] > rr->excl_bytes) rr->excl_bytes = sets[s].root_excl[i];
+        for (size_t s = 0; s < st->nsets; s++) {
+            const an_set_result *set = &st->sets[s];
+            if (set->root_inner[i] < 0 || rr->inner_bytes < 0) rr->inner_bytes = -1;
+            else if (set->root_inner[i] > rr->inner_bytes) rr->inner_bytes = set->root_inner[i];
+            if (set->root_excl[i] < 0 || rr->excl_bytes < 0) rr->excl_bytes = -1;
+            else if (set->root_excl[i] > rr->excl_bytes) rr->excl_bytes = set->root_excl[i];
         }
         /* every path of the root, as compiled (also for a root that never ran) */
         if (rr->inner_bytes >= 0 && st->static_inner[i] > rr->inner_bytes) rr->inner_bytes = st->static_inner[i];

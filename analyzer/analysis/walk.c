@@ -377,6 +377,15 @@ static void nesting_limit(walker *w, const char *what, int limit)
     w->stop = true;
 }
 
+/* Is a block of n statements at IF / UNROLL nesting `depth` past AN_MAX_NEST?  Then the set's
+ * walk stops there (PC012 names the limit): the one rule of stmts_req and path_ops. */
+static bool block_too_deep(walker *w, int n, int depth)
+{
+    if (n <= 0 || depth < AN_MAX_NEST)
+        return false;
+    nesting_limit(w, "IF and UNROLL blocks", AN_MAX_NEST);
+    return true;
+}
 
 /* Sum of aligned bytes of distinct pool-`pool` tensors written by the statements on the path the
  * instance takes (an undecidable IF, or every IF in all_paths mode: its largest branch).  Returns
@@ -386,11 +395,9 @@ static bool stmts_req(walker *w, const int *stmts, int n, int64_t factor, pc_poo
 {
     an_ctx *c = w->c;
     const pc_kernel *k = c->k;
-    bool ok = true;
-    if (n > 0 && depth >= AN_MAX_NEST) {
-        nesting_limit(w, "IF and UNROLL blocks", AN_MAX_NEST);
+    if (block_too_deep(w, n, depth))
         return false;
-    }
+    bool ok = true;
     for (int i = 0; i < n; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)
@@ -485,10 +492,8 @@ typedef bool (*path_op_fn)(walker *w, int s, void *arg);
 static bool path_ops(walker *w, const int *stmts, int n, int64_t factor, int depth, path_op_fn visit, void *arg)
 {
     const pc_kernel *k = w->c->k;
-    if (n > 0 && depth >= AN_MAX_NEST) {
-        nesting_limit(w, "IF and UNROLL blocks", AN_MAX_NEST);
+    if (block_too_deep(w, n, depth))
         return false;
-    }
     for (int i = 0; i < n; i++) {
         int s = stmts[i];
         if (s < 0 || s >= k->nstmts)

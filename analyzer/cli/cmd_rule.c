@@ -31,18 +31,17 @@ static void json_str(FILE *out, const char *s)
 
 static void print_json(FILE *out, const pc_check_info *ci)
 {
-    fputs("{\"id\": ", out);
-    json_str(out, ci->id);
-    fputs(", \"name\": ", out);
-    json_str(out, ci->name);
-    fputs(", \"severity\": ", out);
-    json_str(out, pc_severity_name(ci->severity));
-    fputs(", \"summary\": ", out);
-    json_str(out, ci->summary);
-    fputs(", \"description\": ", out);
-    json_str(out, ci->description);
-    fputs(", \"remedy\": ", out);
-    json_str(out, ci->remedy);
+    /* one row a field of the object, in its order */
+    const char *const fields[][2] = {{"id", ci->id},
+                                     {"name", ci->name},
+                                     {"severity", pc_severity_name(ci->severity)},
+                                     {"summary", ci->summary},
+                                     {"description", ci->description},
+                                     {"remedy", ci->remedy}};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        fprintf(out, "%s\"%s\": ", i ? ", " : "{", fields[i][0]);
+        json_str(out, fields[i][1]);
+    }
     fputc('}', out);
 }
 

@@ -412,6 +412,22 @@ static bool refused_suffix(const char *name)
     return false;
 }
 
+/* A message about an #include clang could not follow, at line:col of the file holding it: a header
+ * by its own name, the main file (or no file) by the model's. */
+static void include_message(pc_cx *cx, pc_msg_kind kind, CXFile f, unsigned line, unsigned col, const char *msg)
+{
+    pc_model *m = cx->m;
+    CXString fn = {0};
+    const char *fname = m->file;
+    if (f && !clang_File_isEqual(f, cx->main_file)) {
+        fn = clang_getFileName(f);
+        fname = clang_getCString(fn);
+    }
+    pc_model_add_message(m, kind, pc_model_loc(m, fname ? fname : m->file, line, col, 0, 0), msg);
+    if (fn.data)
+        clang_disposeString(fn);
+}
+
 static void collect_diagnostics(pc_cx *cx)
 {
     pc_model *m = cx->m;
@@ -434,19 +450,9 @@ static void collect_diagnostics(pc_cx *cx)
         const char *kind = NULL, *rpath = refused_include(t, &kind);
         if (rpath) {
             /* an #include of a device, FIFO or socket (clang_guard.c refused the open) */
-            CXString fn = {0};
-            const char *fname = m->file;
-            if (f && !clang_File_isEqual(f, cx->main_file)) {
-                fn = clang_getFileName(f);
-                fname = clang_getCString(fn);
-            }
-            pc_sb b = {0};
-            pc_sb_printf(&b, "'%s' is %s, not a regular file: not included", rpath, kind);
-            char *msg = pc_sb_take(&b);
-            pc_model_add_message(m, PC_MSG_FATAL, pc_model_loc(m, fname ? fname : m->file, line, col, 0, 0), msg);
-            pc_mem_free(msg);
-            if (fn.data)
-                clang_disposeString(fn);
+            include_message(cx, PC_MSG_FATAL, f, line, col,
+                            pc_arena_printf(cx->scratch, "'%s' is %s, not a regular file: not included", rpath,
+                                            kind));
             clang_disposeString(text);
             clang_disposeDiagnostic(d);
             continue;
@@ -459,20 +465,12 @@ static void collect_diagnostics(pc_cx *cx)
                         refused_suffix(missing);
             if (!seen) {
                 PC_VEC_PUSH(notes, pc_arena_strdup(cx->scratch, missing));
-                CXString fn = {0};
-                const char *fname = m->file;
-                if (f && !clang_File_isEqual(f, cx->main_file)) {
-                    fn = clang_getFileName(f);
-                    fname = clang_getCString(fn);
-                }
-                pc_sb b = {0};
-                pc_sb_printf(&b, "cannot find the included file '%s': it is left out of the parse%s", missing,
-                             cx->stub_mode ? " (add its directory with --extra-arg=-I<dir> or -p <build dir>)" : "");
-                char *msg = pc_sb_take(&b);
-                pc_model_add_message(m, PC_MSG_NOTE, pc_model_loc(m, fname ? fname : m->file, line, col, 0, 0), msg);
-                pc_mem_free(msg);
-                if (fn.data)
-                    clang_disposeString(fn);
+                const char *hint =
+                    cx->stub_mode ? " (add its directory with --extra-arg=-I<dir> or -p <build dir>)" : "";
+                include_message(cx, PC_MSG_NOTE, f, line, col,
+                                pc_arena_printf(cx->scratch,
+                                                "cannot find the included file '%s': it is left out of the parse%s",
+                                                missing, hint));
             }
             pc_mem_free(missing);
             clang_disposeString(text);

@@ -287,6 +287,12 @@ static bool file_offset(CXSourceLocation l, CXFile main, uint32_t *off)
     return true;
 }
 
+/* Both ends of r as offsets in the main file; false when either lies elsewhere. */
+static bool range_offsets(CXSourceRange r, CXFile main, uint32_t *b, uint32_t *e)
+{
+    return file_offset(clang_getRangeStart(r), main, b) && file_offset(clang_getRangeEnd(r), main, e);
+}
+
 static bool is_function_kind(enum CXCursorKind k)
 {
     return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
@@ -346,8 +352,7 @@ static enum CXChildVisitResult scan_regions(CXCursor c, CXCursor parent, CXClien
         return CXChildVisit_Continue;
     CXSourceRange ext = clang_getCursorExtent(rs->body);
     uint32_t b, e, h;
-    if (!file_offset(clang_getRangeStart(ext), rs->main, &b) || !file_offset(clang_getRangeEnd(ext), rs->main, &e) ||
-        e <= b + 1 || e > rs->len || rs->text[b] != '{' || rs->text[e - 1] != '}' || loc >= b ||
+    if (!range_offsets(ext, rs->main, &b, &e) || e <= b + 1 || e > rs->len || rs->text[b] != '{' || rs->text[e - 1] != '}' || loc >= b ||
         !file_offset(clang_getRangeStart(clang_getCursorExtent(c)), rs->main, &h) || h > loc)
         return CXChildVisit_Continue;
     if (rs->out->count && rs->out->items[rs->out->count - 1].body_end > h)
@@ -409,8 +414,7 @@ static enum CXChildVisitResult scan_outside(CXCursor c, CXCursor parent, CXClien
     enum CXCursorKind k = clang_getCursorKind(c);
     CXSourceRange ext = clang_getCursorExtent(c);
     outside_decl o = {k, 0, 0};
-    if (!clang_isDeclaration(k) || !file_offset(clang_getRangeStart(ext), os->main, &o.b) ||
-        !file_offset(clang_getRangeEnd(ext), os->main, &o.e))
+    if (!clang_isDeclaration(k) || !range_offsets(ext, os->main, &o.b, &o.e))
         return CXChildVisit_Continue;
     if (is_scope_kind(k)) {
         PC_VEC_PUSH(*os->out, o);
@@ -436,28 +440,12 @@ static void collect_regions(const cursor_vec *tops, CXFile main, const char *tex
     visit_tops(tops, scan_regions, &rs);
 }
 
-/* The main file's preprocessor directives clang records (#define, #include) and the ranges it
- * skipped (#if 0, a false #ifdef), in order.  A #define anywhere reaches every kernel after it
- * (and the walk reads the file's macros as values), so the edit must keep this list as it was,
- * moved, and a body holding one of them is never left out. */
-typedef struct pp_scan {
-    CXFile main;
-    pp_spans *out;
-} pp_scan;
-
-static enum CXChildVisitResult scan_pp(CXCursor c, CXCursor parent, CXClientData d)
+/* r as a span of the main file, when it lies there (a directive, a skipped range). */
+static void add_pp_span(CXSourceRange r, CXFile main, pp_spans *out)
 {
-    (void)parent;
-    pp_scan *ps = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_MacroDefinition && k != CXCursor_InclusionDirective)
-        return CXChildVisit_Continue;
-    CXSourceRange ext = clang_getCursorExtent(c);
     pp_span sp;
-    if (!file_offset(clang_getRangeStart(ext), ps->main, &sp.b) || !file_offset(clang_getRangeEnd(ext), ps->main, &sp.e))
-        return CXChildVisit_Continue;
-    PC_VEC_PUSH(*ps->out, sp);
-    return CXChildVisit_Continue;
+    if (range_offsets(r, main, &sp.b, &sp.e))
+        PC_VEC_PUSH(*out, sp);
 }
 
 static int span_cmp(const void *a, const void *b)
@@ -466,18 +454,20 @@ static int span_cmp(const void *a, const void *b)
     return x->b != y->b ? (x->b < y->b ? -1 : 1) : x->e < y->e ? -1 : x->e > y->e;
 }
 
+/* The main file's preprocessor directives clang records (#define, #include) and the ranges it
+ * skipped (#if 0, a false #ifdef), in order.  A #define anywhere reaches every kernel after it
+ * (and the walk reads the file's macros as values), so the edit must keep this list as it was,
+ * moved, and a body holding one of them is never left out. */
 static void collect_pp(CXTranslationUnit tu, const cursor_vec *tops, CXFile main, pp_spans *out)
 {
-    pp_scan ps = {main, out};
-    for (size_t i = 0; i < tops->count; i++)
-        scan_pp(tops->items[i], clang_getNullCursor(), &ps);
-    CXSourceRangeList *sk = clang_getSkippedRanges(tu, main);
-    for (unsigned i = 0; sk && i < sk->count; i++) {
-        pp_span sp;
-        if (file_offset(clang_getRangeStart(sk->ranges[i]), main, &sp.b) &&
-            file_offset(clang_getRangeEnd(sk->ranges[i]), main, &sp.e))
-            PC_VEC_PUSH(*out, sp);
+    for (size_t i = 0; i < tops->count; i++) {
+        enum CXCursorKind k = clang_getCursorKind(tops->items[i]);
+        if (k == CXCursor_MacroDefinition || k == CXCursor_InclusionDirective)
+            add_pp_span(clang_getCursorExtent(tops->items[i]), main, out);
     }
+    CXSourceRangeList *sk = clang_getSkippedRanges(tu, main);
+    for (unsigned i = 0; sk && i < sk->count; i++)
+        add_pp_span(sk->ranges[i], main, out);
     if (sk)
         clang_disposeSourceRangeList(sk);
     if (out->count > 1)

@@ -179,6 +179,19 @@ void pc_py_resume_stmt(pc_py_ctx *c, const pc_py_suspended_stmt *s)
     c->stmt_end_col = s->end_col;
 }
 
+pc_py_place pc_py_place_now(const pc_py_ctx *c)
+{
+    pc_py_place p = {c->frame, c->file, c->src};
+    return p;
+}
+
+void pc_py_place_set(pc_py_ctx *c, const pc_py_place *p)
+{
+    c->frame = p->frame;
+    c->file = p->file;
+    c->src = p->src;
+}
+
 void pc_py_block_append(pc_py_ctx *c, int stmt)
 {
     pc_kernel *k = pc_py_kernel(c);

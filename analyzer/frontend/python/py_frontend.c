@@ -133,29 +133,9 @@ static void optval_from(pc_py_ctx *c, const pc_py_node *n, pc_optval *out, int d
 {
     memset(out, 0, sizeof *out);
     out->loc = pc_py_loc(c, n);
+    /* a literal int, bool, float, string or None is evaluated like any constant (optval_from_val
+     * converts it): one conversion for a value written out and a value named */
     switch (n->kind) {
-    case PY_INT:
-        if (n->big)
-            break;
-        out->kind = PC_OPT_INT;
-        out->i = n->ivalue;
-        return;
-    case PY_BOOL:
-        out->kind = PC_OPT_BOOL;
-        out->i = n->ivalue;
-        return;
-    case PY_FLOAT:
-        out->kind = PC_OPT_FLOAT;
-        out->f = n->fvalue;
-        out->text = as_written(c, n);
-        return;
-    case PY_STR:
-        out->kind = PC_OPT_STRING;
-        out->text = pc_model_strdup(c->m, n->str);
-        return;
-    case PY_NONE:
-        out->kind = PC_OPT_NONE;
-        return;
     case PY_LIST:
     case PY_TUPLE: {
         bool starred = false;

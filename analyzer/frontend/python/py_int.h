@@ -482,6 +482,16 @@ typedef struct pc_py_suspended_stmt {
 pc_py_suspended_stmt pc_py_suspend_stmt(pc_py_ctx *c);
 /* Make s the current statement again (what the walk in between left pending is dropped). */
 void pc_py_resume_stmt(pc_py_ctx *c, const pc_py_suspended_stmt *s);
+/* Where the walk reads: its scope and the file and source its nodes come from.  Kept while other
+ * code is walked (a helper's body inlined, an imported module's top level bound) and gone back to. */
+typedef struct pc_py_place {
+    pc_py_frame *frame;
+    const char *file;
+    pc_py_source *src;
+} pc_py_place;
+pc_py_place pc_py_place_now(const pc_py_ctx *c);
+/* Make p where the walk reads (going elsewhere, or back). */
+void pc_py_place_set(pc_py_ctx *c, const pc_py_place *p);
 /* Append statement id to the current block. */
 void pc_py_block_append(pc_py_ctx *c, int stmt);
 /* A model tensor for a parameter / host tensor. */

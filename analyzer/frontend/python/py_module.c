@@ -156,24 +156,19 @@ static void load(pc_py_ctx *c, pc_py_module *mod, const char *path, bool package
     /* Bind its top level in host mode, as the analysed file's (pass 1): the caller's statement is
      * suspended meanwhile. */
     int kernel = c->kernel;
-    pc_py_frame *frame = c->frame;
-    const char *file = c->file;
-    pc_py_source *csrc = c->src;
+    pc_py_place back = pc_py_place_now(c);
     pc_py_suspended_stmt stmt = pc_py_suspend_stmt(c);
     bool star = c->star_pypto;
     c->kernel = -1;
     pc_py_frame *mf = pc_py_frame_new(c, NULL);
     mf->module = mod;
-    c->frame = mf;
-    c->file = mod->path;
-    c->src = src;
+    pc_py_place there = {mf, mod->path, src};
+    pc_py_place_set(c, &there);
     c->star_pypto = false;
     pc_py_bind_module(c, &src->module->list1);
     c->star_pypto = star;
     c->kernel = kernel;
-    c->frame = frame;
-    c->file = file;
-    c->src = csrc;
+    pc_py_place_set(c, &back);
     pc_py_resume_stmt(c, &stmt);
     mod->frame = mf;
 }

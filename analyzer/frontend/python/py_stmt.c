@@ -261,8 +261,7 @@ void pc_py_data_local_notes(pc_py_ctx *c)
     for (int i = 0; i < k->ntensors; i++)
         for (int d = 0; k->tensors[i].shape && d < k->tensors[i].ndims; d++)
             collect_syms(c, used, k->tensors[i].shape[d]);
-    const char *saved_file = c->file;
-    pc_py_source *saved_src = c->src;
+    pc_py_place back = pc_py_place_now(c);
     for (int i = 0; i < c->ndlocals; i++) {
         const struct pc_py_data_local *d = &c->dlocals[i];
         if (!pc_py_lookup_local(used, d->name) || (!d->loop && d->runs < 2 && !d->line2))
@@ -296,8 +295,7 @@ void pc_py_data_local_notes(pc_py_ctx *c)
                              "the same value)",
                              what, (long long)d->runs, d->name, bind);
     }
-    c->file = saved_file;
-    c->src = saved_src;
+    pc_py_place_set(c, &back);
 }
 
 void pc_py_assign(pc_py_ctx *c, const pc_py_node *target, pc_py_val v, const pc_py_node *value_node)
@@ -466,8 +464,7 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
         return pc_py_unknown();
     }
     /* The helper's nodes may come from another module: locations and spellings are its own. */
-    const char *saved_file = c->file;
-    pc_py_source *saved_src = c->src;
+    pc_py_place back = pc_py_place_now(c);
     pc_py_module *home = pc_py_frame_module(fn->frame);
     c->file = home ? home->path : c->m->file;
     c->src = home ? home->src : c->main_src;
@@ -512,7 +509,6 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
 
     /* The caller's statement is suspended while the helper's statements are emitted. */
     pc_py_suspended_stmt stmt = pc_py_suspend_stmt(c);
-    pc_py_frame *saved_frame = c->frame;
     pc_py_val *saved_ret = c->return_val;
     c->frame = frame;
     pc_py_val ret = pc_py_unknown();
@@ -524,11 +520,9 @@ pc_py_val pc_py_inline_call(pc_py_ctx *c, const pc_py_val *fn, const pc_py_node 
     pc_py_walk_body(c, &def->list2);
 
     c->inline_depth--;
-    c->file = saved_file;
-    c->src = saved_src;
     c->returned = false;
     c->return_val = saved_ret;
-    c->frame = saved_frame;
+    pc_py_place_set(c, &back);
     pc_py_resume_stmt(c, &stmt);
     c->inlined = pc_py_room_for_one(c, c->inlined, c->ninlined, &c->capinlined, 8, sizeof *c->inlined);
     c->inlined[c->ninlined++] = def;
@@ -640,6 +634,17 @@ static void node_stack_reserve(node_stack *s, int need)
     s->cap = ncap;
 }
 
+/* The next node to look at, or NULL when the walk is done (an absent operand is passed over). */
+static const pc_py_node *node_stack_pop(node_stack *s)
+{
+    while (s->sp > 0) {
+        const pc_py_node *x = s->items[--s->sp];
+        if (x)
+            return x;
+    }
+    return NULL;
+}
+
 /* Every child of x: its operands a, b, c and both lists (room reserved by the caller). */
 static void node_stack_push_children(node_stack *s, const pc_py_node *x)
 {
@@ -661,10 +666,7 @@ static bool carries(taint *t, const pc_py_node *n)
         return false;
     node_stack ns;
     node_stack_init(&ns, t->c->scratch, n);
-    while (ns.sp > 0) {
-        const pc_py_node *x = ns.items[--ns.sp];
-        if (!x)
-            continue;
+    for (const pc_py_node *x; (x = node_stack_pop(&ns));) {
         if (x->kind == PY_NAME) {
             if (pc_py_lookup_local(t->names, x->name))
                 return true;
@@ -761,10 +763,7 @@ static bool expr_decides(taint *t, const pc_py_node *n)
         return false;
     node_stack ns;
     node_stack_init(&ns, t->c->scratch, n);
-    while (ns.sp > 0) {
-        const pc_py_node *x = ns.items[--ns.sp];
-        if (!x)
-            continue;
+    for (const pc_py_node *x; (x = node_stack_pop(&ns));) {
         if (x->kind == PY_IFEXP && carries(t, x->a))
             return true;
         if (x->kind == PY_CALL) {
