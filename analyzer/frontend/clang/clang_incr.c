@@ -55,6 +55,19 @@ typedef struct incr_region {
 } incr_region;
 typedef PC_VEC(incr_region) incr_regions;
 
+/* A region after an edit that moved the text by `shift` bytes and `dlines` lines (its head too
+ * when the head is after the edit). */
+static void shift_region(incr_region *g, int64_t shift, int64_t dlines, bool head)
+{
+    if (head)
+        g->head = (uint32_t)((int64_t)g->head + shift);
+    g->fn_loc = (uint32_t)((int64_t)g->fn_loc + shift);
+    g->body_begin = (uint32_t)((int64_t)g->body_begin + shift);
+    g->body_end = (uint32_t)((int64_t)g->body_end + shift);
+    g->line0 = (uint32_t)((int64_t)g->line0 + dlines);
+    g->line1 = (uint32_t)((int64_t)g->line1 + dlines);
+}
+
 /* The names a definition declares where it stands (its function's; the class a TEST_F head makes):
  * a parse that leaves the whole definition out takes them away, so nothing it parsed may name them
  * (scan_refs, names_in_diagnostics). */
@@ -935,26 +948,14 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
         incr_region g = d->regions.items[i];
         bool before = g.body_end <= cb && g.line1 < cl0, after = g.head >= ce && g.line0 > cl1;
         if (after) {
-            g.head = (uint32_t)((int64_t)g.head + p->shift);
-            g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
-            g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
-            g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
-            g.line0 = (uint32_t)((int64_t)g.line0 + p->dlines);
-            g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
+            shift_region(&g, p->shift, p->dlines, true);
         } else if ((int)i == changed) {
             g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
             g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
         } else if (!before) {
             /* shares a line with the change: parsed, and its flags as they were (the text is too) */
-            if (g.body_begin >= ce) {
-                if (g.head >= ce)
-                    g.head = (uint32_t)((int64_t)g.head + p->shift);
-                g.fn_loc = (uint32_t)((int64_t)g.fn_loc + p->shift);
-                g.body_begin = (uint32_t)((int64_t)g.body_begin + p->shift);
-                g.body_end = (uint32_t)((int64_t)g.body_end + p->shift);
-                g.line0 = (uint32_t)((int64_t)g.line0 + p->dlines);
-                g.line1 = (uint32_t)((int64_t)g.line1 + p->dlines);
-            }
+            if (g.body_begin >= ce)
+                shift_region(&g, p->shift, p->dlines, g.head >= ce);
         }
         PC_VEC_PUSH(p->now, g);
         p->reuse[i] = (before || after) && g.blankable && !g.value_fn;

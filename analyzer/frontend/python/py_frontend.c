@@ -762,6 +762,17 @@ static void scope_options(pc_py_ctx *c, const optscope *sc, int kid)
     }
 }
 
+/* A kernel's start, jit or `with pypto.function`: the options of the scopes around it, the host
+ * names its body reads (def: the jit function, NULL for a with block), fresh kernel state and the
+ * host's constants. */
+static void open_kernel(pc_py_ctx *c, int kid, pc_py_frame *host, const optscope *sc, const pc_py_node *def)
+{
+    scope_options(c, sc, kid);
+    force_visible(c, host, def);
+    begin_kernel(c, kid, host);
+    add_constants(c, host);
+}
+
 static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *host, const optscope *sc,
                              bool method)
 {
@@ -785,11 +796,7 @@ static void build_jit_kernel(pc_py_ctx *c, const pc_py_node *def, pc_py_frame *h
         else if (pc_py_is_api(q, "options"))
             pc_py_add_option_dict(c, ro, PC_SITE_OPTIONS_SCOPE, kid, false);
     }
-    scope_options(c, sc, kid);
-
-    force_visible(c, host, def);
-    begin_kernel(c, kid, host);
-    add_constants(c, host);
+    open_kernel(c, kid, host, sc, def);
     /* Parameters: annotations are evaluated where the function is defined (the host scope). */
     for (int i = 0; i < def->list1.count; i++) {
         const pc_py_node *p = def->list1.items[i];
@@ -857,10 +864,7 @@ static void build_legacy_kernel(pc_py_ctx *c, const pc_py_node *with, const pc_p
     c->m->kernels[kid].insert_loc = pc_model_loc(c->m, c->file, with->line, with->col, with->line, with->col);
     const pc_py_node *saved_owner = c->owner;
     c->owner = NULL;
-    scope_options(c, sc, kid);
-    force_visible(c, host, NULL);
-    begin_kernel(c, kid, host);
-    add_constants(c, host);
+    open_kernel(c, kid, host, sc, NULL);
     /* I/O tensors in the order given; any other host tensor becomes a parameter when first used. */
     for (int i = 1; i < call->list1.count; i++) {
         const pc_py_node *a = call->list1.items[i];
