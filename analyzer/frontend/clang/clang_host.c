@@ -999,26 +999,27 @@ void pc_clang_walk_decls(pc_cx *cx, CXCursor parent)
 
 /* ---- host functions ------------------------------------------------------------------------ */
 
-pc_chost_step pc_clang_host_fn_step(CXCursor c)
+bool pc_clang_host_fn_take(CXCursor c, enum CXChildVisitResult *pass)
 {
+    *pass = CXChildVisit_Continue;
     if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-        return PC_CHOST_SKIP;
+        return false;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl)
-        return PC_CHOST_RECURSE;
-    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
-        k != CXCursor_Constructor)
-        return PC_CHOST_SKIP;
-    return PC_CHOST_TAKE;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl) {
+        *pass = CXChildVisit_Recurse;
+        return false;
+    }
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+           k == CXCursor_Constructor;
 }
 
 static enum CXChildVisitResult host_fn_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     pc_cx *cx = data;
-    pc_chost_step step = pc_clang_host_fn_step(c);
-    if (step != PC_CHOST_TAKE)
-        return step == PC_CHOST_RECURSE ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    enum CXChildVisitResult pass;
+    if (!pc_clang_host_fn_take(c, &pass))
+        return pass;
     struct pc_chostfn h = {c, pc_clang_cursor_loc(cx, c)};
     PC_VEC_PUSH(cx->host_fns, h);
     return CXChildVisit_Continue;

@@ -506,11 +506,10 @@ void pc_clang_walk_decls(pc_cx *cx, CXCursor parent);
  * cursor when none does (clang_tiles.c's search, answered from one visit).  False (fn
  * untouched) while a helper from another file is walked: locations mean that file's lines then. */
 bool pc_clang_host_function(pc_cx *cx, pc_loc at, CXCursor *fn);
-/* What a search of the main file's function definitions does with cursor c: look inside
- * (namespaces, linkage specs, classes), take it (a function, method, function template or
- * constructor of the main file) or pass over it. */
-typedef enum pc_chost_step { PC_CHOST_SKIP, PC_CHOST_RECURSE, PC_CHOST_TAKE } pc_chost_step;
-pc_chost_step pc_clang_host_fn_step(CXCursor c);
+/* A search of the main file's function definitions at cursor c: true to take it (a function,
+ * method, function template or constructor of the main file); otherwise *pass is the visitor's
+ * answer (look inside namespaces, linkage specs and classes, pass over the rest). */
+bool pc_clang_host_fn_take(CXCursor c, enum CXChildVisitResult *pass);
 /* A host `if` inside a kernel: decided from constants, else both paths as an undecided IF. */
 void pc_clang_host_if(pc_cx *cx, CXCursor s);
 /* A host for / while / do (or for-range) inside a kernel: unrolled, or modelled once and said. */

@@ -170,9 +170,9 @@ static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientDa
 {
     (void)parent;
     host_find *h = data;
-    pc_chost_step step = pc_clang_host_fn_step(c);
-    if (step != PC_CHOST_TAKE)
-        return step == PC_CHOST_RECURSE ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    enum CXChildVisitResult pass;
+    if (!pc_clang_host_fn_take(c, &pass))
+        return pass;
     pc_loc at = pc_clang_cursor_loc(h->cx, c);
     bool starts_before = loc_before(at, h->kernel);
     bool ends_after = at.end_line > h->kernel.line || (at.end_line == h->kernel.line && at.end_col > h->kernel.col);
