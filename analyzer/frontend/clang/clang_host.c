@@ -347,38 +347,23 @@ static void host_tensor_decl(pc_cx *cx, CXCursor v, const char *name)
 }
 
 /* The first clang error inside c in the main file (NULL when none).  A variable's extent stops
- * where clang gave up on its initialiser, so for one the declaration runs to its ';'. */
+ * where clang gave up on its initialiser, so for one the declaration runs to its ';': looked for
+ * only when an error follows the extent, and no further than that error. */
 static const char *error_inside(pc_cx *cx, CXCursor c)
 {
     uint32_t b, e;
     if (!cx->tu_errors || !cx->in_main || !pc_clang_offsets(cx, c, &b, &e))
         return NULL;
-    if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-        int depth = 0;
-        char quote = 0;
-        for (uint32_t i = e; i < cx->srclen; i++) {
-            char ch = cx->src[i];
-            if (quote) {
-                if (ch == '\\')
-                    i++;
-                else if (ch == quote)
-                    quote = 0;
-            } else if (ch == '"' || ch == '\'') {
-                quote = ch;
-            } else if (ch == '(' || ch == '[' || ch == '{') {
-                depth++;
-            } else if ((ch == ')' || ch == ']' || ch == '}') && --depth < 0) {
-                e = i;
-                break;
-            } else if ((ch == ';' || ch == ',') && depth == 0) {
-                e = i;
-                break;
-            }
-        }
+    const pc_cdiag *after = NULL;
+    for (int i = 0; i < cx->ndiags; i++) {
+        const pc_cdiag *d = &cx->diags[i];
+        if (d->off >= b && d->off <= e)
+            return d->text;
+        if (d->off > e && (!after || d->off < after->off))
+            after = d;
     }
-    for (int i = 0; i < cx->ndiags; i++)
-        if (cx->diags[i].off >= b && cx->diags[i].off <= e)
-            return cx->diags[i].text;
+    if (after && clang_getCursorKind(c) == CXCursor_VarDecl && pc_clang_declaration_end(cx, e, after->off) >= after->off)
+        return after->text;
     return NULL;
 }
 

@@ -313,6 +313,9 @@ const char *pc_clang_src_spelling(pc_cx *cx, uint32_t begin, uint32_t end);
 void pc_clang_src_lex(pc_cx *cx, size_t begin, size_t end, pc_ctoks *out);
 /* The whole main file's tokens (lexed on the first call); NULL while another file is walked. */
 const pc_ctoks *pc_clang_main_tokens(pc_cx *cx);
+/* Where a declaration that ends its extent at `from` ends in the text: its ';', the ',' before
+ * the next declarator or the bracket closing what holds it; `limit` when none comes before it. */
+uint32_t pc_clang_declaration_end(pc_cx *cx, uint32_t from, uint32_t limit);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* Does main-file token t (an identifier) name a function (not a type) where it stands? */

@@ -123,6 +123,24 @@ static size_t first_token_at(const pc_ctoks *t, size_t off)
     return lo;
 }
 
+uint32_t pc_clang_declaration_end(pc_cx *cx, uint32_t from, uint32_t limit)
+{
+    const pc_ctoks *t = pc_clang_main_tokens(cx);
+    if (!t)
+        return from;
+    int depth = 0;
+    for (size_t i = first_token_at(t, from); i < t->count && t->items[i].off < limit; i++) {
+        const pc_ctok *k = &t->items[i];
+        if (pc_ctok_is(k, "(") || pc_ctok_is(k, "[") || pc_ctok_is(k, "{"))
+            depth++;
+        else if ((pc_ctok_is(k, ")") || pc_ctok_is(k, "]") || pc_ctok_is(k, "}")) && --depth < 0)
+            return k->off;
+        else if ((pc_ctok_is(k, ";") || pc_ctok_is(k, ",")) && depth == 0)
+            return k->off;
+    }
+    return limit;
+}
+
 /* Does lexing cx->src[begin, end) give the main tokens [*lo, *hi)?  Where the range starts: at
  * the file's start, at a token (not `#`, which lexed from a line's start would open a directive),
  * or right after one.  Where it ends: no token crosses it, and the last byte before it is not
