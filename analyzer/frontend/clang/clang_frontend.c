@@ -924,6 +924,7 @@ static void cx_end(pc_cx *cx)
     PC_VEC_FREE(cx->function_offs);
     PC_VEC_FREE(cx->body_spans);
     PC_VEC_FREE(cx->kernel_spans);
+    PC_VEC_FREE(cx->cut_bodies);
     pc_mem_free(cx->line_start);
     pc_arena_free(cx->scratch);
 }

@@ -266,6 +266,7 @@ typedef struct pc_cx {
     PC_VEC(uint32_t) function_offs; /* recognised FUNCTIONs (kernels and nested): their token offsets */
     PC_VEC(pc_cspan) body_spans; /* LOOP bodies, for placing unanalysed LOOP tokens */
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
+    PC_VEC(pc_cspan) cut_bodies;   /* kernel bodies clang stopped parsing inside: [cut, closing brace) */
 
     /* clang_value.c: one-`return` helpers and namespace-scope constants of the translation unit,
      * for calls and names in written text the token readers evaluate (found once, freed by
@@ -316,6 +317,9 @@ const pc_ctoks *pc_clang_main_tokens(pc_cx *cx);
 /* Where a declaration that ends its extent at `from` ends in the text: its ';', the ',' before
  * the next declarator or the bracket closing what holds it; `limit` when none comes before it. */
 uint32_t pc_clang_declaration_end(pc_cx *cx, uint32_t from, uint32_t limit);
+/* One past the '}' that closes the block whose '{' is at `open`, in the main file's text; `end`
+ * (the block cursor's end) when the text says less. */
+uint32_t pc_clang_block_end(pc_cx *cx, uint32_t open, uint32_t end);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* Does main-file token t (an identifier) name a function (not a type) where it stands? */

@@ -122,10 +122,30 @@ void pc_clang_check_leftovers(pc_cx *cx)
         for (int d = 0; d < cx->ndiags && !err; d++)
             if (cx->diags[d].line >= at.line && cx->diags[d].line <= at.line + 1)
                 err = cx->diags[d].text;
-        pc_model_add_message(cx->m, PC_MSG_WARNING, at,
-                             err ? pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang could not parse it (%s)", err)
-                                 : "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a "
-                                   "macro of its own)");
+        const pc_cspan *cut = NULL;
+        for (size_t c = 0; c < cx->cut_bodies.count && !cut; c++)
+            if (cx->cut_bodies.items[c].begin <= t->off)
+                cut = &cx->cut_bodies.items[c];
+        const char *why;
+        if (err)
+            why = pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang could not parse it (%s)", err);
+        else if (cut)
+            why = pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang stopped parsing the file at line %u, before it",
+                                  pc_clang_loc_range(cx, cut->begin, cut->begin).line);
+        else
+            why = "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a macro of its own)";
+        pc_model_add_message(cx->m, PC_MSG_WARNING, at, why);
+    }
+    /* A kernel body clang stopped parsing inside: the rest of it is not in the model */
+    for (size_t i = 0; i < cx->cut_bodies.count; i++) {
+        const pc_cspan *cut = &cx->cut_bodies.items[i];
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].off <= cut->begin)
+                err = cx->diags[d].text;
+        place_unanalysed(cx, cut->kernel, cut->begin,
+                         pc_arena_printf(cx->scratch, "the rest of the kernel is not modelled: clang stopped parsing it%s%s%s",
+                                         err ? " (" : "", err ? err : "", err ? ")" : ""));
     }
     /* A clang error inside a kernel body is the kernel's own (it will not compile): shown as an
      * error whatever --show-parse-errors says, where one outside kernel code stays stub noise. */

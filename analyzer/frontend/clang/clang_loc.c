@@ -141,6 +141,23 @@ uint32_t pc_clang_declaration_end(pc_cx *cx, uint32_t from, uint32_t limit)
     return limit;
 }
 
+uint32_t pc_clang_block_end(pc_cx *cx, uint32_t open, uint32_t end)
+{
+    const pc_ctoks *t = pc_clang_main_tokens(cx);
+    size_t i = t ? first_token_at(t, open) : 0;
+    if (!t || i >= t->count || t->items[i].off != open || !pc_ctok_is(&t->items[i], "{"))
+        return end;
+    int depth = 0;
+    for (; i < t->count; i++) {
+        const pc_ctok *k = &t->items[i];
+        if (pc_ctok_is(k, "{"))
+            depth++;
+        else if (pc_ctok_is(k, "}") && --depth == 0)
+            return k->off + 1 > end ? k->off + 1 : end;
+    }
+    return end;
+}
+
 /* Does lexing cx->src[begin, end) give the main tokens [*lo, *hi)?  Where the range starts: at
  * the file's start, at a token (not `#`, which lexed from a line's start would open a directive),
  * or right after one.  Where it ends: no token crosses it, and the last byte before it is not

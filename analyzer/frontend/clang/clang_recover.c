@@ -94,7 +94,10 @@ static bool float_literal(const pc_ctok *t, double *out)
 }
 
 
-typedef struct recovered { pc_cx *cx; const pc_ctok *t; int n, i; bool bad; } recovered;
+/* nesting of parentheses and unary minus the reader follows (clang's own bracket limit is 256) */
+#define RECOVER_MAX_DEPTH 256
+
+typedef struct recovered { pc_cx *cx; const pc_ctok *t; int n, i, depth; bool bad; } recovered;
 
 static bool rd_at(const recovered *r, const char *s) { return r->i < r->n && pc_ctok_is(&r->t[r->i], s); }
 
@@ -103,7 +106,7 @@ static const pc_expr *rd_sum(recovered *r);
 static const pc_expr *rd_atom(recovered *r)
 {
     pc_arena *a = pc_model_arena(r->cx->m);
-    if (r->i >= r->n) {
+    if (r->i >= r->n || r->depth >= RECOVER_MAX_DEPTH) {
         r->bad = true;
         return NULL;
     }
@@ -111,7 +114,9 @@ static const pc_expr *rd_atom(recovered *r)
     int64_t v;
     if (rd_at(r, "(")) {
         r->i++;
+        r->depth++;
         const pc_expr *e = rd_sum(r);
+        r->depth--;
         if (!rd_at(r, ")"))
             r->bad = true;
         r->i++;
@@ -119,7 +124,9 @@ static const pc_expr *rd_atom(recovered *r)
     }
     if (rd_at(r, "-")) {
         r->i++;
+        r->depth++;
         const pc_expr *e = rd_atom(r);
+        r->depth--;
         return e ? pc_expr_neg(a, e) : NULL;
     }
     r->i++;
@@ -175,7 +182,7 @@ static const pc_expr *recovered_int(pc_cx *cx, const pc_ctok *t, int n)
 {
     if (n <= 0)
         return NULL;
-    recovered r = {cx, t, n, 0, false};
+    recovered r = {cx, t, n, 0, 0, false};
     const pc_expr *e = rd_sum(&r);
     return e && !r.bad && r.i == n ? e : pc_expr_sym(pc_model_arena(cx->m), pc_clang_tok_spelling(cx, t, n));
 }

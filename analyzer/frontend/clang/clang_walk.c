@@ -586,8 +586,15 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     cx->block = (pc_cblock){PC_CBLK_KERNEL, 0, 0};
     cx->cur_stmt = -1;
     uint32_t eb, ee;
-    if (pc_clang_offsets(cx, body, &eb, &ee))
-        PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){k, -1, eb, ee}));
+    if (pc_clang_offsets(cx, body, &eb, &ee)) {
+        /* where clang cut its parse off inside the body (bracket nesting past its limit), the
+         * body's cursor ends there: the kernel still reaches its closing brace, so the LOOPs and
+         * errors clang left behind are this kernel's (clang_leftovers.c) */
+        uint32_t text_end = cx->tu_errors ? pc_clang_block_end(cx, eb, ee) : ee;
+        if (text_end > ee)
+            PC_VEC_PUSH(cx->cut_bodies, ((pc_cspan){k, -1, ee, text_end}));
+        PC_VEC_PUSH(cx->kernel_spans, ((pc_cspan){k, -1, eb, text_end}));
+    }
 
     size_t mark = cx->env.count;
     /* parameters: the tensors of the FUNCTION lists, in order, once each */
