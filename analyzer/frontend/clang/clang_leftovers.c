@@ -69,15 +69,12 @@ static void promote_to_error(pc_cx *cx, const pc_cdiag *dg)
         cx->m->messages[dg->message].kind = PC_MSG_ERROR;
 }
 
-void pc_clang_check_leftovers(pc_cx *cx)
+typedef PC_VEC(uint32_t) line_list;
+
+/* LOOP tokens inside a kernel that no recognised loop starts at: each an unanalysed statement
+ * (lines: the lines they are on, whose clang errors they explain). */
+static void loop_leftovers(pc_cx *cx, const pc_ctoks *toks, line_list *lines)
 {
-    pc_ctoks own = {0};
-    const pc_ctoks *toks = pc_clang_main_tokens(cx); /* lexed once, shared with the walk */
-    if (!toks) {
-        pc_clang_lex(cx->src, 0, cx->srclen, &own);
-        toks = &own;
-    }
-    PC_VEC(uint32_t) lines = {0};
     for (size_t i = 0; i + 1 < toks->count; i++) {
         const pc_ctok *t = &toks->items[i];
         if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
@@ -94,7 +91,7 @@ void pc_clang_check_leftovers(pc_cx *cx)
         pc_kernel *kk = &cx->m->kernels[k];
         for (int s = 0; s < kk->nstmts && !reported; s++)
             reported = kk->stmts[s].kind == PC_STMT_UNANALYSED && kk->stmts[s].loc.line == at.line;
-        PC_VEC_PUSH(lines, at.line);
+        PC_VEC_PUSH(*lines, at.line);
         if (reported)
             continue;
         const char *err = NULL;
@@ -106,8 +103,12 @@ void pc_clang_check_leftovers(pc_cx *cx)
                              : "LOOP not modelled: it is in code poolcheck does not follow from the FUNCTION "
                                "(a lambda that is not called, a call through a pointer)");
     }
-    /* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
-     * hold an unanalysed statement; say so where it is */
+}
+
+/* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
+ * hold an unanalysed statement; say so where it is */
+static void function_leftovers(pc_cx *cx, const pc_ctoks *toks)
+{
     for (size_t i = 0; i + 1 < toks->count; i++) {
         const pc_ctok *t = &toks->items[i];
         if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
@@ -136,7 +137,11 @@ void pc_clang_check_leftovers(pc_cx *cx)
             why = "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a macro of its own)";
         pc_model_add_message(cx->m, PC_MSG_WARNING, at, why);
     }
-    /* A kernel body clang stopped parsing inside: the rest of it is not in the model */
+}
+
+/* A kernel body clang stopped parsing inside: the rest of it is not in the model */
+static void cut_leftovers(pc_cx *cx)
+{
     for (size_t i = 0; i < cx->cut_bodies.count; i++) {
         const pc_cspan *cut = &cx->cut_bodies.items[i];
         const char *err = NULL;
@@ -147,8 +152,12 @@ void pc_clang_check_leftovers(pc_cx *cx)
                          pc_arena_printf(cx->scratch, "the rest of the kernel is not modelled: clang stopped parsing it%s%s%s",
                                          err ? " (" : "", err ? err : "", err ? ")" : ""));
     }
-    /* A clang error inside a kernel body is the kernel's own (it will not compile): shown as an
-     * error whatever --show-parse-errors says, where one outside kernel code stays stub noise. */
+}
+
+/* A clang error inside a kernel body is the kernel's own (it will not compile): shown as an
+ * error whatever --show-parse-errors says, where one outside kernel code stays stub noise. */
+static void error_leftovers(pc_cx *cx, const line_list *lines)
+{
     for (int d = 0; d < cx->ndiags; d++)
         if (kernel_at(cx, cx->diags[d].off) >= 0)
             promote_to_error(cx, &cx->diags[d]);
@@ -158,13 +167,28 @@ void pc_clang_check_leftovers(pc_cx *cx)
             continue;
         int k = kernel_at(cx, dg->off);
         bool on_loop_line = false;
-        for (size_t i = 0; i < lines.count && !on_loop_line; i++)
-            on_loop_line = lines.items[i] == dg->line;
+        for (size_t i = 0; i < lines->count && !on_loop_line; i++)
+            on_loop_line = lines->items[i] == dg->line;
         dg->claimed = true;
         if (k < 0 || on_loop_line)
             continue;
         place_unanalysed(cx, k, dg->off, pc_arena_printf(cx->scratch, "code not modelled (clang: %s)", dg->text));
     }
+}
+
+void pc_clang_check_leftovers(pc_cx *cx)
+{
+    pc_ctoks own = {0};
+    const pc_ctoks *toks = pc_clang_main_tokens(cx); /* lexed once, shared with the walk */
+    if (!toks) {
+        pc_clang_lex(cx->src, 0, cx->srclen, &own);
+        toks = &own;
+    }
+    line_list lines = {0};
+    loop_leftovers(cx, toks, &lines);
+    function_leftovers(cx, toks);
+    cut_leftovers(cx);
+    error_leftovers(cx, &lines);
     PC_VEC_FREE(lines);
     PC_VEC_FREE(own);
 }
