@@ -1578,7 +1578,8 @@ START_TEST(one_reader_values)
         "#include \"tilefwk/tilefwk.h\"\n"
         "#include \"interface/inner/tilefwk.h\"\n"
         "using namespace npu::tile_fwk;\n"
-        "void Build(std::vector<Tensor> &outs, DataType dt, int64_t *vs)\n"
+        "namespace mine { static int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b * b; } }\n"
+        "void Build(std::vector<Tensor> &outs, DataType dt, int64_t *vs, int64_t n)\n"
         "{\n"
         "    Tensor a(DT_FP16, {8, 8}, \"a\");\n"
         "    Tensor p(dt, {64, 256}, \"p\");\n"
@@ -1591,9 +1592,12 @@ START_TEST(one_reader_values)
         "        LOOP(\"M\", FunctionType::DYNAMIC_LOOP, j, LoopRange(std::max({int64_t(shape[1]), int64_t(4), vs[0]}))) {\n"
         "            outs[0] = Exp(t);\n"
         "        }\n"
+        "        LOOP(\"N\", FunctionType::DYNAMIC_LOOP, q, LoopRange(0, mine::CeilDiv(n, 16), 1)) { outs[0] = Exp(a); }\n"
         "    }\n"
         "}\n");
     const pc_kernel *k = kernel_named(m, "k");
+    /* a helper's body wins over its name where it gives a value: this CeilDiv rounds up */
+    expect_expr(loop_named(k, "N", 0)->end, "16*((n + 15)/16)", "the body of a helper named CeilDiv");
     expect_expr(loop_named(k, "L", 0)->end, "ceil(rows/16)", "element converted to int, CeilDiv by name");
     ck_assert_int_eq(loop_named(k, "L", 0)->nunroll, 0);
     expect_expr(loop_named(k, "M", 0)->end, "max(32, vs[0])", "max over a braced list, written part");

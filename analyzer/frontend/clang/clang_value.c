@@ -574,6 +574,38 @@ static bool is_ceil_div_name(const char *name)
 
 static CXCursor init_list_of(CXCursor e);
 
+/* min / max / CeilDiv by their names, where the helper's body leaves the value undecided (its
+ * conditional on a symbolic operand) or has no body poolcheck reads (model.md 2, "Values"). */
+static const pc_expr *named_value(pc_cx *cx, CXCursor e, const char *name, int nargs, int depth, bool w)
+{
+    pc_arena *a = pc_model_arena(cx->m);
+    /* min / max of two or more values, or of one braced list (std::min({a, b, c})) */
+    if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) {
+        elems el = {NULL, 0, 0};
+        CXCursor il = nargs == 1 ? init_list_of(clang_Cursor_getArgument(e, 0)) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(il))
+            clang_visitChildren(il, elem_visit, &el);
+        else
+            for (int i = 0; i < nargs; i++)
+                elem_visit(clang_Cursor_getArgument(e, (unsigned)i), e, &el);
+        const pc_expr *acc = el.n >= 2 ? vint(cx, el.c[0], depth + 1, w) : NULL;
+        for (int i = 1; i < el.n && acc; i++) {
+            const pc_expr *r = vint(cx, el.c[i], depth + 1, w);
+            acc = r ? pc_expr_bin(a, name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, acc, r) : NULL;
+        }
+        pc_mem_free(el.c);
+        return acc;
+    }
+    /* a ceiling division helper, by its name: its body guards b == 0 and a % b, which a symbolic a
+     * leaves undecided, and the model has the operation itself (model.md 2) */
+    if (nargs == 2 && is_ceil_div_name(name)) {
+        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1, w);
+        const pc_expr *r = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w);
+        return l && r ? pc_expr_bin(a, PC_EXPR_CEILDIV, l, r) : NULL;
+    }
+    return NULL;
+}
+
 static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth, bool w)
 {
     pc_arena *a = pc_model_arena(cx->m);
@@ -640,31 +672,9 @@ static const pc_expr *call_value(pc_cx *cx, CXCursor e, int depth, bool w)
             return NULL;
         return pc_clang_tensor_data(cx, pc_clang_spelling(cx, t), idx, n);
     }
-    /* min / max of two or more values, or of one braced list (std::min({a, b, c})) */
-    if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "Min") || !strcmp(name, "Max")) {
-        elems el = {NULL, 0, 0};
-        CXCursor il = nargs == 1 ? init_list_of(clang_Cursor_getArgument(e, 0)) : clang_getNullCursor();
-        if (!clang_Cursor_isNull(il))
-            clang_visitChildren(il, elem_visit, &el);
-        else
-            for (int i = 0; i < nargs; i++)
-                elem_visit(clang_Cursor_getArgument(e, (unsigned)i), e, &el);
-        const pc_expr *acc = el.n >= 2 ? vint(cx, el.c[0], depth + 1, w) : NULL;
-        for (int i = 1; i < el.n && acc; i++) {
-            const pc_expr *r = vint(cx, el.c[i], depth + 1, w);
-            acc = r ? pc_expr_bin(a, name[1] == 'i' ? PC_EXPR_MIN : PC_EXPR_MAX, acc, r) : NULL;
-        }
-        pc_mem_free(el.c);
-        return acc;
-    }
-    /* a ceiling division helper, by its name: its body guards b == 0, which a symbolic b leaves
-     * undecided, and the model has the operation itself (model.md 2) */
-    if (nargs == 2 && is_ceil_div_name(name)) {
-        const pc_expr *l = vint(cx, clang_Cursor_getArgument(e, 0), depth + 1, w);
-        const pc_expr *r = vint(cx, clang_Cursor_getArgument(e, 1), depth + 1, w);
-        return l && r ? pc_expr_bin(a, PC_EXPR_CEILDIV, l, r) : NULL;
-    }
-    return call_helper(cx, e, depth, w);
+    /* a helper of the code: its body, where that gives a value */
+    const pc_expr *r = call_helper(cx, e, depth, w);
+    return r ? r : named_value(cx, e, name, nargs, depth, w);
 }
 
 /* The value of an integer expression; NULL where poolcheck has no model of it, or with w (the
