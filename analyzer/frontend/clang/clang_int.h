@@ -21,9 +21,10 @@
  *   clang_inline.c    helper inlining (main file or project header);
  *   clang_options.c   config::SetRuntimeOption sites;
  *   clang_recover.c   error recovery: LOOP / FUNCTION headers and SetRuntimeOption calls clang
- *                     dropped (an error in them), read from their written text;
- *   clang_leftovers.c clang errors claimed by statements, and what the walk could not see (LOOP /
- *                     FUNCTION tokens no statement starts at, unclaimed errors in kernels);
+ *                     dropped (an error in them), read from their written text; clang errors
+ *                     claimed by statements, and what the walk could not see (statements clang
+ *                     left out, LOOP / FUNCTION tokens no statement starts at, cut-off bodies,
+ *                     unclaimed errors in kernels);
  *   clang_tensor.c    tensor expressions: reads / writes / definitions, shapes (op rules from
  *                     the shared table in frontend/ops.c), tensor constructors;
  *   clang_value.c     the one evaluator: values from cursors, keyed by declaration (integers and
@@ -35,7 +36,7 @@
  * Every value comes from the AST through clang_value.c, the macro headers' too: in stub mode LOOP
  * / FUNCTION / IF / UNROLL pass their arguments as expressions clang parses (see
  * stub/poolcheck_tilefwk_stub.h), and macros are clang's expansion.  Tokens remain for code clang
- * dropped (clang_recover.c, clang_leftovers.c), for the written spelling a symbol is named by
+ * dropped (clang_recover.c), for the written spelling a symbol is named by
  * (clang_lex.c), and for the operator of a binary expression, which libclang before 17 does not
  * give (pc_clang_operator_spelling).  All offsets are
  * byte offsets into the main buffer (the text clang parsed; blanked #include lines keep their
@@ -551,7 +552,14 @@ int pc_clang_loc_cmp(pc_loc a, pc_loc b);
 /* Move the statement appended last to block b into its place in source order. */
 void pc_clang_block_sort_last(pc_cx *cx, pc_cblock b);
 
-/* ---- what the walk could not see (clang_leftovers.c) ---- */
+/* ---- what the walk could not see (clang_recover.c) ---- */
+/* The first token of cx->src[begin, end) clang left out of its tree with no error there (not a
+ * `;`, nor a `,` between declarators when commas, nor in a skipped #if branch), or UINT32_MAX. */
+uint32_t pc_clang_uncovered_code(pc_cx *cx, uint32_t begin, uint32_t end, bool commas);
+/* An unanalysed statement at off for code clang left out ("statement", "declaration"). */
+void pc_clang_report_dropped(pc_cx *cx, uint32_t off, const char *what);
+/* Why statement s is not modelled when it uses a declaration clang rejected, or NULL. */
+const char *pc_clang_rejected_use(pc_cx *cx, CXCursor s);
 /* Claim the clang errors inside [begin, end): the first one's text, or NULL. */
 const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end);
 /* After the walk: unrecognised LOOP / FUNCTION tokens and unclaimed clang errors in kernels. */

@@ -1,5 +1,5 @@
 /* clang_lex.c - a small C++ lexer over the main buffer, the bracket and argument helpers the
- * readers of code clang dropped use (clang_recover.c, clang_leftovers.c), and an expression's
+ * readers of code clang dropped use (clang_recover.c), and an expression's
  * written spelling: the name the cursor reader (clang_value.c) gives a symbol for a part it has
  * no model of (a macro argument's text where it is written). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,7 +1,7 @@
 /*
  * clang_pp.c - what the preprocessor decided, read back from libclang: the ranges of the main
  * file it skipped (an `#if 0` block, the other side of an `#ifdef`), so that the readers of code
- * clang dropped (clang_leftovers.c) never take a LOOP there for one clang lost.
+ * clang dropped (clang_recover.c) never take a LOOP there for one clang lost.
  *
  * Macro values need no reading of their own: the cursors a kernel's values come from are the
  * expanded code (`LoopRange(0, TRIPS, 1)` under `#define TRIPS 64` is a literal 64 there).

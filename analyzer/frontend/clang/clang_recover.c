@@ -1,12 +1,17 @@
 /*
- * clang_recover.c - the headers of macro-made statements clang dropped, read from their tokens.
+ * clang_recover.c - error recovery: what clang dropped or cut off, read back from the written text.
  *
- * The stub's LOOP hands its arguments to the recorder as real expressions (clang_walk.c reads
- * them from cursors).  When one has an error (an undeclared name in a LoopRange), clang drops
- * that recorder call and keeps the loop and its body: the header is then read back from the
- * macro's written arguments here, names clang did not know becoming symbols, so the loop is
- * still modelled; so are a FUNCTION's name and tensor lists.  A SetRuntimeOption call clang
- * rejected is read back the same way.  This is the one place error recovery reads tokens.
+ * Headers: the stub's LOOP hands its arguments to the recorder as real expressions (clang_walk.c
+ * reads them from cursors).  When one has an error (an undeclared name in a LoopRange), clang
+ * drops that recorder call and keeps the loop and its body: the header is then read back from the
+ * macro's written arguments here, names clang did not know becoming symbols, so the loop is still
+ * modelled; so are a FUNCTION's name and tensor lists, and a SetRuntimeOption call clang rejected.
+ *
+ * Leftovers: statements clang left out of its tree (a use of a declaration it rejected), LOOP and
+ * FUNCTION tokens no recognised statement starts at, kernel bodies clang stopped parsing inside,
+ * and clang errors inside kernels: each reported where it is, as PC012 or an error.
+ *
+ * This is the one place error recovery reads tokens.
  */
 #include "clang_int.h"
 
@@ -485,4 +490,334 @@ void pc_clang_option_site_from_tokens(pc_cx *cx, CXCursor c)
     if (o)
         recovered_optval(cx, t + i + 1 + st[1], en[1] - st[1], &o->value, 0);
     PC_VEC_FREE(toks);
+}
+
+/* ---- code the walk could not see: clang errors claimed by the statements that contain them,
+ * statements clang left out of its tree, and after the walk the LOOP / FUNCTION tokens no
+ * recognised statement starts at and the clang errors inside a kernel that no statement claimed,
+ * each reported where it is ---- */
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+const char *pc_clang_claim_errors(pc_cx *cx, uint32_t begin, uint32_t end)
+{
+    const char *first = NULL;
+    if (!cx->in_main) /* the errors recorded are the main file's; their offsets mean nothing here */
+        return NULL;
+    for (int i = 0; i < cx->ndiags; i++) {
+        pc_cdiag *d = &cx->diags[i];
+        if (!d->claimed && d->off >= begin && d->off < end) {
+            d->claimed = true;
+            if (!first)
+                first = d->text;
+        }
+    }
+    return first;
+}
+
+/* LOOP tokens inside a kernel that no recognised loop starts at (the macro did not expand, or
+ * clang dropped the statement), and clang errors inside a kernel that no statement claimed: each
+ * becomes an unanalysed statement at its place in the innermost enclosing LOOP body. */
+static void place_unanalysed(pc_cx *cx, int kernel, uint32_t off, const char *message)
+{
+    int loop = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->body_spans.count; i++) {
+        pc_cspan *sp = &cx->body_spans.items[i];
+        if (sp->kernel == kernel && off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            loop = sp->loop;
+        }
+    }
+    int saved_kernel = cx->kernel;
+    pc_cblock saved_block = cx->block;
+    cx->kernel = kernel;
+    cx->block = loop >= 0 ? (pc_cblock){PC_CBLK_LOOP, loop, 0} : (pc_cblock){PC_CBLK_KERNEL, 0, 0};
+    pc_clang_unanalysed(cx, pc_clang_loc_range(cx, off, off), message);
+    pc_clang_block_sort_last(cx, cx->block);
+    cx->kernel = saved_kernel;
+    cx->block = saved_block;
+}
+
+static int kernel_at(pc_cx *cx, uint32_t off)
+{
+    int k = -1;
+    uint32_t best = 0xffffffffu;
+    for (size_t i = 0; i < cx->kernel_spans.count; i++) {
+        pc_cspan *sp = &cx->kernel_spans.items[i];
+        if (off >= sp->begin && off < sp->end && sp->end - sp->begin < best) {
+            best = sp->end - sp->begin;
+            k = sp->kernel;
+        }
+    }
+    return k;
+}
+
+/* The PARSE_NOISE message pc_clang_parse recorded for dg becomes a PC_MSG_ERROR. */
+static void promote_to_error(pc_cx *cx, const pc_cdiag *dg)
+{
+    if (dg->message >= 0 && dg->message < cx->m->nmessages && cx->m->messages[dg->message].kind == PC_MSG_PARSE_NOISE)
+        cx->m->messages[dg->message].kind = PC_MSG_ERROR;
+}
+
+typedef PC_VEC(uint32_t) line_list;
+
+/* LOOP tokens inside a kernel that no recognised loop starts at: each an unanalysed statement
+ * (lines: the lines they are on, whose clang errors they explain). */
+static void loop_leftovers(pc_cx *cx, const pc_ctoks *toks, line_list *lines)
+{
+    for (size_t i = 0; i + 1 < toks->count; i++) {
+        const pc_ctok *t = &toks->items[i];
+        if (!pc_ctok_is(t, "LOOP") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->loop_spans.count && !known; j++)
+            known = cx->loop_spans.items[j].begin == t->off;
+        int k = known ? -1 : kernel_at(cx, t->off);
+        if (k < 0)
+            continue;
+        /* an UNANALYSED statement already made for this LOOP (its header could not be read) */
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off);
+        bool reported = false;
+        pc_kernel *kk = &cx->m->kernels[k];
+        for (int s = 0; s < kk->nstmts && !reported; s++)
+            reported = kk->stmts[s].kind == PC_STMT_UNANALYSED && kk->stmts[s].loc.line == at.line;
+        PC_VEC_PUSH(*lines, at.line);
+        if (reported)
+            continue;
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line == at.line && !cx->diags[d].claimed)
+                err = cx->diags[d].text;
+        place_unanalysed(cx, k, t->off,
+                         err ? pc_arena_printf(cx->scratch, "LOOP not modelled: clang could not parse it (%s)", err)
+                             : "LOOP not modelled: it is in code poolcheck does not follow from the FUNCTION "
+                               "(a lambda that is not called, a call through a pointer)");
+    }
+}
+
+/* FUNCTION tokens no kernel starts at: clang dropped the statement, so no kernel exists to
+ * hold an unanalysed statement; say so where it is */
+static void function_leftovers(pc_cx *cx, const pc_ctoks *toks)
+{
+    for (size_t i = 0; i + 1 < toks->count; i++) {
+        const pc_ctok *t = &toks->items[i];
+        if (!pc_ctok_is(t, "FUNCTION") || !pc_ctok_is(&toks->items[i + 1], "(") || pc_clang_is_skipped(cx, t->off))
+            continue;
+        bool known = false;
+        for (size_t j = 0; j < cx->function_offs.count && !known; j++)
+            known = cx->function_offs.items[j] == t->off;
+        if (known)
+            continue;
+        pc_loc at = pc_clang_loc_range(cx, t->off, t->off + t->len);
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].line >= at.line && cx->diags[d].line <= at.line + 1)
+                err = cx->diags[d].text;
+        const pc_cspan *cut = NULL;
+        for (size_t c = 0; c < cx->cut_bodies.count && !cut; c++)
+            if (cx->cut_bodies.items[c].begin <= t->off)
+                cut = &cx->cut_bodies.items[c];
+        const char *why;
+        if (err)
+            why = pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang could not parse it (%s)", err);
+        else if (cut)
+            why = pc_arena_printf(cx->scratch, "FUNCTION not modelled: clang stopped parsing the file at line %u, before it",
+                                  pc_clang_loc_range(cx, cut->begin, cut->begin).line);
+        else
+            why = "FUNCTION not modelled: it is in code poolcheck does not follow (a lambda, a macro of its own)";
+        pc_model_add_message(cx->m, PC_MSG_WARNING, at, why);
+    }
+}
+
+/* A kernel body clang stopped parsing inside: the rest of it is not in the model */
+static void cut_leftovers(pc_cx *cx)
+{
+    for (size_t i = 0; i < cx->cut_bodies.count; i++) {
+        const pc_cspan *cut = &cx->cut_bodies.items[i];
+        const char *err = NULL;
+        for (int d = 0; d < cx->ndiags && !err; d++)
+            if (cx->diags[d].off <= cut->begin)
+                err = cx->diags[d].text;
+        place_unanalysed(cx, cut->kernel, cut->begin,
+                         pc_arena_printf(cx->scratch, "the rest of the kernel is not modelled: clang stopped parsing it%s%s%s",
+                                         err ? " (" : "", err ? err : "", err ? ")" : ""));
+    }
+}
+
+/* A clang error inside a kernel body is the kernel's own (it will not compile): shown as an
+ * error whatever --show-parse-errors says, where one outside kernel code stays stub noise. */
+static void error_leftovers(pc_cx *cx, const line_list *lines)
+{
+    for (int d = 0; d < cx->ndiags; d++)
+        if (kernel_at(cx, cx->diags[d].off) >= 0)
+            promote_to_error(cx, &cx->diags[d]);
+    for (int d = 0; d < cx->ndiags; d++) {
+        pc_cdiag *dg = &cx->diags[d];
+        if (dg->claimed)
+            continue;
+        int k = kernel_at(cx, dg->off);
+        bool on_loop_line = false;
+        for (size_t i = 0; i < lines->count && !on_loop_line; i++)
+            on_loop_line = lines->items[i] == dg->line;
+        dg->claimed = true;
+        if (k < 0 || on_loop_line)
+            continue;
+        place_unanalysed(cx, k, dg->off, pc_arena_printf(cx->scratch, "code not modelled (clang: %s)", dg->text));
+    }
+}
+
+void pc_clang_check_leftovers(pc_cx *cx)
+{
+    pc_ctoks own = {0};
+    const pc_ctoks *toks = pc_clang_main_tokens(cx); /* lexed once, shared with the walk */
+    if (!toks) {
+        pc_clang_lex(cx->src, 0, cx->srclen, &own);
+        toks = &own;
+    }
+    line_list lines = {0};
+    loop_leftovers(cx, toks, &lines);
+    function_leftovers(cx, toks);
+    cut_leftovers(cx);
+    error_leftovers(cx, &lines);
+    PC_VEC_FREE(lines);
+    PC_VEC_FREE(own);
+}
+
+/* ---- statements clang left out of its tree, or kept with a rejected declaration in them ---- */
+
+/* Code clang left out of its tree with no error there: a token in cx->src[begin, end) that is not
+ * a separator (`;`, and `,` between declarators) and not in a skipped #if branch.  Clang drops a
+ * statement, or a declaration's initializer, that uses a declaration it rejected earlier (host
+ * code before the FUNCTION: `auto [b, s] = GetParams<7>(...)` with GetParams undeclared, a
+ * parameter of an unknown type) and reports nothing at the use: its children's extents leave
+ * that code uncovered.  Returns the offset of the first such token, or UINT32_MAX (also when a
+ * clang error lies in the range). */
+uint32_t pc_clang_uncovered_code(pc_cx *cx, uint32_t begin, uint32_t end, bool commas)
+{
+    uint32_t at = UINT32_MAX;
+    if (!cx->tu_errors || !cx->in_main || end <= begin)
+        return at;
+    /* a clang error in the gap says what happened there: the leftovers pass reports it (and a
+     * LOOP token there) quoting clang */
+    for (int i = 0; i < cx->ndiags; i++)
+        if (cx->diags[i].off >= begin && cx->diags[i].off < end)
+            return at;
+    pc_ctoks toks = {0};
+    pc_clang_src_lex(cx, begin, end, &toks);
+    for (size_t i = 0; i < toks.count && at == UINT32_MAX; i++) {
+        const pc_ctok *t = &toks.items[i];
+        if (pc_ctok_is(t, ";") || (commas && pc_ctok_is(t, ",")) || pc_clang_is_skipped(cx, t->off))
+            continue;
+        at = t->off;
+    }
+    PC_VEC_FREE(toks);
+    return at;
+}
+
+/* The text of the main file's clang error nearest before offset `off` (what most likely made clang
+ * drop the code there: the rejected declaration comes before its use), or NULL. */
+static const char *error_before(pc_cx *cx, uint32_t off, uint32_t *line)
+{
+    const pc_cdiag *best = NULL;
+    for (int i = 0; i < cx->ndiags; i++)
+        if (cx->diags[i].off < off && (!best || cx->diags[i].off > best->off))
+            best = &cx->diags[i];
+    if (!best)
+        return NULL;
+    *line = best->line;
+    return best->text;
+}
+
+void pc_clang_report_dropped(pc_cx *cx, uint32_t off, const char *what)
+{
+    uint32_t line = 0;
+    const char *err = error_before(cx, off, &line);
+    pc_clang_unanalysed(cx, pc_clang_loc_range(cx, off, off),
+                        err ? pc_arena_printf(cx->scratch,
+                                              "%s not modelled: clang left it out of its tree with no error at it, as "
+                                              "it does when code uses a declaration clang rejected (the nearest error "
+                                              "before it: line %u, clang: %s)",
+                                              what, line, err)
+                            : pc_arena_printf(cx->scratch, "%s not modelled: clang left it out of its tree", what));
+}
+
+/* What a statement holds of code clang rejected without an error at it: the first reference to a
+ * declaration clang rejected, or (newer libclang) a name clang could not resolve, kept as an empty
+ * recovery expression. */
+typedef struct rejected_scan {
+    pc_cx *cx;
+    CXCursor decl;     /* the rejected declaration referred to, or null */
+    uint32_t dropped;  /* the offset of an unresolved name, or UINT32_MAX */
+    const char *callee; /* that name */
+} rejected_scan;
+
+static enum CXChildVisitResult rejected_use_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    rejected_scan *rs = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        CXCursor r = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(r) && clang_isInvalidDeclaration(r)) {
+            rs->decl = r;
+            return CXChildVisit_Break;
+        }
+    }
+    /* a reference clang could not resolve, kept as a recovery expression with nothing inside:
+     * an expression with no children whose extent is one identifier (an implicit conversion has
+     * its operand as a child) */
+    uint32_t eb, ee;
+    if (k == CXCursor_UnexposedExpr && pc_clang_offsets(rs->cx, c, &eb, &ee) && ee > eb) {
+        pc_clang_cursors ch = {0};
+        pc_clang_children(c, &ch);
+        size_t nch = ch.count;
+        PC_VEC_FREE(ch);
+        pc_ctoks toks = {0};
+        if (nch == 0)
+            pc_clang_src_lex(rs->cx, eb, ee, &toks);
+        bool one_ident = toks.count == 1 && toks.items[0].kind == PC_CTOK_IDENT;
+        PC_VEC_FREE(toks);
+        if (one_ident) {
+            rs->dropped = eb;
+            rs->callee = pc_arena_printf(rs->cx->scratch, "%.*s", (int)(ee - eb), rs->cx->src + eb);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A statement that uses a declaration clang rejected, where clang keeps the use in its tree as a
+ * recovery expression (newer libclang; older ones drop the code: pc_clang_uncovered_code): what the
+ * statement does with it is not in the model.  The message names the declaration and clang's
+ * error on its line, or the call and the nearest error before it. */
+const char *pc_clang_rejected_use(pc_cx *cx, CXCursor s)
+{
+    rejected_scan rs = {cx, clang_getNullCursor(), UINT32_MAX, NULL};
+    if (!cx->tu_errors || !cx->in_main)
+        return NULL;
+    clang_visitChildren(s, rejected_use_visit, &rs);
+    if (rs.dropped != UINT32_MAX) {
+        uint32_t line = 0;
+        const char *err = error_before(cx, rs.dropped, &line);
+        return err ? pc_arena_printf(cx->scratch,
+                                     "statement not modelled: it uses '%s', which clang could not resolve "
+                                     "(a declaration clang rejected; the nearest error before it: line %u, "
+                                     "clang: %s)",
+                                     rs.callee, line, err)
+                   : NULL;
+    }
+    if (clang_Cursor_isNull(rs.decl))
+        return NULL;
+    const char *name = pc_clang_spelling(cx, rs.decl);
+    pc_loc at = pc_clang_cursor_loc(cx, rs.decl);
+    const char *err = NULL;
+    for (int i = 0; at.line > 0 && i < cx->ndiags && !err; i++)
+        if (cx->diags[i].line == at.line)
+            err = cx->diags[i].text;
+    if (err)
+        return pc_arena_printf(cx->scratch,
+                               "statement not modelled: it uses '%s', whose declaration clang rejected (line %u, clang: %s)",
+                               name, at.line, err);
+    return pc_arena_printf(cx->scratch, "statement not modelled: it uses '%s', whose declaration clang rejected", name);
 }

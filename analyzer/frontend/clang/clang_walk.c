@@ -589,7 +589,7 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
     if (pc_clang_offsets(cx, body, &eb, &ee)) {
         /* where clang cut its parse off inside the body (bracket nesting past its limit), the
          * body's cursor ends there: the kernel still reaches its closing brace, so the LOOPs and
-         * errors clang left behind are this kernel's (clang_leftovers.c) */
+         * errors clang left behind are this kernel's (clang_recover.c) */
         uint32_t text_end = cx->tu_errors ? pc_clang_block_end(cx, eb, ee) : ee;
         if (text_end > ee)
             PC_VEC_PUSH(cx->cut_bodies, ((pc_cspan){k, -1, ee, text_end}));
@@ -630,77 +630,21 @@ void pc_clang_kernel_function(pc_cx *cx, CXCursor s, CXCursor body)
 
 /* ---- kernel statements ------------------------------------------------------------------------- */
 
-/* Code clang left out of its tree with no error there: a token in cx->src[begin, end) that is not
- * a separator (`;`, and `,` between declarators) and not in a skipped #if branch.  Clang drops a
- * statement, or a declaration's initializer, that uses a declaration it rejected earlier (host
- * code before the FUNCTION: `auto [b, s] = GetParams<7>(...)` with GetParams undeclared, a
- * parameter of an unknown type) and reports nothing at the use: its children's extents leave
- * that code uncovered.  Returns the offset of the first such token, or UINT32_MAX (also when a
- * clang error lies in the range). */
-static uint32_t uncovered_code(pc_cx *cx, uint32_t begin, uint32_t end, bool commas)
-{
-    uint32_t at = UINT32_MAX;
-    if (!cx->tu_errors || !cx->in_main || end <= begin)
-        return at;
-    /* a clang error in the gap says what happened there: the leftovers pass reports it (and a
-     * LOOP token there) quoting clang */
-    for (int i = 0; i < cx->ndiags; i++)
-        if (cx->diags[i].off >= begin && cx->diags[i].off < end)
-            return at;
-    pc_ctoks toks = {0};
-    pc_clang_src_lex(cx, begin, end, &toks);
-    for (size_t i = 0; i < toks.count && at == UINT32_MAX; i++) {
-        const pc_ctok *t = &toks.items[i];
-        if (pc_ctok_is(t, ";") || (commas && pc_ctok_is(t, ",")) || pc_clang_is_skipped(cx, t->off))
-            continue;
-        at = t->off;
-    }
-    PC_VEC_FREE(toks);
-    return at;
-}
-
-/* The text of the main file's clang error nearest before offset `off` (what most likely made clang
- * drop the code there: the rejected declaration comes before its use), or NULL. */
-static const char *error_before(pc_cx *cx, uint32_t off, uint32_t *line)
-{
-    const pc_cdiag *best = NULL;
-    for (int i = 0; i < cx->ndiags; i++)
-        if (cx->diags[i].off < off && (!best || cx->diags[i].off > best->off))
-            best = &cx->diags[i];
-    if (!best)
-        return NULL;
-    *line = best->line;
-    return best->text;
-}
-
-static void report_dropped(pc_cx *cx, uint32_t off, const char *what)
-{
-    uint32_t line = 0;
-    const char *err = error_before(cx, off, &line);
-    pc_clang_unanalysed(cx, pc_clang_loc_range(cx, off, off),
-                        err ? pc_arena_printf(cx->scratch,
-                                              "%s not modelled: clang left it out of its tree with no error at it, as "
-                                              "it does when code uses a declaration clang rejected (the nearest error "
-                                              "before it: line %u, clang: %s)",
-                                              what, line, err)
-                            : pc_arena_printf(cx->scratch, "%s not modelled: clang left it out of its tree", what));
-}
-
 void pc_clang_kernel_block(pc_cx *cx, CXCursor body)
 {
     size_t mark = cx->env.count;
     if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
         pc_clang_cursors ch = {0};
         pc_clang_children(body, &ch);
-        /* statements clang dropped leave tokens between the children (see uncovered_code) */
+        /* statements clang dropped leave tokens between the children (see pc_clang_uncovered_code) */
         uint32_t bb, be, cb, ce;
         bool gaps = cx->in_main && pc_clang_offsets(cx, body, &bb, &be) && be > bb + 1;
         uint32_t from = bb + 1;
         for (size_t i = 0; i < ch.count; i++) {
             if (gaps && pc_clang_offsets(cx, ch.items[i], &cb, &ce)) {
-                uint32_t at = uncovered_code(cx, from, cb, false);
+                uint32_t at = pc_clang_uncovered_code(cx, from, cb, false);
                 if (at != UINT32_MAX)
-                    report_dropped(cx, at, "statement");
+                    pc_clang_report_dropped(cx, at, "statement");
                 from = ce > from ? ce : from;
             } else {
                 gaps = false;
@@ -708,9 +652,9 @@ void pc_clang_kernel_block(pc_cx *cx, CXCursor body)
             pc_clang_walk_kernel_stmt(cx, ch.items[i]);
         }
         if (gaps) {
-            uint32_t at = uncovered_code(cx, from, be - 1, false);
+            uint32_t at = pc_clang_uncovered_code(cx, from, be - 1, false);
             if (at != UINT32_MAX)
-                report_dropped(cx, at, "statement");
+                pc_clang_report_dropped(cx, at, "statement");
         }
         PC_VEC_FREE(ch);
     } else if (!clang_Cursor_isNull(body)) {
@@ -724,86 +668,6 @@ void pc_clang_begin_leaf(pc_cx *cx, CXCursor s)
     cx->cur_stmt = -1;
     cx->header_reads = false;
     cx->stmt_loc = pc_clang_cursor_loc(cx, s);
-}
-
-/* What a statement holds of code clang rejected without an error at it: the first reference to a
- * declaration clang rejected, or (newer libclang) a name clang could not resolve, kept as an empty
- * recovery expression. */
-typedef struct rejected_scan {
-    pc_cx *cx;
-    CXCursor decl;     /* the rejected declaration referred to, or null */
-    uint32_t dropped;  /* the offset of an unresolved name, or UINT32_MAX */
-    const char *callee; /* that name */
-} rejected_scan;
-
-static enum CXChildVisitResult rejected_use_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    rejected_scan *rs = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
-        CXCursor r = clang_getCursorReferenced(c);
-        if (!clang_Cursor_isNull(r) && clang_isInvalidDeclaration(r)) {
-            rs->decl = r;
-            return CXChildVisit_Break;
-        }
-    }
-    /* a reference clang could not resolve, kept as a recovery expression with nothing inside:
-     * an expression with no children whose extent is one identifier (an implicit conversion has
-     * its operand as a child) */
-    uint32_t eb, ee;
-    if (k == CXCursor_UnexposedExpr && pc_clang_offsets(rs->cx, c, &eb, &ee) && ee > eb) {
-        pc_clang_cursors ch = {0};
-        pc_clang_children(c, &ch);
-        size_t nch = ch.count;
-        PC_VEC_FREE(ch);
-        pc_ctoks toks = {0};
-        if (nch == 0)
-            pc_clang_src_lex(rs->cx, eb, ee, &toks);
-        bool one_ident = toks.count == 1 && toks.items[0].kind == PC_CTOK_IDENT;
-        PC_VEC_FREE(toks);
-        if (one_ident) {
-            rs->dropped = eb;
-            rs->callee = pc_arena_printf(rs->cx->scratch, "%.*s", (int)(ee - eb), rs->cx->src + eb);
-            return CXChildVisit_Break;
-        }
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* A statement that uses a declaration clang rejected, where clang keeps the use in its tree as a
- * recovery expression (newer libclang; older ones drop the code: uncovered_code): what the
- * statement does with it is not in the model.  The message names the declaration and clang's
- * error on its line, or the call and the nearest error before it. */
-static const char *rejected_use(pc_cx *cx, CXCursor s)
-{
-    rejected_scan rs = {cx, clang_getNullCursor(), UINT32_MAX, NULL};
-    if (!cx->tu_errors || !cx->in_main)
-        return NULL;
-    clang_visitChildren(s, rejected_use_visit, &rs);
-    if (rs.dropped != UINT32_MAX) {
-        uint32_t line = 0;
-        const char *err = error_before(cx, rs.dropped, &line);
-        return err ? pc_arena_printf(cx->scratch,
-                                     "statement not modelled: it uses '%s', which clang could not resolve "
-                                     "(a declaration clang rejected; the nearest error before it: line %u, "
-                                     "clang: %s)",
-                                     rs.callee, line, err)
-                   : NULL;
-    }
-    if (clang_Cursor_isNull(rs.decl))
-        return NULL;
-    const char *name = pc_clang_spelling(cx, rs.decl);
-    pc_loc at = pc_clang_cursor_loc(cx, rs.decl);
-    const char *err = NULL;
-    for (int i = 0; at.line > 0 && i < cx->ndiags && !err; i++)
-        if (cx->diags[i].line == at.line)
-            err = cx->diags[i].text;
-    if (err)
-        return pc_arena_printf(cx->scratch,
-                               "statement not modelled: it uses '%s', whose declaration clang rejected (line %u, clang: %s)",
-                               name, at.line, err);
-    return pc_arena_printf(cx->scratch, "statement not modelled: it uses '%s', whose declaration clang rejected", name);
 }
 
 /* Clang errors inside a leaf statement, or a declaration whose initializer clang dropped: that
@@ -823,19 +687,19 @@ static void end_leaf(pc_cx *cx, CXCursor s)
             uint32_t from = b, cb, ce, at = UINT32_MAX;
             for (size_t i = 0; i < ch.count && at == UINT32_MAX; i++)
                 if (pc_clang_offsets(cx, ch.items[i], &cb, &ce)) {
-                    at = uncovered_code(cx, from, cb, true);
+                    at = pc_clang_uncovered_code(cx, from, cb, true);
                     from = ce > from ? ce : from;
                 }
             if (at == UINT32_MAX)
-                at = uncovered_code(cx, from, e, true);
+                at = pc_clang_uncovered_code(cx, from, e, true);
             PC_VEC_FREE(ch);
             if (at != UINT32_MAX) {
-                report_dropped(cx, at, "declaration");
+                pc_clang_report_dropped(cx, at, "declaration");
                 cx->cur_stmt = -1;
                 return;
             }
         }
-        if (!err && (err = rejected_use(cx, s)) != NULL)
+        if (!err && (err = pc_clang_rejected_use(cx, s)) != NULL)
             pc_clang_unanalysed(cx, cx->stmt_loc, err);
     }
     cx->cur_stmt = -1;
