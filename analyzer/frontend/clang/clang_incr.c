@@ -51,7 +51,7 @@ typedef struct incr_region {
     uint32_t line0, line1;         /* lines of the head and of '}' */
     bool blankable;
     bool referenced;               /* named outside its own definition */
-    bool value_fn;                 /* `{ return e; }`: the walk may call it by name (clang_value.c) */
+    bool value_fn;                 /* `{ return e; }`: the evaluator reads its body (clang_value.c) */
 } incr_region;
 typedef PC_VEC(incr_region) incr_regions;
 

@@ -269,11 +269,10 @@ typedef struct pc_cx {
     PC_VEC(pc_cspan) kernel_spans; /* FUNCTION bodies and helper bodies inlined into them */
     PC_VEC(pc_cspan) cut_bodies;   /* kernel bodies clang stopped parsing inside: [cut, closing brace) */
 
-    /* clang_value.c: one-`return` helpers and namespace-scope constants of the translation unit,
-     * for calls and names in written text the token readers evaluate (found once, freed by
-     * pc_clang_walk_tu) */
-    PC_VEC(CXCursor) value_fns;
-    bool value_fns_scanned;
+    /* clang_value.c: namespace-scope constants of the translation unit, for the names recovery
+     * reads in code clang dropped (found once, freed by pc_clang_walk_tu) */
+    PC_VEC(CXCursor) header_constants;
+    bool header_constants_scanned;
     /* the parse options (bindings: a host `for` whose bound the user bound is unrolled); may be NULL */
     const pc_parse_opts *opts;
     PC_VEC(pc_cspan) skipped;    /* clang_pp.c: main-file ranges the preprocessor skipped */
@@ -323,8 +322,6 @@ uint32_t pc_clang_declaration_end(pc_cx *cx, uint32_t from, uint32_t limit);
 uint32_t pc_clang_block_end(pc_cx *cx, uint32_t open, uint32_t end);
 /* Tokens of a cursor's extent (main file only); false when the extent is not in the main file. */
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
-/* Does main-file token t (an identifier) name a function (not a type) where it stands? */
-bool pc_clang_token_names_function(pc_cx *cx, const pc_ctok *t);
 /* Is `word` one of the tokens of c's extent? */
 bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word);
 /* The direct children of a cursor (out is cleared first; the caller frees it). */
@@ -436,9 +433,6 @@ int pc_clang_env_of_decl(pc_cx *cx, CXCursor decl);
 /* GetTensorData(tensor, {idx...}): the one-element read as the symbol `tensor[i,j]` (model.md 2,
  * named as the Python frontend names `tensor[i, j]`); NULL when an index is NULL. */
 const pc_expr *pc_clang_tensor_data(pc_cx *cx, const char *tensor, const pc_expr *const *idx, int n);
-/* A call, by the name its written spelling uses, of a one-`return` helper defined in the
- * translation unit with args as the parameter values: NULL when there is no such helper. */
-const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs);
 /* The value of a constant declared in a header of the translation unit (`constexpr int BLOCK = 8;`
  * in a project header), by the name as written (`BLOCK`, `sibling::BLOCK`): NULL when none. */
 const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written);

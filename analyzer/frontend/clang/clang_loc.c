@@ -266,17 +266,3 @@ bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word)
     return found;
 }
 
-bool pc_clang_token_names_function(pc_cx *cx, const pc_ctok *t)
-{
-    if (!cx->in_main || t->kind != PC_CTOK_IDENT)
-        return false;
-    CXSourceLocation l = clang_getLocationForOffset(cx->tu, cx->main_file, t->off);
-    CXCursor c = clang_getCursor(cx->tu, l);
-    if (clang_Cursor_isNull(c))
-        return false;
-    CXCursor ref = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(ref))
-        return false;
-    enum CXCursorKind k = clang_getCursorKind(ref);
-    return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod;
-}

@@ -782,17 +782,6 @@ static bool reads_tensor_data(CXCursor e)
     return hit;
 }
 
-/* Does e hold a symbol made from text poolcheck could not evaluate (a call, a member)? */
-static bool opaque_symbol(const pc_expr *e)
-{
-    const char *names[16];
-    size_t n = pc_expr_symbols(e, names, 0, 16);
-    for (size_t k = 0; k < n; k++)
-        if (strpbrk(names[k], "({?"))
-            return true;
-    return false;
-}
-
 /* Are two expressions the same value: equal constants, or the same spelling. */
 static bool same_value(const pc_expr *a, const pc_expr *b)
 {
@@ -822,7 +811,7 @@ static const pc_expr *cond_operand(pc_cx *cx, CXCursor e, bool *data)
         return NULL;
     }
     const pc_expr *v = pc_clang_value_int_written(cx, e);
-    if (v && opaque_symbol(v)) {
+    if (v && pc_clang_has_opaque(v)) {
         *data = true;
         return NULL;
     }
@@ -938,30 +927,27 @@ const pc_expr *pc_clang_value_cond(pc_cx *cx, CXCursor e, bool *data_dependent)
     return data ? NULL : v;
 }
 
-/* ---- helpers the token readers call by name (clang_lex.c) -------------------------------------- */
+/* ---- constants of the project's headers by their written name (error recovery) ------------------ */
 
-static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData d)
+static enum CXChildVisitResult constant_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     pc_cx *cx = d;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
         return CXChildVisit_Recurse;
-    if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
-        !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) && !clang_Cursor_isNull(single_return(c)))
-        PC_VEC_PUSH(cx->value_fns, c);
     /* namespace-scope constants of the project's headers (`constexpr int BLOCK = 8;`) */
     if (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) &&
         clang_isConstQualifiedType(clang_getCursorType(c)))
-        PC_VEC_PUSH(cx->value_fns, c);
+        PC_VEC_PUSH(cx->header_constants, c);
     return CXChildVisit_Continue;
 }
 
-static void scan_value_decls(pc_cx *cx)
+static void scan_header_constants(pc_cx *cx)
 {
-    if (!cx->value_fns_scanned) {
-        cx->value_fns_scanned = true;
-        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), fn_visit, cx);
+    if (!cx->header_constants_scanned) {
+        cx->header_constants_scanned = true;
+        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), constant_visit, cx);
     }
 }
 
@@ -986,12 +972,10 @@ const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written)
         return NULL;
     while (*written == ':')
         written++;
-    scan_value_decls(cx);
+    scan_header_constants(cx);
     size_t wl = strlen(written);
-    for (size_t i = cx->value_fns.count; i-- > 0;) {
-        CXCursor v = cx->value_fns.items[i];
-        if (clang_getCursorKind(v) != CXCursor_VarDecl)
-            continue;
+    for (size_t i = cx->header_constants.count; i-- > 0;) {
+        CXCursor v = cx->header_constants.items[i];
         const char *last = strrchr(written, ':');
         CXString vs = clang_getCursorSpelling(v);
         bool same = !strcmp(clang_getCString(vs), last ? last + 1 : written);
@@ -1013,46 +997,6 @@ const pc_expr *pc_clang_header_constant(pc_cx *cx, const char *written)
         }
         if (e)
             return e;
-    }
-    return NULL;
-}
-
-const pc_expr *pc_clang_call_by_name(pc_cx *cx, const char *name, const pc_expr *const *args, int nargs)
-{
-    scan_value_decls(cx);
-    for (size_t i = cx->value_fns.count; i-- > 0;) {
-        CXCursor fn = cx->value_fns.items[i];
-        if (clang_getCursorKind(fn) == CXCursor_VarDecl)
-            continue;
-        CXString s = clang_getCursorSpelling(fn);
-        bool same = !strcmp(clang_getCString(s), name);
-        clang_disposeString(s);
-        if (!same || !pc_clang_inlinable(cx, fn))
-            continue;
-        elems ps = {NULL, 0, 0};
-        kids all = kids_of(fn);
-        for (int j = 0; j < all.n && j < 8; j++)
-            if (clang_getCursorKind(all.c[j]) == CXCursor_ParmDecl)
-                elem_visit(all.c[j], fn, &ps);
-        bool ok = ps.n == nargs && all.n <= 8;
-        const pc_expr *r = NULL;
-        if (ok) {
-            size_t mark = cx->env.count;
-            for (int j = 0; j < nargs && ok; j++) {
-                ok = args[j] != NULL;
-                CXString pn = clang_getCursorSpelling(ps.c[j]);
-                int e = pc_clang_env_push(cx, PC_CENV_EXPR, clang_getCString(pn), &ps.c[j]);
-                clang_disposeString(pn);
-                cx->env.items[e].expr = args[j];
-                cx->env.items[e].frame = -1; /* by declaration only */
-            }
-            if (ok)
-                r = vint(cx, single_return(fn), 1, false);
-            cx->env.count = mark;
-        }
-        pc_mem_free(ps.c);
-        if (r)
-            return r;
     }
     return NULL;
 }

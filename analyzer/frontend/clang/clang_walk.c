@@ -1191,8 +1191,8 @@ void pc_clang_walk_tu(pc_cx *cx)
     pc_clang_walk_decls(cx, clang_getTranslationUnitCursor(cx->tu));
     pc_clang_check_leftovers(cx);
     pc_clang_sort_options(cx->m);
-    PC_VEC_FREE(cx->value_fns);
-    cx->value_fns_scanned = false;
+    PC_VEC_FREE(cx->header_constants);
+    cx->header_constants_scanned = false;
     PC_VEC_FREE(cx->skipped);
     PC_VEC_FREE(cx->main_toks);
     cx->main_toks_src = NULL;
