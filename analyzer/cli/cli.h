@@ -31,6 +31,7 @@ typedef struct pc_cli_common {
     const char *config_path;           /* --config tile_fwk_config.json */
     const char *project_file;          /* --config-file .poolcheck.json */
     bool no_config_lookup;
+    bool no_cache;                     /* --no-cache: the stub header's text, never its PCH */
     const char *checks, *werror;
     pc_lang lang;                      /* --lang */
     const char *compile_db_dir;        /* -p DIR */

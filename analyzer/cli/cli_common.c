@@ -36,6 +36,8 @@ const char pc_cli_common_help[] =
     "  --extra-arg=ARG           append a compiler argument (repeatable)\n"
     "  --extra-arg-before=ARG    prepend a compiler argument (repeatable)\n"
     "  --show-parse-errors       show clang's own errors (hidden in stub-header mode)\n"
+    "  --no-cache                parse the stub header's text; do not load or write its precompiled\n"
+    "                            form (cache: $POOLCHECK_CACHE_DIR, else ~/.cache/poolcheck)\n"
     "  -- ARGS...                a compiler command line for the files\n";
 
 void pc_cli_error(const char *fmt, ...)
@@ -355,6 +357,10 @@ int pc_cli_common_option(pc_cli_common *c, int argc, char **argv, int *i)
         c->no_config_lookup = true;
         return 1;
     }
+    if (strcmp(a, "--no-cache") == 0) {
+        c->no_cache = true;
+        return 1;
+    }
     if ((v = opt_value(argc, argv, i, "--inner-policy", &missing))) {
         if (strcmp(v, "boundary") == 0)
             c->inner_policy = PC_INNER_BOUNDARY;
@@ -515,6 +521,7 @@ static bool file_opts(pc_cli_common *c, const char *path, pc_check_opts *o, cons
     o->parse.compile_db_dir = c->compile_db_dir;
     o->parse.extra_args = c->extra_args.items;
     o->parse.nextra_args = c->extra_args.count;
+    o->parse.no_cache = c->no_cache;
     o->parse.extra_args_before = c->extra_args_before.items;
     o->parse.nextra_args_before = c->extra_args_before.count;
     o->parse.python_path = c->python_path.items;

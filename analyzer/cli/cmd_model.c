@@ -22,6 +22,8 @@ static const char model_help[] =
     "  --extra-arg=ARG           append a compiler argument (repeatable)\n"
     "  --extra-arg-before=ARG    prepend a compiler argument (repeatable)\n"
     "  --show-parse-errors       show clang's own errors (hidden in stub-header mode)\n"
+    "  --no-cache                parse the stub header's text; do not load or write its precompiled\n"
+    "                            form (cache: $POOLCHECK_CACHE_DIR, else ~/.cache/poolcheck)\n"
     "  --max-parse-seconds S     give up parsing a C++ file after S seconds: exit 2. Default 300,\n"
     "                            0 = no limit\n";
 
@@ -89,6 +91,7 @@ int pc_cmd_model(int argc, char **argv)
     po.compile_db_dir = c.compile_db_dir;
     po.extra_args = c.extra_args.items;
     po.nextra_args = c.extra_args.count;
+    po.no_cache = c.no_cache;
     po.extra_args_before = c.extra_args_before.items;
     po.nextra_args_before = c.extra_args_before.count;
     po.python_path = c.python_path.items;

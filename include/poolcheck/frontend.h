@@ -26,6 +26,10 @@ typedef struct pc_parse_opts {
     const char *const *compiler_args;    /* after `--`: a compiler command line (argv[0] = compiler) */
     size_t ncompiler_args;
     bool keep_tu;                        /* editor mode: keep the TU for fast reparses */
+    /* Parse the stub header's text in stub mode instead of loading its precompiled form from the
+     * cache ($POOLCHECK_CACHE_DIR, else $XDG_CACHE_HOME/poolcheck or ~/.cache/poolcheck;
+     * $POOLCHECK_NO_CACHE also turns it off).  The output is the same either way. */
+    bool no_cache;
     /* The parse's bounds (C++): past max_parse_seconds of wall time, or once the process's resident
      * memory passes max_parse_mb (0: three quarters of the physical memory, at most 8 GB), the parse
      * is abandoned and the model gets a PC_MSG_FATAL naming the bound.  The abandoned parse keeps

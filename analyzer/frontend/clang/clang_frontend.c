@@ -524,6 +524,7 @@ typedef struct parse_req {
     size_t len;
     pc_clang_argv args;
     bool stub;
+    char *pch;                     /* stub mode: the precompiled stub args load, or NULL (clang_pch.c) */
 } parse_req;
 
 static void restore_cwd(const char *cwd)
@@ -607,7 +608,7 @@ static CXTranslationUnit run_parse(struct pc_clang_state *st, const pc_parse_opt
     struct CXUnsavedFile unsaved[2];
     unsigned nunsaved = 0;
     unsaved[nunsaved++] = (struct CXUnsavedFile){rq->filename, rq->buffer, (unsigned long)rq->len};
-    if (rq->stub)
+    if (rq->stub && !rq->pch)
         unsaved[nunsaved++] = (struct CXUnsavedFile){st->stub_path, st->stub_text, (unsigned long)st->stub_len};
     return parse_with(st, opts, rq, unsaved, nunsaved, rc, owned);
 }
@@ -674,10 +675,13 @@ static void push_include_path(pc_clang_argv *v, const char *flag, const char *pa
 
 /* Stub-mode arguments.  From a compile command the stub mode replaces (cmd, relative to
  * cmd_dir) it keeps what picks #if branches (-D, -U), the language standard and the include
- * path: the project's own headers are parsed as in the real build. */
-static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, const pc_clang_argv *cmd,
-                      const char *cmd_dir, pc_clang_argv *v)
+ * path: the project's own headers are parsed as in the real build.  With use_pch, a plain
+ * argument list (nothing from a command or --extra-arg) loads the precompiled stub instead of the
+ * header's text: its path is returned (pc_mem), NULL otherwise. */
+static char *stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, const pc_clang_argv *cmd,
+                       const char *cmd_dir, bool use_pch, pc_clang_argv *v)
 {
+    size_t first = v->count;
     for (size_t i = 0; i < opts->nextra_args_before; i++)
         argv_push(v, opts->extra_args_before[i]);
     argv_push(v, "-x");
@@ -708,6 +712,8 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
                 push_include_path(v, flag, cmd->items[++i], cmd_dir);
         }
     }
+    bool plain = v->count == first + 5 && opts->nextra_args_before == 0 && opts->nextra_args == 0 && !opts->keep_tu;
+    size_t include_at = v->count;
     argv_push(v, "-include");
     argv_push(v, st->stub_path);
     argv_push(v, "-ferror-limit=0");
@@ -718,6 +724,14 @@ static void stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, cons
     argv_push(v, "-fno-access-control"); /* upstream tests poke at private members */
     for (size_t i = 0; i < opts->nextra_args; i++)
         argv_push(v, opts->extra_args[i]);
+    char *pch = use_pch && plain && !opts->no_cache ? pc_clang_stub_pch(st, v, include_at) : NULL;
+    if (pch) {
+        pc_mem_free(v->items[include_at]);
+        pc_mem_free(v->items[include_at + 1]);
+        v->items[include_at] = pc_mem_strdup("-include-pch");
+        v->items[include_at + 1] = pc_mem_strdup(pch);
+    }
+    return pch;
 }
 
 /* Give rq its whole text back and forget the plan. */
@@ -768,6 +782,7 @@ static void run_free(parse_run *r)
     plan_undo(&r->rq, &r->plan);
     pc_mem_free(r->key);
     argv_free(&r->rq.args);
+    pc_mem_free(r->rq.pch);
     pc_mem_free(r->rq.buffer);
     pc_mem_free(r->abs_path);
     pc_mem_free(r->workdir);
@@ -878,9 +893,19 @@ static bool parse_tu(parse_run *r, bool real_mode)
             return false;
         }
         r->rq.stub = true;
-        stub_args(r->st, r->opts, &real_args, r->workdir, &r->rq.args);
-        argv_free(&real_args);
+        r->rq.pch = stub_args(r->st, r->opts, &real_args, r->workdir, true, &r->rq.args);
         r->tu = parse_planned(r->fe, r->st, r->opts, &r->rq, r->allow_incr, &r->plan, &r->key, &r->rc, &r->owned);
+        if (r->rq.pch && !r->tu && r->rc == CXError_ASTReadError) {
+            /* a stale or damaged PCH (clang checks it on load): remove it, so that the next run
+             * builds it again, and parse the text */
+            unlink(r->rq.pch);
+            pc_mem_free(r->rq.pch);
+            r->rq.pch = NULL;
+            argv_free(&r->rq.args);
+            stub_args(r->st, r->opts, &real_args, r->workdir, false, &r->rq.args);
+            r->tu = parse_planned(r->fe, r->st, r->opts, &r->rq, r->allow_incr, &r->plan, &r->key, &r->rc, &r->owned);
+        }
+        argv_free(&real_args);
     }
     if (!r->tu) {
         pc_sb b = {0};

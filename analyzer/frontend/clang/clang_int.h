@@ -30,6 +30,7 @@
  *   clang_value.c     the one evaluator: values from cursors, keyed by declaration (integers and
  *                     symbolic scalars, lists, loop ranges, strings, dtypes, runtime-option
  *                     values, one-`return` helpers, IF / ELSE IF conditions);
+ *   clang_pch.c       the stub header precompiled into a cache, loaded by stub-mode parses;
  *   clang_pp.c        the preprocessor's decisions: the main file's skipped ranges;
  *   clang_tiles.c     tile shapes in force at each op.
  *
@@ -101,6 +102,15 @@ typedef PC_VEC(char *) pc_clang_argv;
 uint32_t *pc_clang_line_table(const char *s, size_t len, int *n);
 void pc_clang_sanitize_args(const char *const *argv, size_t argc, const char *input, const char *dir,
                             pc_clang_argv *out);
+
+/* ================================================================================================
+ * clang_pch.c
+ * ============================================================================================== */
+
+/* The precompiled stub header for a stub-mode argument list whose `-include STUB` pair is at
+ * args[include_at]: the path of a PCH built with exactly these arguments (pc_mem; built now when
+ * the cache has none), or NULL when there is no cache or the stub does not compile. */
+char *pc_clang_stub_pch(struct pc_clang_state *st, const pc_clang_argv *args, size_t include_at);
 
 /* ================================================================================================
  * clang_lex.c
