@@ -681,7 +681,6 @@ static void push_include_path(pc_clang_argv *v, const char *flag, const char *pa
 static char *stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, const pc_clang_argv *cmd,
                        const char *cmd_dir, bool use_pch, pc_clang_argv *v)
 {
-    size_t first = v->count;
     for (size_t i = 0; i < opts->nextra_args_before; i++)
         argv_push(v, opts->extra_args_before[i]);
     argv_push(v, "-x");
@@ -693,6 +692,7 @@ static char *stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, con
     char *vdir = stub_include_dir(st);
     push_include_path(v, "-I", vdir, NULL);
     pc_mem_free(vdir);
+    size_t before_cmd = v->count;
     for (size_t i = 0; cmd && i < cmd->count; i++) {
         const char *a = cmd->items[i];
         size_t at = 0;
@@ -712,7 +712,8 @@ static char *stub_args(struct pc_clang_state *st, const pc_parse_opts *opts, con
                 push_include_path(v, flag, cmd->items[++i], cmd_dir);
         }
     }
-    bool plain = v->count == first + 5 && opts->nextra_args_before == 0 && opts->nextra_args == 0 && !opts->keep_tu;
+    /* nothing from a compile command or --extra-arg, outside editor mode */
+    bool plain = v->count == before_cmd && opts->nextra_args_before == 0 && opts->nextra_args == 0 && !opts->keep_tu;
     size_t include_at = v->count;
     argv_push(v, "-include");
     argv_push(v, st->stub_path);
