@@ -134,6 +134,32 @@ static cJSON *kernel_by_name(cJSON *doc, const char *name)
     return NULL;
 }
 
+/* EXPECT-KERNELS: N - the output has N kernels (each found once: a template's kernel is the
+ * template's, not one per instantiation). */
+static void expect_kernel_count(ctx *c, const char *want)
+{
+    char *end;
+    long n = strtol(want, &end, 10);
+    if (end == want || *end || n < 0)
+        FX_HARD(c, "%s:%d: EXPECT-KERNELS: wants a count, got '%s'", c->fixture, c->line, want);
+    cJSON *ks = c->doc ? cJSON_GetObjectItemCaseSensitive(c->doc, "kernels") : NULL;
+    int got = cJSON_GetArraySize(ks);
+    if (got == n)
+        return;
+    char list[2048] = "";
+    size_t used = 0;
+    cJSON *k;
+    cJSON_ArrayForEach(k, ks) {
+        cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name"), *ln = cJSON_GetObjectItemCaseSensitive(k, "line");
+        int w = snprintf(list + used, sizeof list - used, " %s@%d", cJSON_IsString(nm) ? nm->valuestring : "?",
+                         cJSON_IsNumber(ln) ? ln->valueint : 0);
+        if (w < 0 || (size_t)w >= sizeof list - used)
+            break;
+        used += (size_t)w;
+    }
+    FX_FAIL(c, "%s:%d: %d kernels, expected %ld:%s", c->fixture, c->line, got, n, list);
+}
+
 static void expect_triple(ctx *c, const char *key, const char *want)
 {
     FX_ASSERT(c, c->kernel, "%s:%d: no kernel in the output (exit %d): %s", c->fixture, c->line, c->out.status, c->out.err);
@@ -716,6 +742,8 @@ static char *check_case(const char *fixture, const char *run_args, int run_line,
             c.kernel = kernel_by_name(c.doc, v);
             if (!c.kernel)
                 fx_fail(&c, "%s:%d: no kernel named %s", fixture, c.line, v);
+        } else if ((v = directive(lines[i], "EXPECT-KERNELS:"))) {
+            expect_kernel_count(&c, v);
         } else if ((v = directive(lines[i], "EXPECT-PREDICTED:")))
             expect_triple(&c, "predicted", v);
         else if ((v = directive(lines[i], "EXPECT-REQUIRED:")))
