@@ -582,6 +582,16 @@ START_TEST(editor_incremental_equals_full)
          "    FUNCTION(\"sixth\", {a}, {a})\n    {\n        a = Add(a, a);\n    }\n}\n",
          "", 0, NULL},
         {"edit inside a kernel after all that", "{N, 40}, \"t\"", "{N, 36}, \"t\"", 1, NULL},
+        /* the directives at the top are the preamble's: the editor's translation unit does not
+         * list them, yet a changed one must reach the kernels left out */
+        {"a #define added at the top", "#include \"consts.h\"\n", "#include \"consts.h\"\n#define TOP_ROWS 4\n", -1, NULL},
+        {"a kernel reads it", "{N, 36}, \"t\"", "{TOP_ROWS, 36}, \"t\"", -1, NULL},
+        {"the #define at the top changed", "#define TOP_ROWS 4\n", "#define TOP_ROWS 6\n", -1, NULL},
+        {"a #define at the top another kernel's loop reads", "#define TOP_ROWS 6\n",
+         "#define TOP_ROWS 6\n#define TOP_TRIPS 3\n", -1, NULL},
+        {"the loop reads it", "LoopRange(0, Trips(), 1)", "LoopRange(0, TOP_TRIPS, 1)", -1, NULL},
+        {"an edit in the other kernel", "{TOP_ROWS, 36}, \"t\"", "{TOP_ROWS, 30}, \"t\"", 1, NULL},
+        {"the loop's #define changed", "#define TOP_TRIPS 3\n", "#define TOP_TRIPS 5\n", -1, NULL},
     };
     size_t n = sizeof edits / sizeof *edits + 1;
     char **texts = calloc(n, sizeof *texts);
@@ -635,9 +645,10 @@ END_TEST
 
 /* Editor mode reads what the preamble holds (the stub, the project headers, the #defines at the top
  * of the file) exactly as a batch parse does: object-like macros of the main file's top and of a
- * project header, and a header constant, as LOOP bounds.  The editor's translation unit lists only the main file's own declarations and
- * directives (clang_frontend.c), so the preamble's macros come from elsewhere: a parse that lost
- * them would give these loops no constant trip count. */
+ * project header, and a header constant, as LOOP bounds.  The editor's translation unit does not
+ * list the preamble's directives (the index excludes a PCH's: clang_frontend.c), so the preamble's
+ * macros come from the expressions clang expanded: a parse that lost them would give these loops
+ * no constant trip count. */
 static const char preamble_h[] =
     "#pragma once\n"
     "#define HDR_TRIPS 6\n"

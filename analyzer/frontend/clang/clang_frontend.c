@@ -38,7 +38,10 @@ static struct pc_clang_state *state_of(pc_frontend *fe)
 {
     if (!fe->clang) {
         fe->clang = pc_mem_calloc(1, sizeof *fe->clang);
-        fe->clang->index = clang_createIndex(0, 0);
+        /* excludeDeclarationsFromPCH: a visit of a translation unit lists what was parsed for it,
+         * not the precompiled stub's (or preamble's) macros and declarations; deserialising those
+         * was a quarter of an editor-mode reparse (pc_clang_visit_tu) */
+        fe->clang->index = clang_createIndex(1, 0);
     }
     return fe->clang;
 }

@@ -1015,7 +1015,7 @@ bool pc_clang_host_function(pc_cx *cx, pc_loc at, CXCursor *fn)
     if (!cx->in_main || !cx->tu)
         return false;
     if (!cx->host_fns_scanned) {
-        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), host_fn_visit, cx);
+        pc_clang_visit_tu(cx->tu, host_fn_visit, cx);
         cx->host_fns_scanned = true;
     }
     *fn = clang_getNullCursor();

@@ -30,6 +30,9 @@
  * definition declared (a reference spelling the name, or a clang error quoting it: `use of
  * undeclared identifier 'Helper'`), B has no preprocessor directive, and the walk found nothing
  * inside a left-out definition.
+ * The translation unit lists the main file's declarations and directives but not those the preamble
+ * holds (the index excludes a PCH's; clang_loc.c), so the directives at the top of the file are
+ * not in the list: an edit before the first thing it lists is a parse of the whole text.
  * Anything else, or a failed check, is a parse of the whole text as before.  Messages come out in
  * location order in editor mode (either way), so the merged model equals a parse from scratch:
  * tests/unit/check_clang_tu.c compares the two after every edit of a sequence.
@@ -122,6 +125,8 @@ typedef struct pc_clang_incr {
     region_refs refs;              /* who names what each region declares */
     outside_decls outside;         /* the declarations outside the regions */
     pp_spans pp;                   /* directives and skipped ranges of text */
+    uint32_t lead;                 /* where the first declaration or directive the translation
+                                    * unit lists starts: the preamble's directives lie before */
     path_vec inc_paths;            /* the files its parse read */
     char *includes;                /* their inclusion_signature then */
     pc_model *model;               /* equal to a whole-text parse of text (messages in order) */
@@ -400,7 +405,7 @@ static enum CXChildVisitResult scan_tops(CXCursor c, CXCursor parent, CXClientDa
 static void collect_tops(CXTranslationUnit tu, CXFile main, cursor_vec *out)
 {
     tops_scan ts = {main, out};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_tops, &ts);
+    pc_clang_visit_tu(tu, scan_tops, &ts);
 }
 
 /* visit(top) for each of tops, and over its children when it says Recurse: what
@@ -912,8 +917,9 @@ static void plan_make(pc_frontend *fe, const char *abs_path, const char *key, co
     while (suf < lim - pre && d->text[d->len - 1 - suf] == text[len - 1 - suf])
         suf++;
     uint32_t cb = (uint32_t)pre, ce = (uint32_t)(d->len - suf); /* [cb, ce) of the old text changed */
-    if (pp_meets(&d->pp, cb, ce))
-        return; /* a directive edited: what follows it may read differently */
+    if (pp_meets(&d->pp, cb, ce) || cb <= d->lead)
+        return; /* a directive edited: what follows it may read differently (the translation
+                 * unit does not list the preamble's, the ones at the top: an edit there reparses) */
     int changed = -1, ri = -1;
     bool gap = false;
     const incr_region *last = &d->regions.items[d->regions.count - 1];
@@ -1311,13 +1317,20 @@ void pc_clang_incr_remember(pc_frontend *fe, const char *path, const char *key, 
     collect_region_names(&tops, main, &regions, &names);
     outside_decls outside = {0};
     collect_outside(&tops, main, &regions, &outside);
-    PC_VEC_FREE(tops);
     mark_diag_notes(tu, main, &regions);
     mark_kernel_homes(m, cx->line_start, cx->nlines, cx->srclen, &regions, 0, UINT32_MAX);
+    uint32_t lead = UINT32_MAX;
+    for (size_t i = 0; i < tops.count; i++) {
+        uint32_t b, e;
+        if (range_offsets(clang_getCursorExtent(tops.items[i]), main, &b, &e) && b < lead)
+            lead = b;
+    }
     path_vec includes = {0};
     inclusion_paths(tu, &includes);
     incr_store(fe, path, key, cx->src, cx->srclen, cx->line_start, cx->nlines, &regions, &names, &refs, &outside, &pp,
                &includes, m, 0);
+    incr_find(fe, path)->lead = lead;
+    PC_VEC_FREE(tops);
     region_names_free(&names);
     PC_VEC_FREE(regions);
     PC_VEC_FREE(pp);

@@ -334,7 +334,12 @@ uint32_t pc_clang_block_end(pc_cx *cx, uint32_t open, uint32_t end);
 bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* Is `word` one of the tokens of c's extent? */
 bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word);
-/* The direct children of a cursor (out is cleared first; the caller frees it). */
+/* A translation unit's children, without the implicit template instantiations the index lists
+ * among them (pc_clang_implicit_instance); every visit of a translation unit goes through this. */
+bool pc_clang_implicit_instance(CXCursor c);
+void pc_clang_visit_tu(CXTranslationUnit tu, CXCursorVisitor fn, CXClientData data);
+/* The direct children of a cursor, a translation unit's as pc_clang_visit_tu gives them (out is
+ * cleared first; the caller frees it). */
 typedef PC_VEC(CXCursor) pc_clang_cursors;
 void pc_clang_children(CXCursor c, pc_clang_cursors *out);
 /* The spelling of tokens with insignificant spaces removed ("outputs[0]", "GetTensorData(s,{i})"). */

@@ -240,11 +240,43 @@ const char *pc_clang_spelling(pc_cx *cx, CXCursor c)
 
 /* ---- children ------------------------------------------------------------------------------- */
 
+/* The index is created with excludeDeclarationsFromPCH (clang_frontend.c): the translation unit's
+ * children are then the declarations clang parsed for it (and, in editor mode, the preamble's
+ * top-level declarations), not every declaration and macro a precompiled stub holds, which a visit
+ * would otherwise deserialise on each parse.  That list also holds what Sema handed its consumer
+ * at top level after parsing: the implicit instantiations of function templates and of class
+ * templates' members.  They are not text; they stand where their template stands (an explicit
+ * specialisation stands where it is written). */
+bool pc_clang_implicit_instance(CXCursor c)
+{
+    CXCursor t = clang_getSpecializedCursorTemplate(c);
+    return !clang_Cursor_isNull(t) && clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
+}
+
+typedef struct tu_visit {
+    CXCursorVisitor fn;
+    CXClientData data;
+} tu_visit;
+
+static enum CXChildVisitResult tu_filter(CXCursor c, CXCursor parent, CXClientData d)
+{
+    const tu_visit *v = d;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && pc_clang_implicit_instance(c))
+        return CXChildVisit_Continue;
+    return v->fn(c, parent, v->data);
+}
+
+void pc_clang_visit_tu(CXTranslationUnit tu, CXCursorVisitor fn, CXClientData data)
+{
+    tu_visit v = {fn, data};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), tu_filter, &v);
+}
+
 static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
 {
-    (void)parent;
     pc_clang_cursors *v = d;
-    PC_VEC_PUSH(*v, c);
+    if (clang_getCursorKind(parent) != CXCursor_TranslationUnit || !pc_clang_implicit_instance(c))
+        PC_VEC_PUSH(*v, c);
     return CXChildVisit_Continue;
 }
 

@@ -192,7 +192,7 @@ static const pc_tile_shapes *host_tiles(pc_cx *cx)
         return NULL;
     host_find f = {cx, k->loc, clang_getNullCursor()};
     if (!pc_clang_host_function(cx, k->loc, &f.fn)) /* the same search, one visit per translation unit */
-        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), find_host, &f);
+        pc_clang_visit_tu(cx->tu, find_host, &f);
     if (clang_Cursor_isNull(f.fn))
         return NULL;
     pc_tile_shapes *t = pc_arena_alloc(pc_model_arena(cx->m), sizeof *t);

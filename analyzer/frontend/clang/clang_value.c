@@ -947,7 +947,7 @@ static void scan_header_constants(pc_cx *cx)
 {
     if (!cx->header_constants_scanned) {
         cx->header_constants_scanned = true;
-        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), constant_visit, cx);
+        pc_clang_visit_tu(cx->tu, constant_visit, cx);
     }
 }
 

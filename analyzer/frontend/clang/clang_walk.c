@@ -468,7 +468,7 @@ static const char *kernel_scope(pc_cx *cx, CXCursor s)
     if (!cx->in_main || !pc_clang_offsets(cx, s, &sb, &se))
         return NULL;
     if (!cx->scope_fns_scanned) {
-        clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), scope_fn_visit, cx);
+        pc_clang_visit_tu(cx->tu, scope_fn_visit, cx);
         cx->scope_fns_scanned = true;
     }
     CXCursor fn = clang_getNullCursor();
