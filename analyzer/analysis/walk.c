@@ -70,7 +70,8 @@ typedef struct walker {
     bool *root_sizes_static; /* per root: no tensor size of it names a loop index or another
                               * loop's factor variable (tier 2 possible) */
     struct ix_memo **scan_memo; /* per loop, allocated when first used */
-    struct ff_state *ffs;    /* per nesting depth: the iteration-boundary states */
+    struct ff_state **ffs;   /* per nesting depth: the iteration-boundary states, made when a
+                              * loop at that depth is first walked (most kernels nest a few deep) */
     signed char *scan_static;/* per loop: 0 not known, 1 no size or inner bound names its index,
                               * -1 some does (the index scan) */
     PC_VEC(const char *) unknowns;
@@ -1997,7 +1998,9 @@ static void walk_loop(walker *w, int l, int64_t mult)
         }
         /* ranges between breakpoints, each with its own record of states */
         qsort(sc.breaks, (size_t)sc.nbreaks, sizeof(int64_t), cmp_i64);
-        ff_state *st = &w->ffs[w->depth]; /* one per nesting depth, reused */
+        if (!w->ffs[w->depth]) /* one per nesting depth, reused */
+            w->ffs[w->depth] = pc_mem_calloc(1, sizeof(ff_state));
+        ff_state *st = w->ffs[w->depth];
         for (int r = 0; r <= sc.nbreaks && !w->stop; r++) {
             int64_t lo = r ? sc.breaks[r - 1] : 0, hi = r < sc.nbreaks ? sc.breaks[r] : n;
             ff_clear(st);
@@ -2229,7 +2232,7 @@ static void walker_init(walker *w, an_ctx *c, const pc_bindings *user, an_set_re
     }
     w->scan_static = pc_mem_calloc(nl, sizeof(signed char));
     w->scan_memo = pc_mem_calloc(nl, sizeof(ix_memo *));
-    w->ffs = pc_mem_calloc(AN_MAX_DEPTH + 2, sizeof(ff_state));
+    w->ffs = pc_mem_calloc(AN_MAX_DEPTH + 2, sizeof(ff_state *));
     w->iter_pos = pc_mem_calloc(nl, sizeof(int64_t));
     w->iter_n = pc_mem_calloc(nl, sizeof(int64_t));
     w->undecided_seen = pc_mem_calloc(ns, sizeof(bool));
@@ -2303,7 +2306,10 @@ static void walker_free(walker *w, an_ctx *c)
         pc_mem_free(w->scan_memo[l]);
     pc_mem_free(w->scan_memo);
     for (int d = 0; d < AN_MAX_DEPTH + 2; d++)
-        ff_free(&w->ffs[d]);
+        if (w->ffs[d]) {
+            ff_free(w->ffs[d]);
+            pc_mem_free(w->ffs[d]);
+        }
     pc_mem_free(w->ffs);
     pc_mem_free(w->root_dyn);
     pc_mem_free(w->iter_pos);
