@@ -335,8 +335,7 @@ bool pc_clang_cursor_tokens(pc_cx *cx, CXCursor c, pc_ctoks *out);
 /* Is `word` one of the tokens of c's extent? */
 bool pc_clang_mentions(pc_cx *cx, CXCursor c, const char *word);
 /* A translation unit's children, without the implicit template instantiations the index lists
- * among them (pc_clang_implicit_instance); every visit of a translation unit goes through this. */
-bool pc_clang_implicit_instance(CXCursor c);
+ * among them (clang_loc.c); every visit of a translation unit goes through this. */
 void pc_clang_visit_tu(CXTranslationUnit tu, CXCursorVisitor fn, CXClientData data);
 /* The direct children of a cursor, a translation unit's as pc_clang_visit_tu gives them (out is
  * cleared first; the caller frees it). */

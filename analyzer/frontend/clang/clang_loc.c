@@ -247,7 +247,7 @@ const char *pc_clang_spelling(pc_cx *cx, CXCursor c)
  * at top level after parsing: the implicit instantiations of function templates and of class
  * templates' members.  They are not text; they stand where their template stands (an explicit
  * specialisation stands where it is written). */
-bool pc_clang_implicit_instance(CXCursor c)
+static bool implicit_instance(CXCursor c)
 {
     CXCursor t = clang_getSpecializedCursorTemplate(c);
     return !clang_Cursor_isNull(t) && clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
@@ -261,7 +261,7 @@ typedef struct tu_visit {
 static enum CXChildVisitResult tu_filter(CXCursor c, CXCursor parent, CXClientData d)
 {
     const tu_visit *v = d;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && pc_clang_implicit_instance(c))
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && implicit_instance(c))
         return CXChildVisit_Continue;
     return v->fn(c, parent, v->data);
 }
@@ -275,7 +275,7 @@ void pc_clang_visit_tu(CXTranslationUnit tu, CXCursorVisitor fn, CXClientData da
 static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
 {
     pc_clang_cursors *v = d;
-    if (clang_getCursorKind(parent) != CXCursor_TranslationUnit || !pc_clang_implicit_instance(c))
+    if (clang_getCursorKind(parent) != CXCursor_TranslationUnit || !implicit_instance(c))
         PC_VEC_PUSH(*v, c);
     return CXChildVisit_Continue;
 }
